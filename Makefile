@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# mmx: build the module against Debian's kernel headers, the userspace and
+# the tests; run the demo and the tests in a QEMU guest.
+#
+#   make            module + userspace + tests
+#   make demo       README's main job: boot a guest, light every output
+#   make check      every test (host unit tests, then guest tests)
+#   make W=1 C=1    kbuild's extra warnings and sparse, as usual
+
+KVER ?= $(shell scripts/kver)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD := $(CURDIR)/build
+CHECK_ARGS ?=
+
+.PHONY: all module userspace tests tools unit deps check demo clean modules_install
+
+all: module userspace tests tools
+
+deps:
+	scripts/install-deps
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace:
+	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace BUILD=$(BUILD); fi
+
+tests:
+	$(MAKE) -C tests/unit BUILD=$(BUILD)
+	@if [ -f tests/igt/Makefile ]; then $(MAKE) -C tests/igt BUILD=$(BUILD); fi
+
+tools:
+	@if [ -f tools/Makefile ]; then $(MAKE) -C tools BUILD=$(BUILD); fi
+
+check: deps
+	$(MAKE) all
+	tests/run-all $(CHECK_ARGS)
+
+demo: deps
+	$(MAKE) all
+	tests/vm/demo
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(BUILD)

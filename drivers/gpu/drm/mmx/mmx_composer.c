@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * The composer: when an output is observed (a CRC source is set or a
+ * writeback job is queued), blend its planes into a frame once per vblank,
+ * on an ordered workqueue, outside the atomic commit's critical path.
+ */
+
+#include <linux/crc32.h>
+#include <linux/iosys-map.h>
+#include <linux/slab.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
+
+#include "mmx_drv.h"
+
+static int mmx_composer_reserve(u32 **buf, size_t *capacity, size_t words)
+{
+	u32 *grown;
+
+	if (words <= *capacity)
+		return 0;
+	grown = kvmalloc_array(words, sizeof(u32), GFP_KERNEL);
+	if (!grown)
+		return -ENOMEM;
+	kvfree(*buf);
+	*buf = grown;
+	*capacity = words;
+	return 0;
+}
+
+/* Blend the layers of @state into output->frame. */
+static int mmx_compose(struct mmx_output *output,
+		       const struct mmx_crtc_state *state)
+{
+	const struct drm_display_mode *mode = &state->base.mode;
+	struct mmx_frame *frame = &output->frame;
+	unsigned int i;
+	int ret;
+
+	if (mode->hdisplay <= 0 || mode->vdisplay <= 0)
+		return -EINVAL;
+
+	ret = mmx_composer_reserve(&output->frame_pixels, &output->frame_size,
+				   (size_t)mode->hdisplay * mode->vdisplay);
+	if (ret)
+		return ret;
+	ret = mmx_composer_reserve(&output->scratch, &output->scratch_size,
+				   mode->hdisplay);
+	if (ret)
+		return ret;
+
+	frame->pixels = output->frame_pixels;
+	frame->width = mode->hdisplay;
+	frame->height = mode->vdisplay;
+	frame->stride = mode->hdisplay;
+	mmx_frame_fill(frame, 0);
+
+	for (i = 0; i < state->num_layers; i++) {
+		const struct mmx_crtc_layer *cl = &state->layers[i];
+		const struct drm_shadow_plane_state *shadow =
+			to_drm_shadow_plane_state(cl->plane_state);
+		struct mmx_layer layer = cl->layer;
+
+		if (!shadow->data[0].vaddr)
+			continue;
+		layer.pixels = (const u8 *)shadow->data[0].vaddr + cl->offset;
+		mmx_frame_blend(frame, &layer, output->scratch);
+	}
+	return 0;
+}
+
+/* Compose one frame if somebody is waiting for one. */
+static void mmx_composer_run(struct mmx_output *output)
+{
+	struct drm_crtc *crtc = &output->crtc;
+	struct mmx_crtc_state *state;
+	u64 frame_start, frame_end;
+	bool crc, writeback;
+	u32 crc32;
+	int ret = -EINVAL;
+
+	spin_lock_irq(&output->lock);
+	state = output->composer_state;
+	crc = output->crc_pending;
+	frame_start = output->crc_frame_start;
+	frame_end = output->crc_frame_end;
+	output->crc_pending = false;
+	spin_unlock_irq(&output->lock);
+
+	writeback = mmx_writeback_pending(output);
+	if (!crc && !writeback)
+		return;
+
+	if (state && state->base.active)
+		ret = mmx_compose(output, state);
+	if (ret) {
+		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] nothing composed: %d\n",
+			    crtc->base.id, crtc->name, ret);
+		if (writeback)
+			mmx_writeback_complete(output, NULL);
+		return;
+	}
+
+	if (writeback)
+		mmx_writeback_complete(output, &output->frame);
+
+	if (!crc)
+		return;
+	crc32 = crc32_le(0, (const u8 *)output->frame.pixels,
+			 (size_t)output->frame.width * output->frame.height * 4);
+	/* If the composer fell behind, every missed frame showed this one. */
+	while (frame_start <= frame_end)
+		drm_crtc_add_crc_entry(crtc, true, frame_start++, &crc32);
+}
+
+/**
+ * mmx_composer_work - work item composing an output's frame
+ * @work: &mmx_output.compose_work
+ */
+void mmx_composer_work(struct work_struct *work)
+{
+	mmx_composer_run(container_of(work, struct mmx_output, compose_work));
+}
+
+/**
+ * mmx_composer_vblank - account a vblank and queue a composition if needed
+ * @output: the output
+ * @frame: the vblank count that just started
+ *
+ * Called from the vblank timer, in hard interrupt context.
+ */
+void mmx_composer_vblank(struct mmx_output *output, u64 frame)
+{
+	struct mmx_device *mmx = to_mmx_device(output->crtc.dev);
+	bool compose;
+
+	spin_lock(&output->lock);
+	if (output->crc_enabled) {
+		if (!output->crc_pending)
+			output->crc_frame_start = frame;
+		output->crc_frame_end = frame;
+		output->crc_pending = true;
+	}
+	compose = output->crc_enabled;
+	spin_unlock(&output->lock);
+
+	if (compose || mmx_writeback_pending(output))
+		queue_work(mmx->composer_wq, &output->compose_work);
+}
+
+/**
+ * mmx_composer_drain - finish every queued writeback job now
+ * @output: the output, whose vblank timer is stopped
+ *
+ * Called when the CRTC is disabled, so that no writeback job waits forever.
+ */
+void mmx_composer_drain(struct mmx_output *output)
+{
+	flush_work(&output->compose_work);
+	while (mmx_writeback_pending(output))
+		mmx_composer_run(output);
+}
+
+/**
+ * mmx_composer_release - free the composer's memory
+ * @output: the output, whose composer no longer runs
+ */
+void mmx_composer_release(struct mmx_output *output)
+{
+	kvfree(output->frame_pixels);
+	output->frame_pixels = NULL;
+	output->frame_size = 0;
+	kvfree(output->scratch);
+	output->scratch = NULL;
+	output->scratch_size = 0;
+}
+
+/* CRC */
+
+static const char *const mmx_crc_sources[] = { "auto" };
+
+/**
+ * mmx_crc_get_sources - list the CRC sources
+ * @crtc: the CRTC
+ * @count: where to store the number of sources
+ *
+ * Return: the source names.
+ */
+const char *const *mmx_crc_get_sources(struct drm_crtc *crtc, size_t *count)
+{
+	*count = ARRAY_SIZE(mmx_crc_sources);
+	return mmx_crc_sources;
+}
+
+static int mmx_crc_parse_source(const char *source, bool *enabled)
+{
+	*enabled = false;
+	if (!source)
+		return 0;
+	if (strcmp(source, "auto"))
+		return -EINVAL;
+	*enabled = true;
+	return 0;
+}
+
+/**
+ * mmx_crc_verify_source - check a CRC source name
+ * @crtc: the CRTC
+ * @source: the name, or NULL to stop
+ * @values_cnt: where to store the number of values per CRC entry
+ *
+ * Return: 0 or -EINVAL for an unknown source.
+ */
+int mmx_crc_verify_source(struct drm_crtc *crtc, const char *source,
+			  size_t *values_cnt)
+{
+	bool enabled;
+
+	if (mmx_crc_parse_source(source, &enabled)) {
+		drm_dbg_kms(crtc->dev, "unknown CRC source %s\n", source);
+		return -EINVAL;
+	}
+	*values_cnt = 1;
+	return 0;
+}
+
+/**
+ * mmx_crc_set_source - start or stop computing CRCs
+ * @crtc: the CRTC
+ * @source: "auto", or NULL to stop
+ *
+ * While a source is set the CRTC's vblank stays enabled, so that one CRC is
+ * produced per frame.
+ *
+ * Return: 0 or -EINVAL for an unknown source.
+ */
+int mmx_crc_set_source(struct drm_crtc *crtc, const char *source)
+{
+	struct mmx_output *output = crtc_to_mmx_output(crtc);
+	bool enabled;
+	int ret;
+
+	ret = mmx_crc_parse_source(source, &enabled);
+	if (ret)
+		return ret;
+
+	if (enabled && !output->crc_vblank_ref)
+		output->crc_vblank_ref = drm_crtc_vblank_get(crtc) == 0;
+
+	spin_lock_irq(&output->lock);
+	output->crc_enabled = enabled;
+	if (!enabled)
+		output->crc_pending = false;
+	spin_unlock_irq(&output->lock);
+
+	if (!enabled) {
+		flush_work(&output->compose_work);
+		if (output->crc_vblank_ref)
+			drm_crtc_vblank_put(crtc);
+		output->crc_vblank_ref = false;
+	}
+	return 0;
+}

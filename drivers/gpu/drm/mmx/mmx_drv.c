@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The mmx authors
+ */
+
+/**
+ * DOC: overview
+ *
+ * mmx is an atomic KMS driver with a software compositor. Its virtual
+ * backend needs no hardware: loading the module creates a platform device
+ * "mmx" with one to eight outputs, each a CRTC, an encoder and a connector
+ * of a configurable kind (VGA, DVI, HDMI, DisplayPort, panels, TV), plus a
+ * writeback connector. Every CRTC has a primary plane, two overlays and a
+ * cursor; the compositor blends them (zpos, plane alpha, pixel blend mode)
+ * into an XRGB8888 frame whenever somebody looks at the output: a CRC
+ * source is set (debugfs ``crtc-N/crc``) or a writeback job is queued.
+ *
+ * Vertical blanking is simulated with an hrtimer running at the mode's
+ * exact refresh rate, so page-flip events, WAIT_VBLANK and the CRTC
+ * sequence ioctls behave as on real hardware.
+ *
+ * Module parameters:
+ *
+ * ``outputs``
+ *	number of outputs, 1 to 8 (default 2).
+ * ``connectors``
+ *	comma-separated connector kinds, one per output: VGA, DVI-I, DVI-D,
+ *	DVI-A, HDMI-A, DP, eDP, LVDS, Composite, SVIDEO, Component, TV. The
+ *	default for N outputs is the first N of
+ *	"eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO". Given alone it also
+ *	sets the number of outputs; given with ``outputs`` the counts must
+ *	agree. A bad value makes loading fail with -EINVAL.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_fb_helper.h>
+#include <drm/drm_file.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_mode_config.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
+
+#include "mmx_drv.h"
+
+static int outputs = -1;
+module_param(outputs, int, 0444);
+MODULE_PARM_DESC(outputs, "Number of outputs, 1-8 (default 2, or the number of connectors)");
+
+static char *connectors;
+module_param(connectors, charp, 0444);
+MODULE_PARM_DESC(connectors,
+		 "Comma-separated connector kinds: VGA,DVI-I,DVI-D,DVI-A,HDMI-A,DP,eDP,LVDS,Composite,SVIDEO,Component,TV (default eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO)");
+
+static const enum mmx_output_kind mmx_default_kinds[MMX_MAX_OUTPUTS] = {
+	MMX_KIND_EDP, MMX_KIND_VGA, MMX_KIND_HDMIA, MMX_KIND_DP,
+	MMX_KIND_DVII, MMX_KIND_DVID, MMX_KIND_COMPOSITE, MMX_KIND_SVIDEO,
+};
+
+/**
+ * struct mmx_config - the validated module parameters
+ * @num_outputs: number of outputs
+ * @kinds: kind of each output
+ */
+struct mmx_config {
+	unsigned int num_outputs;
+	enum mmx_output_kind kinds[MMX_MAX_OUTPUTS];
+};
+
+static struct mmx_config mmx_config;
+static struct platform_device *mmx_pdev;
+
+static int mmx_config_parse(struct mmx_config *config)
+{
+	unsigned int n = 0;
+	char *list, *cursor, *name;
+	int ret = 0;
+
+	if (outputs != -1 && (outputs < 1 || outputs > MMX_MAX_OUTPUTS)) {
+		pr_err("mmx: outputs=%d: must be 1 to %d\n", outputs,
+		       MMX_MAX_OUTPUTS);
+		return -EINVAL;
+	}
+
+	if (!connectors || !*connectors) {
+		config->num_outputs = outputs == -1 ? 2 : outputs;
+		memcpy(config->kinds, mmx_default_kinds, sizeof(config->kinds));
+		return 0;
+	}
+
+	list = kstrdup(connectors, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+
+	cursor = list;
+	while ((name = strsep(&cursor, ",")) != NULL) {
+		if (n == MMX_MAX_OUTPUTS) {
+			pr_err("mmx: connectors=%s: more than %d outputs\n",
+			       connectors, MMX_MAX_OUTPUTS);
+			ret = -EINVAL;
+			break;
+		}
+		ret = mmx_output_kind_parse(strim(name), &config->kinds[n]);
+		if (ret) {
+			pr_err("mmx: connectors=%s: unknown connector kind \"%s\"\n",
+			       connectors, name);
+			break;
+		}
+		n++;
+	}
+	kfree(list);
+	if (ret)
+		return ret;
+
+	if (outputs != -1 && outputs != n) {
+		pr_err("mmx: outputs=%d but connectors= names %u outputs\n",
+		       outputs, n);
+		return -EINVAL;
+	}
+	config->num_outputs = n;
+	return 0;
+}
+
+/* Mode configuration */
+
+static struct drm_framebuffer *
+mmx_fb_create(struct drm_device *dev, struct drm_file *file,
+	      const struct drm_mode_fb_cmd2 *cmd)
+{
+	enum mmx_format format;
+
+	if (!mmx_format_lookup(cmd->pixel_format, &format)) {
+		drm_dbg_kms(dev, "unsupported format %p4cc\n",
+			    &cmd->pixel_format);
+		return ERR_PTR(-EINVAL);
+	}
+	if ((cmd->flags & DRM_MODE_FB_MODIFIERS) &&
+	    cmd->modifier[0] != DRM_FORMAT_MOD_LINEAR) {
+		drm_dbg_kms(dev, "unsupported modifier 0x%llx\n",
+			    cmd->modifier[0]);
+		return ERR_PTR(-EINVAL);
+	}
+
+	return drm_gem_fb_create_with_dirty(dev, file, cmd);
+}
+
+/*
+ * Every plane of a CRTC in the commit is checked again, so that the CRTC's
+ * list of layers always refers to plane states of the same commit.
+ */
+static int mmx_atomic_check(struct drm_device *dev,
+			    struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *crtc_state;
+	struct drm_crtc *crtc;
+	int i, ret;
+
+	for_each_new_crtc_in_state(state, crtc, crtc_state, i) {
+		ret = drm_atomic_add_affected_planes(state, crtc);
+		if (ret)
+			return ret;
+	}
+	return drm_atomic_helper_check(dev, state);
+}
+
+/*
+ * The helper's commit tail, plus: before the old plane states are unmapped,
+ * wait for any composition that may still read them.
+ */
+static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
+{
+	struct drm_device *dev = old_state->dev;
+	struct drm_crtc_state *old_crtc_state;
+	struct drm_crtc *crtc;
+	int i;
+
+	drm_atomic_helper_commit_modeset_disables(dev, old_state);
+	drm_atomic_helper_commit_planes(dev, old_state, 0);
+	drm_atomic_helper_commit_modeset_enables(dev, old_state);
+	drm_atomic_helper_fake_vblank(old_state);
+	drm_atomic_helper_commit_hw_done(old_state);
+	drm_atomic_helper_wait_for_flip_done(dev, old_state);
+
+	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i) {
+		/* Only an active state has layers the composer may read. */
+		if (old_crtc_state->active)
+			flush_work(&crtc_to_mmx_output(crtc)->compose_work);
+	}
+
+	drm_atomic_helper_cleanup_planes(dev, old_state);
+}
+
+static const struct drm_mode_config_funcs mmx_mode_config_funcs = {
+	.fb_create = mmx_fb_create,
+	.mode_valid = mmx_mode_valid,
+	.atomic_check = mmx_atomic_check,
+	.atomic_commit = drm_atomic_helper_commit,
+};
+
+static const struct drm_mode_config_helper_funcs mmx_mode_config_helpers = {
+	.atomic_commit_tail = mmx_atomic_commit_tail,
+};
+
+static void mmx_composer_wq_destroy(struct drm_device *dev, void *data)
+{
+	destroy_workqueue(data);
+}
+
+static int mmx_modeset_init(struct mmx_device *mmx,
+			    const struct mmx_config *config)
+{
+	struct drm_device *dev = &mmx->drm;
+	unsigned int i;
+	int ret;
+
+	ret = drmm_mode_config_init(dev);
+	if (ret)
+		return ret;
+
+	dev->mode_config.min_width = 1;
+	dev->mode_config.min_height = 1;
+	dev->mode_config.max_width = MMX_FB_MAX;
+	dev->mode_config.max_height = MMX_FB_MAX;
+	dev->mode_config.cursor_width = MMX_CURSOR_MAX;
+	dev->mode_config.cursor_height = MMX_CURSOR_MAX;
+	dev->mode_config.preferred_depth = 24;
+	dev->mode_config.normalize_zpos = true;
+	dev->mode_config.funcs = &mmx_mode_config_funcs;
+	dev->mode_config.helper_private = &mmx_mode_config_helpers;
+
+	mmx->composer_wq = alloc_ordered_workqueue("mmx_composer", 0);
+	if (!mmx->composer_wq)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(dev, mmx_composer_wq_destroy,
+				       mmx->composer_wq);
+	if (ret)
+		return ret;
+
+	mmx->num_outputs = config->num_outputs;
+	for (i = 0; i < mmx->num_outputs; i++) {
+		struct mmx_output *output = &mmx->outputs[i];
+
+		output->index = i;
+		output->kind = config->kinds[i];
+		ret = mmx_crtc_init(mmx, output);
+		if (ret)
+			return ret;
+		ret = mmx_output_init(mmx, output);
+		if (ret)
+			return ret;
+		ret = mmx_writeback_init(mmx, output);
+		if (ret)
+			return ret;
+	}
+
+	ret = drm_vblank_init(dev, mmx->num_outputs);
+	if (ret)
+		return ret;
+
+	drm_mode_config_reset(dev);
+	return 0;
+}
+
+/* DRM driver */
+
+DEFINE_DRM_GEM_FOPS(mmx_fops);
+
+static const struct drm_driver mmx_drm_driver = {
+	.driver_features = DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
+	.fops = &mmx_fops,
+	DRM_GEM_SHMEM_DRIVER_OPS,
+	.name = MMX_DRIVER_NAME,
+	.desc = MMX_DRIVER_DESC,
+	.date = MMX_DRIVER_DATE,
+	.major = MMX_DRIVER_MAJOR,
+	.minor = MMX_DRIVER_MINOR,
+};
+
+/* Platform device */
+
+static int mmx_probe(struct platform_device *pdev)
+{
+	const struct mmx_config *config = dev_get_platdata(&pdev->dev);
+	struct mmx_device *mmx;
+	struct drm_device *dev;
+	int ret;
+
+	if (!config)
+		return -EINVAL;
+
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	mmx = devm_drm_dev_alloc(&pdev->dev, &mmx_drm_driver,
+				 struct mmx_device, drm);
+	if (IS_ERR(mmx))
+		return PTR_ERR(mmx);
+	dev = &mmx->drm;
+	platform_set_drvdata(pdev, dev);
+
+	ret = mmx_modeset_init(mmx, config);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(dev, 0);
+	if (ret)
+		return ret;
+
+	drm_fbdev_generic_setup(dev, 32);
+	return 0;
+}
+
+static int mmx_remove(struct platform_device *pdev)
+{
+	struct drm_device *dev = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(dev);
+	drm_atomic_helper_shutdown(dev);
+	return 0;
+}
+
+static void mmx_shutdown(struct platform_device *pdev)
+{
+	drm_atomic_helper_shutdown(platform_get_drvdata(pdev));
+}
+
+static struct platform_driver mmx_platform_driver = {
+	.probe = mmx_probe,
+	.remove = mmx_remove,
+	.shutdown = mmx_shutdown,
+	.driver = {
+		.name = MMX_DRIVER_NAME,
+	},
+};
+
+static int __init mmx_init(void)
+{
+	int ret;
+
+	ret = mmx_config_parse(&mmx_config);
+	if (ret)
+		return ret;
+	/* Show the number in effect in /sys/module/mmx/parameters/outputs. */
+	outputs = mmx_config.num_outputs;
+
+	ret = platform_driver_register(&mmx_platform_driver);
+	if (ret)
+		return ret;
+
+	mmx_pdev = platform_device_register_data(NULL, MMX_DRIVER_NAME,
+						 PLATFORM_DEVID_NONE,
+						 &mmx_config,
+						 sizeof(mmx_config));
+	if (IS_ERR(mmx_pdev)) {
+		ret = PTR_ERR(mmx_pdev);
+		goto err_unregister_driver;
+	}
+	if (!platform_get_drvdata(mmx_pdev)) {
+		pr_err("mmx: device setup failed\n");
+		ret = -ENODEV;
+		goto err_unregister_device;
+	}
+	return 0;
+
+err_unregister_device:
+	platform_device_unregister(mmx_pdev);
+err_unregister_driver:
+	platform_driver_unregister(&mmx_platform_driver);
+	return ret;
+}
+
+static void __exit mmx_exit(void)
+{
+	platform_device_unregister(mmx_pdev);
+	platform_driver_unregister(&mmx_platform_driver);
+}
+
+module_init(mmx_init);
+module_exit(mmx_exit);
+
+MODULE_AUTHOR("The mmx authors");
+MODULE_DESCRIPTION(MMX_DRIVER_DESC);
+MODULE_LICENSE("GPL");

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The mmx authors
+ */
+
+#ifndef _MMX_DRV_H_
+#define _MMX_DRV_H_
+
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_connector.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_device.h>
+#include <drm/drm_encoder.h>
+#include <drm/drm_plane.h>
+#include <drm/drm_writeback.h>
+
+#include "mmx_blend.h"
+
+#define MMX_DRIVER_NAME		"mmx"
+#define MMX_DRIVER_DESC		"Multimedia extensions virtual KMS driver"
+#define MMX_DRIVER_DATE		"20261203"
+#define MMX_DRIVER_MAJOR	1
+#define MMX_DRIVER_MINOR	0
+
+#define MMX_MAX_OUTPUTS		8
+#define MMX_OVERLAYS_PER_CRTC	2
+#define MMX_PLANES_PER_CRTC	(2 + MMX_OVERLAYS_PER_CRTC)
+
+/* Framebuffer limits, and how far outside the CRTC a plane may be placed. */
+#define MMX_FB_MAX		16384
+#define MMX_PLANE_POS_LIMIT	16384
+/* Mode limits (see mmx_mode_valid()). */
+#define MMX_MODE_MAX		8192
+#define MMX_CLOCK_MIN_KHZ	1000
+#define MMX_CLOCK_MAX_KHZ	1200000
+#define MMX_CURSOR_MAX		256
+
+/**
+ * enum mmx_output_kind - what kind of physical output a connector simulates
+ * @MMX_KIND_VGA: analog VGA
+ * @MMX_KIND_DVII: DVI-I (analog and digital)
+ * @MMX_KIND_DVID: DVI-D (digital)
+ * @MMX_KIND_DVIA: DVI-A (analog)
+ * @MMX_KIND_HDMIA: HDMI type A
+ * @MMX_KIND_DP: DisplayPort
+ * @MMX_KIND_EDP: embedded DisplayPort panel
+ * @MMX_KIND_LVDS: LVDS panel
+ * @MMX_KIND_COMPOSITE: composite TV
+ * @MMX_KIND_SVIDEO: S-Video TV
+ * @MMX_KIND_COMPONENT: component TV
+ * @MMX_KIND_TV: generic TV connector
+ * @MMX_KIND_COUNT: number of kinds
+ */
+enum mmx_output_kind {
+	MMX_KIND_VGA,
+	MMX_KIND_DVII,
+	MMX_KIND_DVID,
+	MMX_KIND_DVIA,
+	MMX_KIND_HDMIA,
+	MMX_KIND_DP,
+	MMX_KIND_EDP,
+	MMX_KIND_LVDS,
+	MMX_KIND_COMPOSITE,
+	MMX_KIND_SVIDEO,
+	MMX_KIND_COMPONENT,
+	MMX_KIND_TV,
+	MMX_KIND_COUNT,
+};
+
+/**
+ * struct mmx_output_desc - static description of an output kind
+ * @name: name used by the ``connectors`` module parameter
+ * @connector_type: DRM_MODE_CONNECTOR_*
+ * @encoder_type: DRM_MODE_ENCODER_*
+ * @max_width: widest mode offered
+ * @max_height: tallest mode offered
+ * @preferred_width: width of the preferred mode
+ * @preferred_height: height of the preferred mode
+ */
+struct mmx_output_desc {
+	const char *name;
+	int connector_type;
+	int encoder_type;
+	u16 max_width;
+	u16 max_height;
+	u16 preferred_width;
+	u16 preferred_height;
+};
+
+/**
+ * struct mmx_crtc_layer - a visible plane as the composer will blend it
+ * @layer: geometry, format and blending, decoded in atomic_check; its
+ *	pixel address is filled in by the composer
+ * @plane_state: the plane state whose mapping holds the pixels
+ * @offset: byte offset of the first shown pixel in the mapping
+ */
+struct mmx_crtc_layer {
+	struct mmx_layer layer;
+	struct drm_plane_state *plane_state;
+	size_t offset;
+};
+
+/**
+ * struct mmx_crtc_state - driver-specific CRTC state
+ * @base: base CRTC state
+ * @num_layers: number of entries used in @layers
+ * @layers: the visible planes, bottom first, decoded in atomic_check
+ */
+struct mmx_crtc_state {
+	struct drm_crtc_state base;
+	unsigned int num_layers;
+	struct mmx_crtc_layer layers[MMX_PLANES_PER_CRTC];
+};
+
+#define to_mmx_crtc_state(s) container_of(s, struct mmx_crtc_state, base)
+
+/**
+ * struct mmx_output - one display pipeline: CRTC, encoder, connector,
+ * writeback connector and the planes of the CRTC
+ * @crtc: the CRTC
+ * @encoder: the encoder feeding @connector
+ * @connector: the simulated physical connector
+ * @wb: the writeback connector capturing what @crtc shows
+ * @primary: primary plane
+ * @cursor: cursor plane
+ * @overlays: overlay planes
+ * @index: output number, 0 based
+ * @kind: what @connector simulates
+ * @vblank_timer: simulates the vertical blanking interrupt
+ * @frame_period: the current mode's frame duration; written only while
+ *	the timer is stopped
+ * @lock: protects @composer_state, @crc_enabled, @crc_frame_start and
+ *	@crc_frame_end; taken from hard interrupt context
+ * @composer_state: the CRTC state the composer shows, switched in
+ *	atomic_flush
+ * @crc_enabled: a CRC source is set
+ * @crc_vblank_ref: the CRC source holds a vblank reference
+ * @crc_frame_start: first vblank whose CRC is owed
+ * @crc_frame_end: last vblank whose CRC is owed
+ * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
+ * @compose_work: composes a frame; runs on &mmx_device.composer_wq
+ * @frame: the composed frame (composer only); its pixels live in
+ *	@frame_pixels
+ * @frame_pixels: frame memory, @frame_size words (composer only)
+ * @frame_size: capacity of @frame_pixels
+ * @scratch: one row of scratch pixels, @scratch_size words (composer only)
+ * @scratch_size: capacity of @scratch
+ */
+struct mmx_output {
+	struct drm_crtc crtc;
+	struct drm_encoder encoder;
+	struct drm_connector connector;
+	struct drm_writeback_connector wb;
+	struct drm_plane *primary;
+	struct drm_plane *cursor;
+	struct drm_plane *overlays[MMX_OVERLAYS_PER_CRTC];
+	unsigned int index;
+	enum mmx_output_kind kind;
+
+	struct hrtimer vblank_timer;
+	ktime_t frame_period;
+
+	spinlock_t lock;
+	struct mmx_crtc_state *composer_state;
+	bool crc_enabled;
+	bool crc_vblank_ref;
+	bool crc_pending;
+	u64 crc_frame_start;
+	u64 crc_frame_end;
+
+	struct work_struct compose_work;
+	struct mmx_frame frame;
+	u32 *frame_pixels;
+	size_t frame_size;
+	u32 *scratch;
+	size_t scratch_size;
+};
+
+/**
+ * struct mmx_device - the mmx DRM device
+ * @drm: the DRM device
+ * @num_outputs: number of entries in @outputs
+ * @outputs: the display pipelines
+ * @composer_wq: ordered workqueue the composers run on
+ */
+struct mmx_device {
+	struct drm_device drm;
+	unsigned int num_outputs;
+	struct mmx_output outputs[MMX_MAX_OUTPUTS];
+	struct workqueue_struct *composer_wq;
+};
+
+#define to_mmx_device(d) container_of(d, struct mmx_device, drm)
+#define crtc_to_mmx_output(c) container_of(c, struct mmx_output, crtc)
+#define wb_to_mmx_output(w) container_of(w, struct mmx_output, wb)
+
+/* Outputs: connectors and encoders */
+extern const struct mmx_output_desc mmx_output_descs[MMX_KIND_COUNT];
+int mmx_output_kind_parse(const char *name, enum mmx_output_kind *kind);
+int mmx_output_init(struct mmx_device *mmx, struct mmx_output *output);
+enum drm_mode_status mmx_mode_valid(struct drm_device *dev,
+				    const struct drm_display_mode *mode);
+
+/* Planes */
+struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
+				   struct mmx_output *output,
+				   enum drm_plane_type type,
+				   unsigned int zpos);
+bool mmx_format_lookup(u32 fourcc, enum mmx_format *format);
+
+/* CRTC */
+int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output);
+
+/* Composer */
+void mmx_composer_work(struct work_struct *work);
+void mmx_composer_vblank(struct mmx_output *output, u64 frame);
+void mmx_composer_drain(struct mmx_output *output);
+void mmx_composer_release(struct mmx_output *output);
+const char *const *mmx_crc_get_sources(struct drm_crtc *crtc, size_t *count);
+int mmx_crc_verify_source(struct drm_crtc *crtc, const char *source,
+			  size_t *values_cnt);
+int mmx_crc_set_source(struct drm_crtc *crtc, const char *source);
+
+/* Writeback */
+int mmx_writeback_init(struct mmx_device *mmx, struct mmx_output *output);
+bool mmx_writeback_pending(struct mmx_output *output);
+void mmx_writeback_complete(struct mmx_output *output,
+			    const struct mmx_frame *frame);
+
+#endif /* _MMX_DRV_H_ */

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * Planes: one primary, two overlays and one cursor per CRTC.
+ */
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_blend.h>
+#include <drm/drm_damage_helper.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+
+#include "mmx_drv.h"
+
+static const struct {
+	u32 fourcc;
+	enum mmx_format format;
+} mmx_formats[] = {
+	{ DRM_FORMAT_XRGB8888, MMX_FORMAT_XRGB8888 },
+	{ DRM_FORMAT_ARGB8888, MMX_FORMAT_ARGB8888 },
+	{ DRM_FORMAT_XBGR8888, MMX_FORMAT_XBGR8888 },
+	{ DRM_FORMAT_ABGR8888, MMX_FORMAT_ABGR8888 },
+	{ DRM_FORMAT_RGB565, MMX_FORMAT_RGB565 },
+	{ DRM_FORMAT_RGB888, MMX_FORMAT_RGB888 },
+	{ DRM_FORMAT_XRGB2101010, MMX_FORMAT_XRGB2101010 },
+};
+
+static const u32 mmx_plane_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_XBGR8888,
+	DRM_FORMAT_ABGR8888,
+	DRM_FORMAT_RGB565,
+	DRM_FORMAT_RGB888,
+	DRM_FORMAT_XRGB2101010,
+};
+
+static const u32 mmx_cursor_formats[] = {
+	DRM_FORMAT_ARGB8888,
+};
+
+static const u64 mmx_plane_modifiers[] = {
+	DRM_FORMAT_MOD_LINEAR,
+	DRM_FORMAT_MOD_INVALID,
+};
+
+/**
+ * mmx_format_lookup - map a DRM fourcc to a compositor format
+ * @fourcc: DRM_FORMAT_* code
+ * @format: where to store the compositor format
+ *
+ * Return: true if the compositor reads @fourcc.
+ */
+bool mmx_format_lookup(u32 fourcc, enum mmx_format *format)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mmx_formats); i++) {
+		if (mmx_formats[i].fourcc == fourcc) {
+			*format = mmx_formats[i].format;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int mmx_plane_atomic_check(struct drm_plane *plane,
+				  struct drm_atomic_state *state)
+{
+	struct drm_plane_state *new_state =
+		drm_atomic_get_new_plane_state(state, plane);
+	struct drm_crtc_state *crtc_state;
+
+	if (!new_state->crtc || !new_state->fb)
+		return 0;
+
+	if (new_state->crtc_x < -MMX_PLANE_POS_LIMIT ||
+	    new_state->crtc_x > MMX_PLANE_POS_LIMIT ||
+	    new_state->crtc_y < -MMX_PLANE_POS_LIMIT ||
+	    new_state->crtc_y > MMX_PLANE_POS_LIMIT) {
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] position %d,%d beyond +-%d\n",
+			       plane->base.id, plane->name, new_state->crtc_x,
+			       new_state->crtc_y, MMX_PLANE_POS_LIMIT);
+		return -EINVAL;
+	}
+
+	if (new_state->src_w != (u64)new_state->crtc_w << 16 ||
+	    new_state->src_h != (u64)new_state->crtc_h << 16) {
+		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] scaling is not supported\n",
+			       plane->base.id, plane->name);
+		return -EINVAL;
+	}
+
+	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
+	    (new_state->crtc_w > MMX_CURSOR_MAX ||
+	     new_state->crtc_h > MMX_CURSOR_MAX)) {
+		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] cursor %ux%u too big\n",
+			       plane->base.id, plane->name, new_state->crtc_w,
+			       new_state->crtc_h);
+		return -EINVAL;
+	}
+
+	crtc_state = drm_atomic_get_new_crtc_state(state, new_state->crtc);
+	return drm_atomic_helper_check_plane_state(new_state, crtc_state,
+						   DRM_PLANE_NO_SCALING,
+						   DRM_PLANE_NO_SCALING,
+						   true, true);
+}
+
+/*
+ * Nothing to program: the CRTC's new state, switched in its atomic_flush,
+ * tells the composer what to read at the next vblank.
+ */
+static void mmx_plane_atomic_update(struct drm_plane *plane,
+				    struct drm_atomic_state *state)
+{
+}
+
+static const struct drm_plane_helper_funcs mmx_plane_helper_funcs = {
+	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
+	.atomic_check = mmx_plane_atomic_check,
+	.atomic_update = mmx_plane_atomic_update,
+};
+
+static const struct drm_plane_funcs mmx_plane_funcs = {
+	.update_plane = drm_atomic_helper_update_plane,
+	.disable_plane = drm_atomic_helper_disable_plane,
+	DRM_GEM_SHADOW_PLANE_FUNCS,
+};
+
+/**
+ * mmx_plane_create - create a plane of an output's CRTC
+ * @mmx: the device
+ * @output: the output the plane belongs to
+ * @type: primary, overlay or cursor
+ * @zpos: default zpos; mutable in 1..%MMX_OVERLAYS_PER_CRTC for overlays,
+ *	immutable for the others
+ *
+ * Return: the plane or an ERR_PTR().
+ */
+struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
+				   struct mmx_output *output,
+				   enum drm_plane_type type,
+				   unsigned int zpos)
+{
+	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
+	struct drm_plane *plane;
+	int ret;
+
+	plane = __drmm_universal_plane_alloc(&mmx->drm, sizeof(*plane), 0,
+					     BIT(output->index),
+					     &mmx_plane_funcs,
+					     cursor ? mmx_cursor_formats :
+						      mmx_plane_formats,
+					     cursor ? ARRAY_SIZE(mmx_cursor_formats) :
+						      ARRAY_SIZE(mmx_plane_formats),
+					     mmx_plane_modifiers, type, NULL);
+	if (IS_ERR(plane))
+		return plane;
+	drm_plane_helper_add(plane, &mmx_plane_helper_funcs);
+
+	if (type == DRM_PLANE_TYPE_OVERLAY)
+		ret = drm_plane_create_zpos_property(plane, zpos, 1,
+						     MMX_OVERLAYS_PER_CRTC);
+	else
+		ret = drm_plane_create_zpos_immutable_property(plane, zpos);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ret = drm_plane_create_alpha_property(plane);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ret = drm_plane_create_blend_mode_property(plane,
+						   BIT(DRM_MODE_BLEND_PIXEL_NONE) |
+						   BIT(DRM_MODE_BLEND_PREMULTI) |
+						   BIT(DRM_MODE_BLEND_COVERAGE));
+	if (ret)
+		return ERR_PTR(ret);
+
+	drm_plane_enable_fb_damage_clips(plane);
+	return plane;
+}
