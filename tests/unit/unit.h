@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A tiny unit-test harness printing IGT-style lines:
+ *   Subtest NAME: SUCCESS|FAIL
+ * and a closing "N passed, N failed" line.
+ */
+#ifndef MMX_UNIT_H
+#define MMX_UNIT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct unit_case {
+	const char *name;
+	const char *description;
+	int (*fn)(void);
+};
+
+static int unit_failed_checks;
+
+#define UNIT_CHECK(cond, ...)                                                \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, \
+				__LINE__, #cond);                             \
+			fprintf(stderr, __VA_ARGS__);                         \
+			fputc('\n', stderr);                                  \
+			unit_failed_checks++;                                 \
+			return -1;                                            \
+		}                                                             \
+	} while (0)
+
+static inline int unit_run(const struct unit_case *cases, size_t n, int argc,
+			   char **argv)
+{
+	unsigned int passed = 0, failed = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (argc > 1 && strcmp(argv[1], cases[i].name))
+			continue;
+		if (cases[i].fn() == 0) {
+			printf("Subtest %s: SUCCESS\n", cases[i].name);
+			passed++;
+		} else {
+			printf("Subtest %s: FAIL (%s)\n", cases[i].name,
+			       cases[i].description);
+			failed++;
+		}
+	}
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
+#endif
