@@ -17,6 +17,8 @@
 #include <drm/drm_plane.h>
 #include <drm/drm_writeback.h>
 
+#include <drm/mmx_drm.h>
+
 #include "mmx_blend.h"
 
 #define MMX_DRIVER_NAME		"mmx"
@@ -26,17 +28,12 @@
 #define MMX_DRIVER_MINOR	0
 
 #define MMX_MAX_OUTPUTS		8
-#define MMX_OVERLAYS_PER_CRTC	2
-#define MMX_PLANES_PER_CRTC	(2 + MMX_OVERLAYS_PER_CRTC)
-
-/* Framebuffer limits, and how far outside the CRTC a plane may be placed. */
-#define MMX_FB_MAX		16384
-#define MMX_PLANE_POS_LIMIT	16384
+#define MMX_FB_MAX		MMX_FB_MAX_SIZE
+#define MMX_CURSOR_MAX		MMX_CURSOR_MAX_SIZE
 /* Mode limits (see mmx_mode_valid()). */
 #define MMX_MODE_MAX		8192
 #define MMX_CLOCK_MIN_KHZ	1000
 #define MMX_CLOCK_MAX_KHZ	1200000
-#define MMX_CURSOR_MAX		256
 
 /**
  * enum mmx_output_kind - what kind of physical output a connector simulates
@@ -163,7 +160,7 @@ struct mmx_output {
 	struct hrtimer vblank_timer;
 	ktime_t frame_period;
 
-	spinlock_t lock;
+	spinlock_t lock; /* see the kernel-doc above */
 	struct mmx_crtc_state *composer_state;
 	bool crc_enabled;
 	bool crc_vblank_ref;
