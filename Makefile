@@ -6,6 +6,7 @@
 #   make            module + userspace + tests
 #   make demo       README's main job: boot a guest, light every output
 #   make check      every test (host unit tests, then guest tests)
+#   make bench      host benchmarks (figures, not tests)
 #   make W=1 C=1    kbuild's extra warnings and sparse, as usual
 
 KVER ?= $(shell scripts/kver)
@@ -13,7 +14,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD := $(CURDIR)/build
 CHECK_ARGS ?=
 
-.PHONY: all module userspace tests tools unit deps check demo clean modules_install
+.PHONY: all module userspace tests tools deps check demo bench clean
 
 all: module userspace tests tools
 
@@ -40,6 +41,10 @@ check: deps
 demo: deps
 	$(MAKE) all
 	tests/vm/demo
+
+# Host benchmarks: programs that print figures, never pass/fail.
+bench: deps
+	$(MAKE) -C bench BUILD=$(BUILD) run
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
