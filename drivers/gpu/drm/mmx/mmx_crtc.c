@@ -158,7 +158,8 @@ static int mmx_crtc_layer_decode(struct mmx_crtc_layer *cl,
 	layer->alpha = plane_state->alpha;
 	layer->blend = mmx_blend_mode_of(plane_state->pixel_blend_mode);
 	cl->plane_state = plane_state;
-	cl->offset = fb->offsets[0] + (size_t)src_y * fb->pitches[0] +
+	/* The shadow-plane mapping already points at fb->offsets[0]. */
+	cl->offset = (size_t)src_y * fb->pitches[0] +
 		     (size_t)src_x * fb->format->cpp[0];
 	return 0;
 }

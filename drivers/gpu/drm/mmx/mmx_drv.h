@@ -92,7 +92,8 @@ struct mmx_output_desc {
  * @layer: geometry, format and blending, decoded in atomic_check; its
  *	pixel address is filled in by the composer
  * @plane_state: the plane state whose mapping holds the pixels
- * @offset: byte offset of the first shown pixel in the mapping
+ * @offset: byte offset of the first shown pixel from the start of the
+ *	framebuffer's first plane (fb->offsets[0] included in the mapping)
  */
 struct mmx_crtc_layer {
 	struct mmx_layer layer;

@@ -175,7 +175,8 @@ void mmx_writeback_complete(struct mmx_output *output,
 	fb = job->fb;
 	mmx_job = job->priv;
 	if (frame && mmx_job && mmx_job->data[0].vaddr) {
-		dst = (u8 *)mmx_job->data[0].vaddr + fb->offsets[0];
+		/* data[0] already points at fb->offsets[0]. */
+		dst = mmx_job->data[0].vaddr;
 		rows = min(fb->height, frame->height);
 		bytes = min(fb->width, frame->width) * 4;
 		/* XRGB8888 and ARGB8888 alike: the frame's alpha is 0xff. */
