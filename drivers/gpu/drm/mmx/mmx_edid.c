@@ -705,18 +705,19 @@ static const u16 mmx_srgb[8] = { 655, 338, 307, 614, 154, 61, 320, 337 };
  * @buf: where to write it
  * @len: size of @buf; %MMX_EDID_MAX_SIZE is always enough
  *
- * Writes an EDID 1.4 base block: vendor "MMX", the sink's product code,
- * serial number, date and size, sRGB colorimetry, the established and
- * standard timings, the first two detailed timings (the first one
- * preferred), a serial number string when there is one timing only, the
- * range limits and the name. A sink with VICs also gets a CTA-861
+ * Writes an EDID 1.4 base block (1.3, without the 1.4 depth and interface
+ * bits, when the sink asks for it as HDMI requires): vendor "MMX", the
+ * sink's product code, serial number, date and size, sRGB colorimetry, the
+ * established and standard timings, the first two detailed timings (the
+ * first one preferred), a serial number string when there is one timing
+ * only, the range limits and the name. A sink with VICs also gets a CTA-861
  * extension block (with an HDMI vendor specific data block for HDMI sinks,
  * so that DRM's drm_detect_hdmi_monitor() sees an HDMI sink) holding the
  * other detailed timings. Checksums are set.
  *
  * Return: the number of bytes written (128 per block), 0 for a sink
  * without EDID (none, analog TVs), -ENOSPC if @len is too small, -EINVAL
- * for a sink that EDID cannot describe.
+ * for a sink that EDID cannot describe (@buf then holds no valid EDID).
  */
 int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 {

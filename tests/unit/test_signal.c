@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host tests of mmx_signal.c: RandR 1.3 ConnectorType, SignalFormat and
+ * SignalProperties tables and rules, link capacity and TV timings.
+ *
+ * Oracles: the value names are copied from the RandR protocol text
+ * (randrproto.txt, "Properties"); the per-kind subsets from the issue; the
+ * TV timings from DRM's CEA-861 table (drivers/gpu/drm/drm_edid.c,
+ * edid_cea_modes_1, VICs 2, 4, 5, 6, 17 and 21); link limits worked out by
+ * hand below each table row.
+ */
+#include <errno.h>
+#include <stdint.h>
+#if __has_include(<drm_mode.h>)
+#include <drm_mode.h>
+#endif
+
+#include "mmx_signal.h"
+#include "unit.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define P(x) MMX_SIGPROP(MMX_SIGPROP_##x)
+#define F(x) MMX_SIGNAL_FMT(MMX_SIGNAL_##x)
+
+/* RandR's lists, as printed in the specification (ASCII hyphens). */
+static const char *const randr_connector_types[] = {
+	"unknown", "VGA", "DVI", "DVI-I", "DVI-A", "DVI-D", "HDMI", "Panel",
+	"TV", "TV-Composite", "TV-SVideo", "TV-Component", "TV-SCART", "TV-C4",
+	"DisplayPort",
+};
+
+static const char *const randr_signal_formats[] = {
+	"unknown", "VGA", "TMDS", "LVDS", "Composite", "Composite-PAL",
+	"Composite-NTSC", "Composite-SECAM", "SVideo", "Component",
+	"DisplayPort",
+};
+
+static const char *const randr_signal_props[] = {
+	"NTSC", "NTSC-M", "NTSC-J", "NTSC-N", "NTSC-4.43", "NTSC-film",
+	"PAL", "PAL-B", "PAL-G", "PAL-H", "PAL-I", "PAL-M", "PAL-D", "PAL-N",
+	"PAL-Nc", "PAL-L", "PAL-60",
+	"SECAM", "SECAM-L", "SECAM-B", "SECAM-G", "SECAM-D", "SECAM-K",
+	"SECAM-H",
+	"SingleLink", "DualLink",
+	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
+};
+
+static int check_names(const struct mmx_prop_name *t, size_t n,
+		       const char *const *want, size_t nwant, const char *what)
+{
+	size_t i, j;
+
+	UNIT_CHECK(n == nwant, "%s: %zu values, want %zu", what, n, nwant);
+	for (i = 0; i < n; i++) {
+		UNIT_CHECK(t[i].value == (int)i, "%s[%zu]: value %d", what, i,
+			   t[i].value);
+		UNIT_CHECK(!strcmp(t[i].name, want[i]), "%s[%zu]: '%s' want '%s'",
+			   what, i, t[i].name, want[i]);
+		for (j = 0; j < i; j++)
+			UNIT_CHECK(strcmp(t[i].name, t[j].name), "%s: '%s' twice",
+				   what, t[i].name);
+	}
+	return 0;
+}
+
+static int test_names(void)
+{
+	if (check_names(mmx_connector_type_names, MMX_CONNECTOR_TYPE_COUNT,
+			randr_connector_types, N(randr_connector_types),
+			"ConnectorType"))
+		return -1;
+	if (check_names(mmx_signal_format_names, MMX_SIGNAL_COUNT,
+			randr_signal_formats, N(randr_signal_formats),
+			"SignalFormat"))
+		return -1;
+	if (check_names(mmx_sigprop_names, MMX_SIGPROP_COUNT,
+			randr_signal_props, N(randr_signal_props),
+			"SignalProperties"))
+		return -1;
+	UNIT_CHECK(MMX_SIGPROP_COUNT <= 64, "%d bits", MMX_SIGPROP_COUNT);
+	UNIT_CHECK(MMX_SIGNAL_COUNT <= 32, "%d formats", MMX_SIGNAL_COUNT);
+	/* The groups partition the bits. */
+	UNIT_CHECK((MMX_SIGPROP_TV_ALL | MMX_SIGPROP_TMDS_ALL |
+		    MMX_SIGPROP_DP_ALL) == MMX_SIGPROP(MMX_SIGPROP_COUNT) - 1,
+		   "groups do not cover the bits");
+	UNIT_CHECK(!(MMX_SIGPROP_NTSC_ALL & MMX_SIGPROP_PAL_ALL) &&
+		   !(MMX_SIGPROP_PAL_ALL & MMX_SIGPROP_SECAM_ALL) &&
+		   !(MMX_SIGPROP_TV_ALL & MMX_SIGPROP_TMDS_ALL) &&
+		   !(MMX_SIGPROP_TMDS_ALL & MMX_SIGPROP_DP_ALL) &&
+		   !(MMX_SIGPROP_LANES & MMX_SIGPROP_RATES),
+		   "groups overlap");
+	UNIT_CHECK(MMX_SIGPROP_NTSC_ALL == (P(NTSC) | P(NTSC_M) | P(NTSC_J) |
+		   P(NTSC_N) | P(NTSC_443) | P(NTSC_FILM)), "NTSC group");
+	UNIT_CHECK(MMX_SIGPROP_SECAM_ALL == (P(SECAM) | P(SECAM_L) |
+		   P(SECAM_B) | P(SECAM_G) | P(SECAM_D) | P(SECAM_K) |
+		   P(SECAM_H)), "SECAM group");
+	return 0;
+}
+
+/* The issue's table: kind, ConnectorType, SignalFormat subset, default. */
+static const struct {
+	enum mmx_output_kind kind;
+	const char *name;
+	const char *type;
+	uint32_t formats;
+	enum mmx_signal_format def;
+} kinds[] = {
+	{ MMX_KIND_VGA, "VGA", "VGA", F(VGA), MMX_SIGNAL_VGA },
+	{ MMX_KIND_DVII, "DVI-I", "DVI-I", F(VGA) | F(TMDS), MMX_SIGNAL_TMDS },
+	{ MMX_KIND_DVID, "DVI-D", "DVI-D", F(TMDS), MMX_SIGNAL_TMDS },
+	{ MMX_KIND_DVIA, "DVI-A", "DVI-A", F(VGA), MMX_SIGNAL_VGA },
+	{ MMX_KIND_HDMIA, "HDMI-A", "HDMI", F(TMDS), MMX_SIGNAL_TMDS },
+	{ MMX_KIND_DP, "DP", "DisplayPort", F(DISPLAYPORT),
+	  MMX_SIGNAL_DISPLAYPORT },
+	{ MMX_KIND_EDP, "eDP", "Panel", F(DISPLAYPORT), MMX_SIGNAL_DISPLAYPORT },
+	{ MMX_KIND_LVDS, "LVDS", "Panel", F(LVDS), MMX_SIGNAL_LVDS },
+	{ MMX_KIND_COMPOSITE, "Composite", "TV-Composite",
+	  F(COMPOSITE) | F(COMPOSITE_PAL) | F(COMPOSITE_NTSC) |
+	  F(COMPOSITE_SECAM), MMX_SIGNAL_COMPOSITE_NTSC },
+	{ MMX_KIND_SVIDEO, "SVIDEO", "TV-SVideo", F(SVIDEO), MMX_SIGNAL_SVIDEO },
+	{ MMX_KIND_COMPONENT, "Component", "TV-Component", F(COMPONENT),
+	  MMX_SIGNAL_COMPONENT },
+	{ MMX_KIND_TV, "TV", "TV",
+	  F(COMPOSITE) | F(COMPOSITE_PAL) | F(COMPOSITE_NTSC) |
+	  F(COMPOSITE_SECAM) | F(SVIDEO), MMX_SIGNAL_COMPOSITE_NTSC },
+	{ MMX_KIND_SCART, "SCART", "TV-SCART",
+	  F(COMPOSITE) | F(COMPOSITE_PAL) | F(COMPOSITE_NTSC) |
+	  F(COMPOSITE_SECAM) | F(SVIDEO) | F(COMPONENT),
+	  MMX_SIGNAL_COMPOSITE_PAL },
+};
+
+static int test_kinds(void)
+{
+	size_t i;
+	unsigned int f;
+
+	UNIT_CHECK(N(kinds) == MMX_KIND_COUNT, "table has %zu kinds", N(kinds));
+	/* The driver's order, SCART last. */
+	UNIT_CHECK(MMX_KIND_VGA == 0 && MMX_KIND_TV == 11 &&
+		   MMX_KIND_SCART == 12 && MMX_KIND_COUNT == 13, "kind order");
+	for (i = 0; i < N(kinds); i++) {
+		enum mmx_output_kind k = kinds[i].kind;
+		enum mmx_connector_type t = mmx_signal_connector_type(k);
+		uint32_t formats = mmx_signal_kind_formats(k);
+		enum mmx_signal_format def = mmx_signal_kind_default(k);
+		uint64_t props = 0;
+
+		UNIT_CHECK(k == (enum mmx_output_kind)i, "%s out of order",
+			   kinds[i].name);
+		UNIT_CHECK(!strcmp(mmx_connector_type_names[t].name,
+				   kinds[i].type), "%s: ConnectorType %s want %s",
+			   kinds[i].name, mmx_connector_type_names[t].name,
+			   kinds[i].type);
+		UNIT_CHECK(formats == kinds[i].formats, "%s: formats %#x want %#x",
+			   kinds[i].name, formats, kinds[i].formats);
+		UNIT_CHECK(def == kinds[i].def, "%s: default %d want %d",
+			   kinds[i].name, def, kinds[i].def);
+		UNIT_CHECK(!(formats & F(UNKNOWN)), "%s offers unknown",
+			   kinds[i].name);
+		UNIT_CHECK(!mmx_signal_check(k, def, 0),
+			   "%s: default format refused", kinds[i].name);
+		for (f = 0; f < MMX_SIGNAL_COUNT; f++) {
+			int want = formats & MMX_SIGNAL_FMT(f) ? 0 : -EINVAL;
+
+			UNIT_CHECK(mmx_signal_check(k, f, 0) == want,
+				   "%s with %s: want %d", kinds[i].name,
+				   mmx_signal_format_names[f].name, want);
+			UNIT_CHECK(!want == !!(formats & MMX_SIGNAL_FMT(f)),
+				   "consistency");
+			if (!want) {
+				props |= mmx_signal_format_props(f);
+				UNIT_CHECK(!mmx_signal_check(k, f,
+					   mmx_signal_default_props(f)),
+					   "%s with %s: default props refused",
+					   kinds[i].name,
+					   mmx_signal_format_names[f].name);
+			}
+		}
+		UNIT_CHECK(mmx_signal_kind_props(k) == props,
+			   "%s: kind props %#llx want %#llx", kinds[i].name,
+			   (unsigned long long)mmx_signal_kind_props(k),
+			   (unsigned long long)props);
+	}
+	UNIT_CHECK(mmx_signal_connector_type(MMX_KIND_COUNT) ==
+		   MMX_CONNECTOR_TYPE_UNKNOWN, "invalid kind");
+	UNIT_CHECK(!mmx_signal_kind_formats(MMX_KIND_COUNT), "invalid kind");
+	UNIT_CHECK(mmx_signal_check(MMX_KIND_COUNT, MMX_SIGNAL_VGA, 0) == -EINVAL,
+		   "invalid kind accepted");
+	UNIT_CHECK(mmx_signal_check(MMX_KIND_VGA, MMX_SIGNAL_COUNT, 0) == -EINVAL,
+		   "invalid format accepted");
+	return 0;
+}
+
+/* The documented defaults, per format. */
+static const struct {
+	enum mmx_signal_format format;
+	uint64_t allowed;
+	uint64_t def;
+} formats[] = {
+	{ MMX_SIGNAL_UNKNOWN, 0, 0 },
+	{ MMX_SIGNAL_VGA, 0, 0 },
+	{ MMX_SIGNAL_TMDS, P(SINGLE_LINK) | P(DUAL_LINK), P(SINGLE_LINK) },
+	{ MMX_SIGNAL_LVDS, 0, 0 },
+	{ MMX_SIGNAL_COMPOSITE, MMX_SIGPROP_TV_ALL, P(NTSC_M) },
+	{ MMX_SIGNAL_COMPOSITE_PAL, MMX_SIGPROP_PAL_ALL, P(PAL_B) },
+	{ MMX_SIGNAL_COMPOSITE_NTSC, MMX_SIGPROP_NTSC_ALL, P(NTSC_M) },
+	{ MMX_SIGNAL_COMPOSITE_SECAM, MMX_SIGPROP_SECAM_ALL, P(SECAM_L) },
+	{ MMX_SIGNAL_SVIDEO, MMX_SIGPROP_TV_ALL, P(NTSC_M) },
+	{ MMX_SIGNAL_COMPONENT, 0, 0 },
+	{ MMX_SIGNAL_DISPLAYPORT, MMX_SIGPROP_DP_ALL, P(LANE4) | P(HI_SPEED) },
+};
+
+static int test_format_props(void)
+{
+	size_t i;
+
+	UNIT_CHECK(N(formats) == MMX_SIGNAL_COUNT, "table");
+	for (i = 0; i < N(formats); i++) {
+		enum mmx_signal_format f = formats[i].format;
+
+		UNIT_CHECK(mmx_signal_format_props(f) == formats[i].allowed,
+			   "%s: allowed %#llx", mmx_signal_format_names[f].name,
+			   (unsigned long long)mmx_signal_format_props(f));
+		UNIT_CHECK(mmx_signal_default_props(f) == formats[i].def,
+			   "%s: default %#llx", mmx_signal_format_names[f].name,
+			   (unsigned long long)mmx_signal_default_props(f));
+		UNIT_CHECK(mmx_signal_resolve_props(f, 0) == formats[i].def,
+			   "%s: resolve 0", mmx_signal_format_names[f].name);
+		UNIT_CHECK(mmx_signal_resolve_props(f, P(DUAL_LINK)) ==
+			   P(DUAL_LINK), "resolve keeps a set value");
+	}
+	return 0;
+}
+
+/* Named check() cases: kind, format, properties, expected result. */
+static const struct {
+	const char *name;
+	enum mmx_output_kind kind;
+	enum mmx_signal_format format;
+	uint64_t props;
+	int ret;
+} check_cases[] = {
+	{ "vga-vga", MMX_KIND_VGA, MMX_SIGNAL_VGA, 0, 0 },
+	{ "vga-tmds", MMX_KIND_VGA, MMX_SIGNAL_TMDS, 0, -EINVAL },
+	{ "vga-with-link", MMX_KIND_VGA, MMX_SIGNAL_VGA, P(SINGLE_LINK), -EINVAL },
+	{ "vga-unknown", MMX_KIND_VGA, MMX_SIGNAL_UNKNOWN, 0, -EINVAL },
+	{ "dvii-vga", MMX_KIND_DVII, MMX_SIGNAL_VGA, 0, 0 },
+	{ "dvii-tmds-single", MMX_KIND_DVII, MMX_SIGNAL_TMDS, P(SINGLE_LINK), 0 },
+	{ "dvii-tmds-dual", MMX_KIND_DVII, MMX_SIGNAL_TMDS, P(DUAL_LINK), 0 },
+	{ "dvii-tmds-both-links", MMX_KIND_DVII, MMX_SIGNAL_TMDS,
+	  P(SINGLE_LINK) | P(DUAL_LINK), -EINVAL },
+	{ "dvii-vga-dual", MMX_KIND_DVII, MMX_SIGNAL_VGA, P(DUAL_LINK), -EINVAL },
+	{ "dvii-dp", MMX_KIND_DVII, MMX_SIGNAL_DISPLAYPORT, 0, -EINVAL },
+	{ "dvid-vga", MMX_KIND_DVID, MMX_SIGNAL_VGA, 0, -EINVAL },
+	{ "dvia-tmds", MMX_KIND_DVIA, MMX_SIGNAL_TMDS, 0, -EINVAL },
+	{ "hdmi-tmds-lane", MMX_KIND_HDMIA, MMX_SIGNAL_TMDS, P(LANE4), -EINVAL },
+	{ "hdmi-tmds-dual", MMX_KIND_HDMIA, MMX_SIGNAL_TMDS, P(DUAL_LINK), 0 },
+	{ "dp-default", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT, 0, 0 },
+	{ "dp-lane1-low", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE1) | P(LOW_SPEED), 0 },
+	{ "dp-lane2-hi", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE2) | P(HI_SPEED), 0 },
+	{ "dp-two-lane-counts", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE1) | P(LANE4) | P(HI_SPEED), -EINVAL },
+	{ "dp-two-rates", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(LOW_SPEED) | P(HI_SPEED), -EINVAL },
+	{ "dp-lanes-only", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT, P(LANE4),
+	  -EINVAL },
+	{ "dp-rate-only", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT, P(HI_SPEED),
+	  -EINVAL },
+	{ "dp-with-link", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED) | P(SINGLE_LINK), -EINVAL },
+	{ "dp-tmds", MMX_KIND_DP, MMX_SIGNAL_TMDS, 0, -EINVAL },
+	{ "edp-dp", MMX_KIND_EDP, MMX_SIGNAL_DISPLAYPORT, P(LANE2) | P(LOW_SPEED),
+	  0 },
+	{ "edp-lvds", MMX_KIND_EDP, MMX_SIGNAL_LVDS, 0, -EINVAL },
+	{ "lvds-lvds", MMX_KIND_LVDS, MMX_SIGNAL_LVDS, 0, 0 },
+	{ "lvds-with-standard", MMX_KIND_LVDS, MMX_SIGNAL_LVDS, P(PAL), -EINVAL },
+	{ "composite-ntsc-m", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_NTSC,
+	  P(NTSC_M), 0 },
+	{ "composite-ntsc-base-and-j", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_NTSC, P(NTSC) | P(NTSC_J), 0 },
+	{ "composite-ntsc-two-variants", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_NTSC, P(NTSC_M) | P(NTSC_J), -EINVAL },
+	{ "composite-ntsc-with-pal", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_NTSC, P(PAL_B), -EINVAL },
+	{ "composite-pal-b", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_PAL,
+	  P(PAL_B), 0 },
+	{ "composite-pal-base", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_PAL,
+	  P(PAL), 0 },
+	{ "composite-pal-with-ntsc", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_PAL, P(NTSC_M), -EINVAL },
+	{ "composite-pal-with-secam", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_PAL, P(PAL) | P(SECAM), -EINVAL },
+	{ "composite-pal-with-link", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_PAL, P(PAL_B) | P(SINGLE_LINK), -EINVAL },
+	{ "composite-secam-l", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_SECAM,
+	  P(SECAM_L), 0 },
+	{ "composite-secam-with-pal", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_SECAM, P(PAL_B), -EINVAL },
+	{ "composite-generic-pal-m", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE,
+	  P(PAL_M), 0 },
+	{ "composite-generic-two-families", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE, P(NTSC_M) | P(PAL_B), -EINVAL },
+	{ "composite-svideo", MMX_KIND_COMPOSITE, MMX_SIGNAL_SVIDEO, 0, -EINVAL },
+	{ "svideo-pal-i", MMX_KIND_SVIDEO, MMX_SIGNAL_SVIDEO, P(PAL_I), 0 },
+	{ "svideo-composite", MMX_KIND_SVIDEO, MMX_SIGNAL_COMPOSITE, 0, -EINVAL },
+	{ "svideo-lanes", MMX_KIND_SVIDEO, MMX_SIGNAL_SVIDEO, P(LANE1), -EINVAL },
+	{ "component-component", MMX_KIND_COMPONENT, MMX_SIGNAL_COMPONENT, 0, 0 },
+	{ "component-with-standard", MMX_KIND_COMPONENT, MMX_SIGNAL_COMPONENT,
+	  P(NTSC), -EINVAL },
+	{ "component-composite", MMX_KIND_COMPONENT, MMX_SIGNAL_COMPOSITE, 0,
+	  -EINVAL },
+	{ "tv-svideo", MMX_KIND_TV, MMX_SIGNAL_SVIDEO, P(SECAM_D), 0 },
+	{ "tv-component", MMX_KIND_TV, MMX_SIGNAL_COMPONENT, 0, -EINVAL },
+	{ "scart-component", MMX_KIND_SCART, MMX_SIGNAL_COMPONENT, 0, 0 },
+	{ "scart-composite-pal", MMX_KIND_SCART, MMX_SIGNAL_COMPOSITE_PAL,
+	  P(PAL_G), 0 },
+	{ "scart-vga", MMX_KIND_SCART, MMX_SIGNAL_VGA, 0, -EINVAL },
+	{ "unknown-bit", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED) | MMX_SIGPROP(MMX_SIGPROP_COUNT), -EINVAL },
+};
+
+static int test_check_table(void)
+{
+	size_t i;
+
+	for (i = 0; i < N(check_cases); i++) {
+		int ret = mmx_signal_check(check_cases[i].kind,
+					   check_cases[i].format,
+					   check_cases[i].props);
+
+		UNIT_CHECK(ret == check_cases[i].ret, "%s: got %d want %d",
+			   check_cases[i].name, ret, check_cases[i].ret);
+	}
+	return 0;
+}
+
+/*
+ * Every single TV standard bit with every TV format: allowed exactly when
+ * the format takes the standard's family.
+ */
+static int test_check_tv_bits(void)
+{
+	static const enum mmx_signal_format tv[] = {
+		MMX_SIGNAL_COMPOSITE, MMX_SIGNAL_COMPOSITE_PAL,
+		MMX_SIGNAL_COMPOSITE_NTSC, MMX_SIGNAL_COMPOSITE_SECAM,
+		MMX_SIGNAL_SVIDEO,
+	};
+	size_t i;
+	unsigned int p;
+
+	for (i = 0; i < N(tv); i++) {
+		for (p = 0; p < MMX_SIGPROP_COUNT; p++) {
+			uint64_t bit = MMX_SIGPROP(p);
+			uint64_t fam = tv[i] == MMX_SIGNAL_COMPOSITE_PAL ?
+				       MMX_SIGPROP_PAL_ALL :
+				       tv[i] == MMX_SIGNAL_COMPOSITE_NTSC ?
+				       MMX_SIGPROP_NTSC_ALL :
+				       tv[i] == MMX_SIGNAL_COMPOSITE_SECAM ?
+				       MMX_SIGPROP_SECAM_ALL :
+				       MMX_SIGPROP_TV_ALL;
+			enum mmx_output_kind k = tv[i] == MMX_SIGNAL_SVIDEO ?
+						 MMX_KIND_SVIDEO :
+						 MMX_KIND_COMPOSITE;
+			int want = bit & fam ? 0 : -EINVAL;
+
+			UNIT_CHECK(mmx_signal_check(k, tv[i], bit) == want,
+				   "%s with %s", mmx_signal_format_names[tv[i]].name,
+				   mmx_sigprop_names[p].name);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Link capacity at the boundaries. DisplayPort payload per lane after
+ * 8b/10b: LowSpeed 1296000 kbit/s, HiSpeed 2160000 kbit/s; a mode needs
+ * clock_khz * bpp kbit/s.
+ */
+static const struct {
+	const char *name;
+	enum mmx_signal_format format;
+	uint64_t props;
+	uint32_t clock;
+	unsigned int bpp;
+	int ret;
+} fits_cases[] = {
+	{ "tmds-single-165000", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 165000, 24, 0 },
+	{ "tmds-single-165001", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 165001, 24,
+	  -EINVAL },
+	{ "tmds-default-is-single", MMX_SIGNAL_TMDS, 0, 165001, 24, -EINVAL },
+	{ "tmds-single-18bpp-same-clock", MMX_SIGNAL_TMDS, P(SINGLE_LINK),
+	  165000, 18, 0 },
+	/* 30 bpp deep colour: TMDS clock = 132000 * 30 / 24 = 165000. */
+	{ "tmds-single-30bpp-132000", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 132000,
+	  30, 0 },
+	{ "tmds-single-30bpp-132001", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 132001,
+	  30, -EINVAL },
+	{ "tmds-single-2560x1600", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 268500, 24,
+	  -EINVAL },
+	{ "tmds-dual-2560x1600", MMX_SIGNAL_TMDS, P(DUAL_LINK), 268500, 24, 0 },
+	{ "tmds-dual-330000", MMX_SIGNAL_TMDS, P(DUAL_LINK), 330000, 24, 0 },
+	{ "tmds-dual-330001", MMX_SIGNAL_TMDS, P(DUAL_LINK), 330001, 24,
+	  -EINVAL },
+	{ "tmds-bad-props", MMX_SIGNAL_TMDS, P(SINGLE_LINK) | P(DUAL_LINK),
+	  100000, 24, -EINVAL },
+	/* 4 x 2160000 = 8640000 = 360000 kHz * 24 bpp. */
+	{ "dp-4-hi-360000", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  360000, 24, 0 },
+	{ "dp-4-hi-360001", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  360001, 24, -EINVAL },
+	{ "dp-default-is-4-hi", MMX_SIGNAL_DISPLAYPORT, 0, 360000, 24, 0 },
+	/* At 1 bpp the comparison resolves the exact lane rate. */
+	{ "dp-4-hi-1bpp-8640000", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED), 8640000, 1, 0 },
+	{ "dp-4-hi-1bpp-8640001", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED), 8640001, 1, -EINVAL },
+	{ "dp-4-low-1bpp-5184000", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(LOW_SPEED), 5184000, 1, 0 },
+	{ "dp-4-low-1bpp-5184001", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(LOW_SPEED), 5184001, 1, -EINVAL },
+	/* 4K at 30 Hz (CEA, 297 MHz): 7128000 kbit/s. */
+	{ "dp-4-hi-4k30", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  297000, 24, 0 },
+	/* 4K at 60 Hz (CVT-RB, 533.25 MHz): 12798000 kbit/s, over DP 1.1. */
+	{ "dp-4-hi-4k60", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  533250, 24, -EINVAL },
+	{ "dp-1-low-4k30", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(LOW_SPEED),
+	  297000, 24, -EINVAL },
+	/* 1 x 1296000 = 54000 kHz * 24 bpp. */
+	{ "dp-1-low-54000", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(LOW_SPEED),
+	  54000, 24, 0 },
+	{ "dp-1-low-54001", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(LOW_SPEED),
+	  54001, 24, -EINVAL },
+	/* 1080p60 (148.5 MHz): 3564000 kbit/s; 2 x HiSpeed = 4320000. */
+	{ "dp-2-hi-1080p", MMX_SIGNAL_DISPLAYPORT, P(LANE2) | P(HI_SPEED),
+	  148500, 24, 0 },
+	{ "dp-2-low-1080p", MMX_SIGNAL_DISPLAYPORT, P(LANE2) | P(LOW_SPEED),
+	  148500, 24, -EINVAL },
+	{ "dp-1-hi-1080p", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(HI_SPEED),
+	  148500, 24, -EINVAL },
+	/* 18 bpp: 2 x 1296000 = 144000 kHz * 18 bpp. */
+	{ "dp-2-low-18bpp-144000", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE2) | P(LOW_SPEED), 144000, 18, 0 },
+	{ "dp-2-low-18bpp-144001", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE2) | P(LOW_SPEED), 144001, 18, -EINVAL },
+	{ "dp-bad-props", MMX_SIGNAL_DISPLAYPORT, P(LANE4), 10000, 24, -EINVAL },
+	{ "vga-400000", MMX_SIGNAL_VGA, 0, 400000, 24, 0 },
+	{ "vga-400001", MMX_SIGNAL_VGA, 0, 400001, 24, -EINVAL },
+	{ "lvds-112000", MMX_SIGNAL_LVDS, 0, 112000, 24, 0 },
+	{ "lvds-112001", MMX_SIGNAL_LVDS, 0, 112001, 18, -EINVAL },
+	{ "composite-ntsc-13500", MMX_SIGNAL_COMPOSITE_NTSC, 0, 13500, 24, 0 },
+	{ "composite-ntsc-27000", MMX_SIGNAL_COMPOSITE_NTSC, 0, 27000, 24,
+	  -EINVAL },
+	{ "composite-pal-13500", MMX_SIGNAL_COMPOSITE_PAL, P(PAL_I), 13500, 24,
+	  0 },
+	{ "svideo-25175", MMX_SIGNAL_SVIDEO, 0, 25175, 24, -EINVAL },
+	{ "component-74250", MMX_SIGNAL_COMPONENT, 0, 74250, 24, 0 },
+	{ "component-27000", MMX_SIGNAL_COMPONENT, 0, 27000, 24, 0 },
+	{ "component-148500", MMX_SIGNAL_COMPONENT, 0, 148500, 24, -EINVAL },
+	{ "unknown-format", MMX_SIGNAL_UNKNOWN, 0, 25175, 24, -EINVAL },
+	{ "zero-clock", MMX_SIGNAL_VGA, 0, 0, 24, -EINVAL },
+	{ "zero-bpp", MMX_SIGNAL_DISPLAYPORT, 0, 25175, 0, -EINVAL },
+};
+
+static int test_mode_fits(void)
+{
+	size_t i;
+
+	for (i = 0; i < N(fits_cases); i++) {
+		int ret = mmx_signal_mode_fits(fits_cases[i].format,
+					       fits_cases[i].props,
+					       fits_cases[i].clock,
+					       fits_cases[i].bpp);
+
+		UNIT_CHECK(ret == fits_cases[i].ret, "%s: got %d want %d",
+			   fits_cases[i].name, ret, fits_cases[i].ret);
+	}
+	return 0;
+}
+
+/* DRM's CEA-861 timings (drm_edid.c, edid_cea_modes_1), DBLCLK dropped. */
+static const struct mmx_timing cea_vic2 = {
+	27000, 720, 736, 798, 858, 480, 489, 495, 525,
+	MMX_TIMING_NHSYNC | MMX_TIMING_NVSYNC, "720x480" };
+static const struct mmx_timing cea_vic4 = {
+	74250, 1280, 1390, 1430, 1650, 720, 725, 730, 750,
+	MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1280x720" };
+static const struct mmx_timing cea_vic5 = {
+	74250, 1920, 2008, 2052, 2200, 1080, 1084, 1094, 1125,
+	MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC | MMX_TIMING_INTERLACE,
+	"1920x1080i" };
+static const struct mmx_timing cea_vic6 = {
+	13500, 720, 739, 801, 858, 480, 488, 494, 525,
+	MMX_TIMING_NHSYNC | MMX_TIMING_NVSYNC | MMX_TIMING_INTERLACE,
+	"720x480i" };
+static const struct mmx_timing cea_vic17 = {
+	27000, 720, 732, 796, 864, 576, 581, 586, 625,
+	MMX_TIMING_NHSYNC | MMX_TIMING_NVSYNC, "720x576" };
+static const struct mmx_timing cea_vic21 = {
+	13500, 720, 732, 795, 864, 576, 580, 586, 625,
+	MMX_TIMING_NHSYNC | MMX_TIMING_NVSYNC | MMX_TIMING_INTERLACE,
+	"720x576i" };
+
+static int same_timing(const struct mmx_timing *a, const struct mmx_timing *b)
+{
+	return a->clock_khz == b->clock_khz && a->hdisplay == b->hdisplay &&
+	       a->hsync_start == b->hsync_start && a->hsync_end == b->hsync_end &&
+	       a->htotal == b->htotal && a->vdisplay == b->vdisplay &&
+	       a->vsync_start == b->vsync_start && a->vsync_end == b->vsync_end &&
+	       a->vtotal == b->vtotal && a->flags == b->flags &&
+	       !strcmp(a->name, b->name);
+}
+
+/* Field (interlaced) or frame rate in mHz, rounded to the nearest. */
+static uint64_t refresh_mhz(const struct mmx_timing *t)
+{
+	uint64_t num = (uint64_t)t->clock_khz * 1000000 *
+		       (t->flags & MMX_TIMING_INTERLACE ? 2 : 1);
+	uint64_t den = (uint64_t)t->htotal * t->vtotal;
+
+	return (num + den / 2) / den;
+}
+
+static const struct {
+	const char *name;
+	enum mmx_signal_format format;
+	uint64_t props;
+	unsigned int n;
+	const struct mmx_timing *want[4];
+	uint64_t refresh[4];
+} timing_cases[] = {
+	{ "composite-ntsc-default", MMX_SIGNAL_COMPOSITE_NTSC, 0, 1,
+	  { &cea_vic6 }, { 59940 } },
+	{ "composite-ntsc-j", MMX_SIGNAL_COMPOSITE_NTSC, P(NTSC_J), 1,
+	  { &cea_vic6 }, { 59940 } },
+	{ "composite-ntsc-n-625", MMX_SIGNAL_COMPOSITE_NTSC, P(NTSC_N), 1,
+	  { &cea_vic21 }, { 50000 } },
+	{ "composite-pal-default", MMX_SIGNAL_COMPOSITE_PAL, 0, 1,
+	  { &cea_vic21 }, { 50000 } },
+	{ "composite-pal-base", MMX_SIGNAL_COMPOSITE_PAL, P(PAL), 1,
+	  { &cea_vic21 }, { 50000 } },
+	{ "composite-pal-m-525", MMX_SIGNAL_COMPOSITE_PAL, P(PAL_M), 1,
+	  { &cea_vic6 }, { 59940 } },
+	{ "composite-pal-base-and-60", MMX_SIGNAL_COMPOSITE_PAL,
+	  P(PAL) | P(PAL_60), 1, { &cea_vic6 }, { 59940 } },
+	{ "composite-pal-nc", MMX_SIGNAL_COMPOSITE_PAL, P(PAL_NC), 1,
+	  { &cea_vic21 }, { 50000 } },
+	{ "composite-secam-default", MMX_SIGNAL_COMPOSITE_SECAM, 0, 1,
+	  { &cea_vic21 }, { 50000 } },
+	{ "composite-secam-k", MMX_SIGNAL_COMPOSITE_SECAM, P(SECAM_K), 1,
+	  { &cea_vic21 }, { 50000 } },
+	{ "composite-generic-default", MMX_SIGNAL_COMPOSITE, 0, 1,
+	  { &cea_vic6 }, { 59940 } },
+	{ "composite-generic-pal-b", MMX_SIGNAL_COMPOSITE, P(PAL_B), 1,
+	  { &cea_vic21 }, { 50000 } },
+	{ "svideo-default", MMX_SIGNAL_SVIDEO, 0, 1, { &cea_vic6 }, { 59940 } },
+	{ "svideo-pal", MMX_SIGNAL_SVIDEO, P(PAL_G), 1, { &cea_vic21 },
+	  { 50000 } },
+	{ "svideo-secam", MMX_SIGNAL_SVIDEO, P(SECAM), 1, { &cea_vic21 },
+	  { 50000 } },
+	{ "component", MMX_SIGNAL_COMPONENT, 0, 4,
+	  { &cea_vic4, &cea_vic5, &cea_vic17, &cea_vic2 },
+	  { 60000, 60000, 50000, 59940 } },
+	{ "composite-pal-bad-props", MMX_SIGNAL_COMPOSITE_PAL, P(NTSC_M), 0, { NULL }, { 0 } },
+	{ "tmds-none", MMX_SIGNAL_TMDS, 0, 0, { NULL }, { 0 } },
+	{ "vga-none", MMX_SIGNAL_VGA, 0, 0, { NULL }, { 0 } },
+	{ "dp-none", MMX_SIGNAL_DISPLAYPORT, 0, 0, { NULL }, { 0 } },
+	{ "lvds-none", MMX_SIGNAL_LVDS, 0, 0, { NULL }, { 0 } },
+	{ "unknown-none", MMX_SIGNAL_UNKNOWN, 0, 0, { NULL }, { 0 } },
+};
+
+static int test_tv_timings(void)
+{
+	const struct mmx_timing *t;
+	size_t i;
+	unsigned int n, j;
+
+	for (i = 0; i < N(timing_cases); i++) {
+		n = mmx_signal_timings(timing_cases[i].format,
+				       timing_cases[i].props, &t);
+		UNIT_CHECK(n == timing_cases[i].n, "%s: %u timings want %u",
+			   timing_cases[i].name, n, timing_cases[i].n);
+		UNIT_CHECK(!n == !t, "%s: pointer", timing_cases[i].name);
+		for (j = 0; j < n; j++) {
+			UNIT_CHECK(same_timing(&t[j], timing_cases[i].want[j]),
+				   "%s: timing %u is %s", timing_cases[i].name,
+				   j, t[j].name);
+			UNIT_CHECK(refresh_mhz(&t[j]) == timing_cases[i].refresh[j],
+				   "%s: %s at %llu mHz", timing_cases[i].name,
+				   t[j].name,
+				   (unsigned long long)refresh_mhz(&t[j]));
+			UNIT_CHECK(t[j].hdisplay < t[j].hsync_start &&
+				   t[j].hsync_start < t[j].hsync_end &&
+				   t[j].hsync_end < t[j].htotal &&
+				   t[j].vdisplay < t[j].vsync_start &&
+				   t[j].vsync_start < t[j].vsync_end &&
+				   t[j].vsync_end < t[j].vtotal,
+				   "%s: %s not ordered", timing_cases[i].name,
+				   t[j].name);
+			UNIT_CHECK(!mmx_signal_mode_fits(timing_cases[i].format,
+							 timing_cases[i].props,
+							 t[j].clock_khz, 24),
+				   "%s: own clock refused", timing_cases[i].name);
+			UNIT_CHECK(!mmx_signal_timing_fits(timing_cases[i].format,
+							   timing_cases[i].props,
+							   &t[j], 24),
+				   "%s: own timing refused", timing_cases[i].name);
+		}
+	}
+	/* BT.601: 13.5 MHz sampling, 858 and 864 samples per line. */
+	n = mmx_signal_timings(MMX_SIGNAL_COMPOSITE_PAL, 0, &t);
+	UNIT_CHECK(n == 1 && t->htotal == 864 && t->vtotal == 625 &&
+		   t->clock_khz == 13500, "576i");
+	n = mmx_signal_timings(MMX_SIGNAL_COMPOSITE_NTSC, 0, &t);
+	UNIT_CHECK(n == 1 && t->htotal == 858 && t->vtotal == 525 &&
+		   t->clock_khz == 13500, "480i");
+	return 0;
+}
+
+static int test_timing_fits(void)
+{
+	struct mmx_timing t = cea_vic21;
+
+	UNIT_CHECK(!mmx_signal_timing_fits(MMX_SIGNAL_COMPOSITE_PAL, 0, &t, 24),
+		   "576i on PAL");
+	UNIT_CHECK(mmx_signal_timing_fits(MMX_SIGNAL_COMPOSITE_NTSC, 0, &t, 24) ==
+		   -EINVAL, "576i on NTSC");
+	t.flags &= ~MMX_TIMING_INTERLACE;
+	UNIT_CHECK(mmx_signal_timing_fits(MMX_SIGNAL_COMPOSITE_PAL, 0, &t, 24) ==
+		   -EINVAL, "progressive 576 on PAL");
+	t = cea_vic21;
+	t.flags ^= MMX_TIMING_NHSYNC | MMX_TIMING_PHSYNC;
+	t.name = "other";
+	UNIT_CHECK(!mmx_signal_timing_fits(MMX_SIGNAL_COMPOSITE_PAL, 0, &t, 24),
+		   "polarity and name are not compared");
+	t = cea_vic21;
+	t.hsync_end++;
+	UNIT_CHECK(mmx_signal_timing_fits(MMX_SIGNAL_COMPOSITE_PAL, 0, &t, 24) ==
+		   -EINVAL, "geometry compared");
+	UNIT_CHECK(mmx_signal_timing_fits(MMX_SIGNAL_COMPONENT, 0, &cea_vic6, 24) ==
+		   -EINVAL, "480i on component");
+	UNIT_CHECK(!mmx_signal_timing_fits(MMX_SIGNAL_COMPONENT, 0, &cea_vic5, 24),
+		   "1080i on component");
+	/* Non-TV signals: the clock decides. */
+	UNIT_CHECK(!mmx_signal_timing_fits(MMX_SIGNAL_TMDS, 0, &cea_vic6, 24),
+		   "480i on TMDS");
+	t = cea_vic5;
+	t.clock_khz = 165001;
+	UNIT_CHECK(mmx_signal_timing_fits(MMX_SIGNAL_TMDS, 0, &t, 24) == -EINVAL,
+		   "165001 on single link");
+	UNIT_CHECK(!mmx_signal_timing_fits(MMX_SIGNAL_TMDS, P(DUAL_LINK), &t, 24),
+		   "165001 on dual link");
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum mmx_output_kind kind;
+	enum mmx_signal_format cur;
+	uint32_t sink;
+	enum mmx_signal_format preferred;
+	int ret;
+	enum mmx_signal_format want;
+} pick_cases[] = {
+	{ "dvii-analog-sink", MMX_KIND_DVII, MMX_SIGNAL_TMDS, F(VGA),
+	  MMX_SIGNAL_VGA, 0, MMX_SIGNAL_VGA },
+	{ "dvii-digital-sink", MMX_KIND_DVII, MMX_SIGNAL_VGA, F(TMDS),
+	  MMX_SIGNAL_TMDS, 0, MMX_SIGNAL_TMDS },
+	{ "dvii-keeps-current", MMX_KIND_DVII, MMX_SIGNAL_VGA, F(VGA) | F(TMDS),
+	  MMX_SIGNAL_TMDS, 0, MMX_SIGNAL_VGA },
+	{ "composite-pal-tv", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_NTSC,
+	  F(COMPOSITE) | F(COMPOSITE_PAL) | F(SVIDEO),
+	  MMX_SIGNAL_COMPOSITE_PAL, 0, MMX_SIGNAL_COMPOSITE_PAL },
+	{ "tv-prefers-unavailable", MMX_KIND_SVIDEO, MMX_SIGNAL_SVIDEO,
+	  F(COMPOSITE_PAL) | F(SVIDEO), MMX_SIGNAL_COMPOSITE_PAL, 0,
+	  MMX_SIGNAL_SVIDEO },
+	{ "first-common", MMX_KIND_SCART, MMX_SIGNAL_SVIDEO, F(COMPONENT) |
+	  F(COMPOSITE_SECAM), MMX_SIGNAL_TMDS, 0, MMX_SIGNAL_COMPOSITE_SECAM },
+	{ "hdmi-analog-sink", MMX_KIND_HDMIA, MMX_SIGNAL_TMDS, F(VGA),
+	  MMX_SIGNAL_VGA, -EINVAL, MMX_SIGNAL_TMDS },
+	{ "nothing", MMX_KIND_VGA, MMX_SIGNAL_VGA, 0, MMX_SIGNAL_VGA, -EINVAL,
+	  MMX_SIGNAL_VGA },
+};
+
+static int test_pick(void)
+{
+	enum mmx_signal_format f;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < N(pick_cases); i++) {
+		ret = mmx_signal_pick(pick_cases[i].kind, pick_cases[i].cur,
+				      pick_cases[i].sink, pick_cases[i].preferred,
+				      &f);
+		UNIT_CHECK(ret == pick_cases[i].ret, "%s: got %d",
+			   pick_cases[i].name, ret);
+		UNIT_CHECK(f == pick_cases[i].want, "%s: format %s",
+			   pick_cases[i].name, mmx_signal_format_names[f].name);
+	}
+	return 0;
+}
+
+static int test_flags_match_drm(void)
+{
+#ifdef DRM_MODE_FLAG_INTERLACE
+	UNIT_CHECK(MMX_TIMING_PHSYNC == DRM_MODE_FLAG_PHSYNC &&
+		   MMX_TIMING_NHSYNC == DRM_MODE_FLAG_NHSYNC &&
+		   MMX_TIMING_PVSYNC == DRM_MODE_FLAG_PVSYNC &&
+		   MMX_TIMING_NVSYNC == DRM_MODE_FLAG_NVSYNC &&
+		   MMX_TIMING_INTERLACE == DRM_MODE_FLAG_INTERLACE,
+		   "flag values differ from drm_mode.h");
+#else
+	fprintf(stderr, "note: drm_mode.h not found, flags not compared\n");
+#endif
+	return 0;
+}
+
+static const struct unit_case cases[] = {
+	{ "names", "RandR value names, order and bit groups", test_names },
+	{ "kinds", "ConnectorType, SignalFormat subset and default per kind",
+	  test_kinds },
+	{ "format-props", "allowed and default SignalProperties per format",
+	  test_format_props },
+	{ "check-table", "named accepted and refused settings",
+	  test_check_table },
+	{ "check-tv-bits", "each TV standard with each TV format",
+	  test_check_tv_bits },
+	{ "mode-fits", "link capacity at the boundaries", test_mode_fits },
+	{ "tv-timings", "TV and component timings per signal",
+	  test_tv_timings },
+	{ "timing-fits", "TV signals carry only their own timings",
+	  test_timing_fits },
+	{ "pick", "SignalFormat chosen for a new sink", test_pick },
+	{ "flags-match-drm", "timing flags equal DRM_MODE_FLAG_*",
+	  test_flags_match_drm },
+};
+
+int main(int argc, char **argv)
+{
+	return unit_run(cases, N(cases), argc, argv);
+}
