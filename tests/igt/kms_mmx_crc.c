@@ -35,33 +35,54 @@ static void flip_to(struct mmx_dev *d, struct mmx_output *o, struct mmx_fb *fb)
 	mmx_do(mmx_req_commit(r, 0));
 }
 
-static void test_crc_static_stable(struct mmx_dev *d)
+/* Ten CRCs: always all equal; true if they came from consecutive frames. */
+static bool crc_consecutive_once(struct mmx_dev *d, void *arg)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *fb = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_output *o = arg;
 	uint32_t crcs[10], frames[10];
-	struct mmx_crc c;
+	bool consecutive = true;
 	int i;
 
-	mmx_fb_random(fb, 1, MMX_ALPHA_ANY);
-	mmx_do(mmx_output_set(d, o, mmx_small_mode(), fb, 0, 0));
+	(void)d;
 	mmx_crc_collect(d, o->index, 10, crcs, frames);
 	for (i = 0; i < 10; i++)
-		mmx_info("frame %u: 0x%08x", frames[i], crcs[i]);
+		mmx_debug("frame %u: 0x%08x", frames[i], crcs[i]);
 	for (i = 1; i < 10; i++) {
 		mmx_assert_f(crcs[i] == crcs[0],
 			     "CRC of frame %u 0x%08x != 0x%08x of frame %u",
 			     frames[i], crcs[i], crcs[0], frames[0]);
-		/* one entry per frame */
-		mmx_assert_eq(frames[i], frames[i - 1] + 1);
+		if (frames[i] != frames[i - 1] + 1) {
+			mmx_info("frame %u follows frame %u", frames[i],
+				 frames[i - 1]);
+			consecutive = false;
+		}
 	}
+	mmx_info("10 equal CRCs 0x%08x, frames %u..%u", crcs[0], frames[0],
+		 frames[9]);
+	return consecutive;
+}
+
+static void test_crc_static_stable(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *fb = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	uint32_t crc0, frame, crc;
+	struct mmx_crc c;
+
+	mmx_fb_random(fb, 1, MMX_ALPHA_ANY);
+	mmx_do(mmx_output_set(d, o, mmx_small_mode(), fb, 0, 0));
+	crc0 = mmx_crc_get(d, o->index);
+	/* one entry per frame (judged unless the emulator stalls) */
+	mmx_timing_attempts(crc_consecutive_once, d, o,
+			    mmx_mode_frame_ns(mmx_small_mode()), "CRC per frame");
 	/* the same after stopping and restarting the capture */
-	mmx_assert_eq_u64(mmx_crc_get(d, o->index), crcs[0]);
+	mmx_assert_eq_u64(mmx_crc_get(d, o->index), crc0);
 
 	/* one value per line */
 	mmx_do(mmx_crc_start(d, o->index, &c));
-	mmx_do(mmx_crc_next(&c, &frames[0], &crcs[1]));
+	mmx_do(mmx_crc_next(&c, &frame, &crc));
 	mmx_assert_eq(c.values, 1);
+	mmx_assert_eq_u64(crc, crc0);
 	mmx_crc_stop(&c);
 }
 

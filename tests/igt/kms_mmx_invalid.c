@@ -734,6 +734,49 @@ static void test_mode_invalid(struct mmx_dev *d)
 		expect_reject_both(d, build_mode, &a, DRM_MODE_ATOMIC_ALLOW_MODESET,
 				   EINVAL, what);
 	}
+	/*
+	 * The driver's documented user-mode limits (Documentation/mmx.rst):
+	 * clock 1 MHz to 1.2 GHz, at most 8192x8192, 1 to 240 Hz, no
+	 * doublescan. Just outside them: EINVAL; at them: accepted.
+	 */
+	for (i = 0; i < 8; i++) {
+		bool ok = i >= 4;
+		const char *what = "";
+
+		switch (i) {
+		case 0: mmx_mode_make(&m, 64, 48, 120); m.clock = 999;
+			what = "clock 999 kHz"; break;
+		case 1: mmx_mode_make(&m, 8193, 480, 30); what = "8193 wide"; break;
+		case 2: mmx_mode_make(&m, 640, 8193, 10); what = "8193 high"; break;
+		case 3: mmx_mode_make(&m, W, H, 241); what = "241 Hz"; break;
+		case 4: mmx_mode_make(&m, 64, 48, 120); m.clock = 1000;
+			what = "clock 1 MHz"; break;
+		case 5: mmx_mode_make(&m, 8192, 8192, 10); what = "8192x8192"; break;
+		case 6: mmx_mode_make(&m, W, H, 240); what = "240 Hz"; break;
+		case 7: mmx_mode_make(&m, 920, 990, 1); /* 1000x1000 at 1 MHz */
+			what = "1 Hz"; break;
+		}
+		mmx_do(mmx_blob_create(d, &m, sizeof(m), &blob));
+		a = (struct mode_args){ &s, blob };
+		mmx_info("%s mode: %s", ok ? "good" : "bad", what);
+		if (ok) {
+			struct mmx_req *r = mmx_req_new(d);
+
+			build_mode(r, &a);
+			mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET |
+						 DRM_MODE_ATOMIC_TEST_ONLY));
+		} else {
+			expect_reject_both(d, build_mode, &a,
+					   DRM_MODE_ATOMIC_ALLOW_MODESET, EINVAL, what);
+		}
+	}
+	m = good;
+	m.flags |= DRM_MODE_FLAG_DBLSCAN;
+	mmx_do(mmx_blob_create(d, &m, sizeof(m), &blob));
+	a = (struct mode_args){ &s, blob };
+	expect_reject_both(d, build_mode, &a, DRM_MODE_ATOMIC_ALLOW_MODESET, EINVAL,
+			   "doublescan");
+
 	/* a blob of the wrong size, and one that does not exist */
 	mmx_do(mmx_blob_create(d, &good, sizeof(good) - 4, &blob));
 	a = (struct mode_args){ &s, blob };
@@ -922,7 +965,7 @@ static const struct mmx_subtest tests[] = {
 	  test_writeback_formats, NULL, NULL },
 	{ "writeback-no-crtc", "a writeback FB without a CRTC or a writeback connector on a foreign CRTC fail with EINVAL; a fence without an FB yields no fence",
 	  test_writeback_no_crtc, NULL, NULL },
-	{ "mode-invalid", "MODE_ID blobs with clock 0, bad sync/total order, zero sizes, clock over 1.2 GHz, a short or missing blob fail with EINVAL and change nothing",
+	{ "mode-invalid", "MODE_ID blobs with clock 0, bad sync/total order, zero sizes, clock outside 1 MHz..1.2 GHz, size over 8192, refresh over 240 Hz, doublescan, a short or missing blob fail with EINVAL and change nothing; the limits themselves are accepted",
 	  test_mode_invalid, NULL, NULL },
 	{ "non-master-modeset", "a client that is not master can query but any atomic commit (even TEST_ONLY) fails with EACCES",
 	  test_non_master_modeset, NULL, NULL },

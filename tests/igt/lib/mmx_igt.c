@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -2274,4 +2275,88 @@ int mmx_vblank_wait(int fd, int index, uint32_t type, uint32_t seq,
 	if (!ret && reply)
 		*reply = vbl.reply;
 	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Timing under emulation                                                   */
+
+/*
+ * Stall watchdog: a thread that sleeps 2 ms at a time and records the
+ * longest gap between its wakeups. Under TCG on a loaded host the whole
+ * guest can stop for several frames; a timing attempt during which the
+ * guest stalled for more than half a frame cannot judge the driver.
+ */
+static struct {
+	pthread_t thread;
+	volatile bool run;
+	volatile int64_t max_gap;
+} watch;
+
+static void *watch_fn(void *arg)
+{
+	int64_t last = mmx_now_ns();
+
+	(void)arg;
+	while (watch.run) {
+		int64_t now;
+
+		mmx_sleep_ms(2);
+		now = mmx_now_ns();
+		if (now - last > watch.max_gap)
+			watch.max_gap = now - last;
+		last = now;
+	}
+	return NULL;
+}
+
+static void watch_start(void)
+{
+	/* a previous attempt may have left through a failed assertion */
+	if (watch.run) {
+		watch.run = false;
+		pthread_join(watch.thread, NULL);
+	}
+	watch.run = true;
+	watch.max_gap = 0;
+	mmx_assert(pthread_create(&watch.thread, NULL, watch_fn, NULL) == 0);
+}
+
+/* Stops the watchdog; returns the longest stall seen, in ns. */
+static int64_t watch_stop(void)
+{
+	watch.run = false;
+	pthread_join(watch.thread, NULL);
+	return watch.max_gap;
+}
+
+/*
+ * Run ONCE (returns whether the timing criteria held) up to three times.
+ * Correctness checks inside ONCE fail at once. If every attempt missed its
+ * timing criteria and the guest was stalled for more than half a frame
+ * during each, the host is too loaded to judge: SKIP. A failed attempt
+ * without such a stall fails the subtest.
+ */
+void mmx_timing_attempts(bool (*once)(struct mmx_dev *, void *),
+			    struct mmx_dev *d, void *arg, double frame_ns,
+			    const char *what)
+{
+	int attempt;
+
+	for (attempt = 1; attempt <= 3; attempt++) {
+		int64_t stall;
+		bool ok;
+
+		watch_start();
+		ok = once(d, arg);
+		stall = watch_stop();
+		if (ok)
+			return;
+		mmx_info("%s: attempt %d missed the timing criteria (longest guest stall %.1f ms)",
+			 what, attempt, stall / 1e6);
+		if (stall < (int64_t)(frame_ns / 2))
+			mmx_fail("%s: timing criteria missed without the guest stalling",
+				 what);
+	}
+	mmx_skip("%s: the guest stalled for more than half a frame in every attempt (host overloaded), timing not judged",
+		 what);
 }

@@ -532,6 +532,18 @@ void mmx_event_flush(int fd);
 int mmx_vblank_wait(int fd, int index, uint32_t type, uint32_t seq,
 		    drmVBlankReply *reply);
 
+/*
+ * Run ONCE(D, ARG), which returns whether its timing criteria held (its
+ * correctness checks assert at once), up to three times. A watchdog thread
+ * measures the longest guest stall of each attempt: if an attempt misses
+ * its criteria without a stall longer than FRAME_NS / 2 the subtest fails;
+ * if every attempt missed them during such stalls (TCG on a loaded host)
+ * the subtest is skipped, as timing cannot be judged.
+ */
+void mmx_timing_attempts(bool (*once)(struct mmx_dev *d, void *arg),
+			 struct mmx_dev *d, void *arg, double frame_ns,
+			 const char *what);
+
 /* ioctl returning 0 or -errno, restarted on EINTR/EAGAIN. */
 int mmx_ioctl(int fd, unsigned long request, void *arg);
 
