@@ -54,8 +54,29 @@
 
 #include "mmx_drv.h"
 
-static int outputs = -1;
-module_param(outputs, int, 0444);
+/* 0 until given: then 1 to MMX_MAX_OUTPUTS, checked as the module loads. */
+static unsigned int outputs;
+
+static int mmx_outputs_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret || n < 1 || n > MMX_MAX_OUTPUTS) {
+		pr_err("mmx: outputs=%s: must be 1 to %d\n", val, MMX_MAX_OUTPUTS);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops mmx_outputs_ops = {
+	.set = mmx_outputs_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(outputs, &mmx_outputs_ops, &outputs, 0444);
 MODULE_PARM_DESC(outputs, "Number of outputs, 1-8 (default 2, or the number of connectors)");
 
 static char *connectors;
@@ -87,14 +108,8 @@ static int mmx_config_parse(struct mmx_config *config)
 	char *list, *cursor, *name;
 	int ret = 0;
 
-	if (outputs != -1 && (outputs < 1 || outputs > MMX_MAX_OUTPUTS)) {
-		pr_err("mmx: outputs=%d: must be 1 to %d\n", outputs,
-		       MMX_MAX_OUTPUTS);
-		return -EINVAL;
-	}
-
 	if (!connectors || !*connectors) {
-		config->num_outputs = outputs == -1 ? 2 : outputs;
+		config->num_outputs = outputs ? outputs : 2;
 		memcpy(config->kinds, mmx_default_kinds, sizeof(config->kinds));
 		return 0;
 	}
@@ -123,8 +138,8 @@ static int mmx_config_parse(struct mmx_config *config)
 	if (ret)
 		return ret;
 
-	if (outputs != -1 && outputs != n) {
-		pr_err("mmx: outputs=%d but connectors= names %u outputs\n",
+	if (outputs && outputs != n) {
+		pr_err("mmx: outputs=%u but connectors= names %u outputs\n",
 		       outputs, n);
 		return -EINVAL;
 	}
