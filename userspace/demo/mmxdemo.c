@@ -238,6 +238,7 @@ int main(int argc, char **argv)
 {
 	const char *outdir = NULL;
 	int maxw = 0, maxh = 0, opt, n = 0;
+	uint32_t used_crtcs = 0;
 	struct output outs[MAX_OUTPUTS];
 	drmModeResPtr res;
 	drmModePlaneResPtr pres;
@@ -280,10 +281,12 @@ int main(int argc, char **argv)
 		if (!c || c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK ||
 		    c->connection != DRM_MODE_CONNECTED || !c->count_encoders)
 			continue;
+		/* Encoders may reach several CRTCs: take the first one unused. */
 		enc = drmModeGetEncoder(fd, c->encoders[0]);
 		for (int k = 0; enc && k < res->count_crtcs; k++)
-			if (enc->possible_crtcs & (1u << k)) {
+			if ((enc->possible_crtcs & (1u << k)) && !(used_crtcs & (1u << k))) {
 				crtc_index = k;
+				used_crtcs |= 1u << k;
 				break;
 			}
 		drmModeFreeEncoder(enc);
