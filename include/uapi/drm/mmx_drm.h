@@ -73,7 +73,8 @@ extern "C" {
  * ``ConnectorType``
  *	immutable enum: unknown, VGA, DVI, DVI-I, DVI-A, DVI-D, HDMI, Panel,
  *	TV, TV-Composite, TV-SVideo, TV-Component, TV-SCART, TV-C4,
- *	DisplayPort. Follows the output's kind: eDP and LVDS are Panel.
+ *	DisplayPort. Follows the output's kind: eDP and LVDS are Panel,
+ *	SCART (a DRM TV connector) is TV-SCART.
  * ``ConnectorNumber``
  *	immutable range 0..8: the output's physical connector number, 1
  *	for the first (0 would mean unknown).
@@ -83,11 +84,16 @@ extern "C" {
  *	Composite-SECAM, SVideo, Component, DisplayPort (VGA: VGA; DVI-I: VGA
  *	and TMDS; DVI-D, HDMI: TMDS; DVI-A: VGA; LVDS: LVDS; eDP, DisplayPort:
  *	DisplayPort; Composite: the Composite values; S-Video: SVideo;
- *	Component: Component; TV: the Composite values and SVideo). Another
+ *	Component: Component; TV: the Composite values and SVideo; SCART:
+ *	the Composite values, SVideo and Component). Another
  *	value fails the commit with -EINVAL. Changing it on an active output is
- *	a modeset (ALLOW_MODESET needed). The driver switches it itself when
- *	the plugged sink demands it (a DVI-I port goes to VGA for an analog
- *	monitor, to TMDS for a digital one) and then sends a hotplug event.
+ *	a modeset (ALLOW_MODESET needed; the legacy SETPROPERTY ioctl, which
+ *	xrandr --set uses through Xorg, is allowed to modeset). The driver
+ *	switches it itself when the plugged sink demands it (a DVI-I port goes
+ *	to VGA for an analog monitor, to TMDS for a digital one; a PAL TV
+ *	takes Composite-PAL) and then sends a hotplug event; if the new signal
+ *	cannot carry the current mode, the output is turned off (CRTC
+ *	disabled, link-status Bad) until a client picks a mode.
  *	The mode list follows the signal: TV signals offer their TV timings,
  *	the others the sink's EDID modes that the link can carry.
  * ``SignalProperties``
@@ -96,13 +102,20 @@ extern "C" {
  *	DualLink for TMDS, Lane1, Lane2, Lane4, LowSpeed and HiSpeed for
  *	DisplayPort. A combination that does not fit the SignalFormat (two
  *	links, two lane counts, a PAL standard on Composite-NTSC, ...) fails
- *	with -EINVAL. 0 selects the format's default (TMDS: SingleLink;
- *	DisplayPort: Lane4 HiSpeed; NTSC: NTSC-M; PAL: PAL-B; SECAM:
- *	SECAM-L), and reads back as that default. A commit that changes
+ *	with -EINVAL. TV signals take one standard family (NTSC, PAL or
+ *	SECAM), at most one variant of it, optionally with the family's base
+ *	name ("PAL" with "PAL-B" is fine, "PAL-B" with "PAL-G" is not);
+ *	Composite-PAL takes only PAL standards, and so on. 0 selects the
+ *	format's default (TMDS: SingleLink; DisplayPort: Lane4 HiSpeed;
+ *	Composite, Composite-NTSC and SVideo: NTSC-M; Composite-PAL: PAL-B;
+ *	Composite-SECAM: SECAM-L), and reads back as that default. A commit
+ *	that changes
  *	SignalFormat without setting SignalProperties gets the new format's
  *	default. The link must carry the mode: single-link TMDS up to
  *	165 MHz, dual-link up to 330 MHz, DisplayPort lanes x 1.62 or
- *	2.7 Gbit/s x 8/10 >= clock x 24 bits; otherwise -EINVAL.
+ *	2.7 Gbit/s x 8/10 >= clock x 24 bits, VGA DAC up to 400 MHz,
+ *	single-channel LVDS up to 112 MHz, TV signals only their own
+ *	timings; otherwise -EINVAL.
  * ``EDID``
  *	the standard blob: the EDID of the simulated sink.
  * ``CompatibilityList``, ``CloneList``

@@ -14,6 +14,7 @@
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_atomic_uapi.h>
 #include <drm/drm_edid.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modes.h>
@@ -270,7 +271,8 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 	if (new_state->crtc)
 		crtc_state = drm_atomic_get_new_crtc_state(state,
 							   new_state->crtc);
-	if (!crtc_state || !crtc_state->enable)
+	/* The link only has to carry the mode while the output is lit. */
+	if (!crtc_state || !crtc_state->active)
 		return 0;
 
 	if (mmx_signal_fits_mode(mnew->signal_format, mnew->signal_props,
@@ -419,6 +421,68 @@ mmx_connector_mode_valid(struct drm_connector *connector,
 
 /* Sinks */
 
+/* Retry a signal switch with the connector's CRTC turned off. */
+static int mmx_output_switch_dark(struct drm_atomic_state *state,
+				  struct drm_connector_state *conn_state)
+{
+	struct mmx_connector_state *mstate = to_mmx_connector_state(conn_state);
+	struct drm_connector *connector = conn_state->connector;
+	enum mmx_signal_format format = mstate->signal_format;
+	struct drm_crtc *crtc = conn_state->crtc;
+	struct drm_connector_state *other_state;
+	struct drm_plane_state *plane_state;
+	struct drm_crtc_state *crtc_state;
+	u64 props = mstate->signal_props;
+	struct drm_connector *other;
+	struct drm_plane *plane;
+	int i, ret;
+
+	drm_atomic_state_clear(state);
+	conn_state = drm_atomic_get_connector_state(state, connector);
+	if (IS_ERR(conn_state))
+		return PTR_ERR(conn_state);
+	mstate = to_mmx_connector_state(conn_state);
+	mstate->signal_format = format;
+	mstate->signal_props = props;
+	mstate->signal_props_set = true;
+
+	conn_state->link_status = DRM_MODE_LINK_STATUS_BAD;
+
+	/* Turn the CRTC off altogether, as a client would: mode, planes. */
+	crtc_state = drm_atomic_get_crtc_state(state, crtc);
+	if (IS_ERR(crtc_state))
+		return PTR_ERR(crtc_state);
+	ret = drm_atomic_set_mode_prop_for_crtc(crtc_state, NULL);
+	if (ret)
+		return ret;
+	crtc_state->active = false;
+	ret = drm_atomic_set_crtc_for_connector(conn_state, NULL);
+	if (ret)
+		return ret;
+	ret = drm_atomic_add_affected_connectors(state, crtc);
+	if (ret)
+		return ret;
+	for_each_new_connector_in_state(state, other, other_state, i) {
+		if (other_state->crtc != crtc)
+			continue;
+		ret = drm_atomic_set_crtc_for_connector(other_state, NULL);
+		if (ret)
+			return ret;
+	}
+	ret = drm_atomic_add_affected_planes(state, crtc);
+	if (ret)
+		return ret;
+	for_each_new_plane_in_state(state, plane, plane_state, i) {
+		if (plane_state->crtc != crtc)
+			continue;
+		ret = drm_atomic_set_crtc_for_plane(plane_state, NULL);
+		if (ret)
+			return ret;
+		drm_atomic_set_fb_for_plane(plane_state, NULL);
+	}
+	return drm_atomic_commit(state);
+}
+
 /*
  * Plug @sink (a preset, or output->custom_sink) into @output: store its
  * EDID, switch the signal if the sink demands it, and tell clients where
@@ -473,6 +537,14 @@ retry:
 		mstate->signal_props_set = true;
 		state->allow_modeset = true;
 		ret = drm_atomic_commit(state);
+		if (ret == -EINVAL && conn_state->crtc) {
+			/*
+			 * The new signal cannot carry the current mode: like a
+			 * failed link, the output goes dark until a client
+			 * picks a mode after the hotplug event.
+			 */
+			ret = mmx_output_switch_dark(state, conn_state);
+		}
 		switched = !ret;
 	}
 out:
