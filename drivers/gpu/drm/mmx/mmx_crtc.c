@@ -60,6 +60,9 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 	struct drm_crtc *crtc = &output->crtc;
 	u64 overruns;
 
+	if (!READ_ONCE(output->vblank_on))
+		return HRTIMER_NORESTART;
+
 	overruns = hrtimer_forward_now(timer, output->frame_period);
 	if (overruns != 1)
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] vblank timer overrun %llu\n",
@@ -67,7 +70,8 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 
 	drm_crtc_handle_vblank(crtc);
 	mmx_composer_vblank(output, drm_crtc_vblank_count(crtc));
-	return HRTIMER_RESTART;
+	return READ_ONCE(output->vblank_on) ? HRTIMER_RESTART :
+					      HRTIMER_NORESTART;
 }
 
 static int mmx_crtc_enable_vblank(struct drm_crtc *crtc)
@@ -77,14 +81,23 @@ static int mmx_crtc_enable_vblank(struct drm_crtc *crtc)
 		&crtc->dev->vblank[drm_crtc_index(crtc)];
 
 	output->frame_period = ns_to_ktime(vblank->framedur_ns);
+	WRITE_ONCE(output->vblank_on, true);
 	hrtimer_start(&output->vblank_timer, output->frame_period,
 		      HRTIMER_MODE_REL);
 	return 0;
 }
 
+/*
+ * Called with dev->event_lock and vbl_lock held, which the timer callback
+ * needs too: never wait for the callback here. It sees @vblank_on false
+ * and stops; mmx_crtc_atomic_disable() waits for it without locks.
+ */
 static void mmx_crtc_disable_vblank(struct drm_crtc *crtc)
 {
-	hrtimer_cancel(&crtc_to_mmx_output(crtc)->vblank_timer);
+	struct mmx_output *output = crtc_to_mmx_output(crtc);
+
+	WRITE_ONCE(output->vblank_on, false);
+	hrtimer_try_to_cancel(&output->vblank_timer);
 }
 
 /*
@@ -216,8 +229,12 @@ static void mmx_crtc_atomic_enable(struct drm_crtc *crtc,
 static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 				    struct drm_atomic_state *state)
 {
+	struct mmx_output *output = crtc_to_mmx_output(crtc);
+
 	drm_crtc_vblank_off(crtc);
-	mmx_composer_drain(crtc_to_mmx_output(crtc));
+	/* No lock held now: wait for a callback that was still running. */
+	hrtimer_cancel(&output->vblank_timer);
+	mmx_composer_drain(output);
 }
 
 static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,

@@ -127,6 +127,8 @@ struct mmx_crtc_state {
  * @index: output number, 0 based
  * @kind: what @connector simulates
  * @vblank_timer: simulates the vertical blanking interrupt
+ * @vblank_on: the vblank is enabled; the timer stops itself when it is not
+ *	(set under the DRM vblank locks, read by the timer callback)
  * @frame_period: the current mode's frame duration; written only while
  *	the timer is stopped
  * @lock: protects @composer_state, @crc_enabled, @crc_frame_start and
@@ -170,6 +172,7 @@ struct mmx_output {
 	enum mmx_output_kind kind;
 
 	struct hrtimer vblank_timer;
+	bool vblank_on;
 	ktime_t frame_period;
 
 	spinlock_t lock; /* see the kernel-doc above */
