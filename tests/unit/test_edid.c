@@ -159,6 +159,7 @@ static const struct {
 	{ MMX_SINK_PANEL, "panel", 128, 4 },
 	{ MMX_SINK_PAL_TV, "pal-tv", 0, 0 },
 	{ MMX_SINK_NTSC_TV, "ntsc-tv", 0, 0 },
+	{ MMX_SINK_COMPONENT_TV, "component-tv", 0, 0 },
 };
 
 static int test_presets_build(void)

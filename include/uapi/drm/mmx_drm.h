@@ -62,6 +62,97 @@ extern "C" {
  * frame per vblank.
  */
 
+/**
+ * DOC: output properties
+ *
+ * Every connector carries RandR 1.3's standard output properties, with
+ * RandR's names and value names, so that KMS clients (modetest, proptest)
+ * and X clients (through the modesetting driver, which mirrors enum and
+ * range connector properties) see the same thing.
+ *
+ * ``ConnectorType``
+ *	immutable enum: unknown, VGA, DVI, DVI-I, DVI-A, DVI-D, HDMI, Panel,
+ *	TV, TV-Composite, TV-SVideo, TV-Component, TV-SCART, TV-C4,
+ *	DisplayPort. Follows the output's kind: eDP and LVDS are Panel,
+ *	SCART (a DRM TV connector) is TV-SCART.
+ * ``ConnectorNumber``
+ *	immutable range 0..8: the output's physical connector number, 1
+ *	for the first (0 would mean unknown).
+ * ``SignalFormat``
+ *	enum listing exactly the formats the connector kind supports, out of
+ *	unknown, VGA, TMDS, LVDS, Composite, Composite-PAL, Composite-NTSC,
+ *	Composite-SECAM, SVideo, Component, DisplayPort (VGA: VGA; DVI-I: VGA
+ *	and TMDS; DVI-D, HDMI: TMDS; DVI-A: VGA; LVDS: LVDS; eDP, DisplayPort:
+ *	DisplayPort; Composite: the Composite values; S-Video: SVideo;
+ *	Component: Component; TV: the Composite values and SVideo; SCART:
+ *	the Composite values, SVideo and Component). Another
+ *	value fails the commit with -EINVAL. Changing it on an active output is
+ *	a modeset (ALLOW_MODESET needed; the legacy SETPROPERTY ioctl, which
+ *	xrandr --set uses through Xorg, is allowed to modeset). The driver
+ *	switches it itself when the plugged sink demands it (a DVI-I port goes
+ *	to VGA for an analog monitor, to TMDS for a digital one; a PAL TV
+ *	takes Composite-PAL) and then sends a hotplug event; if the new signal
+ *	cannot carry the current mode, the output is turned off (CRTC
+ *	disabled, link-status Bad) until a client picks a mode.
+ *	The mode list follows the signal: TV signals offer their TV timings,
+ *	the others the sink's EDID modes that the link can carry.
+ * ``SignalProperties``
+ *	bitmask, on connectors whose formats have properties: the TV
+ *	standards NTSC ... SECAM-H for Composite and SVideo, SingleLink and
+ *	DualLink for TMDS, Lane1, Lane2, Lane4, LowSpeed and HiSpeed for
+ *	DisplayPort. A combination that does not fit the SignalFormat (two
+ *	links, two lane counts, a PAL standard on Composite-NTSC, ...) fails
+ *	with -EINVAL. TV signals take one standard family (NTSC, PAL or
+ *	SECAM), at most one variant of it, optionally with the family's base
+ *	name ("PAL" with "PAL-B" is fine, "PAL-B" with "PAL-G" is not);
+ *	Composite-PAL takes only PAL standards, and so on. 0 selects the
+ *	format's default (TMDS: SingleLink; DisplayPort: Lane4 HiSpeed;
+ *	Composite, Composite-NTSC and SVideo: NTSC-M; Composite-PAL: PAL-B;
+ *	Composite-SECAM: SECAM-L), and reads back as that default. A commit
+ *	that changes
+ *	SignalFormat without setting SignalProperties gets the new format's
+ *	default. The link must carry the mode: single-link TMDS up to
+ *	165 MHz, dual-link up to 330 MHz, DisplayPort lanes x 1.62 or
+ *	2.7 Gbit/s x 8/10 >= clock x 24 bits, VGA DAC up to 400 MHz,
+ *	single-channel LVDS up to 112 MHz, TV signals only their own
+ *	timings; otherwise -EINVAL.
+ * ``EDID``
+ *	the standard blob: the EDID of the simulated sink.
+ * ``CompatibilityList``, ``CloneList``
+ *	immutable blobs: arrays of &struct drm_mmx_output_signal.
+ *	CompatibilityList names every other output and each of its signal
+ *	formats: all can be used at the same time as this one (each output
+ *	has its own CRTC). CloneList names the outputs that may share this
+ *	output's CRTC, with each of their formats; it is symmetric, agrees
+ *	with the encoders' possible_clones, and the atomic check refuses any
+ *	other clone set with -EINVAL. Clone groups: analog outputs (VGA,
+ *	DVI-A and the TV kinds) clone each other, digital ones (DVI-I, DVI-D,
+ *	HDMI, DisplayPort) each other; panels clone nothing.
+ *
+ * Simulated sinks: debugfs ``dri/N/<connector>/mmx_sink`` takes a preset
+ * name (none, vga, dvi, hdmi, dual-link, dp-4k, panel, pal-tv, ntsc-tv,
+ * component-tv) and reads back the current one; ``mmx_edid`` takes a raw
+ * EDID (1 to 4 blocks, -EINVAL when malformed). Connectors with hotplug
+ * detection (DVI, HDMI, DisplayPort, eDP) report a change at once with a
+ * hotplug uevent; VGA and TV connectors are polled: a change shows only
+ * when a client probes. A probe reads the EDID at DDC speed (12 ms per
+ * 128-byte block); DRM_IOCTL_MODE_GETCONNECTOR with count_modes == 0
+ * probes, drmModeGetConnectorCurrent() does not.
+ */
+
+/**
+ * struct drm_mmx_output_signal - one entry of CompatibilityList or CloneList
+ * @connector_id: the other output's connector object id
+ * @signal_format: one of its SignalFormat enum values (RandR order:
+ *	0 unknown, 1 VGA, 2 TMDS, 3 LVDS, 4 Composite, 5 Composite-PAL,
+ *	6 Composite-NTSC, 7 Composite-SECAM, 8 SVideo, 9 Component,
+ *	10 DisplayPort)
+ */
+struct drm_mmx_output_signal {
+	__u32 connector_id;
+	__u32 signal_format;
+};
+
 /* MMX_OVERLAYS_PER_CRTC: overlay planes of each CRTC */
 #define MMX_OVERLAYS_PER_CRTC	2
 /* MMX_PLANES_PER_CRTC: planes of each CRTC: primary, overlays, cursor */

@@ -25,7 +25,8 @@
  *	number of outputs, 1 to 8 (default 2).
  * ``connectors``
  *	comma-separated connector kinds, one per output: VGA, DVI-I, DVI-D,
- *	DVI-A, HDMI-A, DP, eDP, LVDS, Composite, SVIDEO, Component, TV. The
+ *	DVI-A, HDMI-A, DP, eDP, LVDS, Composite, SVIDEO, Component, TV,
+ *	SCART. The
  *	default for N outputs is the first N of
  *	"eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO". Given alone it also
  *	sets the number of outputs; given with ``outputs`` the counts must
@@ -48,6 +49,7 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_mode_config.h>
 #include <drm/drm_print.h>
+#include <drm/drm_probe_helper.h>
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
@@ -80,7 +82,7 @@ MODULE_PARM_DESC(outputs, "Number of outputs, 1-8 (default 2, or the number of c
 static char *connectors;
 module_param(connectors, charp, 0444);
 MODULE_PARM_DESC(connectors,
-		 "Comma-separated connector kinds: VGA,DVI-I,DVI-D,DVI-A,HDMI-A,DP,eDP,LVDS,Composite,SVIDEO,Component,TV (default eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO)");
+		 "Comma-separated connector kinds: VGA,DVI-I,DVI-D,DVI-A,HDMI-A,DP,eDP,LVDS,Composite,SVIDEO,Component,TV,SCART (default eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO)");
 
 static const enum mmx_output_kind mmx_default_kinds[MMX_MAX_OUTPUTS] = {
 	MMX_KIND_EDP, MMX_KIND_VGA, MMX_KIND_HDMIA, MMX_KIND_DP,
@@ -194,7 +196,9 @@ static int mmx_atomic_check(struct drm_device *dev,
 static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
 {
 	struct drm_device *dev = old_state->dev;
+	struct drm_connector_state *old_conn_state, *new_conn_state;
 	struct drm_crtc_state *old_crtc_state;
+	struct drm_connector *connector;
 	struct drm_crtc *crtc;
 	int i;
 
@@ -202,6 +206,15 @@ static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_commit_planes(dev, old_state, 0);
 	drm_atomic_helper_commit_modeset_enables(dev, old_state);
 	drm_atomic_helper_fake_vblank(old_state);
+	for_each_oldnew_connector_in_state(old_state, connector, old_conn_state,
+					   new_conn_state, i) {
+		if (connector->connector_type == DRM_MODE_CONNECTOR_WRITEBACK)
+			continue;
+		mmx_output_commit_signal(connector_to_mmx_output(connector),
+					 to_mmx_connector_state(old_conn_state),
+					 to_mmx_connector_state(new_conn_state));
+	}
+
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(dev, old_state);
 
@@ -277,6 +290,10 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 			return ret;
 	}
 
+	ret = mmx_outputs_link(mmx);
+	if (ret)
+		return ret;
+
 	ret = drm_vblank_init(dev, mmx->num_outputs);
 	if (ret)
 		return ret;
@@ -327,9 +344,12 @@ static int mmx_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	drm_kms_helper_poll_init(dev);
 	ret = drm_dev_register(dev, 0);
-	if (ret)
+	if (ret) {
+		drm_kms_helper_poll_fini(dev);
 		return ret;
+	}
 
 	drm_fbdev_generic_setup(dev, 32);
 	return 0;
@@ -339,6 +359,7 @@ static int mmx_remove(struct platform_device *pdev)
 {
 	struct drm_device *dev = platform_get_drvdata(pdev);
 
+	drm_kms_helper_poll_fini(dev);
 	drm_dev_unplug(dev);
 	drm_atomic_helper_shutdown(dev);
 	return 0;

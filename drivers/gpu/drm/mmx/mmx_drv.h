@@ -7,6 +7,7 @@
 #define _MMX_DRV_H_
 
 #include <linux/hrtimer.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -20,6 +21,8 @@
 #include <drm/mmx_drm.h>
 
 #include "mmx_blend.h"
+#include "mmx_edid.h"
+#include "mmx_signal.h"
 
 #define MMX_DRIVER_NAME		"mmx"
 #define MMX_DRIVER_DESC		"Multimedia extensions virtual KMS driver"
@@ -36,35 +39,15 @@
 #define MMX_CLOCK_MAX_KHZ	1200000
 
 /**
- * enum mmx_output_kind - what kind of physical output a connector simulates
- * @MMX_KIND_VGA: analog VGA
- * @MMX_KIND_DVII: DVI-I (analog and digital)
- * @MMX_KIND_DVID: DVI-D (digital)
- * @MMX_KIND_DVIA: DVI-A (analog)
- * @MMX_KIND_HDMIA: HDMI type A
- * @MMX_KIND_DP: DisplayPort
- * @MMX_KIND_EDP: embedded DisplayPort panel
- * @MMX_KIND_LVDS: LVDS panel
- * @MMX_KIND_COMPOSITE: composite TV
- * @MMX_KIND_SVIDEO: S-Video TV
- * @MMX_KIND_COMPONENT: component TV
- * @MMX_KIND_TV: generic TV connector
- * @MMX_KIND_COUNT: number of kinds
+ * enum mmx_clone_group - which outputs may share a CRTC
+ * @MMX_CLONE_NONE: clones nothing (panels)
+ * @MMX_CLONE_ANALOG: analog outputs: VGA, DVI-A and the TV kinds
+ * @MMX_CLONE_DIGITAL: digital outputs: DVI-I, DVI-D, HDMI, DisplayPort
  */
-enum mmx_output_kind {
-	MMX_KIND_VGA,
-	MMX_KIND_DVII,
-	MMX_KIND_DVID,
-	MMX_KIND_DVIA,
-	MMX_KIND_HDMIA,
-	MMX_KIND_DP,
-	MMX_KIND_EDP,
-	MMX_KIND_LVDS,
-	MMX_KIND_COMPOSITE,
-	MMX_KIND_SVIDEO,
-	MMX_KIND_COMPONENT,
-	MMX_KIND_TV,
-	MMX_KIND_COUNT,
+enum mmx_clone_group {
+	MMX_CLONE_NONE,
+	MMX_CLONE_ANALOG,
+	MMX_CLONE_DIGITAL,
 };
 
 /**
@@ -72,20 +55,36 @@ enum mmx_output_kind {
  * @name: name used by the ``connectors`` module parameter
  * @connector_type: DRM_MODE_CONNECTOR_*
  * @encoder_type: DRM_MODE_ENCODER_*
- * @max_width: widest mode offered
- * @max_height: tallest mode offered
- * @preferred_width: width of the preferred mode
- * @preferred_height: height of the preferred mode
+ * @default_sink: the sink plugged at load (&enum mmx_sink_id)
+ * @clone_group: outputs of the same group may share a CRTC
+ * @hpd: the connector has hotplug detection; without it, it is polled
  */
 struct mmx_output_desc {
 	const char *name;
 	int connector_type;
 	int encoder_type;
-	u16 max_width;
-	u16 max_height;
-	u16 preferred_width;
-	u16 preferred_height;
+	enum mmx_sink_id default_sink;
+	enum mmx_clone_group clone_group;
+	bool hpd;
 };
+
+/**
+ * struct mmx_connector_state - driver-specific connector state
+ * @base: base connector state
+ * @signal_format: the SignalFormat property
+ * @signal_props: the SignalProperties property, resolved to the format's
+ *	default in atomic_check when 0 or when only the format changed
+ * @signal_props_set: SignalProperties was set in this commit
+ */
+struct mmx_connector_state {
+	struct drm_connector_state base;
+	enum mmx_signal_format signal_format;
+	u64 signal_props;
+	bool signal_props_set;
+};
+
+#define to_mmx_connector_state(s) \
+	container_of(s, struct mmx_connector_state, base)
 
 /**
  * struct mmx_crtc_layer - a visible plane as the composer will blend it
@@ -148,6 +147,18 @@ struct mmx_crtc_state {
  * @frame_size: capacity of @frame_pixels
  * @scratch: one row of scratch pixels, @scratch_size words (composer only)
  * @scratch_size: capacity of @scratch
+ * @signal_format_prop: the SignalFormat property (values depend on @kind)
+ * @signal_props_prop: the SignalProperties property, NULL when @kind's
+ *	formats have no properties
+ * @sink_lock: protects @sink, @custom_sink, @edid, @edid_len,
+ *	@signal_format and @signal_props
+ * @sink: the simulated sink plugged into @connector
+ * @custom_sink: the sink described by an uploaded EDID
+ * @edid: the sink's EDID, @edid_len bytes
+ * @edid_len: 0 for a sink without EDID
+ * @signal_format: the committed SignalFormat, for probing
+ * @signal_props: the committed SignalProperties, for probing
+ * @hotplug_work: sends a hotplug event outside the commit path
  */
 struct mmx_output {
 	struct drm_crtc crtc;
@@ -178,6 +189,17 @@ struct mmx_output {
 	size_t frame_size;
 	u32 *scratch;
 	size_t scratch_size;
+
+	struct drm_property *signal_format_prop;
+	struct drm_property *signal_props_prop;
+	struct mutex sink_lock; /* see the kernel-doc above */
+	const struct mmx_sink *sink;
+	struct mmx_sink custom_sink;
+	u8 edid[MMX_EDID_MAX_SIZE];
+	size_t edid_len;
+	enum mmx_signal_format signal_format;
+	u64 signal_props;
+	struct work_struct hotplug_work;
 };
 
 /**
@@ -186,22 +208,35 @@ struct mmx_output {
  * @num_outputs: number of entries in @outputs
  * @outputs: the display pipelines
  * @composer_wq: ordered workqueue the composers run on
+ * @connector_type_prop: RandR's ConnectorType
+ * @connector_number_prop: RandR's ConnectorNumber
+ * @compatibility_list_prop: RandR's CompatibilityList
+ * @clone_list_prop: RandR's CloneList
  */
 struct mmx_device {
 	struct drm_device drm;
 	unsigned int num_outputs;
 	struct mmx_output outputs[MMX_MAX_OUTPUTS];
 	struct workqueue_struct *composer_wq;
+	struct drm_property *connector_type_prop;
+	struct drm_property *connector_number_prop;
+	struct drm_property *compatibility_list_prop;
+	struct drm_property *clone_list_prop;
 };
 
 #define to_mmx_device(d) container_of(d, struct mmx_device, drm)
 #define crtc_to_mmx_output(c) container_of(c, struct mmx_output, crtc)
 #define wb_to_mmx_output(w) container_of(w, struct mmx_output, wb)
+#define connector_to_mmx_output(c) container_of(c, struct mmx_output, connector)
 
 /* Outputs: connectors and encoders */
 extern const struct mmx_output_desc mmx_output_descs[MMX_KIND_COUNT];
 int mmx_output_kind_parse(const char *name, enum mmx_output_kind *kind);
 int mmx_output_init(struct mmx_device *mmx, struct mmx_output *output);
+int mmx_outputs_link(struct mmx_device *mmx);
+void mmx_output_commit_signal(struct mmx_output *output,
+			      const struct mmx_connector_state *old_state,
+			      const struct mmx_connector_state *new_state);
 enum drm_mode_status mmx_mode_valid(struct drm_device *dev,
 				    const struct drm_display_mode *mode);
 

@@ -286,6 +286,15 @@ const struct mmx_sink mmx_sinks[MMX_SINK_COUNT] = {
 		.width_cm = 56,
 		.height_cm = 42,
 	},
+	[MMX_SINK_COMPONENT_TV] = {
+		.name = "component-tv",
+		.description = "analog HDTV, component input, 480p to 1080i",
+		.present = true,
+		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_COMPONENT),
+		.preferred_format = MMX_SIGNAL_COMPONENT,
+		.width_cm = 89,
+		.height_cm = 50,
+	},
 };
 
 /**

@@ -154,6 +154,8 @@ struct mmx_sink {
  * @MMX_SINK_PANEL: "panel": built-in panel, 1280x800 (71 MHz)
  * @MMX_SINK_PAL_TV: "pal-tv": analog PAL TV, no EDID
  * @MMX_SINK_NTSC_TV: "ntsc-tv": analog NTSC TV, no EDID
+ * @MMX_SINK_COMPONENT_TV: "component-tv": analog HDTV with component
+ *	input (480p to 1080i), no EDID
  * @MMX_SINK_COUNT: number of presets
  */
 enum mmx_sink_id {
@@ -166,6 +168,7 @@ enum mmx_sink_id {
 	MMX_SINK_PANEL,
 	MMX_SINK_PAL_TV,
 	MMX_SINK_NTSC_TV,
+	MMX_SINK_COMPONENT_TV,
 	MMX_SINK_COUNT,
 };
 

@@ -199,7 +199,6 @@ void mmx_writeback_complete(struct mmx_output *output,
  */
 int mmx_writeback_init(struct mmx_device *mmx, struct mmx_output *output)
 {
-	u32 clones;
 	int ret;
 
 	drm_connector_helper_add(&output->wb.base,
@@ -210,13 +209,5 @@ int mmx_writeback_init(struct mmx_device *mmx, struct mmx_output *output)
 					   mmx_wb_formats,
 					   ARRAY_SIZE(mmx_wb_formats),
 					   drm_crtc_mask(&output->crtc));
-	if (ret)
-		return ret;
-
-	/* The capture runs alongside the output it captures. */
-	clones = drm_encoder_mask(&output->encoder) |
-		 drm_encoder_mask(&output->wb.encoder);
-	output->encoder.possible_clones = clones;
-	output->wb.encoder.possible_clones = clones;
-	return 0;
+	return ret;
 }
