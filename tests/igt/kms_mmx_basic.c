@@ -454,27 +454,47 @@ static void test_cursor_caps(struct mmx_dev *d)
  * 1024x768; the preferred and the largest mode depend on the kind, plus
  * some sizes each kind must list. Nothing is above 3840x2160.
  */
+/*
+ * What each kind offers with the sink plugged at load (Documentation/mmx.rst,
+ * "Objects"): the sink's EDID modes the link can carry, or the TV timings of
+ * a TV signal. need[] lists modes that must be there besides those two.
+ */
 static const struct kind_modes {
 	const char *kinds[3];
 	int pref[2];
 	int largest[2];
-	int need[4][2];
+	int need[5][2];
 } kind_modes[] = {
-	{ { "VGA", "DVI-A" }, { 1024, 768 }, { 2048, 1536 }, { { 0 } } },
-	{ { "DVI-I", "DVI-D" }, { 1920, 1080 }, { 1920, 1200 },
-	  { { 1920, 1080 } } },
-	{ { "HDMI-A" }, { 1920, 1080 }, { 3840, 2160 },
-	  { { 1280, 720 }, { 1920, 1080 }, { 2560, 1440 }, { 3840, 2160 } } },
-	{ { "DP" }, { 2560, 1440 }, { 3840, 2160 },
-	  { { 1280, 720 }, { 1920, 1080 }, { 2560, 1440 }, { 3840, 2160 } } },
-	{ { "eDP" }, { 1920, 1080 }, { 3840, 2160 },
-	  { { 1280, 720 }, { 1920, 1080 }, { 2560, 1440 }, { 3840, 2160 } } },
-	{ { "LVDS" }, { 1280, 800 }, { 1920, 1200 }, { { 1280, 800 } } },
+	{ { "VGA", "DVI-A" }, { 1280, 1024 }, { 1600, 1200 },
+	  { { 640, 480 }, { 800, 600 }, { 1024, 768 } } },
+	{ { "DVI-I", "DVI-D" }, { 1920, 1200 }, { 1920, 1200 },
+	  { { 640, 480 }, { 800, 600 }, { 1024, 768 }, { 1920, 1080 } } },
+	{ { "HDMI-A" }, { 1920, 1080 }, { 1920, 1080 },
+	  { { 640, 480 }, { 720, 480 }, { 1280, 720 } } },
+	/* 3840x2160 at 30 Hz: 60 Hz needs more than four 2.7 Gbit/s lanes */
+	{ { "DP" }, { 3840, 2160 }, { 3840, 2160 },
+	  { { 640, 480 }, { 800, 600 }, { 1024, 768 }, { 1280, 720 },
+	    { 1920, 1080 } } },
+	{ { "eDP", "LVDS" }, { 1280, 800 }, { 1280, 800 }, { { 0 } } },
 	{ { "Component" }, { 1280, 720 }, { 1920, 1080 },
-	  { { 1280, 720 }, { 1920, 1080 } } },
-	{ { "Composite", "SVIDEO", "TV" }, { 640, 480 }, { 1024, 768 },
+	  { { 720, 480 }, { 720, 576 } } },
+	{ { "Composite", "SVIDEO", "TV" }, { 720, 480 }, { 720, 480 },
 	  { { 0 } } },
+	{ { "SCART" }, { 720, 576 }, { 720, 576 }, { { 0 } } },
 };
+
+/* TV signals carry only their own timings: no user modes there. */
+static bool kind_is_tv(const char *kind)
+{
+	static const char *const tv[] = { "Composite", "SVIDEO", "TV",
+					  "SCART", "Component" };
+	size_t i;
+
+	for (i = 0; i < MMX_ARRAY_SIZE(tv); i++)
+		if (!strcmp(kind, tv[i]))
+			return true;
+	return false;
+}
 
 static const struct kind_modes *modes_of_kind(const char *kind)
 {
@@ -509,8 +529,6 @@ static bool has_mode(drmModeConnectorPtr c, int w, int h)
 
 static void test_connector_modes(struct mmx_dev *d)
 {
-	static const int common[][2] = { { 640, 480 }, { 800, 600 },
-					 { 1024, 768 } };
 	int i, m, bad = 0;
 	size_t k;
 
@@ -547,6 +565,9 @@ static void test_connector_modes(struct mmx_dev *d)
 				   mi->vsync_end >= mi->vsync_start &&
 				   mi->vtotal >= mi->vsync_end,
 				   "insane mode %s", mi->name);
+			/* interlaced: vrefresh counts fields, twice the frames */
+			if (mi->flags & DRM_MODE_FLAG_INTERLACE)
+				hz *= 2;
 			MODE_CHECK(hz > mi->vrefresh - 1.0 && hz < mi->vrefresh + 1.0,
 				   "mode %s: vrefresh %u but timings give %.3f Hz",
 				   mi->name, mi->vrefresh, hz);
@@ -568,10 +589,7 @@ static void test_connector_modes(struct mmx_dev *d)
 		MODE_CHECK(has_mode(c, km->largest[0], km->largest[1]),
 			   "no %dx%d mode", km->largest[0], km->largest[1]);
 		MODE_CHECK(maxw <= 3840 && maxh <= 2160, "modes beyond 3840x2160");
-		for (k = 0; k < MMX_ARRAY_SIZE(common); k++)
-			MODE_CHECK(has_mode(c, common[k][0], common[k][1]),
-				   "no %dx%d mode", common[k][0], common[k][1]);
-		for (k = 0; k < 4 && km->need[k][0]; k++)
+		for (k = 0; k < MMX_ARRAY_SIZE(km->need) && km->need[k][0]; k++)
 			MODE_CHECK(has_mode(c, km->need[k][0], km->need[k][1]),
 				   "no %dx%d mode", km->need[k][0], km->need[k][1]);
 		drmModeFreeConnector(c);
@@ -717,15 +735,23 @@ static void test_modeset_other_mode(struct mmx_dev *d)
 		struct mmx_output *o = &d->out[i];
 		drmModeModeInfo m;
 
-		/* 640x480 unless that is the preferred one, then 800x600 */
-		mmx_assert(mmx_mode_find(d, o->conn_id, 640, 480, &m));
-		if (m.type & DRM_MODE_TYPE_PREFERRED)
-			mmx_assert(mmx_mode_find(d, o->conn_id, 800, 600, &m));
+		/*
+		 * 640x480 unless that is the preferred one, then 800x600;
+		 * panels and TVs may offer one mode only: nothing else to try.
+		 */
+		if (!mmx_mode_find(d, o->conn_id, 640, 480, &m) ||
+		    (m.type & DRM_MODE_TYPE_PREFERRED)) {
+			if (!mmx_mode_find(d, o->conn_id, 800, 600, &m)) {
+				mmx_info("output %d (%s): no other small mode",
+					 i, o->name);
+				continue;
+			}
+		}
 		modeset_and_check(d, o, &m, 200 + (uint32_t)i);
 		/* straight to another mode, without switching off first */
-		mmx_assert(mmx_mode_find(d, o->conn_id, 1024, 768, &m) ||
-			   mmx_mode_find(d, o->conn_id, 800, 600, &m));
-		modeset_and_check(d, o, &m, 300 + (uint32_t)i);
+		if (mmx_mode_find(d, o->conn_id, 1024, 768, &m) ||
+		    mmx_mode_find(d, o->conn_id, 800, 600, &m))
+			modeset_and_check(d, o, &m, 300 + (uint32_t)i);
 		output_off(d, o);
 		check_crtc_off(d, o);
 	}
@@ -739,6 +765,8 @@ static void test_modeset_user_mode(struct mmx_dev *d)
 	for_each_output_check(d);
 	mmx_mode_make(&m, 400, 300, 50);
 	for (i = 0; i < d->n_outputs; i++) {
+		if (kind_is_tv(d->expect.kinds[i]))
+			continue;
 		modeset_and_check(d, &d->out[i], mmx_small_mode(), 400 + (uint32_t)i);
 		modeset_and_check(d, &d->out[i], &m, 500 + (uint32_t)i);
 		output_off(d, &d->out[i]);
@@ -758,6 +786,8 @@ static void test_modeset_all_outputs(struct mmx_dev *d)
 	for (i = 0; i < d->n_outputs; i++) {
 		struct mmx_output *o = &d->out[i];
 
+		if (kind_is_tv(d->expect.kinds[i]))
+			continue;
 		fbs[i] = mmx_fb_new(d, mode->hdisplay, mode->vdisplay,
 				    DRM_FORMAT_XRGB8888);
 		mmx_fb_random(fbs[i], 600 + (uint32_t)i, MMX_ALPHA_ANY);
@@ -768,7 +798,8 @@ static void test_modeset_all_outputs(struct mmx_dev *d)
 	}
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
 	for (i = 0; i < d->n_outputs; i++)
-		check_crtc_on(d, &d->out[i], mode, fbs[i]->id);
+		if (!kind_is_tv(d->expect.kinds[i]))
+			check_crtc_on(d, &d->out[i], mode, fbs[i]->id);
 
 	/* capture all outputs in one commit, too */
 	r = mmx_req_new(d);
@@ -779,6 +810,8 @@ static void test_modeset_all_outputs(struct mmx_dev *d)
 			struct mmx_output *o = &d->out[i];
 
 			fences[i] = -1;
+			if (kind_is_tv(d->expect.kinds[i]))
+				continue;
 			wb[i] = mmx_wb_fb(d, mode, DRM_FORMAT_XRGB8888);
 			memset(wb[i]->map, 0x5a, wb[i]->size);
 			mmx_req_add(r, o->wb_conn_id, "CRTC_ID", o->crtc_id);
@@ -788,15 +821,22 @@ static void test_modeset_all_outputs(struct mmx_dev *d)
 		}
 		mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
 		for (i = 0; i < d->n_outputs; i++) {
+			if (kind_is_tv(d->expect.kinds[i]))
+				continue;
 			mmx_assert(fences[i] >= 0);
 			mmx_do(mmx_fence_wait(fences[i], 10000));
 			close(fences[i]);
 		}
 	}
 	for (i = 0; i < d->n_outputs; i++) {
-		struct mmx_frame *f = mmx_frame_new(mode->hdisplay, mode->vdisplay);
-		struct mmx_ref_plane p = mmx_ref_fb(fbs[i], 0, 0);
+		struct mmx_frame *f;
+		struct mmx_ref_plane p;
 		char what[32];
+
+		if (kind_is_tv(d->expect.kinds[i]))
+			continue;
+		f = mmx_frame_new(mode->hdisplay, mode->vdisplay);
+		p = mmx_ref_fb(fbs[i], 0, 0);
 
 		mmx_ref_compose(f, &p, 1);
 		snprintf(what, sizeof(what), "output%d", i);
@@ -807,6 +847,8 @@ static void test_modeset_all_outputs(struct mmx_dev *d)
 	/* and one commit turns them all off */
 	r = mmx_req_new(d);
 	for (i = 0; i < d->n_outputs; i++) {
+		if (kind_is_tv(d->expect.kinds[i]))
+			continue;
 		mmx_req_output_off(r, &d->out[i]);
 		mmx_req_plane_off(r, d->out[i].primary);
 	}
@@ -1003,7 +1045,8 @@ static void test_modetest_listing(struct mmx_dev *d)
 		mmx_assert_f(sscanf(conns[i].text, "%u %u %31s %63s %*s %d", &cid,
 				    &enc, status_s, name, &modes) == 5,
 			     "cannot parse modetest line: %s", conns[i].text);
-		c = drmModeGetConnector(d->fd, conns[i].id);
+		/* modetest's caps: no aspect-ratio cap hides CEA duplicates */
+		c = drmModeGetConnector(fd, conns[i].id);
 		mmx_assert(c);
 		mmx_assert_eq_str(status_s, "connected");
 		mmx_assert_eq(modes, c->count_modes);

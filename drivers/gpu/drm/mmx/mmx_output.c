@@ -376,6 +376,39 @@ static int mmx_connector_add_timings(struct drm_connector *connector,
 	return n;
 }
 
+/*
+ * The sink's preferred mode may be one the link cannot carry (4K at 60 Hz
+ * over DisplayPort 1.1 rates): then the largest mode that fits is preferred,
+ * so that every connected output keeps exactly one preferred mode.
+ */
+static void mmx_connector_fix_preferred(struct drm_connector *connector,
+					enum mmx_signal_format format,
+					u64 props)
+{
+	struct drm_display_mode *mode, *best = NULL;
+	bool preferred_fits = false;
+
+	list_for_each_entry(mode, &connector->probed_modes, head) {
+		bool fits = !mmx_signal_fits_mode(format, props, mode);
+
+		if (!fits) {
+			mode->type &= ~DRM_MODE_TYPE_PREFERRED;
+			continue;
+		}
+		if (mode->type & DRM_MODE_TYPE_PREFERRED)
+			preferred_fits = true;
+		if (!best ||
+		    mode->hdisplay * mode->vdisplay >
+		    best->hdisplay * best->vdisplay ||
+		    (mode->hdisplay * mode->vdisplay ==
+		     best->hdisplay * best->vdisplay &&
+		     drm_mode_vrefresh(mode) > drm_mode_vrefresh(best)))
+			best = mode;
+	}
+	if (!preferred_fits && best)
+		best->type |= DRM_MODE_TYPE_PREFERRED;
+}
+
 static int mmx_connector_get_modes(struct drm_connector *connector)
 {
 	struct mmx_output *output = connector_to_mmx_output(connector);
@@ -399,7 +432,9 @@ static int mmx_connector_get_modes(struct drm_connector *connector)
 		count = drm_add_edid_modes(connector, edid);
 	kfree(edid);
 
-	return count + mmx_connector_add_timings(connector, format, props);
+	count += mmx_connector_add_timings(connector, format, props);
+	mmx_connector_fix_preferred(connector, format, props);
+	return count;
 }
 
 static enum drm_mode_status
