@@ -65,7 +65,9 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] vblank timer overrun %llu\n",
 			    crtc->base.id, crtc->name, overruns);
 
-	drm_crtc_handle_vblank(crtc);
+	/* Disabled while this ran: see mmx_crtc_disable_vblank(). */
+	if (!drm_crtc_handle_vblank(crtc))
+		return HRTIMER_NORESTART;
 	mmx_composer_vblank(output, drm_crtc_vblank_count(crtc));
 	return HRTIMER_RESTART;
 }
@@ -82,9 +84,15 @@ static int mmx_crtc_enable_vblank(struct drm_crtc *crtc)
 	return 0;
 }
 
+/*
+ * The vblank core calls this with its vblank_time_lock held, which the timer
+ * function takes in drm_crtc_handle_vblank(): waiting for a running timer
+ * function here would deadlock. A timer function already running finds the
+ * vblank disabled and does not restart the timer.
+ */
 static void mmx_crtc_disable_vblank(struct drm_crtc *crtc)
 {
-	hrtimer_cancel(&crtc_to_mmx_output(crtc)->vblank_timer);
+	hrtimer_try_to_cancel(&crtc_to_mmx_output(crtc)->vblank_timer);
 }
 
 /*

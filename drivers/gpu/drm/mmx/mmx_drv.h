@@ -128,8 +128,8 @@ struct mmx_crtc_state {
  * @index: output number, 0 based
  * @kind: what @connector simulates
  * @vblank_timer: simulates the vertical blanking interrupt
- * @frame_period: the current mode's frame duration; written only while
- *	the timer is stopped
+ * @frame_period: the current mode's frame duration; written when the
+ *	vblank is enabled, under the vblank core's vblank_time_lock
  * @lock: protects @composer_state, @crc_enabled, @crc_frame_start and
  *	@crc_frame_end; taken from hard interrupt context
  * @composer_state: the CRTC state the composer shows, switched in
