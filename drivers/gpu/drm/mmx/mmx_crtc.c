@@ -48,6 +48,7 @@ static struct drm_crtc_state *mmx_crtc_duplicate_state(struct drm_crtc *crtc)
 	if (!state)
 		return NULL;
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
+	state->touched_planes = 0;
 	return &state->base;
 }
 
@@ -219,6 +220,7 @@ static void mmx_crtc_atomic_enable(struct drm_crtc *crtc,
 				   struct drm_atomic_state *state)
 {
 	drm_crtc_vblank_on(crtc);
+	mmx_virtio_crtc_enable(crtc_to_mmx_output(crtc));
 }
 
 static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
@@ -226,6 +228,7 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 {
 	drm_crtc_vblank_off(crtc);
 	mmx_composer_drain(crtc_to_mmx_output(crtc));
+	mmx_virtio_crtc_disable(crtc_to_mmx_output(crtc), state);
 }
 
 static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
@@ -237,6 +240,8 @@ static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
 	spin_lock_irq(&output->lock);
 	output->composer_state = to_mmx_crtc_state(crtc->state);
 	spin_unlock_irq(&output->lock);
+	/* After the switch: damage must never precede its picture. */
+	mmx_virtio_crtc_flush(output, state);
 
 	if (!event)
 		return;

@@ -120,6 +120,9 @@ static int mmx_connector_get_modes(struct drm_connector *connector)
 	unsigned int i;
 	int count;
 
+	if (mmx_virtio_output(output))
+		return mmx_virtio_get_modes(output);
+
 	count = drm_add_modes_noedid(connector, desc->max_width,
 				     desc->max_height);
 
@@ -146,7 +149,19 @@ static const struct drm_connector_helper_funcs mmx_connector_helper_funcs = {
 	.get_modes = mmx_connector_get_modes,
 };
 
+static enum drm_connector_status
+mmx_connector_detect(struct drm_connector *connector, bool force)
+{
+	struct mmx_output *output = container_of(connector, struct mmx_output,
+						  connector);
+
+	if (mmx_virtio_output(output))
+		return mmx_virtio_detect(output);
+	return connector_status_connected;
+}
+
 static const struct drm_connector_funcs mmx_connector_funcs = {
+	.detect = mmx_connector_detect,
 	.fill_modes = drm_helper_probe_single_connector_modes,
 	.reset = drm_atomic_helper_connector_reset,
 	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,
