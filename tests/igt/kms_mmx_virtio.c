@@ -603,6 +603,35 @@ static void test_no_host_errors(struct mmx_dev *d)
 	mmx_assert_eq(virtio_stat(d, "submit_errors"), 0);
 }
 
+static void test_host_error(struct mmx_dev *d)
+{
+	struct mmx_output *o = first_output(d);
+	uint64_t errors, before, sent;
+	int64_t end = mmx_now_ns() + 5000000000LL;
+	char path[192];
+	struct scene s;
+
+	scene_make(d, &s, o, 61, false);
+	scenes_show(d, &s, 1);
+	errors = virtio_stat(d, "host_errors");
+
+	snprintf(path, sizeof(path), "%s/virtio_inject_error", d->debugfs);
+	mmx_do(mmx_write_file(path, "1"));
+	while (virtio_stat(d, "host_errors") == errors) {
+		mmx_assert_f(mmx_now_ns() < end,
+			     "no host error counted 5 s after the bad command");
+		mmx_sleep_ms(10);
+	}
+	mmx_assert_eq(virtio_stat(d, "host_errors"), errors + 1);
+
+	/* The display goes on. */
+	before = host_bytes_before(d, o);
+	cursor_move(d, &s, s.cur_x + 100, s.cur_y + 100);
+	sent = host_bytes_since(d, o, before);
+	mmx_assert_eq(sent, 2 * CURSOR * CURSOR * 4);
+	scenes_check(d, &s, 1, "host-error");
+}
+
 static const struct mmx_subtest tests[] = {
 	{ "virtio-topology", "one DisplayPort output per host scanout, the host's EDID in the EDID property and its size as the preferred mode",
 	  test_topology, NULL, NULL },
@@ -622,6 +651,8 @@ static const struct mmx_subtest tests[] = {
 	  test_crc_writeback, NULL, NULL },
 	{ "virtio-no-host-errors", "no command got an error answer from the host and none failed to be sent",
 	  test_no_host_errors, NULL, NULL },
+	{ "virtio-host-error", "a command the host refuses (debugfs virtio_inject_error) is counted as a host error and the display goes on",
+	  test_host_error, NULL, NULL },
 };
 
 int main(int argc, char **argv)

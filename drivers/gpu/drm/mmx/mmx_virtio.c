@@ -71,7 +71,9 @@
  * host, transfers, frames, live host resources, host errors) and the state
  * of each scanout; ``mmx/virtio`` the totals of every device bound since the
  * module loaded (``live_resources`` is 0 once every device has been
- * unbound, unless a resource leaked).
+ * unbound, unless a resource leaked). Writing to ``dri/N/virtio_inject_error``
+ * sends a RESOURCE_FLUSH of a resource that does not exist, which the host
+ * must answer with an error: a test of the error path.
  */
 
 #include <linux/debugfs.h>
@@ -1543,6 +1545,38 @@ static int mmx_virtio_device_show(struct seq_file *m, void *data)
 }
 DEFINE_SHOW_ATTRIBUTE(mmx_virtio_device);
 
+/* Send a command the host must refuse: tests the error path. */
+static ssize_t mmx_virtio_inject_write(struct file *file,
+				       const char __user *buf, size_t len,
+				       loff_t *ppos)
+{
+	struct mmx_virtio *vg = file->private_data;
+	struct virtio_gpu_resource_flush *flush;
+	struct mmx_vcmd *cmd;
+	int ret;
+
+	flush = mmx_vcmd_new_nodata(NULL, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
+				    sizeof(*flush), NULL, &cmd);
+	if (!flush)
+		return -ENOMEM;
+	/* Resource ids come from an IDA: never this one. */
+	flush->resource_id = cpu_to_le32(U32_MAX);
+	flush->r.width = cpu_to_le32(1);
+	flush->r.height = cpu_to_le32(1);
+	ret = mmx_vcmd_queue(vg, cmd);
+	if (ret)
+		return ret;
+	mmx_virtio_kick(vg);
+	return len;
+}
+
+static const struct file_operations mmx_virtio_inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = mmx_virtio_inject_write,
+	.llseek = noop_llseek,
+};
+
 static int mmx_virtio_totals_show(struct seq_file *m, void *data)
 {
 	seq_printf(m, "devices: %d\n", atomic_read(&mmx_virtio_bound));
@@ -1677,6 +1711,9 @@ static int mmx_virtio_probe(struct virtio_device *vdev)
 
 	debugfs_create_file("virtio", 0444, mmx->drm.primary->debugfs_root,
 			    vg, &mmx_virtio_device_fops);
+	debugfs_create_file("virtio_inject_error", 0200,
+			    mmx->drm.primary->debugfs_root, vg,
+			    &mmx_virtio_inject_fops);
 	atomic_inc(&mmx_virtio_bound);
 	drm_info(&mmx->drm, "virtio-gpu: %u scanouts%s\n", num_scanouts,
 		 vg->has_edid ? ", EDID" : "");
