@@ -5,10 +5,13 @@
  * cursor, in one atomic commit; then capture every output through its
  * writeback connector and save the captures as PPM files.
  *
- * Usage: mmxdemo [-d OUTDIR] [-m MAXWxMAXH]
+ * Usage: mmxdemo [-d OUTDIR] [-m MAXWxMAXH] [-H SECONDS]
  *   -d OUTDIR      where to write output-N-NAME.ppm (default: no files)
  *   -m WxH         use the largest mode not bigger than WxH instead of the
  *                  preferred mode when the preferred one is bigger
+ *   -H SECONDS     then print "mmxdemo: holding the picture" and keep it
+ *                  SECONDS seconds (0: until killed), e.g. for a host to take
+ *                  screenshots of a virtio-gpu display
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -237,14 +240,14 @@ static void save_ppm(const char *dir, struct output *o, int index)
 int main(int argc, char **argv)
 {
 	const char *outdir = NULL;
-	int maxw = 0, maxh = 0, opt, n = 0;
+	int maxw = 0, maxh = 0, opt, n = 0, hold = -1;
 	uint32_t used_crtcs = 0;
 	struct output outs[MAX_OUTPUTS];
 	drmModeResPtr res;
 	drmModePlaneResPtr pres;
 	drmModeAtomicReqPtr req;
 
-	while ((opt = getopt(argc, argv, "d:m:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:m:H:h")) != -1) {
 		switch (opt) {
 		case 'd':
 			outdir = optarg;
@@ -255,8 +258,15 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'H':
+			hold = atoi(optarg);
+			if (hold < 0) {
+				fprintf(stderr, "mmxdemo: bad -H %s\n", optarg);
+				return 2;
+			}
+			break;
 		default:
-			fprintf(stderr, "usage: mmxdemo [-d OUTDIR] [-m WxH]\n");
+			fprintf(stderr, "usage: mmxdemo [-d OUTDIR] [-m WxH] [-H SECONDS]\n");
 			return 2;
 		}
 	}
@@ -399,6 +409,15 @@ int main(int argc, char **argv)
 		close(o->fence);
 		if (outdir)
 			save_ppm(outdir, o, i + 1);
+	}
+	if (hold >= 0) {
+		printf("mmxdemo: holding the picture\n");
+		fflush(stdout);
+		if (hold)
+			sleep(hold);
+		else
+			for (;;)
+				pause();
 	}
 	return 0;
 }

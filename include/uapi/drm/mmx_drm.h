@@ -41,7 +41,8 @@ extern "C" {
  *	enum "None", "Pre-multiplied" (default), "Coverage", with the
  *	formulas of the DRM documentation.
  * ``FB_DAMAGE_CLIPS``
- *	accepted; the composer redraws whole frames for now.
+ *	accepted; the composer redraws whole frames, the virtio-gpu backend
+ *	sends only the damaged rectangles to the host.
  *
  * Planes are not scaled: SRC_W and SRC_H must equal CRTC_W and CRTC_H in
  * 16.16 fixed point (-EINVAL otherwise). Any plane, the primary one too,
@@ -60,6 +61,16 @@ extern "C" {
  *
  * CRC: the debugfs source ``auto`` gives one CRC32 of the composed XRGB8888
  * frame per vblank.
+ *
+ * virtio-gpu backend (module parameter ``backend``): one output per host
+ * scanout, each a DisplayPort connector, connected when the host reports the
+ * scanout enabled; its ``EDID`` property holds the host's EDID (empty without
+ * the device's EDID feature) and its preferred mode is the size the host
+ * reports. A display-configuration change of the host sends a hotplug
+ * uevent. Everything above holds unchanged; in addition, pixels written into
+ * a displayed framebuffer reach the host only through a commit or
+ * DRM_IOCTL_MODE_DIRTYFB (FB_DAMAGE_CLIPS limit what is sent). The vblank
+ * runs as long as a CRTC is on.
  */
 
 /**

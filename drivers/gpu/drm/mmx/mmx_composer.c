@@ -3,8 +3,9 @@
  * Copyright (C) 2026 The mmx authors
  *
  * The composer: when an output is observed (a CRC source is set or a
- * writeback job is queued), blend its planes into a frame once per vblank,
- * on an ordered workqueue, outside the atomic commit's critical path.
+ * writeback job is queued) or, on the virtio backend, when its picture
+ * changed, blend its planes into a frame once per vblank, on an ordered
+ * workqueue, outside the atomic commit's critical path.
  */
 
 #include <linux/crc32.h>
@@ -78,9 +79,10 @@ static int mmx_compose(struct mmx_output *output,
 static void mmx_composer_run(struct mmx_output *output)
 {
 	struct drm_crtc *crtc = &output->crtc;
+	struct mmx_virtio_damage damage;
 	struct mmx_crtc_state *state;
 	u64 frame_start, frame_end;
-	bool crc, writeback;
+	bool crc, writeback, host;
 	u32 crc32;
 	int ret = -EINVAL;
 
@@ -90,10 +92,12 @@ static void mmx_composer_run(struct mmx_output *output)
 	frame_start = output->crc_frame_start;
 	frame_end = output->crc_frame_end;
 	output->crc_pending = false;
+	/* Taken with the state: the damage belongs to this picture. */
+	host = mmx_virtio_take_damage(output, &damage);
 	spin_unlock_irq(&output->lock);
 
 	writeback = mmx_writeback_pending(output);
-	if (!crc && !writeback)
+	if (!crc && !writeback && !host)
 		return;
 
 	if (state && state->base.active)
@@ -101,10 +105,15 @@ static void mmx_composer_run(struct mmx_output *output)
 	if (ret) {
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] nothing composed: %d\n",
 			    crtc->base.id, crtc->name, ret);
+		if (host)
+			mmx_virtio_present(output, NULL, &damage);
 		if (writeback)
 			mmx_writeback_complete(output, NULL);
 		return;
 	}
+
+	if (host)
+		mmx_virtio_present(output, &output->frame, &damage);
 
 	if (writeback)
 		mmx_writeback_complete(output, &output->frame);
@@ -146,7 +155,7 @@ void mmx_composer_vblank(struct mmx_output *output, u64 frame)
 		output->crc_frame_end = frame;
 		output->crc_pending = true;
 	}
-	compose = output->crc_enabled;
+	compose = output->crc_enabled || mmx_virtio_frame_due(output);
 	spin_unlock(&output->lock);
 
 	if (compose || mmx_writeback_pending(output))

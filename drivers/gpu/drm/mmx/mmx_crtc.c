@@ -48,6 +48,7 @@ static struct drm_crtc_state *mmx_crtc_duplicate_state(struct drm_crtc *crtc)
 	if (!state)
 		return NULL;
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
+	state->touched_planes = 0;
 	return &state->base;
 }
 
@@ -68,7 +69,9 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] vblank timer overrun %llu\n",
 			    crtc->base.id, crtc->name, overruns);
 
-	drm_crtc_handle_vblank(crtc);
+	/* Disabled while this ran: see mmx_crtc_disable_vblank(). */
+	if (!drm_crtc_handle_vblank(crtc))
+		return HRTIMER_NORESTART;
 	mmx_composer_vblank(output, drm_crtc_vblank_count(crtc));
 	return READ_ONCE(output->vblank_on) ? HRTIMER_RESTART :
 					      HRTIMER_NORESTART;
@@ -224,6 +227,7 @@ static void mmx_crtc_atomic_enable(struct drm_crtc *crtc,
 				   struct drm_atomic_state *state)
 {
 	drm_crtc_vblank_on(crtc);
+	mmx_virtio_crtc_enable(crtc_to_mmx_output(crtc));
 }
 
 static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
@@ -235,6 +239,7 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 	/* No lock held now: wait for a callback that was still running. */
 	hrtimer_cancel(&output->vblank_timer);
 	mmx_composer_drain(output);
+	mmx_virtio_crtc_disable(output, state);
 }
 
 static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
@@ -246,6 +251,8 @@ static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
 	spin_lock_irq(&output->lock);
 	output->composer_state = to_mmx_crtc_state(crtc->state);
 	spin_unlock_irq(&output->lock);
+	/* After the switch: damage must never precede its picture. */
+	mmx_virtio_crtc_flush(output, state);
 
 	if (!event)
 		return;

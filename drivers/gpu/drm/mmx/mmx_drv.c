@@ -31,6 +31,13 @@
  *	"eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO". Given alone it also
  *	sets the number of outputs; given with ``outputs`` the counts must
  *	agree. A bad value makes loading fail with -EINVAL.
+ * ``backend``
+ *	``auto`` (default), ``virtual`` or ``virtio``. ``virtio`` binds every
+ *	virtio-gpu device (see the DOC of mmx_virtio.c); ``virtual`` creates
+ *	the platform device described above; ``auto`` binds the virtio-gpu
+ *	devices present when the module loads and creates the virtual device
+ *	only if none bound. ``outputs`` and ``connectors`` apply to the
+ *	virtual device only.
  */
 
 #include <linux/dma-mapping.h>
@@ -84,21 +91,59 @@ module_param(connectors, charp, 0444);
 MODULE_PARM_DESC(connectors,
 		 "Comma-separated connector kinds: VGA,DVI-I,DVI-D,DVI-A,HDMI-A,DP,eDP,LVDS,Composite,SVIDEO,Component,TV,SCART (default eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO)");
 
+/**
+ * enum mmx_backend - what the module binds to
+ * @MMX_BACKEND_AUTO: virtio-gpu devices if any bind at load, else the
+ *	virtual device
+ * @MMX_BACKEND_VIRTUAL: the virtual platform device only
+ * @MMX_BACKEND_VIRTIO: virtio-gpu devices only
+ */
+enum mmx_backend {
+	MMX_BACKEND_AUTO,
+	MMX_BACKEND_VIRTUAL,
+	MMX_BACKEND_VIRTIO,
+};
+
+static const char *const mmx_backend_names[] = {
+	[MMX_BACKEND_AUTO] = "auto",
+	[MMX_BACKEND_VIRTUAL] = "virtual",
+	[MMX_BACKEND_VIRTIO] = "virtio",
+};
+
+static enum mmx_backend backend;
+
+static int mmx_backend_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(mmx_backend_names, val);
+
+	if (i < 0) {
+		pr_err("mmx: backend=%s: must be auto, virtual or virtio\n", val);
+		return -EINVAL;
+	}
+	*(enum mmx_backend *)kp->arg = i;
+	return 0;
+}
+
+static int mmx_backend_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  mmx_backend_names[*(enum mmx_backend *)kp->arg]);
+}
+
+static const struct kernel_param_ops mmx_backend_ops = {
+	.set = mmx_backend_set,
+	.get = mmx_backend_get,
+};
+
+module_param_cb(backend, &mmx_backend_ops, &backend, 0444);
+MODULE_PARM_DESC(backend, "auto (default: virtio-gpu devices if any, else virtual), virtual or virtio");
+
 static const enum mmx_output_kind mmx_default_kinds[MMX_MAX_OUTPUTS] = {
 	MMX_KIND_EDP, MMX_KIND_VGA, MMX_KIND_HDMIA, MMX_KIND_DP,
 	MMX_KIND_DVII, MMX_KIND_DVID, MMX_KIND_COMPOSITE, MMX_KIND_SVIDEO,
 };
 
-/**
- * struct mmx_config - the validated module parameters
- * @num_outputs: number of outputs
- * @kinds: kind of each output
- */
-struct mmx_config {
-	unsigned int num_outputs;
-	enum mmx_output_kind kinds[MMX_MAX_OUTPUTS];
-};
-
+/* The validated module parameters of the virtual device. */
 static struct mmx_config mmx_config;
 static struct platform_device *mmx_pdev;
 
@@ -181,6 +226,7 @@ static int mmx_atomic_check(struct drm_device *dev,
 	struct drm_crtc *crtc;
 	int i, ret;
 
+	mmx_virtio_atomic_check(state);
 	for_each_new_crtc_in_state(state, crtc, crtc_state, i) {
 		ret = drm_atomic_add_affected_planes(state, crtc);
 		if (ret)
@@ -317,28 +363,39 @@ static const struct drm_driver mmx_drm_driver = {
 	.minor = MMX_DRIVER_MINOR,
 };
 
-/* Platform device */
+/* Device */
 
-static int mmx_probe(struct platform_device *pdev)
+/**
+ * mmx_device_alloc - allocate an mmx DRM device
+ * @parent: the device being probed; the DRM device goes away with its
+ *	driver binding
+ *
+ * Return: the device or an ERR_PTR().
+ */
+struct mmx_device *mmx_device_alloc(struct device *parent)
 {
-	const struct mmx_config *config = dev_get_platdata(&pdev->dev);
-	struct mmx_device *mmx;
-	struct drm_device *dev;
 	int ret;
 
-	if (!config)
-		return -EINVAL;
-
-	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	ret = dma_coerce_mask_and_coherent(parent, DMA_BIT_MASK(64));
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 
-	mmx = devm_drm_dev_alloc(&pdev->dev, &mmx_drm_driver,
-				 struct mmx_device, drm);
-	if (IS_ERR(mmx))
-		return PTR_ERR(mmx);
-	dev = &mmx->drm;
-	platform_set_drvdata(pdev, dev);
+	return devm_drm_dev_alloc(parent, &mmx_drm_driver, struct mmx_device,
+				  drm);
+}
+
+/**
+ * mmx_device_register - create the KMS objects and register the device
+ * @mmx: the device from mmx_device_alloc(), with its backend set up
+ * @config: the outputs to create
+ *
+ * Return: 0 on success or a negative errno.
+ */
+int mmx_device_register(struct mmx_device *mmx,
+			const struct mmx_config *config)
+{
+	struct drm_device *dev = &mmx->drm;
+	int ret;
 
 	ret = mmx_modeset_init(mmx, config);
 	if (ret)
@@ -353,6 +410,24 @@ static int mmx_probe(struct platform_device *pdev)
 
 	drm_fbdev_generic_setup(dev, 32);
 	return 0;
+}
+
+/* Platform device */
+
+static int mmx_probe(struct platform_device *pdev)
+{
+	const struct mmx_config *config = dev_get_platdata(&pdev->dev);
+	struct mmx_device *mmx;
+
+	if (!config)
+		return -EINVAL;
+
+	mmx = mmx_device_alloc(&pdev->dev);
+	if (IS_ERR(mmx))
+		return PTR_ERR(mmx);
+	platform_set_drvdata(pdev, &mmx->drm);
+
+	return mmx_device_register(mmx, config);
 }
 
 static int mmx_remove(struct platform_device *pdev)
@@ -379,15 +454,9 @@ static struct platform_driver mmx_platform_driver = {
 	},
 };
 
-static int __init mmx_init(void)
+static int mmx_virtual_create(void)
 {
 	int ret;
-
-	ret = mmx_config_parse(&mmx_config);
-	if (ret)
-		return ret;
-	/* Show the number in effect in /sys/module/mmx/parameters/outputs. */
-	outputs = mmx_config.num_outputs;
 
 	ret = platform_driver_register(&mmx_platform_driver);
 	if (ret)
@@ -411,14 +480,51 @@ static int __init mmx_init(void)
 err_unregister_device:
 	platform_device_unregister(mmx_pdev);
 err_unregister_driver:
+	mmx_pdev = NULL;
 	platform_driver_unregister(&mmx_platform_driver);
+	return ret;
+}
+
+static void mmx_virtual_destroy(void)
+{
+	if (!mmx_pdev)
+		return;
+	platform_device_unregister(mmx_pdev);
+	platform_driver_unregister(&mmx_platform_driver);
+	mmx_pdev = NULL;
+}
+
+static int __init mmx_init(void)
+{
+	int ret;
+
+	ret = mmx_config_parse(&mmx_config);
+	if (ret)
+		return ret;
+	/* Show the number in effect in /sys/module/mmx/parameters/outputs. */
+	outputs = mmx_config.num_outputs;
+
+	if (backend != MMX_BACKEND_VIRTUAL) {
+		/* Probes the devices present before it returns. */
+		ret = mmx_virtio_register();
+		if (ret)
+			return ret;
+	}
+	if (backend == MMX_BACKEND_VIRTIO ||
+	    (backend == MMX_BACKEND_AUTO && mmx_virtio_devices()))
+		return 0;
+
+	ret = mmx_virtual_create();
+	if (ret && backend != MMX_BACKEND_VIRTUAL)
+		mmx_virtio_unregister();
 	return ret;
 }
 
 static void __exit mmx_exit(void)
 {
-	platform_device_unregister(mmx_pdev);
-	platform_driver_unregister(&mmx_platform_driver);
+	mmx_virtual_destroy();
+	if (backend != MMX_BACKEND_VIRTUAL)
+		mmx_virtio_unregister();
 }
 
 module_init(mmx_init);
@@ -427,3 +533,5 @@ module_exit(mmx_exit);
 MODULE_AUTHOR("The mmx authors");
 MODULE_DESCRIPTION(MMX_DRIVER_DESC);
 MODULE_LICENSE("GPL");
+/* The virtio-gpu devices must exist when the virtio driver registers. */
+MODULE_SOFTDEP("pre: virtio_pci");

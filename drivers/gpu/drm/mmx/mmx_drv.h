@@ -16,6 +16,7 @@
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
 #include <drm/drm_plane.h>
+#include <drm/drm_rect.h>
 #include <drm/drm_writeback.h>
 
 #include <drm/mmx_drm.h>
@@ -105,11 +106,16 @@ struct mmx_crtc_layer {
  * @base: base CRTC state
  * @num_layers: number of entries used in @layers
  * @layers: the visible planes, bottom first, decoded in atomic_check
+ * @touched_planes: drm_plane_mask() of the planes the commit names itself,
+ *	before the CRTC's other planes are added to decode @layers; an
+ *	unchanged plane among them is redrawn whole (DIRTYFB without clips),
+ *	the others are not (used by the virtio backend's damage tracking)
  */
 struct mmx_crtc_state {
 	struct drm_crtc_state base;
 	unsigned int num_layers;
 	struct mmx_crtc_layer layers[MMX_PLANES_PER_CRTC];
+	u32 touched_planes;
 };
 
 #define to_mmx_crtc_state(s) container_of(s, struct mmx_crtc_state, base)
@@ -202,6 +208,8 @@ struct mmx_output {
 	struct work_struct hotplug_work;
 };
 
+struct mmx_virtio;
+
 /**
  * struct mmx_device - the mmx DRM device
  * @drm: the DRM device
@@ -212,6 +220,7 @@ struct mmx_output {
  * @connector_number_prop: RandR's ConnectorNumber
  * @compatibility_list_prop: RandR's CompatibilityList
  * @clone_list_prop: RandR's CloneList
+ * @virtio: the virtio-gpu backend, NULL for the virtual backend
  */
 struct mmx_device {
 	struct drm_device drm;
@@ -222,12 +231,28 @@ struct mmx_device {
 	struct drm_property *connector_number_prop;
 	struct drm_property *compatibility_list_prop;
 	struct drm_property *clone_list_prop;
+	struct mmx_virtio *virtio;
 };
 
 #define to_mmx_device(d) container_of(d, struct mmx_device, drm)
 #define crtc_to_mmx_output(c) container_of(c, struct mmx_output, crtc)
 #define wb_to_mmx_output(w) container_of(w, struct mmx_output, wb)
 #define connector_to_mmx_output(c) container_of(c, struct mmx_output, connector)
+
+/**
+ * struct mmx_config - what a device is made of
+ * @num_outputs: number of outputs
+ * @kinds: kind of each output
+ */
+struct mmx_config {
+	unsigned int num_outputs;
+	enum mmx_output_kind kinds[MMX_MAX_OUTPUTS];
+};
+
+/* Device: shared by the backends' probes */
+struct mmx_device *mmx_device_alloc(struct device *parent);
+int mmx_device_register(struct mmx_device *mmx,
+			const struct mmx_config *config);
 
 /* Outputs: connectors and encoders */
 extern const struct mmx_output_desc mmx_output_descs[MMX_KIND_COUNT];
@@ -265,5 +290,39 @@ int mmx_writeback_init(struct mmx_device *mmx, struct mmx_output *output);
 bool mmx_writeback_pending(struct mmx_output *output);
 void mmx_writeback_complete(struct mmx_output *output,
 			    const struct mmx_frame *frame);
+
+/* virtio backend */
+#define MMX_VIRTIO_DAMAGE_MAX	8
+
+/**
+ * struct mmx_virtio_damage - what changed on a CRTC since its last frame
+ * went to the host
+ * @count: number of entries used in @rects
+ * @rects: rectangles in CRTC coordinates, merged so that they rarely
+ *	overlap
+ */
+struct mmx_virtio_damage {
+	unsigned int count;
+	struct drm_rect rects[MMX_VIRTIO_DAMAGE_MAX];
+};
+
+int mmx_virtio_register(void);
+void mmx_virtio_unregister(void);
+unsigned int mmx_virtio_devices(void);
+void mmx_virtio_atomic_check(struct drm_atomic_state *state);
+void mmx_virtio_crtc_enable(struct mmx_output *output);
+void mmx_virtio_crtc_disable(struct mmx_output *output,
+			     struct drm_atomic_state *state);
+void mmx_virtio_crtc_flush(struct mmx_output *output,
+			   struct drm_atomic_state *state);
+bool mmx_virtio_frame_due(struct mmx_output *output);
+bool mmx_virtio_take_damage(struct mmx_output *output,
+			    struct mmx_virtio_damage *damage);
+void mmx_virtio_present(struct mmx_output *output,
+			const struct mmx_frame *frame,
+			const struct mmx_virtio_damage *damage);
+bool mmx_virtio_output(const struct mmx_output *output);
+int mmx_virtio_get_modes(struct mmx_output *output);
+enum drm_connector_status mmx_virtio_detect(struct mmx_output *output);
 
 #endif /* _MMX_DRV_H_ */

@@ -332,6 +332,9 @@ static int mmx_connector_detect_ctx(struct drm_connector *connector,
 	bool present;
 	size_t len;
 
+	if (mmx_virtio_output(output))
+		return mmx_virtio_detect(output);
+
 	mutex_lock(&output->sink_lock);
 	present = output->sink->present;
 	len = output->edid_len;
@@ -417,6 +420,9 @@ static int mmx_connector_get_modes(struct drm_connector *connector)
 	size_t len;
 	int count = 0;
 	u64 props;
+
+	if (mmx_virtio_output(output))
+		return mmx_virtio_get_modes(output);
 
 	mutex_lock(&output->sink_lock);
 	len = output->edid_len;
