@@ -1731,6 +1731,7 @@ static void mmx_virtio_remove(struct virtio_device *vdev)
 	s64 live;
 
 	cancel_work_sync(&vg->config_work);
+	drm_kms_helper_poll_fini(dev);
 	drm_dev_unplug(dev);
 	/* Disables every CRTC: detaches the scanouts, frees the resources. */
 	drm_atomic_helper_shutdown(dev);
