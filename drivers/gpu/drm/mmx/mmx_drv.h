@@ -15,11 +15,14 @@
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
 #include <drm/drm_plane.h>
+#include <drm/drm_rect.h>
 #include <drm/drm_writeback.h>
 
 #include <drm/mmx_drm.h>
 
 #include "mmx_blend.h"
+#include "mmx_panning.h"
+#include "mmx_transform.h"
 
 #define MMX_DRIVER_NAME		"mmx"
 #define MMX_DRIVER_DESC		"Multimedia extensions virtual KMS driver"
@@ -105,12 +108,26 @@ struct mmx_crtc_layer {
  * struct mmx_crtc_state - driver-specific CRTC state
  * @base: base CRTC state
  * @num_layers: number of entries used in @layers
- * @layers: the visible planes, bottom first, decoded in atomic_check
+ * @layers: the visible planes, bottom first, decoded in atomic_check; their
+ *	destinations are relative to the top-left corner of @space
+ * @transform_blob: the TRANSFORM property (&struct drm_mmx_transform)
+ * @panning_blob: the PANNING property (&struct drm_mmx_panning)
+ * @filter: the TRANSFORM_FILTER property
+ * @transformed: @transform is not the identity
+ * @transform: @transform_blob decoded for the mode, in atomic_check
+ * @space: the CRTC space shown: the mode's rectangle, or the bounding box
+ *	of the transformed mode rectangle
  */
 struct mmx_crtc_state {
 	struct drm_crtc_state base;
 	unsigned int num_layers;
 	struct mmx_crtc_layer layers[MMX_PLANES_PER_CRTC];
+	struct drm_property_blob *transform_blob;
+	struct drm_property_blob *panning_blob;
+	enum mmx_filter filter;
+	bool transformed;
+	struct mmx_transform transform;
+	struct drm_rect space;
 };
 
 #define to_mmx_crtc_state(s) container_of(s, struct mmx_crtc_state, base)
@@ -146,6 +163,9 @@ struct mmx_crtc_state {
  * @frame_size: capacity of @frame_pixels
  * @scratch: one row of scratch pixels, @scratch_size words (composer only)
  * @scratch_size: capacity of @scratch
+ * @space_pixels: the composed CRTC space before the transform, @space_size
+ *	words (composer only)
+ * @space_size: capacity of @space_pixels
  */
 struct mmx_output {
 	struct drm_crtc crtc;
@@ -175,6 +195,8 @@ struct mmx_output {
 	size_t frame_size;
 	u32 *scratch;
 	size_t scratch_size;
+	u32 *space_pixels;
+	size_t space_size;
 };
 
 /**
@@ -183,12 +205,18 @@ struct mmx_output {
  * @num_outputs: number of entries in @outputs
  * @outputs: the display pipelines
  * @composer_wq: ordered workqueue the composers run on
+ * @transform_prop: the CRTCs' TRANSFORM property
+ * @filter_prop: the CRTCs' TRANSFORM_FILTER property
+ * @panning_prop: the CRTCs' PANNING property
  */
 struct mmx_device {
 	struct drm_device drm;
 	unsigned int num_outputs;
 	struct mmx_output outputs[MMX_MAX_OUTPUTS];
 	struct workqueue_struct *composer_wq;
+	struct drm_property *transform_prop;
+	struct drm_property *filter_prop;
+	struct drm_property *panning_prop;
 };
 
 #define to_mmx_device(d) container_of(d, struct mmx_device, drm)

@@ -451,26 +451,36 @@ static void mmx_fill_black(u32 *dst, u32 n)
 }
 
 /*
- * Bilinear interpolation with pixman's 7-bit weights, exact sum, truncated.
- * Red and blue are summed in 32-bit lanes of one 64-bit accumulator, green
- * on its own (each channel sum is below 2^22).
+ * Bilinear interpolation. The three channels of a pixel are spread into the
+ * 16-bit lanes of a u64 (blue, red, green at bits 0, 16, 32), and each
+ * linear interpolation a + (b - a) w / 128 is one multiply for all three
+ * channels: the lanes cannot disturb each other because every lane's true
+ * result lies in [0, 255] and a lane's fraction plus what the lanes below
+ * contribute stays under one unit. Each interpolation is an exact floor
+ * (floor((a (128 - w) + b w) / 128)); horizontal then vertical, the result
+ * is pixman's (exact sum of the four weighted pixels, truncated) or one
+ * below it.
  */
+#define MMX_LANES	0x000000ff00ff00ffull
+
+static __always_inline u64 mmx_spread(u32 p)
+{
+	return ((u64)p | (u64)p << 24) & MMX_LANES;
+}
+
+static __always_inline u64 mmx_lerp(u64 a, u64 b, u32 w)
+{
+	return (a + (((b - a) * w) >> 7)) & MMX_LANES;
+}
+
 static __always_inline u32 mmx_bilerp(u32 tl, u32 tr, u32 bl, u32 br,
 				      u32 wx, u32 wy)
 {
-	u32 w11 = wx * wy;
-	u32 w01 = (wx << 7) - w11;
-	u32 w10 = (wy << 7) - w11;
-	u32 w00 = 16384 - (wx << 7) - (wy << 7) + w11;
-	u64 rb = ((u64)(tl & 0xff0000) << 16 | (tl & 0xff)) * w00 +
-		 ((u64)(tr & 0xff0000) << 16 | (tr & 0xff)) * w01 +
-		 ((u64)(bl & 0xff0000) << 16 | (bl & 0xff)) * w10 +
-		 ((u64)(br & 0xff0000) << 16 | (br & 0xff)) * w11;
-	u32 g = (tl & 0xff00) * w00 + (tr & 0xff00) * w01 +
-		(bl & 0xff00) * w10 + (br & 0xff00) * w11;
+	u64 a = mmx_spread(tl), b = mmx_spread(tr);
+	u64 c = mmx_spread(bl), d = mmx_spread(br);
+	u64 v = mmx_lerp(mmx_lerp(a, b, wx), mmx_lerp(c, d, wx), wy);
 
-	return MMX_BLACK | ((u32)(rb >> 30) & 0xff0000) | ((g >> 14) & 0xff00) |
-	       ((u32)(rb >> 14) & 0xff);
+	return (u32)(v | v >> 24) | MMX_BLACK;
 }
 
 static __always_inline u32 mmx_src_get(const struct mmx_src *s, s64 x, s64 y)
@@ -480,24 +490,32 @@ static __always_inline u32 mmx_src_get(const struct mmx_src *s, s64 x, s64 y)
 	return 0;
 }
 
-/* Bilinear sample whose 2x2 footprint crosses the screen's edge. */
+/* Bilinear sample whose 2x2 footprint may cross the screen's edge. */
 static u32 mmx_bilinear_edge(const struct mmx_src *s, s64 xi, s64 yi,
 			     u32 wx, u32 wy)
 {
+	if (xi < -1 || yi < -1 || xi >= (s64)s->w || yi >= (s64)s->h)
+		return MMX_BLACK;
 	return mmx_bilerp(mmx_src_get(s, xi, yi), mmx_src_get(s, xi + 1, yi),
 			  mmx_src_get(s, xi, yi + 1),
 			  mmx_src_get(s, xi + 1, yi + 1), wx, wy);
 }
 
+/* Bilinear sample whose footprint is inside the screen. */
+static __always_inline u32 mmx_bilinear_in(const u32 *px, size_t stride,
+					   s64 xi, s64 yi, u32 wx, u32 wy)
+{
+	const u32 *p = px + (size_t)yi * stride + (size_t)xi;
+
+	return mmx_bilerp(p[0], p[1], p[stride], p[stride + 1], wx, wy);
+}
+
 static __always_inline u32 mmx_bilinear(const struct mmx_src *s, s64 xi,
 					s64 yi, u32 wx, u32 wy)
 {
-	const u32 *p;
-
 	if (unlikely((u64)xi >= s->w - 1 || (u64)yi >= s->h - 1))
 		return mmx_bilinear_edge(s, xi, yi, wx, wy);
-	p = s->px + (size_t)yi * s->stride + (size_t)xi;
-	return mmx_bilerp(p[0], p[1], p[s->stride], p[s->stride + 1], wx, wy);
+	return mmx_bilinear_in(s->px, s->stride, xi, yi, wx, wy);
 }
 
 static __always_inline u32 mmx_nearest(const struct mmx_src *s, s64 xi, s64 yi)
@@ -507,28 +525,88 @@ static __always_inline u32 mmx_nearest(const struct mmx_src *s, s64 xi, s64 yi)
 	return MMX_BLACK;
 }
 
+/* ceil(a / b), b > 0 */
+static s64 mmx_div_ceil(s64 a, s64 b)
+{
+	return -mmx_div_floor(-a, b);
+}
+
+/*
+ * Narrow [*lo, *hi) to the k with 0 <= x + k dx < lim (lim > 0), exactly:
+ * x + k dx is what the row loop computes by repeated addition. An empty
+ * result is [0, 0).
+ */
+static void mmx_span(s64 x, s64 dx, s64 lim, s64 *lo, s64 *hi)
+{
+	s64 l, h;
+
+	if (!dx) {
+		if (x < 0 || x >= lim) {
+			*lo = 0;
+			*hi = 0;
+		}
+		return;
+	}
+	if (dx > 0) {
+		l = mmx_div_ceil(-x, dx);
+		h = mmx_div_ceil(lim - x, dx);
+	} else {
+		l = mmx_div_floor(x - lim, -dx) + 1;
+		h = mmx_div_floor(x, -dx) + 1;
+	}
+	*lo = l > *lo ? l : *lo;
+	*hi = h < *hi ? h : *hi;
+	if (*hi <= *lo) {
+		*lo = 0;
+		*hi = 0;
+	}
+}
+
 /*
  * Affine rows: x and y in 2^-32 pixels, already offset so that the pixel
  * index is x >> 32 (nearest: x - 2^-32; bilinear: x - 1/2, whose bits
- * 25..31 are the weight).
+ * 25..31 are the weight). The columns whose samples are inside the screen
+ * are found per row by division, so the inner loops test nothing.
  */
 static void mmx_affine_row_nearest(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
 				   s64 dy, const struct mmx_src *s)
 {
-	u32 i;
+	const u32 *px = s->px;
+	size_t stride = s->stride;
+	s64 lo = 0, hi = n, i;
 
-	for (i = 0; i < n; i++, x += dx, y += dy)
-		dst[i] = mmx_nearest(s, x >> 32, y >> 32);
+	mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
+	mmx_span(y, dy, (s64)s->h << 32, &lo, &hi);
+	mmx_fill_black(dst, (u32)lo);
+	x += lo * dx;
+	y += lo * dy;
+	for (i = lo; i < hi; i++, x += dx, y += dy)
+		dst[i] = px[(size_t)(y >> 32) * stride + (size_t)(x >> 32)];
+	mmx_fill_black(dst + hi, n - (u32)hi);
 }
 
 static void mmx_affine_row_bilinear(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
 				    s64 dy, const struct mmx_src *s)
 {
-	u32 i;
+	const u32 *px = s->px;
+	size_t stride = s->stride;
+	s64 lo = 0, hi = n, i;
 
-	for (i = 0; i < n; i++, x += dx, y += dy)
-		dst[i] = mmx_bilinear(s, x >> 32, y >> 32, (u32)(x >> 25) & 127,
-				      (u32)(y >> 25) & 127);
+	if (s->w > 1 && s->h > 1) {
+		mmx_span(x, dx, (s64)(s->w - 1) << 32, &lo, &hi);
+		mmx_span(y, dy, (s64)(s->h - 1) << 32, &lo, &hi);
+	} else {
+		hi = 0;
+	}
+	for (i = 0; i < lo; i++, x += dx, y += dy)
+		dst[i] = mmx_bilinear_edge(s, x >> 32, y >> 32,
+					   (u32)x >> 25, (u32)y >> 25);
+	for (; i < hi; i++, x += dx, y += dy)
+		dst[i] = mmx_bilinear_in(px, stride, x >> 32, y >> 32,
+					 (u32)x >> 25, (u32)y >> 25);
+	for (; i < n; i++, x += dx, y += dy)
+		dst[i] = mmx_bilinear_edge(s, x >> 32, y >> 32,
+					   (u32)x >> 25, (u32)y >> 25);
 }
 
 static void mmx_compose_affine(const struct mmx_transform *t,

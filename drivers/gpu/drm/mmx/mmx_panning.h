@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * RandR 1.3 panning: validation of a CRTC's panning configuration and the
+ * pointer-following policy. Pure logic, no DRM include: the kernel
+ * validates the configuration, userspace runs the policy; host tests
+ * compile both.
+ */
+
+#ifndef _MMX_PANNING_H_
+#define _MMX_PANNING_H_
+
+#include "mmx_transform.h"
+
+/**
+ * struct mmx_panning - a CRTC's panning configuration, RandR's SetPanning
+ * @left: left of the panning area, screen pixels
+ * @top: top of the panning area
+ * @width: width of the panning area; 0 disables panning horizontally
+ * @height: height of the panning area; 0 disables panning vertically
+ * @track_left: left of the tracking area: pointer positions that pan
+ * @track_top: top of the tracking area
+ * @track_width: width of the tracking area; 0 means the whole screen
+ * @track_height: height of the tracking area; 0 means the whole screen
+ * @border_left: distance from the CRTC's left edge at which the pointer
+ *	starts panning (CRTC pixels; negative: beyond the edge)
+ * @border_top: likewise from the top edge
+ * @border_right: likewise from the right edge
+ * @border_bottom: likewise from the bottom edge
+ *
+ * RandR's fields and meaning (randrproto.txt, RRSetPanning). All zero is
+ * "no panning", the default.
+ */
+struct mmx_panning {
+	u32 left;
+	u32 top;
+	u32 width;
+	u32 height;
+	u32 track_left;
+	u32 track_top;
+	u32 track_width;
+	u32 track_height;
+	s32 border_left;
+	s32 border_top;
+	s32 border_right;
+	s32 border_bottom;
+};
+
+int mmx_panning_check(const struct mmx_panning *p,
+		      const struct mmx_transform *t, u32 fb_w, u32 fb_h);
+void mmx_panning_follow(const struct mmx_panning *p,
+			const struct mmx_transform *t, s32 cur_x, s32 cur_y,
+			s32 ptr_x, s32 ptr_y, s32 *new_x, s32 *new_y);
+
+#endif /* _MMX_PANNING_H_ */
