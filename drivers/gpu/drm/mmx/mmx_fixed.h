@@ -35,6 +35,7 @@
 #else
 #include <errno.h>
 #include <stdint.h>
+#include <sys/cdefs.h>		/* __always_inline */
 
 /* Host shims of the kernel helpers used by the pure files. */
 static inline s64 div64_s64(s64 dividend, s64 divisor)
@@ -50,9 +51,6 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 #ifndef likely
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
-#endif
-#ifndef __always_inline
-#define __always_inline	inline __attribute__((__always_inline__))
 #endif
 #ifndef S64_MAX
 #define S64_MAX		INT64_MAX
@@ -218,11 +216,12 @@ static inline struct mmx_wide mmx_wide_from_s64(s64 v)
 /* Unsigned 64 x 64 -> 128 bit product, from 32-bit halves. */
 static inline void mmx_mul_u64_full(u64 a, u64 b, u64 *hi, u64 *lo)
 {
-	u64 a0 = (u32)a, a1 = a >> 32, b0 = (u32)b, b1 = b >> 32;
+	const u64 lo32 = 0xffffffffull;
+	u64 a0 = a & lo32, a1 = a >> 32, b0 = b & lo32, b1 = b >> 32;
 	u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-	u64 mid = (p00 >> 32) + (u32)p01 + (u32)p10;
+	u64 mid = (p00 >> 32) + (p01 & lo32) + (p10 & lo32);
 
-	*lo = (mid << 32) | (u32)p00;
+	*lo = (mid << 32) | (p00 & lo32);
 	*hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 

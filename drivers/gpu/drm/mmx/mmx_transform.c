@@ -12,11 +12,12 @@
  * [i, i + 1) x [j, j + 1), its centre is at (i + 1/2, j + 1/2).
  *
  * - NEAREST takes screen pixel (ceil(p.x) - 1, ceil(p.y) - 1), which is
- *   pixman's pixman_fixed_to_int(x - pixman_fixed_e).
- * - BILINEAR interpolates the four pixels around p - (1/2, 1/2) with 7-bit
- *   weights (the fraction truncated to 1/128), sums exactly and truncates,
- *   as pixman 0.42's bilinear_interpolation() does: the result is pixman's
- *   bit for bit.
+ *   pixman's pixman_fixed_to_int(x - pixman_fixed_e): exactly pixman's.
+ * - BILINEAR interpolates the four pixels around p - (1/2, 1/2) with
+ *   pixman's 7-bit weights (the fraction truncated to 1/128). pixman sums
+ *   the four weighted pixels exactly and truncates once; here each of the
+ *   three linear interpolations truncates (see mmx_bilerp()), so a channel
+ *   is pixman's value or one below it.
  * - Screen pixels outside the screen image are black (pixman REPEAT_NONE
  *   reads them as transparent; over black that is the same).
  *
@@ -26,15 +27,14 @@
  * themselves are exact for matrices representable in 16.16 (they are kept
  * scaled so that W < 2^28, i.e. with at least 27 significant bits).
  *
- * Projective division without a division per pixel: along an output row X,
- * Y and W are affine in u, and the quantities the filters need are floors
- * of ratios of two such affine functions, t(u) = floor(N(u) / D(u)). Each
- * is tracked incrementally with its remainder r = N - t D, 0 <= r < D: the
- * next t is predicted with the previous step and corrected by at most one
- * in each direction, branch free (a further correction, needed only when
- * the step changes by more than one unit in one pixel, takes a rarely used
- * loop). The result is the exact floor at every pixel, which is what makes
- * NEAREST match pixman exactly also for projective matrices.
+ * Fast paths (enum mmx_transform_kind): integer translations are row
+ * copies, 90-degree rotations and reflections pixel shuffles (a transpose
+ * in bands of eight rows with 64-bit accesses, or reversed rows), affine
+ * matrices step the sample point by a constant per pixel with the columns
+ * that need no edge handling found per row, and projective matrices get the
+ * exact floors of their quotients without a division per pixel (quadratic
+ * forward differencing between exact samples, see mmx_proj_next()), which
+ * is what makes NEAREST match pixman exactly for them too.
  */
 
 #include "mmx_transform.h"
@@ -510,21 +510,6 @@ static __always_inline u32 mmx_bilinear_in(const u32 *px, size_t stride,
 	return mmx_bilerp(p[0], p[1], p[stride], p[stride + 1], wx, wy);
 }
 
-static __always_inline u32 mmx_bilinear(const struct mmx_src *s, s64 xi,
-					s64 yi, u32 wx, u32 wy)
-{
-	if (unlikely((u64)xi >= s->w - 1 || (u64)yi >= s->h - 1))
-		return mmx_bilinear_edge(s, xi, yi, wx, wy);
-	return mmx_bilinear_in(s->px, s->stride, xi, yi, wx, wy);
-}
-
-static __always_inline u32 mmx_nearest(const struct mmx_src *s, s64 xi, s64 yi)
-{
-	if ((u64)xi < s->w && (u64)yi < s->h)
-		return s->px[(size_t)yi * s->stride + (size_t)xi];
-	return MMX_BLACK;
-}
-
 /* ceil(a / b), b > 0 */
 static s64 mmx_div_ceil(s64 a, s64 b)
 {
@@ -585,12 +570,37 @@ static void mmx_affine_row_nearest(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
 	mmx_fill_black(dst + hi, n - (u32)hi);
 }
 
+/* floor((a + b) / 2) in each byte */
+static __always_inline u32 mmx_avg(u32 a, u32 b)
+{
+	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
+}
+
+/*
+ * Bilinear rows whose weights are all one half: a 2x downscale with pixel
+ * centres between source pixels (xrandr --scale 2x2). Each interpolation
+ * is then floor((a + b) / 2), a byte-wise average, bit for bit what
+ * mmx_bilerp() computes.
+ */
+static void mmx_affine_row_box2(u32 *dst, s64 lo, s64 hi, s64 x, s64 y,
+				const u32 *px, size_t stride)
+{
+	const u32 *p = px + (size_t)(y >> 32) * stride + (size_t)(x >> 32);
+	s64 i;
+
+	for (i = lo; i < hi; i++, p += 2)
+		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
+				 mmx_avg(p[stride], p[stride + 1])) | MMX_BLACK;
+}
+
 static void mmx_affine_row_bilinear(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
 				    s64 dy, const struct mmx_src *s)
 {
 	const u32 *px = s->px;
 	size_t stride = s->stride;
 	s64 lo = 0, hi = n, i;
+	bool box2 = dx == 2 * MMX_FIXP_ONE && !dy &&
+		    ((u32)x >> 25) == 64 && ((u32)y >> 25) == 64;
 
 	if (s->w > 1 && s->h > 1) {
 		mmx_span(x, dx, (s64)(s->w - 1) << 32, &lo, &hi);
@@ -601,6 +611,11 @@ static void mmx_affine_row_bilinear(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
 	for (i = 0; i < lo; i++, x += dx, y += dy)
 		dst[i] = mmx_bilinear_edge(s, x >> 32, y >> 32,
 					   (u32)x >> 25, (u32)y >> 25);
+	if (box2 && i < hi) {
+		mmx_affine_row_box2(dst, i, hi, x, y, px, stride);
+		x += (hi - i) * dx;
+		i = hi;
+	}
 	for (; i < hi; i++, x += dx, y += dy)
 		dst[i] = mmx_bilinear_in(px, stride, x >> 32, y >> 32,
 					 (u32)x >> 25, (u32)y >> 25);
@@ -634,98 +649,270 @@ static void mmx_compose_affine(const struct mmx_transform *t,
 }
 
 /*
- * Exact incremental floor division: t = floor(N / D) with r = N - t D in
- * [0, D), N and D advancing by dn and dd per pixel, s the last step of t.
+ * Projective rows. Along an output row X, Y and W are affine in u, and each
+ * filter needs the exact floor of a ratio of two affine functions of u
+ * (X, Y already relative to the screen image; x16 = floor(2^16 X / W) is
+ * pixman's quantised coordinate):
+ * - NEAREST: floor((x16 - 1) / 2^16) = floor((2^16 X - W) / (2^16 W));
+ * - BILINEAR: floor((x16 - 2^15) / 2^9) = floor((2^16 X - 2^15 W) / (2^9 W)),
+ *   the pixel index times 128 plus the 7-bit weight
+ * (floor((floor(a) - k) / m) = floor((a - k) / m) for integers k, m > 0).
+ *
+ * No division per pixel: each row is cut into spans of up to 64 pixels; the
+ * quotient q(u) = N(u) / D(u) is evaluated exactly (to 2^-16, one division)
+ * at a span's ends and middle, and the quadratic through these values is
+ * stepped by forward differences. The longest span is chosen per row so that
+ * the quadratic stays within 2^-12 of q; its floor is then q's floor unless
+ * its fraction is within that bound of an integer, and those rare pixels are
+ * decided with the exact remainder N - t D.
+ *
+ * Magnitudes: |X| <= 2^16 W (2^15 of screen plus 2^15 of screen offset) and
+ * W < 2^28 + 2^17, so |N| < 2^61 and D < 2^44.1 at every pixel of the row,
+ * and |t D| < 2^61.1 for any t within one of a quotient. Quotients stay
+ * below 2^17 (nearest) or 2^24 (bilinear), 2^39 in 2^-16 units, 2^61 in the
+ * 2^-38 units of the forward differences, and their slopes below 2^62 there.
  */
-struct mmx_dda {
-	s64 t;
-	s64 r;
-	s64 s;
-	s64 dn;
-};
+#define MMX_CHUNK	32
 
-static void mmx_dda_init(struct mmx_dda *q, s64 n, s64 d, s64 dn, s64 dd)
+/* floor(n / d) given an estimate t within one of it, else by division */
+static s64 mmx_floor_near(s64 n, s64 d, s64 t)
 {
-	s64 t1 = mmx_div_floor(n + dn, d + dd);
+	s64 e = n - t * d;
 
-	q->t = mmx_div_floor(n, d);
-	q->r = n - q->t * d;
-	q->s = t1 - q->t;
-	q->dn = dn;
+	if (e < 0)
+		t--;
+	else if (e >= d)
+		t++;
+	else
+		return t;
+	e = n - t * d;
+	if (unlikely((u64)e >= (u64)d))
+		t = mmx_div_floor(n, d);
+	return t;
 }
 
-static void mmx_dda_fix(struct mmx_dda *q, s64 e, s64 d)
+/* floor(2^16 n / d) given an estimate t of floor(n / d): one division */
+static s64 mmx_floor16(s64 n, s64 d, s64 t)
 {
-	s64 k = mmx_div_floor(e, d);
+	s64 e;
 
-	q->t += k;
-	q->r = e - k * d;
+	t = mmx_floor_near(n, d, t);
+	e = n - t * d;
+	return t * 65536 + div64_s64(e * 65536, d);
 }
 
-/* Advance to the next pixel, whose denominator is d (= old d + dd). */
-static __always_inline void mmx_dda_step(struct mmx_dda *q, s64 d, s64 dd)
+static unsigned int mmx_bits64(u64 v)
 {
-	s64 t = q->t + q->s;
-	s64 e = q->r + q->dn - q->t * dd - q->s * d;
-	s64 m;
-
-	m = e >> 63;			/* -1 when e < 0 */
-	e += d & m;
-	t += m;
-	m = ~((e - d) >> 63);		/* -1 when e >= d */
-	e -= d & m;
-	t -= m;
-	q->s = t - q->t;
-	q->t = t;
-	q->r = e;
-	if (unlikely((u64)e >= (u64)d)) {
-		mmx_dda_fix(q, e, d);
-		q->s = q->t - (t - q->s);
-	}
+	return v ? 64 - __builtin_clzll(v) : 0;
 }
 
 /*
- * One projective row. With X, Y, W the scaled homogeneous coordinates at the
- * row's first pixel (X, Y already relative to the screen image) and
- * x = X / W quantised to x16 = floor(2^16 x) like pixman:
- * - NEAREST needs floor((x16 - 1) / 2^16) = floor((2^16 X - W) / (2^16 W));
- * - BILINEAR needs floor((x16 - 2^15) / 2^9)
- *   = floor((2^16 X - 2^15 W) / (2^9 W)): the pixel index times 128 plus the
- *   7-bit weight.
- * (floor((floor(a) - k) / m) = floor((a - k) / m) for integers k, m > 0.)
- * Magnitudes: |X| <= 2^16 W (2^15 of screen plus 2^15 of screen offset),
- * W < 2^28 + 2^17, so |N| < 2^61, D < 2^45, the quotients stay below 2^25
- * (bilinear) or 2^17 (nearest), and every product in mmx_dda_step() is
- * below 2^62.
+ * log2 of the half span h (0..5) for which the quadratic through q(0),
+ * q(h), q(2h) stays within 2^-12 of q = N / D on a row (N = n0 + u dn,
+ * D = d0 + u dd, D >= dmin and |q| <= qmax on the row), or -1 when even
+ * h = 1 does not. The third derivative of q is -6 q' (dd / D)^2 and
+ * |q'| = |dn - q dd| / D <= f1 = |dn| / dmin + qmax r + 2 with
+ * r >= |dd| / dmin; the quadratic's error is at most
+ * 0.0642 h^3 max|q'''| <= 0.385 h^3 f1 r^2, below 2^-12 when
+ * h^3 f1 r32^2 <= 2^53 with r32 = 2^32 r.
  */
-static __always_inline void mmx_proj_row(u32 *dst, u32 n, const s64 *h,
-					 const s64 *hu, bool bilinear,
-					 bool const_w,
-					 const struct mmx_src *s)
+static int mmx_span_log(s64 dn, s64 dd, s64 dmin, s64 qmax)
 {
-	int sh = bilinear ? 9 : 16;
-	s64 bias = bilinear ? (s64)1 << 15 : 1;
-	s64 d = h[2] * ((s64)1 << sh), dd = hu[2] * ((s64)1 << sh);
-	struct mmx_dda qx, qy;
-	u32 i;
+	u64 add = dd < 0 ? -(u64)dd : (u64)dd, adn = dn < 0 ? -(u64)dn : (u64)dn;
+	int s = (int)mmx_bits64(add) + 32 - 62;
+	struct mmx_wide e;
+	s64 r32, f1, dm;
+	int lh;
 
-	mmx_dda_init(&qx, h[0] * 65536 - bias * h[2], d,
-		     hu[0] * 65536 - bias * hu[2], dd);
-	mmx_dda_init(&qy, h[1] * 65536 - bias * h[2], d,
-		     hu[1] * 65536 - bias * hu[2], dd);
-	if (const_w)
-		dd = 0;
-	for (i = 0; i < n; i++) {
-		if (bilinear)
-			dst[i] = mmx_bilinear(s, qx.t >> 7, qy.t >> 7,
-					      (u32)qx.t & 127,
-					      (u32)qy.t & 127);
-		else
-			dst[i] = mmx_nearest(s, qx.t, qy.t);
-		d += dd;
-		mmx_dda_step(&qx, d, dd);
-		mmx_dda_step(&qy, d, dd);
+	if (!dd)
+		return 5;
+	s = s > 0 ? s : 0;
+	dm = dmin >> s;		/* rounded down: r32 rounded up */
+	if (!dm)
+		return -1;
+	r32 = div64_s64((s64)(add << (32 - s)) + dm - 1, dm);
+	if (r32 > ((s64)1 << 31))
+		return -1;
+	f1 = (s64)div64_u64(adn, (u64)dmin) + 1 +
+	     ((qmax * r32) >> 32) + 2;
+	if (f1 > ((s64)1 << 30))
+		return -1;
+	for (lh = 5; lh >= 0; lh--) {
+		e = mmx_wide_mul(f1 << (3 * lh), r32 * r32);
+		if (mmx_wide_cmp(e, mmx_wide_shl(mmx_wide_from_s64(1), 53)) <= 0)
+			return lh;
 	}
+	return -1;
+}
+
+/* A quotient stepped by forward differences, in 2^-38 units. */
+struct mmx_quad {
+	s64 e;		/* q(i) */
+	s64 d1;		/* q(i + 1) - q(i) */
+	s64 d2;		/* the constant second difference */
+};
+
+#define MMX_QSHIFT	38
+#define MMX_DELTA16	20	/* 2^-12 + quantisation, in 2^-16 units */
+
+/* The quadratic through f0, fm, f1 = 2^16 q at 0, h, 2h (h = 2^lh). */
+static void mmx_quad_fit(struct mmx_quad *q, s64 f0, s64 fm, s64 f1, int lh)
+{
+	s64 c = ((f1 - 2 * fm + f0) * ((s64)1 << 22)) >> (1 + 2 * lh);
+	s64 b = (((fm - f0) * ((s64)1 << 22)) >> lh) - c * ((s64)1 << lh);
+
+	q->e = f0 * ((s64)1 << 22);
+	q->d1 = b + c;
+	q->d2 = 2 * c;
+}
+
+/* Rough integer quotient i pixels ahead (an estimate for mmx_floor16()). */
+static s64 mmx_quad_guess(const struct mmx_quad *q, s64 i)
+{
+	return (q->e >> MMX_QSHIFT) +
+	       ((i * (q->d1 >> 22) + ((i * (i - 1)) >> 1) * (q->d2 >> 22)) >> 16);
+}
+
+/* The two quotients X / W and Y / W of a projective row. */
+struct mmx_proj {
+	s64 nx, ny, d;		/* numerators and denominator at pixel u */
+	s64 dnx, dny, dd;	/* their change per pixel */
+	s64 fx, fy;		/* floor(2^16 quotient) at pixel u */
+	struct mmx_quad qx, qy;	/* the current span, at pixel u */
+	u32 u;			/* next pixel */
+	u32 left;		/* pixels left in the current span */
+	u32 n;			/* row length */
+	int lh;			/* log2 of the longest half span; -1: divide */
+};
+
+static void mmx_proj_start(struct mmx_proj *p, s64 nx, s64 dnx, s64 ny,
+			   s64 dny, s64 d, s64 dd, u32 n)
+{
+	s64 dl = d + (s64)(n - 1) * dd, dmin = d < dl ? d : dl;
+	s64 tx = mmx_div_floor(nx, d), ty = mmx_div_floor(ny, d);
+	s64 txl = mmx_div_floor(nx + (s64)(n - 1) * dnx, dl);
+	s64 tyl = mmx_div_floor(ny + (s64)(n - 1) * dny, dl);
+	s64 qx = (tx < 0 ? -tx : tx) > (txl < 0 ? -txl : txl) ?
+		 (tx < 0 ? -tx : tx) : (txl < 0 ? -txl : txl);
+	s64 qy = (ty < 0 ? -ty : ty) > (tyl < 0 ? -tyl : tyl) ?
+		 (ty < 0 ? -ty : ty) : (tyl < 0 ? -tyl : tyl);
+	int ly;
+
+	p->nx = nx;
+	p->ny = ny;
+	p->d = d;
+	p->dnx = dnx;
+	p->dny = dny;
+	p->dd = dd;
+	p->u = 0;
+	p->left = 0;
+	p->n = n;
+	/* q is monotonic along the row (q' has the sign of dn d0 - n0 dd) */
+	p->lh = mmx_span_log(dnx, dd, dmin, qx + 1);
+	ly = mmx_span_log(dny, dd, dmin, qy + 1);
+	p->lh = p->lh < ly ? p->lh : ly;
+	p->fx = mmx_floor16(nx, d, tx);
+	p->fy = mmx_floor16(ny, d, ty);
+	memset(&p->qx, 0, sizeof(p->qx));
+	memset(&p->qy, 0, sizeof(p->qy));
+	p->qx.e = p->fx * ((s64)1 << 22);
+	p->qy.e = p->fy * ((s64)1 << 22);
+}
+
+/* Fit the span starting at pixel p->u; its length, 0 if none fits. */
+static u32 mmx_proj_span(struct mmx_proj *p)
+{
+	u32 room = p->n - 1 - p->u;
+	int k = p->lh + 1;
+	s64 h, fxm, fym, fx1, fy1;
+
+	while (k > 0 && ((u32)1 << k) > room)
+		k--;
+	if (k <= 0)
+		return 0;
+	h = (s64)1 << (k - 1);
+	fxm = mmx_floor16(p->nx + h * p->dnx, p->d + h * p->dd,
+			  mmx_quad_guess(&p->qx, h));
+	fym = mmx_floor16(p->ny + h * p->dny, p->d + h * p->dd,
+			  mmx_quad_guess(&p->qy, h));
+	fx1 = mmx_floor16(p->nx + 2 * h * p->dnx, p->d + 2 * h * p->dd,
+			  mmx_quad_guess(&p->qx, 2 * h));
+	fy1 = mmx_floor16(p->ny + 2 * h * p->dny, p->d + 2 * h * p->dd,
+			  mmx_quad_guess(&p->qy, 2 * h));
+	mmx_quad_fit(&p->qx, p->fx, fxm, fx1, k - 1);
+	mmx_quad_fit(&p->qy, p->fy, fym, fy1, k - 1);
+	p->fx = fx1;
+	p->fy = fy1;
+	return (u32)(2 * h);
+}
+
+/* Pixel p->u by division (no span fits), and step past it. */
+static void mmx_proj_divide(struct mmx_proj *p, s32 *ox, s32 *oy)
+{
+	*ox = (s32)mmx_div_floor(p->nx, p->d);
+	*oy = (s32)mmx_div_floor(p->ny, p->d);
+	p->nx += p->dnx;
+	p->ny += p->dny;
+	p->d += p->dd;
+	if (++p->u < p->n) {
+		p->fx = mmx_floor16(p->nx, p->d, *ox);
+		p->fy = mmx_floor16(p->ny, p->d, *oy);
+		p->qx.e = p->fx * ((s64)1 << 22);
+		p->qy.e = p->fy * ((s64)1 << 22);
+	}
+}
+
+/* The next n pixels' quotients, exact. */
+static void mmx_proj_next(struct mmx_proj *p, s32 *ox, s32 *oy, u32 n)
+{
+	struct mmx_quad qx = p->qx, qy = p->qy;
+	u32 i = 0, l, j;
+
+	while (i < n) {
+		if (!p->left) {
+			p->qx = qx;
+			p->qy = qy;
+			if (p->lh >= 0)
+				p->left = mmx_proj_span(p);
+			if (!p->left) {
+				mmx_proj_divide(p, ox + i, oy + i);
+				qx = p->qx;
+				qy = p->qy;
+				i++;
+				continue;
+			}
+			qx = p->qx;
+			qy = p->qy;
+		}
+		l = p->left < n - i ? p->left : n - i;
+		for (j = 0; j < l; j++) {
+			s64 tx = qx.e >> MMX_QSHIFT, ty = qy.e >> MMX_QSHIFT;
+			u32 frx = (u32)(qx.e >> (MMX_QSHIFT - 16)) & 0xffff;
+			u32 fry = (u32)(qy.e >> (MMX_QSHIFT - 16)) & 0xffff;
+
+			if (unlikely(frx - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16 ||
+				     fry - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16)) {
+				s64 d = p->d + (s64)j * p->dd;
+
+				tx = mmx_floor_near(p->nx + (s64)j * p->dnx, d, tx);
+				ty = mmx_floor_near(p->ny + (s64)j * p->dny, d, ty);
+			}
+			ox[i + j] = (s32)tx;
+			oy[i + j] = (s32)ty;
+			qx.e += qx.d1;
+			qx.d1 += qx.d2;
+			qy.e += qy.d1;
+			qy.d1 += qy.d2;
+		}
+		i += l;
+		p->u += l;
+		p->left -= l;
+		p->nx += (s64)l * p->dnx;
+		p->ny += (s64)l * p->dny;
+		p->d += (s64)l * p->dd;
+	}
+	p->qx = qx;
+	p->qy = qy;
 }
 
 static void mmx_compose_projective(const struct mmx_transform *t,
@@ -735,30 +922,55 @@ static void mmx_compose_projective(const struct mmx_transform *t,
 				   u32 row_end)
 {
 	bool bilinear = filter == MMX_FILTER_BILINEAR;
-	bool const_w = t->hu[2] == 0;
-	s64 h[3], hu[3];
-	u32 v;
-	int i;
+	s64 scale = bilinear ? (s64)1 << 9 : (s64)1 << 16;
+	s64 bias = bilinear ? (s64)1 << 15 : 1;
+	const u32 *px = s->px;
+	size_t stride = s->stride;
+	u64 w = s->w, h = s->h;
+	s32 cx[MMX_CHUNK], cy[MMX_CHUNK];
+	struct mmx_proj p;
+	s64 x, y, z, hx, hy;
+	u32 v, u, k, n;
 
 	/* Screen offset: x - sx = (X - sx W) / W. */
-	hu[0] = t->hu[0] - (s64)sx * t->hu[2];
-	hu[1] = t->hu[1] - (s64)sy * t->hu[2];
-	hu[2] = t->hu[2];
+	hx = t->hu[0] - (s64)sx * t->hu[2];
+	hy = t->hu[1] - (s64)sy * t->hu[2];
 	for (v = row_begin; v < row_end; v++) {
 		u32 *dst = out->pixels + (size_t)v * out->stride;
 
-		for (i = 0; i < 3; i++)
-			h[i] = t->h0[i] + (s64)v * t->hv[i];
-		h[0] -= (s64)sx * h[2];
-		h[1] -= (s64)sy * h[2];
-		if (bilinear && const_w)
-			mmx_proj_row(dst, t->out_w, h, hu, true, true, s);
-		else if (bilinear)
-			mmx_proj_row(dst, t->out_w, h, hu, true, false, s);
-		else if (const_w)
-			mmx_proj_row(dst, t->out_w, h, hu, false, true, s);
-		else
-			mmx_proj_row(dst, t->out_w, h, hu, false, false, s);
+		z = t->h0[2] + (s64)v * t->hv[2];
+		x = t->h0[0] + (s64)v * t->hv[0] - (s64)sx * z;
+		y = t->h0[1] + (s64)v * t->hv[1] - (s64)sy * z;
+		mmx_proj_start(&p, x * 65536 - bias * z,
+			       hx * 65536 - bias * t->hu[2],
+			       y * 65536 - bias * z,
+			       hy * 65536 - bias * t->hu[2],
+			       z * scale, t->hu[2] * scale, t->out_w);
+		for (u = 0; u < t->out_w; u += n) {
+			n = t->out_w - u < MMX_CHUNK ? t->out_w - u : MMX_CHUNK;
+			mmx_proj_next(&p, cx, cy, n);
+			if (bilinear) {
+				for (k = 0; k < n; k++) {
+					s64 xi = cx[k] >> 7, yi = cy[k] >> 7;
+					u32 wx = (u32)cx[k] & 127;
+					u32 wy = (u32)cy[k] & 127;
+
+					if (likely((u64)xi < w - 1 && (u64)yi < h - 1))
+						dst[u + k] = mmx_bilinear_in(px, stride, xi,
+									     yi, wx, wy);
+					else
+						dst[u + k] = mmx_bilinear_edge(s, xi, yi,
+									       wx, wy);
+				}
+			} else {
+				for (k = 0; k < n; k++) {
+					u64 xi = (u64)(s64)cx[k], yi = (u64)(s64)cy[k];
+
+					dst[u + k] = (xi < w && yi < h) ?
+						     px[yi * stride + xi] : MMX_BLACK;
+				}
+			}
+		}
 	}
 }
 
@@ -767,12 +979,21 @@ static void mmx_compose_projective(const struct mmx_transform *t,
  * shows screen pixel (x0 + xu u + xv v, y0 + yu u + yv v).
  */
 
-/* Reversed copy: dst[i] = src[-i]. */
+/* Reversed copy: dst[i] = src[-i], two pixels per 64-bit access. */
 static void mmx_copy_reversed(u32 *dst, const u32 *src, u32 n)
 {
-	u32 i;
+	u32 i = 0;
 
-	for (i = 0; i < n; i++)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 1 < n; i += 2) {
+		u64 v;
+
+		memcpy(&v, src - (ptrdiff_t)i - 1, sizeof(v));
+		v = v << 32 | v >> 32;
+		memcpy(dst + i, &v, sizeof(v));
+	}
+#endif
+	for (; i < n; i++)
 		dst[i] = src[-(ptrdiff_t)i];
 }
 
@@ -799,54 +1020,92 @@ static void mmx_axis_range(s64 a, s32 b, u64 lim, u32 n, u32 *lo, u32 *hi)
 	}
 }
 
-#define MMX_TILE_V	16
-#define MMX_TILE_U	64
+/* 64-bit access to two adjacent pixels, whatever their alignment. */
+static __always_inline u64 mmx_load2(const u32 *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __always_inline void mmx_store2(u32 *p, u64 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
 
 /*
- * Transpose-like copy of the output rectangle [u0, u1) x [v0, v1):
- * dst(u, v) = src(x0 + xv v, y0 + yu u), in tiles so that the source rows
- * and destination rows a tile touches stay in the L1 cache. Two output rows
- * and two output columns at a time.
+ * Transposing copy of the output rectangle [u0, u1) x [v0, v1):
+ * dst(u, v) = src(x0 + xv v, y0 + yu u). Output rows are taken eight at a
+ * time: for each pair of output columns, two source rows give eight pixel
+ * pairs (64-bit loads), which become two 64-bit stores in each of the eight
+ * output rows. The source is walked down a column of 32-byte pieces, one
+ * row apart, so the walk prefetches a few rows ahead; the eight output rows
+ * are written sequentially.
  */
+#define MMX_BAND		8
+#define MMX_PREFETCH_ROWS	12
+
+static void mmx_axis_band(const u32 *p, s32 xv,
+			  ptrdiff_t ustep, u32 *d, size_t dstride, u32 u0,
+			  u32 u1)
+{
+	const u64 lo = 0xffffffffull, hi = ~lo;
+	u32 u;
+	int k;
+
+	for (u = u0; u + 1 < u1; u += 2, p += 2 * ustep) {
+		__builtin_prefetch(p + MMX_PREFETCH_ROWS * ustep);
+		__builtin_prefetch(p + (MMX_PREFETCH_ROWS + 1) * ustep);
+		for (k = 0; k < MMX_BAND / 2; k++) {
+			/*
+			 * a: two adjacent source pixels of output column u, in
+			 * memory order; b: the same of column u + 1
+			 */
+			u64 a = mmx_load2(p + 2 * k), b = mmx_load2(p + ustep + 2 * k);
+			u32 *d0, *d1;
+
+			if (xv > 0) {
+				d0 = d + (size_t)(2 * k) * dstride + u;
+				d1 = d0 + dstride;
+			} else {
+				d1 = d + (size_t)(MMX_BAND - 2 - 2 * k) * dstride + u;
+				d0 = d1 + dstride;
+			}
+			mmx_store2(d0, (a & lo) | b << 32);
+			mmx_store2(d1, a >> 32 | (b & hi));
+		}
+	}
+	if (u < u1) {
+		for (k = 0; k < MMX_BAND; k++)
+			d[(size_t)k * dstride + u] = p[xv > 0 ? k : MMX_BAND - 1 - k];
+	}
+}
+
 static void mmx_axis_transpose(const struct mmx_src *s, s64 x0, s32 xv,
 			       s64 y0, s32 yu, struct mmx_frame *out,
 			       u32 u0, u32 u1, u32 v0, u32 v1)
 {
 	ptrdiff_t ustep = yu * (ptrdiff_t)s->stride;
-	u32 vt, ut, v, u, vend, uend;
+	const u32 *col = s->px + (y0 + (s64)yu * u0) * (ptrdiff_t)s->stride + x0;
+	u32 v, u;
 
-	for (vt = v0; vt < v1; vt += MMX_TILE_V) {
-		vend = vt + MMX_TILE_V < v1 ? vt + MMX_TILE_V : v1;
-		for (ut = u0; ut < u1; ut += MMX_TILE_U) {
-			uend = ut + MMX_TILE_U < u1 ? ut + MMX_TILE_U : u1;
-			for (v = vt; v < vend; v += 2) {
-				u32 *d0 = out->pixels + (size_t)v * out->stride;
-				u32 *d1 = d0 + out->stride;
-				const u32 *p = s->px +
-					(y0 + (s64)yu * ut) * (ptrdiff_t)s->stride +
-					x0 + (s64)xv * v;
+	v = v0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; v + MMX_BAND <= v1; v += MMX_BAND) {
+		/* leftmost source pixel of the band in row u0 */
+		const u32 *p = col + (xv > 0 ? (s64)v : -(s64)v - (MMX_BAND - 1));
 
-				if (v + 1 == vend) {
-					for (u = ut; u < uend; u++, p += ustep)
-						d0[u] = p[0];
-					continue;
-				}
-				for (u = ut; u + 1 < uend; u += 2) {
-					u32 a0 = p[0], a1 = p[xv];
-					u32 b0 = p[ustep], b1 = p[ustep + xv];
+		mmx_axis_band(p, xv, ustep, out->pixels + (size_t)v * out->stride,
+			      out->stride, u0, u1);
+	}
+#endif
+	for (; v < v1; v++) {
+		u32 *d = out->pixels + (size_t)v * out->stride;
+		const u32 *p = col + (s64)xv * v;
 
-					d0[u] = a0;
-					d0[u + 1] = b0;
-					d1[u] = a1;
-					d1[u + 1] = b1;
-					p += 2 * ustep;
-				}
-				if (u < uend) {
-					d0[u] = p[0];
-					d1[u] = p[xv];
-				}
-			}
-		}
+		for (u = u0; u < u1; u++, p += ustep)
+			d[u] = *p;
 	}
 }
 
@@ -950,6 +1209,9 @@ void mmx_transform_compose(const struct mmx_transform *t,
 		row_end = t->out_h;
 	if (row_begin >= row_end)
 		return;
+	/* sample indices never reach 2^17 (|p - screen origin| <= 2^16) */
+	s.w = s.w < ((u64)1 << 20) ? s.w : (u64)1 << 20;
+	s.h = s.h < ((u64)1 << 20) ? s.h : (u64)1 << 20;
 	if (!s.w || !s.h || screen_x > lim || screen_x < -lim ||
 	    screen_y > lim || screen_y < -lim) {
 		for (v = row_begin; v < row_end; v++)

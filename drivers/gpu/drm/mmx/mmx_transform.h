@@ -47,9 +47,11 @@ enum mmx_filter {
  *	translation: pixel centres map to pixel centres, so both filters are a
  *	pixel shuffle (tiled transpose or reversed row copies)
  * @MMX_TRANSFORM_AFFINE: any other affine matrix (last row 0, 0, 1):
- *	incremental stepping in 32.32 fixed point, no division per pixel
- * @MMX_TRANSFORM_PROJECTIVE: a projective matrix: incremental exact
- *	division (see mmx_transform.c), one quotient correction per pixel
+ *	incremental stepping in 32.32 fixed point, no division per pixel (and
+ *	a byte-wise average for an exact 2x downscale with BILINEAR)
+ * @MMX_TRANSFORM_PROJECTIVE: a projective matrix: exact per-pixel quotients
+ *	from quadratic forward differencing between exact samples a span of up
+ *	to 64 pixels apart (see mmx_transform.c), no division per pixel
  */
 enum mmx_transform_kind {
 	MMX_TRANSFORM_IDENTITY,

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host tests of mmx_panning.c: RandR 1.3 panning validation and the
+ * pointer-following policy.
+ *
+ * Expected values are worked by hand from xf86RandR13Pan() (xserver,
+ * hw/xfree86/modes/xf86RandR12.c) and the RRSetPanning text of
+ * randrproto.txt; each case says how. Invariants (the CRTC never leaves the
+ * panning area, a second call with the same pointer does not move it) are
+ * checked on random configurations.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "mmx_panning.h"
+#include "unit.h"
+
+#define ONE	((s64)1 << 32)
+
+/* A panning configuration, trailing fields zero. */
+#define PAN(...)	PAN_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define PAN_(l, t, w, h, tl, tt, tw, th, bl, bt, br, bb, ...) \
+	{ l, t, w, h, tl, tt, tw, th, bl, bt, br, bb }
+
+static const s64 m_identity[9] = { ONE, 0, 0, 0, ONE, 0, 0, 0, ONE };
+/* RandR's "rotate left" of a 1920x1080 mode: x = 1080 - v, y = u */
+static const s64 m_rot90[9] = { 0, -ONE, 1080 * ONE, ONE, 0, 0, 0, 0, ONE };
+static const s64 m_scale2[9] = { 2 * ONE, 0, 0, 0, 2 * ONE, 0, 0, 0, ONE };
+/* a keystone: w = 1 + v / 4096 */
+static const s64 m_keystone[9] = { ONE, 0, 0, 0, ONE, 0, 0, ONE / 4096, ONE };
+
+static void prep(struct mmx_transform *t, const s64 *m)
+{
+	if (mmx_transform_prepare(t, m, 1920, 1080, 32768))
+		abort();
+}
+
+static const struct {
+	const char *name;
+	const s64 *m;
+	struct mmx_panning p;
+	uint32_t fb_w, fb_h;
+	int ret;
+} check_cases[] = {
+	/* RRSetPanning: width 0 or >= CRTC width, left + width within the
+	 * screen, border_left + border_right <= CRTC width; likewise y. */
+	{ "off", m_identity, PAN(0), 1920, 1080, 0 },
+	{ "whole-screen", m_identity, PAN(0, 0, 3840, 2160), 3840, 2160, 0 },
+	{ "crtc-sized", m_identity, PAN(100, 50, 1920, 1080), 3840, 2160, 0 },
+	{ "x-only", m_identity, PAN(0, 0, 3840, 0), 3840, 1080, 0 },
+	{ "disabled-x-with-left", m_identity, PAN(5, 0, 0, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "disabled-y-with-top", m_identity, PAN(0, 7, 1920, 0), 3840, 2160,
+	  -EINVAL },
+	{ "narrower-than-crtc", m_identity, PAN(0, 0, 1919, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "shorter-than-crtc", m_identity, PAN(0, 0, 1920, 1079), 3840, 2160,
+	  -EINVAL },
+	{ "beyond-screen-right", m_identity, PAN(1921, 0, 1920, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "beyond-screen-bottom", m_identity, PAN(0, 1081, 1920, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "borders-fill-width", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 960, 0, 960, 0), 3840, 2160, 0 },
+	{ "borders-too-wide", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 961, 0, 960, 0), 3840, 2160, -EINVAL },
+	{ "borders-too-tall", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 1000, 0, 81), 3840, 2160, -EINVAL },
+	{ "borders-negative", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -100, -200, -300, -400), 3840, 2160, 0 },
+	{ "border-beyond-int16", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -40000, 0, 0, 0), 3840, 2160, -EINVAL },
+	{ "tracking-beyond-card16", m_identity,
+	  PAN(0, 0, 3840, 2160, 70000, 0, 10, 10), 3840, 2160, -EINVAL },
+	{ "borders-ignored-when-off", m_identity,
+	  PAN(0, 0, 0, 0, 0, 0, 0, 0, 5000, 5000, 5000, 5000), 1920, 1080, 0 },
+	/* rotated 90: the CRTC covers 1080 x 1920 of the screen */
+	{ "rot90-narrow-ok", m_rot90, PAN(0, 0, 1500, 1920), 3000, 3000, 0 },
+	{ "rot90-too-narrow", m_rot90, PAN(0, 0, 1079, 1920), 3000, 3000, -EINVAL },
+	{ "rot90-too-short", m_rot90, PAN(0, 0, 1080, 1919), 3000, 3000, -EINVAL },
+	/* borders are in CRTC pixels: the mode is still 1920 wide */
+	{ "rot90-borders-mode-width", m_rot90,
+	  PAN(0, 0, 1500, 1920, 0, 0, 0, 0, 1000, 0, 920, 0), 3000, 3000, 0 },
+	/* scaled by 2 the CRTC covers 3840 x 2160 */
+	{ "scale2-too-narrow", m_scale2, PAN(0, 0, 3000, 2160), 7680, 4320, -EINVAL },
+	{ "scale2-ok", m_scale2, PAN(0, 0, 3840, 2160), 7680, 4320, 0 },
+};
+
+static int test_check(void)
+{
+	struct mmx_transform t;
+	size_t i;
+
+	for (i = 0; i < sizeof(check_cases) / sizeof(check_cases[0]); i++) {
+		prep(&t, check_cases[i].m);
+		UNIT_CHECK(mmx_panning_check(&check_cases[i].p, &t,
+					     check_cases[i].fb_w,
+					     check_cases[i].fb_h) ==
+			   check_cases[i].ret, "%s", check_cases[i].name);
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	const s64 *m;
+	struct mmx_panning p;
+	int32_t cur_x, cur_y, ptr_x, ptr_y;
+	int32_t want_x, want_y;
+} follow_cases[] = {
+	/* 1920x1080 CRTC on a 3840x2160 screen unless said otherwise */
+	{ "no-panning", m_identity, PAN(0), 10, 20, 3000, 2000, 10, 20 },
+	{ "pointer-inside", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 100, 100, 0, 0 },
+	/* c.x = 2000 >= 1920 -> 1919: x = 2000 - 1919 */
+	{ "beyond-right", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 2000, 500, 81, 0 },
+	/* c.x = -100 -> 0: x = 400 */
+	{ "beyond-left", m_identity, PAN(0, 0, 3840, 2160), 500, 0, 400, 10, 400, 0 },
+	/* c.y = 1500 -> 1079: y = 1500 - 1079 */
+	{ "beyond-bottom", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 10, 1500, 0, 421 },
+	{ "beyond-top", m_identity, PAN(0, 0, 3840, 2160), 0, 800, 0, 700, 0, 700 },
+	{ "beyond-corner", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 2000, 1100, 81, 21 },
+	/* pointer clipped to the area: 3839 - 1919 = 1920, the last position */
+	{ "beyond-area", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 5000, 10, 1920, 0 },
+	/* border_right 100: c.x = 1850 >= 1820 -> 1819 */
+	{ "border-right", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 0, 100, 0), 0, 0, 1850, 0, 31, 0 },
+	/* border_top 50: c.y = 60 - 20 = 40 < 50 -> 50: y = 60 - 50 */
+	{ "border-top", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 50, 0, 0), 0, 20, 5, 60, 0, 10 },
+	/* border_left -50: c.x = -30 is not < -50: no pan */
+	{ "border-negative", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -50, 0, 0, 0), 100, 0, 70, 0, 100, 0 },
+	/* tracking area is the left 1000 columns: no pan at x = 2000 */
+	{ "outside-tracking", m_identity, PAN(0, 0, 3840, 2160, 0, 0, 1000, 2160), 0,
+	  0, 2000, 500, 0, 0 },
+	{ "inside-tracking", m_identity, PAN(0, 0, 3840, 2160, 0, 0, 2500, 2160), 0,
+	  0, 2000, 500, 81, 0 },
+	/* tracking limits are half open: x = 2000 is outside [0, 2000) */
+	{ "tracking-edge", m_identity, PAN(0, 0, 3840, 2160, 0, 0, 2000, 2160), 0, 0,
+	  2000, 500, 0, 0 },
+	/* the offset is clamped into the area even without a pan */
+	{ "clamp-to-area", m_identity, PAN(100, 0, 2500, 1080), 0, 0, 500, 500, 100,
+	  0 },
+	{ "clamp-to-area-right", m_identity, PAN(100, 0, 2500, 1080), 900, 0, 1000,
+	  500, 680, 0 },
+	/* x panning disabled: only y moves */
+	{ "x-disabled", m_identity, PAN(0, 0, 0, 2160), 0, 0, 2500, 1500, 0, 421 },
+	/* rotated: c = M^-1 (1500, 100) = (100, -420) -> (100, 0), M c =
+	 * (1080, 100): offset (420, 0) */
+	{ "rot90-beyond-right", m_rot90, PAN(0, 0, 3000, 3000), 0, 0, 1500, 100, 420,
+	  0 },
+	/* rotated, pointer below: (500, 2500) -> c = (2500, 580) -> c.x 1919,
+	 * M c = (500, 1919): offset (0, 581) */
+	{ "rot90-beyond-bottom", m_rot90, PAN(0, 0, 3000, 3000), 0, 0, 500, 2500, 0,
+	  581 },
+	{ "rot90-inside", m_rot90, PAN(0, 0, 3000, 3000), 0, 0, 500, 500, 0, 0 },
+	/* the clamp uses the rotated box: x <= 2000 - 1080 */
+	{ "rot90-clamp", m_rot90, PAN(0, 0, 2000, 3000), 1500, 0, 1500, 100, 920,
+	  0 },
+	/* scaled by 2: c = (2000, 50) -> (1919, 50), M c = (3838, 100) */
+	{ "scale2-beyond-right", m_scale2, PAN(0, 0, 7680, 4320), 0, 0, 4000, 100,
+	  162, 0 },
+	/* keystone: w = 1 + v/4096; pointer (100, 2000) from offset (0, 0):
+	 * c = M^-1 (100, 2000) = (195.4, 3908.4), c.y -> 1079 (w = 1.26343),
+	 * M c = (154.7, 854.03): offset (-54.7, 1145.97) rounds to (-55, 1146),
+	 * and x is clamped to the area's left edge (bounding box x = 0) */
+	/* the same from offset (500, 0), pointer (600, 2000): x = 600 - 154.67
+	 * = 445.33 -> 445 (nearest, not floor) */
+	{ "keystone-rounding", m_keystone, PAN(0, 0, 3840, 2160), 500, 0, 600, 2000,
+	  445, 1146 },
+	{ "keystone-beyond-bottom", m_keystone, PAN(0, 0, 3840, 2160), 0, 0, 100,
+	  2000, 0, 1146 },
+};
+
+static int test_follow(void)
+{
+	struct mmx_transform t;
+	int32_t x, y;
+	size_t i;
+
+	for (i = 0; i < sizeof(follow_cases) / sizeof(follow_cases[0]); i++) {
+		prep(&t, follow_cases[i].m);
+		mmx_panning_follow(&follow_cases[i].p, &t, follow_cases[i].cur_x,
+				   follow_cases[i].cur_y, follow_cases[i].ptr_x,
+				   follow_cases[i].ptr_y, &x, &y);
+		UNIT_CHECK(x == follow_cases[i].want_x && y == follow_cases[i].want_y,
+			   "%s: got (%d, %d) want (%d, %d)", follow_cases[i].name, x,
+			   y, follow_cases[i].want_x, follow_cases[i].want_y);
+	}
+	return 0;
+}
+
+static uint32_t rng_state = 0x2545f491;
+
+static uint32_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+static int rnd(int lo, int hi)
+{
+	return lo + (int)(rng() % (uint32_t)(hi - lo + 1));
+}
+
+/*
+ * Random valid configurations, pointers and offsets: the CRTC's screen area
+ * (bounding box + offset) always ends inside the panning area, and for
+ * transforms that map pixels to pixels a second call with the same pointer
+ * keeps the offset.
+ */
+static int test_invariants(void)
+{
+	static const s64 *ms[] = { m_identity, m_rot90, m_scale2, m_keystone };
+	int n;
+
+	for (n = 0; n < 20000; n++) {
+		int k = rnd(0, 3);
+		struct mmx_transform t;
+		struct mmx_panning p = { 0 };
+		uint32_t fb_w = 8000, fb_h = 6000;
+		int32_t x, y, x2, y2, cx, cy;
+
+		prep(&t, ms[k]);
+		if (rnd(0, 7)) {
+			p.width = (uint32_t)rnd((int)t.bbox_w, 7000);
+			p.left = (uint32_t)rnd(0, (int)(fb_w - p.width));
+		}
+		if (rnd(0, 7)) {
+			p.height = (uint32_t)rnd((int)t.bbox_h, 5500);
+			p.top = (uint32_t)rnd(0, (int)(fb_h - p.height));
+		}
+		if (!rnd(0, 3)) {
+			p.track_left = (uint32_t)rnd(0, 4000);
+			p.track_width = (uint32_t)rnd(0, 4000);
+			p.track_top = (uint32_t)rnd(0, 3000);
+			p.track_height = (uint32_t)rnd(0, 3000);
+		}
+		p.border_left = rnd(-100, 500);
+		p.border_right = rnd(-100, 500);
+		p.border_top = rnd(-100, 300);
+		p.border_bottom = rnd(-100, 300);
+		UNIT_CHECK(!mmx_panning_check(&p, &t, fb_w, fb_h), "valid config");
+		cx = rnd(-500, 8000);
+		cy = rnd(-500, 6000);
+		x = rnd(-1000, 9000);
+		y = rnd(-1000, 7000);
+		mmx_panning_follow(&p, &t, cx, cy, x, y, &x2, &y2);
+		if (p.width)
+			UNIT_CHECK(x2 + t.bbox_x >= (int64_t)p.left &&
+				   x2 + t.bbox_x + (int64_t)t.bbox_w <=
+				   (int64_t)p.left + p.width,
+				   "case %d x %d outside the area", n, x2);
+		else
+			UNIT_CHECK(x2 == cx, "case %d: x moved", n);
+		if (p.height)
+			UNIT_CHECK(y2 + t.bbox_y >= (int64_t)p.top &&
+				   y2 + t.bbox_y + (int64_t)t.bbox_h <=
+				   (int64_t)p.top + p.height,
+				   "case %d y %d outside the area", n, y2);
+		else
+			UNIT_CHECK(y2 == cy, "case %d: y moved", n);
+		if (k < 3) {
+			int32_t x3, y3;
+
+			mmx_panning_follow(&p, &t, x2, y2, x, y, &x3, &y3);
+			UNIT_CHECK(x3 == x2 && y3 == y2,
+				   "case %d: (%d,%d) then (%d,%d)", n, x2, y2, x3,
+				   y3);
+		}
+	}
+	return 0;
+}
+
+/*
+ * After a pan that the area allows, the clipped pointer shows at the border
+ * it pushed: exactly for pixel-to-pixel transforms, within a pixel for the
+ * keystone (the offset is rounded to an integer).
+ */
+static int test_pointer_on_border(void)
+{
+	static const s64 *ms[] = { m_identity, m_rot90, m_scale2, m_keystone };
+	size_t k;
+
+	for (k = 0; k < 4; k++) {
+		struct mmx_transform t;
+		struct mmx_panning p = PAN(0, 0, 16000, 12000);
+		struct mmx_fixp u, v;
+		int32_t x, y;
+		int n;
+
+		p.border_right = 64;
+		p.border_bottom = 32;
+		prep(&t, ms[k]);
+		for (n = 0; n < 200; n++) {
+			int32_t px = 4000 + rnd(-300, 300), py = 3000 + rnd(-300, 300);
+
+			mmx_panning_follow(&p, &t, 3000, 2000, px, py, &x, &y);
+			UNIT_CHECK(mmx_transform_point_inverse(&t,
+				   mmx_fixp_from_int(px - x), mmx_fixp_from_int(py - y),
+				   &u, &v), "inverse");
+			/* inside [0, w - border) after the pan, on its edge
+			 * (within one pixel) when the pointer pushed it */
+			UNIT_CHECK(u.v >= -ONE && u.v < (int64_t)(1920 - 64 + 1) * ONE &&
+				   v.v >= -ONE && v.v < (int64_t)(1080 - 32 + 1) * ONE,
+				   "transform %zu pointer (%d,%d) at (%f,%f)", k, px, py,
+				   u.v / 4294967296.0, v.v / 4294967296.0);
+		}
+	}
+	return 0;
+}
+
+static const struct unit_case cases[] = {
+	{ "check", "RandR's rules for the panning area, tracking and borders",
+	  test_check },
+	{ "follow", "xf86RandR13Pan cases: inside, beyond each edge, borders, tracking, transforms",
+	  test_follow },
+	{ "invariants", "random configurations stay in the panning area, idempotent",
+	  test_invariants },
+	{ "pointer-on-border", "the pushed pointer ends on the border, transformed too",
+	  test_pointer_on_border },
+};
+
+int main(int argc, char **argv)
+{
+	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+}
