@@ -104,14 +104,33 @@ extern "C" {
  * (growing the screen past its first framebuffer).
  *
  * The atomic check refuses with -EINVAL, and changes nothing: a TRANSFORM
- * blob of the wrong size, a singular matrix, a projective matrix whose
- * third coordinate is <= 0 anywhere on the mode rectangle (the line at
- * infinity on screen), a bounding box larger than %MMX_TRANSFORM_SPACE_MAX
- * in either direction or beyond +-%MMX_TRANSFORM_SPACE_MAX, an unknown
- * filter, a PANNING blob of the wrong size, with non-zero flags or pad, or
- * breaking RandR's rules (width 0 or at least the CRTC space width, the
- * same for height; the panning area inside the primary plane's
- * framebuffer; borders fitting the CRTC).
+ * blob of the wrong size, an entry of magnitude 2^15 or more (RandR's
+ * XFixed range), a singular matrix, a projective matrix whose third
+ * coordinate is <= 0 anywhere on the mode rectangle (the line at infinity
+ * on screen) or, at a corner, less than 1/65536 of its largest value at a
+ * corner (a precision margin), a bounding box larger than
+ * %MMX_TRANSFORM_SPACE_MAX in either direction or beyond
+ * +-%MMX_TRANSFORM_SPACE_MAX, an unknown filter, a PANNING blob of the
+ * wrong size, with non-zero flags or pad, or breaking RandR's rules (width
+ * 0 or at least the CRTC space width, the same for height, and left (top)
+ * 0 when width (height) is 0; the panning area inside the primary plane's
+ * framebuffer; border_left + border_right at most the mode width, the same
+ * vertically; tracking values within 0..65535 and borders within
+ * -32768..32767, RandR's wire types). A CRTC that is off is checked for
+ * what no mode could accept (flags, pad, a TRANSFORM refused for a 1x1
+ * mode); the rest is checked when it is enabled.
+ *
+ * Filters: nearest samples exactly as pixman's PIXMAN_FILTER_NEAREST;
+ * bilinear uses pixman's 7-bit weights and truncates after each of its
+ * three interpolations, so a channel is pixman's value or one below it.
+ *
+ * Worked keystone example: a projector whose picture lands as a trapezoid
+ * is corrected by the matrix mapping the 1920x1080 output's corners onto
+ * the screen points (-150, -24), (2090, 4), (12, 1080), (1912, 1072):
+ * M = 1.20484499, 0.152024813, -150, 0.0146564019, 1.20445537, -24,
+ * 1.82671393e-05, 0.000168734395, 1 (each entry times 2^32 in the blob).
+ * Its CRTC space is the bounding box (-150, -24) 2240x1104: a primary
+ * plane at CRTC_X -150, CRTC_Y -24, 2240x1104 covers it.
  */
 
 /**
