@@ -335,6 +335,36 @@ static int mmx_crtc_check_panning(struct drm_crtc *crtc,
 	return 0;
 }
 
+/*
+ * A CRTC that is off has no mode, yet what no mode could accept is refused
+ * already: PANNING flags or pad, and a TRANSFORM refused for a 1x1 output.
+ * The latter's checks are implied by those for any mode, whose rectangle
+ * holds the 1x1 one (singular, entries, w <= 0, space limits).
+ */
+static int mmx_crtc_check_off(struct drm_crtc *crtc,
+			      const struct mmx_crtc_state *mmx_state)
+{
+	const struct drm_mmx_transform *matrix;
+	const struct drm_mmx_panning *pan;
+	struct mmx_transform t;
+	bool refused = false;
+
+	if (mmx_state->panning_blob) {
+		pan = mmx_state->panning_blob->data;
+		refused = pan->flags || pan->pad;
+	}
+	if (!refused && mmx_state->transform_blob) {
+		matrix = mmx_state->transform_blob->data;
+		refused = mmx_transform_prepare(&t, matrix->matrix, 1, 1,
+						MMX_TRANSFORM_SPACE_MAX) != 0;
+	}
+	if (!refused)
+		return 0;
+	drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] transform or panning refused\n",
+		       crtc->base.id, crtc->name);
+	return -EINVAL;
+}
+
 static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 				 struct drm_atomic_state *state)
 {
@@ -349,7 +379,7 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 
 	mmx_state->num_layers = 0;
 	if (!crtc_state->enable)
-		return 0;
+		return mmx_crtc_check_off(crtc, mmx_state);
 
 	ret = mmx_crtc_check_transform(crtc, mmx_state);
 	if (ret)
