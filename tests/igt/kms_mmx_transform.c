@@ -12,8 +12,8 @@
  * so that the space's top-left corner is pixman's origin, filter
  * NEAREST/BILINEAR and REPEAT_NONE into an a8r8g8b8 image of the mode's
  * size; its RGB (premultiplied, i.e. "over black") is what the writeback
- * connector must capture: pixel-exact for nearest, within 1 per channel for
- * bilinear.
+ * connector must capture: pixel-exact for nearest; for bilinear, as the
+ * contract says, each channel pixman's value or one below it.
  *
  * Every matrix entry here is a multiple of 2^-15 (and small), so that it is
  * exact in pixman's 16.16 and so is every pixel centre times it: pixman
@@ -278,6 +278,49 @@ static struct mmx_frame *xf_expect(const struct xf *x, int filter, int mw,
 	return f;
 }
 
+/*
+ * Compare a capture with pixman's picture F: nearest exactly; bilinear, as
+ * documented, each channel pixman's value or one below it. On a mismatch
+ * mmx_frame_check() (exact) prints and dumps ($MMX_IGT_DUMP) the pictures.
+ */
+static bool frame_check_xf(const struct mmx_fb *got, struct mmx_frame *f,
+			   int filter, const char *what)
+{
+	long bad = 0;
+	int x, y, s;
+
+	if (filter == FILTER_NEAREST)
+		return mmx_frame_check(got, f, what);
+	if ((int)got->width != f->w || (int)got->height != f->h)
+		return mmx_frame_check(got, f, what);
+	for (y = 0; y < f->h; y++) {
+		for (x = 0; x < f->w; x++) {
+			uint32_t g = mmx_fb_get_raw(got, x, y);
+			uint32_t e = f->px[(size_t)y * f->w + x];
+
+			for (s = 0; s < 24; s += 8) {
+				int dg = (int)((g >> s) & 0xff);
+				int de = (int)((e >> s) & 0xff);
+
+				if (dg > de || dg < de - 1) {
+					if (bad < 8)
+						fprintf(stderr, "  %s: pixel (%d,%d) got %06x, pixman %06x: not pixman's or one below\n",
+							what, x, y, g & 0xffffff, e);
+					bad++;
+					break;
+				}
+			}
+		}
+	}
+	if (!bad)
+		return true;
+	fprintf(stderr, "  %s: %ld pixels beyond the bilinear bound\n", what,
+		bad);
+	memset(f->tol, 0, (size_t)f->w * f->h);
+	mmx_frame_check(got, f, what);
+	return false;
+}
+
 /* Capture output O (in MODE) and compare with the reference. */
 static void xf_check(struct mmx_dev *d, struct mmx_output *o,
 		     const drmModeModeInfo *mode, const struct xf *x,
@@ -292,7 +335,7 @@ static void xf_check(struct mmx_dev *d, struct mmx_output *o,
 	mmx_assert_f(ret == 0, "%s: writeback capture: %s", what,
 		     strerror(-ret));
 	f = xf_expect(x, filter, mode->hdisplay, mode->vdisplay, planes, n);
-	if (!mmx_frame_check(wb, f, what)) {
+	if (!frame_check_xf(wb, f, filter, what)) {
 		mmx_frame_free(f);
 		mmx_fail("%s: captured frame differs from pixman's %s %s",
 			 what, x->name, filter_names[filter]);
@@ -1323,6 +1366,37 @@ static void test_invalid(struct mmx_dev *d)
 		reject_panning(d, o, panning(0xffffff00u, 0, MW, MH),
 			       "left + width wrapping around 2^32");
 
+		reject_panning(d, o, panning(1, 0, 0, MH),
+			       "left 1 with width 0");
+		reject_panning(d, o, panning(0, 1, MW, 0),
+			       "top 1 with height 0");
+
+		/* RandR's wire types: tracking 0..65535, borders INT16 */
+		pan = panning(0, 0, 2 * MW, 2 * MH);
+		pan.track_left = 65535;
+		pan.track_top = 65535;
+		pan.track_width = 65535;
+		pan.track_height = 65535;
+		accept_panning(d, o, pan, "tracking values 65535");
+		pan.track_width = 65536;
+		reject_panning(d, o, pan, "track_width 65536");
+		pan.track_width = 65535;
+		pan.track_left = 65536;
+		reject_panning(d, o, pan, "track_left 65536");
+		pan.track_left = 0;
+		pan.track_top = 0x80000000u;
+		reject_panning(d, o, pan, "track_top 2^31");
+		pan = panning(0, 0, 2 * MW, 2 * MH);
+		pan.border_left = -32768;
+		pan.border_right = 32767;
+		pan.border_top = -32768;
+		accept_panning(d, o, pan, "borders -32768 and 32767");
+		pan.border_right = 32768;
+		reject_panning(d, o, pan, "border_right 32768");
+		pan.border_right = 0;
+		pan.border_top = -32769;
+		reject_panning(d, o, pan, "border_top -32769");
+
 		pan = panning(0, 0, 2 * MW, 2 * MH);
 		pan.border_left = MW / 2;
 		pan.border_right = MW / 2;
@@ -1380,8 +1454,14 @@ static void test_invalid(struct mmx_dev *d)
 static void test_invalid_crtc_off(struct mmx_dev *d)
 {
 	const int64_t rank2[9] = { Q, 2 * Q, 0, 2 * Q, 4 * Q, 0, 0, 0, Q };
+	const int64_t minus_id[9] = { -Q, 0, 0, 0, -Q, 0, 0, 0, -Q };
+	const int64_t entry[9] = { Q << 15, 0, 0, 0, Q, 0, 0, 0, Q };
+	const int64_t far[9] = { Q, 0, 8190 * Q, 0, Q, 0, 0, 0, Q };
 	struct mmx_output *o = output0(d);
+	struct kv okv = { o->crtc_id, "TRANSFORM", 0 };
+	struct mmx_snapshot before;
 	struct drm_mmx_panning pan = panning(0, 0, 0, 0);
+	int ret;
 	uint8_t bytes[8] = { 0 };
 	struct kv kv[] = {
 		{ o->crtc_id, "TRANSFORM", raw_blob(d, bytes, sizeof(bytes)) },
@@ -1398,65 +1478,77 @@ static void test_invalid_crtc_off(struct mmx_dev *d)
 	pan.pad = 1;
 	reject_panning(d, o, pan, "PANNING pad 1, CRTC off");
 	reject_matrix(d, o, rank2, "singular matrix, CRTC off");
+	reject_matrix(d, o, minus_id, "w = -1, CRTC off");
+	reject_matrix(d, o, entry, "entry 2^15, CRTC off");
+
+	/*
+	 * What depends on the mode waits for the modeset: a space reaching
+	 * x = 8191 for a 1x1 mode is accepted while off, and the modeset to
+	 * 160x120 (space to x = 8350) is then refused, changing nothing.
+	 */
+	okv.value = xf_blob(d, far);
+	mmx_do(commit_kv(d, &okv, 1, 0));
+	mmx_assert_eq(mmx_prop_get(d, o->crtc_id, "TRANSFORM"), okv.value);
+	mmx_snapshot_take(d, &before);
+	ret = mmx_output_set(d, o, small_mode(), NULL, 0, 0);
+	mmx_assert_f(ret == -EINVAL, "modeset with a space beyond x = 8192: %d",
+		     ret);
+	mmx_assert_unchanged(d, &before);
+	mmx_snapshot_free(&before);
+	xf_clear(d);
+	mmx_do(mmx_output_set(d, o, small_mode(), NULL, 0, 0));
 	xf_clear(d);
 }
 
 /* ------------------------------------------------------------------------ */
-/* valid-extremes                                                           */
+/* precision-limits                                                         */
 
 /*
- * Matrices the contract allows (non-singular, w > 0 on the whole mode
- * rectangle, a small space) at the edges of the representable: they must
- * be accepted and show what pixman shows for the same transform.
+ * The documented limits of the matrix, from both sides: entries below 2^15
+ * in magnitude (RandR's XFixed range) and, for projective matrices, w at
+ * every corner at least 1/65536 of its largest corner value. Just inside,
+ * the matrix works and shows what pixman shows; just outside, -EINVAL.
  */
-static void test_valid_extremes(struct mmx_dev *d)
+static void test_precision_limits(struct mmx_dev *d)
 {
+	/* (2^15 - 2^-15) * identity: projectively the identity */
+	const int64_t big = (Q << 15) - 1;
+	const int64_t entry_in[9] = { big, 0, 0, 0, big, 0, 0, 0, big };
+	const int64_t entry_out[9] = { Q << 15, 0, 0, 0, Q << 15, 0, 0, 0,
+				       Q << 15 };
+	const int64_t entry_neg[9] = { Q, 0, -(Q << 15), 0, Q, 0, 0, 0, Q };
+	/*
+	 * w = (u + v) / 128 + c: 2.1875 + c at (160, 120), c at (0, 0);
+	 * c = 2^-14 is 1/35841 of it (accepted), 2^-15 1/71681 (refused).
+	 */
+	const int64_t w_out[9] = { Q, 0, 0, 0, Q, 0, Q / 128, Q / 128, 1 };
 	struct mmx_output *o = output0(d);
-	struct {
-		struct xf blob;		/* what is committed */
-		struct xf ref;		/* the same transform for pixman */
-		const char *why;
-	} c[2];
-	int n_refused = 0;
-	size_t i;
+	struct mmx_ref_plane p;
+	struct mmx_req *r;
+	struct xf id, pinch;
 
 	xf_clear(d);
-	/* w = (u + v) / 128 + 2^-15 (16.16-exact): space 128x128 */
-	xf_set(&c[0].blob, "pinch-2^-15", MW, MH, Q, 0, 0, 0, Q, 0, Q / 128,
-	       Q / 128, 1);
-	c[0].ref = c[0].blob;
-	c[0].why = "w = 2^-15 at the corner (0, 0), 2.19 at (160, 120)";
-	/* 2^15 times the identity: the identity, entries beyond 16.16 */
-	xf_set(&c[1].blob, "identity-times-2^15", MW, MH, Q << 15, 0, 0, 0,
-	       Q << 15, 0, 0, 0, Q << 15);
-	xf_make(&c[1].ref, XF_IDENTITY, MW, MH);
-	c[1].why = "entries 2^15 (S31.32 allows up to 2^31)";
-
+	xf_make(&id, XF_IDENTITY, MW, MH);
+	xf_make(&pinch, XF_PINCH, MW, MH);
 	light(d, o);
-	for (i = 0; i < MMX_ARRAY_SIZE(c); i++) {
-		const struct xf *x = &c[i].ref;
-		struct mmx_ref_plane p;
-		struct mmx_req *r;
-		int ret;
 
-		mmx_info("%s: %s, space %d,%d %dx%d\n", c[i].blob.name,
-			 c[i].why, x->bx, x->by, x->bw, x->bh);
-		p = mmx_ref_fb(random_fb(d, x->bw, x->bh, 140 + (uint32_t)i),
-			       x->bx, x->by);
-		r = mmx_req_new(d);
-		req_transform(d, r, o, &c[i].blob, FILTER_NEAREST);
-		req_ref_plane(r, o->primary, o, &p);
-		ret = mmx_req_commit(r, 0);
-		if (ret) {	/* go on: report every refusal */
-			fprintf(stderr, "  %s (%s) refused: %s\n",
-				c[i].blob.name, c[i].why, strerror(-ret));
-			n_refused++;
-			continue;
-		}
-		xf_check(d, o, small_mode(), x, FILTER_NEAREST, &p, 1,
-			 c[i].blob.name);
-	}
-	mmx_assert_f(n_refused == 0, "%d valid matrices refused", n_refused);
+	reject_matrix(d, o, entry_out, "entries of 2^15");
+	reject_matrix(d, o, entry_neg, "an entry of -2^15");
+	reject_matrix(d, o, w_out, "w at (0, 0) below 1/65536 of w at (160, 120)");
+
+	/* the largest entries: the picture of the identity */
+	p = mmx_ref_fb(random_fb(d, MW, MH, 140), 0, 0);
+	r = mmx_req_new(d);
+	mmx_req_add(r, o->crtc_id, "TRANSFORM", xf_blob(d, entry_in));
+	req_ref_plane(r, o->primary, o, &p);
+	mmx_do(mmx_req_commit(r, 0));
+	xf_check(d, o, small_mode(), &id, FILTER_NEAREST, &p, 1,
+		 "identity-times-32767.99997");
+
+	/* the smallest w margin (transform-*-pinch check its pictures) */
+	r = mmx_req_new(d);
+	req_transform(d, r, o, &pinch, FILTER_NEAREST);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_TEST_ONLY));
 	xf_clear(d);
 }
 
@@ -1609,12 +1701,12 @@ static const struct mmx_subtest tests[] = {
 	  test_large_space, NULL, NULL },
 	{ "screen-growth", "two outputs on one 320x120 FB switch in one commit without ALLOW_MODESET to a 480x240 FB with another pitch and an offset, back, and again while one of them turns rot180",
 	  test_screen_growth, NULL, NULL },
-	{ "invalid", "bad TRANSFORM/TRANSFORM_FILTER/PANNING values (size, blob id, singular, w <= 0, space too large, filter 2, flags, pad, RandR's panning rules) fail with -EINVAL and change nothing; their boundaries pass",
+	{ "invalid", "bad TRANSFORM/TRANSFORM_FILTER/PANNING values (size, blob id, singular, w <= 0, space too large, filter 2, flags, pad, RandR's panning rules and wire ranges) fail with -EINVAL and change nothing; their boundaries pass",
 	  test_invalid, NULL, NULL },
-	{ "invalid-crtc-off", "mode-independent refusals (blob size, filter, PANNING flags/pad, singular matrix) apply to a CRTC that is off too",
+	{ "invalid-crtc-off", "a CRTC that is off refuses what no mode could accept (blob size, filter, PANNING flags/pad, singular, w < 0, entry 2^15); a mode-dependent refusal waits for the modeset, which then fails and changes nothing",
 	  test_invalid_crtc_off, NULL, NULL },
-	{ "valid-extremes", "matrices within the contract at its edges (w = 2^-15 at a corner; entries of 2^15) are accepted and shown as pixman shows them",
-	  test_valid_extremes, NULL, NULL },
+	{ "precision-limits", "entries of 2^15 and a corner w below 1/65536 of the largest are refused; 32767.99997 * identity works (as the identity) and a 1/35841 margin is accepted",
+	  test_precision_limits, NULL, NULL },
 	{ "panning-readback", "a valid PANNING blob is accepted, reads back byte-identical through the property (any client), does not move the picture, and follows RandR's rules with a transform",
 	  test_panning_readback, NULL, NULL },
 };
