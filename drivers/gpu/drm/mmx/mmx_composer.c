@@ -34,33 +34,14 @@ static int mmx_composer_reserve(u32 **buf, size_t *capacity, size_t words)
 	return 0;
 }
 
-/* Blend the layers of @state into output->frame. */
-static int mmx_compose(struct mmx_output *output,
-		       const struct mmx_crtc_state *state)
+/* Blend the layers of @state into @frame, which covers the CRTC space. */
+static void mmx_compose_layers(struct mmx_output *output,
+			       const struct mmx_crtc_state *state,
+			       struct mmx_frame *frame)
 {
-	const struct drm_display_mode *mode = &state->base.mode;
-	struct mmx_frame *frame = &output->frame;
 	unsigned int i;
-	int ret;
 
-	if (mode->hdisplay <= 0 || mode->vdisplay <= 0)
-		return -EINVAL;
-
-	ret = mmx_composer_reserve(&output->frame_pixels, &output->frame_size,
-				   (size_t)mode->hdisplay * mode->vdisplay);
-	if (ret)
-		return ret;
-	ret = mmx_composer_reserve(&output->scratch, &output->scratch_size,
-				   mode->hdisplay);
-	if (ret)
-		return ret;
-
-	frame->pixels = output->frame_pixels;
-	frame->width = mode->hdisplay;
-	frame->height = mode->vdisplay;
-	frame->stride = mode->hdisplay;
 	mmx_frame_fill(frame, 0);
-
 	for (i = 0; i < state->num_layers; i++) {
 		const struct mmx_crtc_layer *cl = &state->layers[i];
 		const struct drm_shadow_plane_state *shadow =
@@ -72,6 +53,56 @@ static int mmx_compose(struct mmx_output *output,
 		layer.pixels = (const u8 *)shadow->data[0].vaddr + cl->offset;
 		mmx_frame_blend(frame, &layer, output->scratch);
 	}
+}
+
+/*
+ * Compose what @state shows into output->frame: the planes blended in CRTC
+ * space, then, with a transform, that space resampled into the mode.
+ */
+static int mmx_compose(struct mmx_output *output,
+		       const struct mmx_crtc_state *state)
+{
+	const struct drm_display_mode *mode = &state->base.mode;
+	u32 space_w = drm_rect_width(&state->space);
+	u32 space_h = drm_rect_height(&state->space);
+	struct mmx_frame *frame = &output->frame;
+	struct mmx_frame space;
+	int ret;
+
+	if (mode->hdisplay <= 0 || mode->vdisplay <= 0)
+		return -EINVAL;
+
+	ret = mmx_composer_reserve(&output->frame_pixels, &output->frame_size,
+				   (size_t)mode->hdisplay * mode->vdisplay);
+	if (ret)
+		return ret;
+	ret = mmx_composer_reserve(&output->scratch, &output->scratch_size,
+				   max_t(u32, mode->hdisplay, space_w));
+	if (ret)
+		return ret;
+
+	frame->pixels = output->frame_pixels;
+	frame->width = mode->hdisplay;
+	frame->height = mode->vdisplay;
+	frame->stride = mode->hdisplay;
+
+	if (!state->transformed) {
+		mmx_compose_layers(output, state, frame);
+		return 0;
+	}
+
+	ret = mmx_composer_reserve(&output->space_pixels, &output->space_size,
+				   (size_t)space_w * space_h);
+	if (ret)
+		return ret;
+	space.pixels = output->space_pixels;
+	space.width = space_w;
+	space.height = space_h;
+	space.stride = space_w;
+	mmx_compose_layers(output, state, &space);
+	mmx_transform_compose(&state->transform, state->filter, &space,
+			      state->space.x1, state->space.y1, frame, 0,
+			      frame->height);
 	return 0;
 }
 
@@ -187,6 +218,9 @@ void mmx_composer_release(struct mmx_output *output)
 	kvfree(output->scratch);
 	output->scratch = NULL;
 	output->scratch_size = 0;
+	kvfree(output->space_pixels);
+	output->space_pixels = NULL;
+	output->space_size = 0;
 }
 
 /* CRC */

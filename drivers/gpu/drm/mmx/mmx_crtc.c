@@ -14,6 +14,7 @@
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
+#include <drm/drm_property.h>
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
@@ -23,8 +24,12 @@
 static void mmx_crtc_destroy_state(struct drm_crtc *crtc,
 				   struct drm_crtc_state *state)
 {
+	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(state);
+
+	drm_property_blob_put(mmx_state->transform_blob);
+	drm_property_blob_put(mmx_state->panning_blob);
 	__drm_atomic_helper_crtc_destroy_state(state);
-	kfree(to_mmx_crtc_state(state));
+	kfree(mmx_state);
 }
 
 static void mmx_crtc_reset(struct drm_crtc *crtc)
@@ -34,6 +39,8 @@ static void mmx_crtc_reset(struct drm_crtc *crtc)
 	if (crtc->state)
 		mmx_crtc_destroy_state(crtc, crtc->state);
 	__drm_atomic_helper_crtc_reset(crtc, state ? &state->base : NULL);
+	if (state)
+		state->filter = MMX_FILTER_NEAREST;
 }
 
 static struct drm_crtc_state *mmx_crtc_duplicate_state(struct drm_crtc *crtc)
@@ -49,7 +56,78 @@ static struct drm_crtc_state *mmx_crtc_duplicate_state(struct drm_crtc *crtc)
 		return NULL;
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
 	state->touched_planes = 0;
+	if (state->transform_blob)
+		drm_property_blob_get(state->transform_blob);
+	if (state->panning_blob)
+		drm_property_blob_get(state->panning_blob);
 	return &state->base;
+}
+
+/* Replace *@blob by the blob @id (0: none), which must be @size bytes. */
+static int mmx_crtc_replace_blob(struct drm_device *dev,
+				 struct drm_property_blob **blob, u64 id,
+				 size_t size)
+{
+	struct drm_property_blob *new_blob = NULL;
+
+	if (id) {
+		new_blob = drm_property_lookup_blob(dev, id);
+		if (!new_blob)
+			return -EINVAL;
+		if (new_blob->length != size) {
+			drm_property_blob_put(new_blob);
+			return -EINVAL;
+		}
+	}
+	drm_property_replace_blob(blob, new_blob);
+	drm_property_blob_put(new_blob);
+	return 0;
+}
+
+static int mmx_crtc_set_property(struct drm_crtc *crtc,
+				 struct drm_crtc_state *state,
+				 struct drm_property *property, u64 val)
+{
+	struct mmx_device *mmx = to_mmx_device(crtc->dev);
+	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(state);
+
+	if (property == mmx->transform_prop)
+		return mmx_crtc_replace_blob(crtc->dev, &mmx_state->transform_blob,
+					     val, sizeof(struct drm_mmx_transform));
+	if (property == mmx->panning_prop)
+		return mmx_crtc_replace_blob(crtc->dev, &mmx_state->panning_blob,
+					     val, sizeof(struct drm_mmx_panning));
+	if (property == mmx->filter_prop) {
+		if (val > MMX_TRANSFORM_FILTER_BILINEAR)
+			return -EINVAL;
+		mmx_state->filter = val == MMX_TRANSFORM_FILTER_BILINEAR ?
+				    MMX_FILTER_BILINEAR : MMX_FILTER_NEAREST;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int mmx_crtc_get_property(struct drm_crtc *crtc,
+				 const struct drm_crtc_state *state,
+				 struct drm_property *property, u64 *val)
+{
+	struct mmx_device *mmx = to_mmx_device(crtc->dev);
+	const struct mmx_crtc_state *mmx_state =
+		container_of(state, struct mmx_crtc_state, base);
+
+	if (property == mmx->transform_prop)
+		*val = mmx_state->transform_blob ?
+		       mmx_state->transform_blob->base.id : 0;
+	else if (property == mmx->panning_prop)
+		*val = mmx_state->panning_blob ?
+		       mmx_state->panning_blob->base.id : 0;
+	else if (property == mmx->filter_prop)
+		*val = mmx_state->filter == MMX_FILTER_BILINEAR ?
+		       MMX_TRANSFORM_FILTER_BILINEAR :
+		       MMX_TRANSFORM_FILTER_NEAREST;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 /* Vertical blanking */
@@ -132,6 +210,8 @@ static const struct drm_crtc_funcs mmx_crtc_funcs = {
 	.reset = mmx_crtc_reset,
 	.atomic_duplicate_state = mmx_crtc_duplicate_state,
 	.atomic_destroy_state = mmx_crtc_destroy_state,
+	.atomic_set_property = mmx_crtc_set_property,
+	.atomic_get_property = mmx_crtc_get_property,
 	.enable_vblank = mmx_crtc_enable_vblank,
 	.disable_vblank = mmx_crtc_disable_vblank,
 	.get_vblank_timestamp = mmx_crtc_get_vblank_timestamp,
@@ -154,30 +234,151 @@ static enum mmx_blend_mode mmx_blend_mode_of(u16 pixel_blend_mode)
 	}
 }
 
+/*
+ * Clip a plane to the CRTC space and describe it as a compositor layer.
+ * Planes are not scaled, so source and destination clip alike.
+ * Return: 1 if visible, 0 if not, or -EINVAL.
+ */
 static int mmx_crtc_layer_decode(struct mmx_crtc_layer *cl,
-				 struct drm_plane_state *plane_state)
+				 struct drm_plane_state *plane_state,
+				 const struct drm_rect *space)
 {
 	const struct drm_framebuffer *fb = plane_state->fb;
 	struct mmx_layer *layer = &cl->layer;
-	u32 src_x = plane_state->src.x1 >> 16;
-	u32 src_y = plane_state->src.y1 >> 16;
+	struct drm_rect dst;
+	u32 src_x, src_y;
+
+	drm_rect_init(&dst, plane_state->crtc_x, plane_state->crtc_y,
+		      plane_state->crtc_w, plane_state->crtc_h);
+	if (!drm_rect_intersect(&dst, space))
+		return 0;
 
 	if (!mmx_format_lookup(fb->format->format, &layer->format))
 		return -EINVAL;
 
+	src_x = (plane_state->src_x >> 16) + (dst.x1 - plane_state->crtc_x);
+	src_y = (plane_state->src_y >> 16) + (dst.y1 - plane_state->crtc_y);
+
 	layer->pixels = NULL;
 	layer->pitch = fb->pitches[0];
-	layer->dst_x = plane_state->dst.x1;
-	layer->dst_y = plane_state->dst.y1;
-	layer->width = drm_rect_width(&plane_state->dst);
-	layer->height = drm_rect_height(&plane_state->dst);
+	layer->dst_x = dst.x1 - space->x1;
+	layer->dst_y = dst.y1 - space->y1;
+	layer->width = drm_rect_width(&dst);
+	layer->height = drm_rect_height(&dst);
 	layer->alpha = plane_state->alpha;
 	layer->blend = mmx_blend_mode_of(plane_state->pixel_blend_mode);
 	cl->plane_state = plane_state;
 	/* The shadow-plane mapping already points at fb->offsets[0]. */
 	cl->offset = (size_t)src_y * fb->pitches[0] +
 		     (size_t)src_x * fb->format->cpp[0];
+	return 1;
+}
+
+/* Decode TRANSFORM for the mode and set the CRTC space. */
+static int mmx_crtc_check_transform(struct drm_crtc *crtc,
+				    struct mmx_crtc_state *mmx_state)
+{
+	const struct drm_display_mode *mode = &mmx_state->base.mode;
+	const struct drm_mmx_transform *blob;
+	s32 x, y;
+	u32 w, h;
+	int ret;
+
+	mmx_state->transformed = false;
+	drm_rect_init(&mmx_state->space, 0, 0, mode->hdisplay, mode->vdisplay);
+	mmx_transform_identity(&mmx_state->transform, mode->hdisplay,
+			       mode->vdisplay);
+	if (!mmx_state->transform_blob)
+		return 0;
+
+	blob = mmx_state->transform_blob->data;
+	ret = mmx_transform_prepare(&mmx_state->transform, blob->matrix,
+				    mode->hdisplay, mode->vdisplay,
+				    MMX_TRANSFORM_SPACE_MAX);
+	if (ret) {
+		drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] transform refused\n",
+			       crtc->base.id, crtc->name);
+		return ret;
+	}
+	if (mmx_state->transform.kind == MMX_TRANSFORM_IDENTITY)
+		return 0;
+
+	mmx_transform_bbox(&mmx_state->transform, &x, &y, &w, &h);
+	drm_rect_init(&mmx_state->space, x, y, w, h);
+	mmx_state->transformed = true;
 	return 0;
+}
+
+static int mmx_crtc_check_panning(struct drm_crtc *crtc,
+				  struct mmx_crtc_state *mmx_state,
+				  struct drm_atomic_state *state)
+{
+	const struct drm_mmx_panning *blob;
+	const struct drm_plane_state *primary;
+	struct mmx_panning panning;
+	u32 fb_w = 0, fb_h = 0;
+
+	if (!mmx_state->panning_blob)
+		return 0;
+	blob = mmx_state->panning_blob->data;
+	if (blob->flags || blob->pad)
+		return -EINVAL;
+
+	primary = drm_atomic_get_new_plane_state(state, crtc->primary);
+	if (!primary)
+		primary = crtc->primary->state;
+	if (primary && primary->fb) {
+		fb_w = primary->fb->width;
+		fb_h = primary->fb->height;
+	}
+
+	panning = (struct mmx_panning) {
+		.left = blob->left, .top = blob->top,
+		.width = blob->width, .height = blob->height,
+		.track_left = blob->track_left, .track_top = blob->track_top,
+		.track_width = blob->track_width,
+		.track_height = blob->track_height,
+		.border_left = blob->border_left,
+		.border_top = blob->border_top,
+		.border_right = blob->border_right,
+		.border_bottom = blob->border_bottom,
+	};
+	if (mmx_panning_check(&panning, &mmx_state->transform, fb_w, fb_h)) {
+		drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] panning refused\n",
+			       crtc->base.id, crtc->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A CRTC that is off has no mode, yet what no mode could accept is refused
+ * already: PANNING flags or pad, and a TRANSFORM refused for a 1x1 output.
+ * The latter's checks are implied by those for any mode, whose rectangle
+ * holds the 1x1 one (singular, entries, w <= 0, space limits).
+ */
+static int mmx_crtc_check_off(struct drm_crtc *crtc,
+			      const struct mmx_crtc_state *mmx_state)
+{
+	const struct drm_mmx_transform *matrix;
+	const struct drm_mmx_panning *pan;
+	struct mmx_transform t;
+	bool refused = false;
+
+	if (mmx_state->panning_blob) {
+		pan = mmx_state->panning_blob->data;
+		refused = pan->flags || pan->pad;
+	}
+	if (!refused && mmx_state->transform_blob) {
+		matrix = mmx_state->transform_blob->data;
+		refused = mmx_transform_prepare(&t, matrix->matrix, 1, 1,
+						MMX_TRANSFORM_SPACE_MAX) != 0;
+	}
+	if (!refused)
+		return 0;
+	drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] transform or panning refused\n",
+		       crtc->base.id, crtc->name);
+	return -EINVAL;
 }
 
 static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
@@ -193,6 +394,15 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 	int ret;
 
 	mmx_state->num_layers = 0;
+	if (!crtc_state->enable)
+		return mmx_crtc_check_off(crtc, mmx_state);
+
+	ret = mmx_crtc_check_transform(crtc, mmx_state);
+	if (ret)
+		return ret;
+	ret = mmx_crtc_check_panning(crtc, mmx_state, state);
+	if (ret)
+		return ret;
 	if (!crtc_state->active)
 		return 0;
 
@@ -200,7 +410,7 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 		plane_state = drm_atomic_get_new_plane_state(state, plane);
 		if (!plane_state)
 			plane_state = plane->state;
-		if (!plane_state->visible)
+		if (!plane_state->fb)
 			continue;
 		if (WARN_ON(n == MMX_PLANES_PER_CRTC))
 			return -EINVAL;
@@ -210,11 +420,17 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 			if (sorted[i - 1].plane_state->normalized_zpos <
 			    plane_state->normalized_zpos)
 				break;
-			sorted[i] = sorted[i - 1];
 		}
-		ret = mmx_crtc_layer_decode(&sorted[i], plane_state);
-		if (ret)
+		memmove(&sorted[i + 1], &sorted[i], (n - i) * sizeof(sorted[0]));
+		ret = mmx_crtc_layer_decode(&sorted[i], plane_state,
+					    &mmx_state->space);
+		if (ret < 0)
 			return ret;
+		if (ret == 0) {
+			memmove(&sorted[i], &sorted[i + 1],
+				(n - i) * sizeof(sorted[0]));
+			continue;
+		}
 		n++;
 	}
 
@@ -282,6 +498,31 @@ static void mmx_crtc_release(struct drm_device *dev, void *data)
 	mmx_composer_release(output);
 }
 
+static const struct drm_prop_enum_list mmx_filter_names[] = {
+	{ MMX_TRANSFORM_FILTER_NEAREST, "nearest" },
+	{ MMX_TRANSFORM_FILTER_BILINEAR, "bilinear" },
+};
+
+/* The CRTC properties are created once, for all CRTCs. */
+static int mmx_crtc_create_props(struct mmx_device *mmx)
+{
+	struct drm_device *dev = &mmx->drm;
+
+	if (mmx->transform_prop)
+		return 0;
+
+	mmx->transform_prop = drm_property_create(dev, DRM_MODE_PROP_BLOB,
+						  "TRANSFORM", 0);
+	mmx->filter_prop = drm_property_create_enum(dev, 0, "TRANSFORM_FILTER",
+						    mmx_filter_names,
+						    ARRAY_SIZE(mmx_filter_names));
+	mmx->panning_prop = drm_property_create(dev, DRM_MODE_PROP_BLOB,
+						"PANNING", 0);
+	if (!mmx->transform_prop || !mmx->filter_prop || !mmx->panning_prop)
+		return -ENOMEM;
+	return 0;
+}
+
 /**
  * mmx_crtc_init - create the planes and the CRTC of an output
  * @mmx: the device
@@ -327,6 +568,14 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 	hrtimer_init(&output->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	output->vblank_timer.function = mmx_vblank_timer_fn;
 	INIT_WORK(&output->compose_work, mmx_composer_work);
+
+	ret = mmx_crtc_create_props(mmx);
+	if (ret)
+		return ret;
+	drm_object_attach_property(&output->crtc.base, mmx->transform_prop, 0);
+	drm_object_attach_property(&output->crtc.base, mmx->filter_prop,
+				   MMX_TRANSFORM_FILTER_NEAREST);
+	drm_object_attach_property(&output->crtc.base, mmx->panning_prop, 0);
 
 	return drmm_add_action_or_reset(dev, mmx_crtc_release, output);
 }

@@ -24,6 +24,8 @@
 #include "mmx_blend.h"
 #include "mmx_edid.h"
 #include "mmx_signal.h"
+#include "mmx_panning.h"
+#include "mmx_transform.h"
 
 #define MMX_DRIVER_NAME		"mmx"
 #define MMX_DRIVER_DESC		"Multimedia extensions virtual KMS driver"
@@ -110,12 +112,27 @@ struct mmx_crtc_layer {
  *	before the CRTC's other planes are added to decode @layers; an
  *	unchanged plane among them is redrawn whole (DIRTYFB without clips),
  *	the others are not (used by the virtio backend's damage tracking)
+ * @layers: the visible planes, bottom first, decoded in atomic_check; their
+ *	destinations are relative to the top-left corner of @space
+ * @transform_blob: the TRANSFORM property (&struct drm_mmx_transform)
+ * @panning_blob: the PANNING property (&struct drm_mmx_panning)
+ * @filter: the TRANSFORM_FILTER property
+ * @transformed: @transform is not the identity
+ * @transform: @transform_blob decoded for the mode, in atomic_check
+ * @space: the CRTC space shown: the mode's rectangle, or the bounding box
+ *	of the transformed mode rectangle
  */
 struct mmx_crtc_state {
 	struct drm_crtc_state base;
 	unsigned int num_layers;
 	struct mmx_crtc_layer layers[MMX_PLANES_PER_CRTC];
 	u32 touched_planes;
+	struct drm_property_blob *transform_blob;
+	struct drm_property_blob *panning_blob;
+	enum mmx_filter filter;
+	bool transformed;
+	struct mmx_transform transform;
+	struct drm_rect space;
 };
 
 #define to_mmx_crtc_state(s) container_of(s, struct mmx_crtc_state, base)
@@ -165,6 +182,9 @@ struct mmx_crtc_state {
  * @signal_format: the committed SignalFormat, for probing
  * @signal_props: the committed SignalProperties, for probing
  * @hotplug_work: sends a hotplug event outside the commit path
+ * @space_pixels: the composed CRTC space before the transform, @space_size
+ *	words (composer only)
+ * @space_size: capacity of @space_pixels
  */
 struct mmx_output {
 	struct drm_crtc crtc;
@@ -206,6 +226,8 @@ struct mmx_output {
 	enum mmx_signal_format signal_format;
 	u64 signal_props;
 	struct work_struct hotplug_work;
+	u32 *space_pixels;
+	size_t space_size;
 };
 
 struct mmx_virtio;
@@ -221,6 +243,9 @@ struct mmx_virtio;
  * @compatibility_list_prop: RandR's CompatibilityList
  * @clone_list_prop: RandR's CloneList
  * @virtio: the virtio-gpu backend, NULL for the virtual backend
+ * @transform_prop: the CRTCs' TRANSFORM property
+ * @filter_prop: the CRTCs' TRANSFORM_FILTER property
+ * @panning_prop: the CRTCs' PANNING property
  */
 struct mmx_device {
 	struct drm_device drm;
@@ -232,6 +257,9 @@ struct mmx_device {
 	struct drm_property *compatibility_list_prop;
 	struct drm_property *clone_list_prop;
 	struct mmx_virtio *virtio;
+	struct drm_property *transform_prop;
+	struct drm_property *filter_prop;
+	struct drm_property *panning_prop;
 };
 
 #define to_mmx_device(d) container_of(d, struct mmx_device, drm)

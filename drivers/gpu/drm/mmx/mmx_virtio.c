@@ -981,9 +981,15 @@ void mmx_virtio_crtc_flush(struct mmx_output *output,
 	 */
 	drm_rect_init(&full, 0, 0, new_crtc_state->mode.hdisplay,
 		      new_crtc_state->mode.vdisplay);
+	/*
+	 * Plane rectangles live in CRTC space: with a transform, or when it
+	 * changes, damage the whole output rather than map them through it.
+	 */
 	if (!old_crtc_state->active || new_crtc_state->active_changed ||
 	    new_crtc_state->mode_changed ||
-	    new_crtc_state->color_mgmt_changed) {
+	    new_crtc_state->color_mgmt_changed ||
+	    to_mmx_crtc_state(new_crtc_state)->transformed ||
+	    to_mmx_crtc_state(old_crtc_state)->transformed) {
 		mmx_virtio_damage_add(&damage, &full);
 	} else {
 		touched = to_mmx_crtc_state(new_crtc_state)->touched_planes;
