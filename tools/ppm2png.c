@@ -16,94 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ppm.h"
+
 static const char *prog = "ppm2png";
-
-/* Skip blanks and '#' comments in a PPM header. */
-static void skip_space(FILE *f)
-{
-	int c;
-
-	for (;;) {
-		c = getc(f);
-		if (c == '#') {
-			while (c != '\n' && c != EOF)
-				c = getc(f);
-		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			if (c != EOF)
-				ungetc(c, f);
-			return;
-		}
-	}
-}
-
-/* Read one unsigned decimal header field; return 0 or -1. */
-static int read_uint(FILE *f, unsigned long *v)
-{
-	int c, n = 0;
-
-	skip_space(f);
-	*v = 0;
-	while ((c = getc(f)) >= '0' && c <= '9') {
-		if (*v > (ULONG_MAX - 9) / 10)
-			return -1;
-		*v = *v * 10 + (unsigned long)(c - '0');
-		n++;
-	}
-	if (c != EOF)
-		ungetc(c, f);
-	return n ? 0 : -1;
-}
-
-/*
- * Read the P6 image in IN; on success return the pixels (3 bytes each, row
- * after row) and set *w, *h. Return NULL after printing why on failure.
- */
-static unsigned char *read_ppm(const char *in, FILE *f, unsigned long *w,
-			       unsigned long *h)
-{
-	unsigned long maxval;
-	unsigned char *pix;
-	size_t size;
-	int c;
-
-	if (getc(f) != 'P' || getc(f) != '6') {
-		fprintf(stderr, "%s: %s: not a binary PPM (P6)\n", prog, in);
-		return NULL;
-	}
-	if (read_uint(f, w) || read_uint(f, h) || read_uint(f, &maxval)) {
-		fprintf(stderr, "%s: %s: bad PPM header\n", prog, in);
-		return NULL;
-	}
-	if (maxval != 255) {
-		fprintf(stderr, "%s: %s: maxval %lu, only 255 is supported\n",
-			prog, in, maxval);
-		return NULL;
-	}
-	if (*w == 0 || *h == 0 || *w > PNG_UINT_31_MAX / 3 ||
-	    *h > PNG_UINT_31_MAX || *w > SIZE_MAX / 3 / *h) {
-		fprintf(stderr, "%s: %s: bad size %lux%lu\n", prog, in, *w, *h);
-		return NULL;
-	}
-	/* exactly one whitespace byte ends the header */
-	c = getc(f);
-	if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-		fprintf(stderr, "%s: %s: bad PPM header\n", prog, in);
-		return NULL;
-	}
-
-	size = (size_t)*w * *h * 3;
-	pix = malloc(size);
-	if (!pix) {
-		fprintf(stderr, "%s: out of memory for %lux%lu\n", prog, *w, *h);
-		return NULL;
-	}
-	if (fread(pix, 1, size, f) != size) {
-		fprintf(stderr, "%s: %s: truncated pixel data\n", prog, in);
-		free(pix);
-		return NULL;
-	}
-	return pix;
-}
 
 /* Write the pixels to OUT as 8-bit RGB; return 0 or -1 after a message. */
 static int write_png(const char *out, FILE *f, const unsigned char *pix,
@@ -158,7 +73,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %s\n", prog, argv[1], strerror(errno));
 		return 1;
 	}
-	pix = read_ppm(argv[1], in, &w, &h);
+	pix = ppm_read(prog, argv[1], in, &w, &h);
 	fclose(in);
 	if (!pix)
 		return 1;

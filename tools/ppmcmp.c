@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ppm.h"
+
 static const char *prog = "ppmcmp";
 
 struct image {
@@ -22,64 +24,18 @@ struct image {
 	uint8_t *rgb;
 };
 
-static void skip_space(FILE *f)
-{
-	int c;
-
-	for (;;) {
-		c = getc(f);
-		if (c == '#') {
-			while (c != '\n' && c != EOF)
-				c = getc(f);
-		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			if (c != EOF)
-				ungetc(c, f);
-			return;
-		}
-	}
-}
-
-static int read_uint(FILE *f, unsigned long *v)
-{
-	int c, n = 0;
-
-	skip_space(f);
-	*v = 0;
-	while ((c = getc(f)) >= '0' && c <= '9') {
-		if (*v > 100000000)
-			return -1;
-		*v = *v * 10 + (unsigned long)(c - '0');
-		n++;
-	}
-	if (c != EOF)
-		ungetc(c, f);
-	return n ? 0 : -1;
-}
-
 static void load(const char *path, struct image *img)
 {
-	unsigned long maxval;
 	FILE *f = fopen(path, "rb");
-	size_t size;
 
 	if (!f) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		exit(2);
 	}
-	if (getc(f) != 'P' || getc(f) != '6' || read_uint(f, &img->w) ||
-	    read_uint(f, &img->h) || read_uint(f, &maxval) || maxval != 255 ||
-	    !img->w || !img->h || img->w > 65536 || img->h > 65536) {
-		fprintf(stderr, "%s: %s: not a P6 PPM with maxval 255\n", prog, path);
-		exit(2);
-	}
-	getc(f);	/* the single blank after maxval */
-	size = img->w * img->h * 3;
-	img->rgb = malloc(size);
-	if (!img->rgb || fread(img->rgb, 1, size, f) != size) {
-		fprintf(stderr, "%s: %s: short file\n", prog, path);
-		exit(2);
-	}
+	img->rgb = ppm_read(prog, path, f, &img->w, &img->h);
 	fclose(f);
+	if (!img->rgb)
+		exit(2);
 }
 
 int main(int argc, char **argv)
