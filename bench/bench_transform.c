@@ -23,6 +23,7 @@
 #include <time.h>
 #include <pixman.h>
 
+#include "homography.h"
 #include "mmx_transform.h"
 
 #define OUT_W	1920
@@ -73,47 +74,6 @@ static void mat_mul(double *r, const double *a, const double *b)
 			t[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] +
 				       a[3 * i + 2] * b[6 + j];
 	memcpy(r, t, sizeof(t));
-}
-
-/* Homography taking (0,0), (w,0), (0,h), (w,h) to q[0..3]. */
-static void homography(double *m, double w, double h, const double q[4][2])
-{
-	double a[8][9];
-	int i, j, r, p;
-
-	for (i = 0; i < 4; i++) {
-		double u = (i & 1) ? w : 0, v = (i & 2) ? h : 0;
-		double x = q[i][0], y = q[i][1];
-		double r0[9] = { u, v, 1, 0, 0, 0, -x * u, -x * v, x };
-		double r1[9] = { 0, 0, 0, u, v, 1, -y * u, -y * v, y };
-
-		memcpy(a[2 * i], r0, sizeof(r0));
-		memcpy(a[2 * i + 1], r1, sizeof(r1));
-	}
-	for (i = 0; i < 8; i++) {
-		p = i;
-		for (r = i + 1; r < 8; r++)
-			if (fabs(a[r][i]) > fabs(a[p][i]))
-				p = r;
-		for (j = 0; j < 9; j++) {
-			double t = a[i][j];
-
-			a[i][j] = a[p][j];
-			a[p][j] = t;
-		}
-		for (r = 0; r < 8; r++) {
-			double f;
-
-			if (r == i)
-				continue;
-			f = a[r][i] / a[i][i];
-			for (j = i; j < 9; j++)
-				a[r][j] -= f * a[i][j];
-		}
-	}
-	for (i = 0; i < 8; i++)
-		m[i] = a[i][8] / a[i][i];
-	m[8] = 1;
 }
 
 int main(void)

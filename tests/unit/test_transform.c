@@ -25,6 +25,7 @@
 #include <pixman.h>
 
 #include "mmx_transform.h"
+#include "homography.h"
 #include "unit.h"
 
 #define ONE	((s64)1 << 32)
@@ -337,8 +338,8 @@ static void random_affine(struct test_case *c)
 static void random_projective_sized(struct test_case *c, uint32_t ow,
 				    uint32_t oh, double jitter)
 {
-	double w, h, q[4][2], a[8][9], x0, y0, sc;
-	int i, j, r, p;
+	double w, h, q[4][2], e[9], x0, y0, sc;
+	int i;
 
 	c->w = ow;
 	c->h = oh;
@@ -351,42 +352,10 @@ static void random_projective_sized(struct test_case *c, uint32_t ow,
 		q[i][0] = x0 + sc * ((i & 1) ? w : 0) + rnd(0, jitter) * w;
 		q[i][1] = y0 + sc * ((i & 2) ? h : 0) + rnd(0, jitter) * h;
 	}
-	/* Solve for m0..m7 with m8 = 1: x (m6 u + m7 v + 1) = m0 u + m1 v + m2 */
-	for (i = 0; i < 4; i++) {
-		double u = (i & 1) ? w : 0, v = (i & 2) ? h : 0;
-		double X = q[i][0], Y = q[i][1];
-		double r0[9] = { u, v, 1, 0, 0, 0, -X * u, -X * v, X };
-		double r1[9] = { 0, 0, 0, u, v, 1, -Y * u, -Y * v, Y };
-
-		memcpy(a[2 * i], r0, sizeof(r0));
-		memcpy(a[2 * i + 1], r1, sizeof(r1));
-	}
-	for (i = 0; i < 8; i++) {
-		p = i;
-		for (r = i + 1; r < 8; r++)
-			if (fabs(a[r][i]) > fabs(a[p][i]))
-				p = r;
-		for (j = 0; j < 9; j++) {
-			double t = a[i][j];
-
-			a[i][j] = a[p][j];
-			a[p][j] = t;
-		}
-		for (r = 0; r < 8; r++) {
-			double f;
-
-			if (r == i)
-				continue;
-			f = a[r][i] / a[i][i];
-			for (j = i; j < 9; j++)
-				a[r][j] -= f * a[i][j];
-		}
-	}
-	for (i = 0; i < 8; i++) {
-		double e = a[i][8] / a[i][i];
-
-		c->m[i] = (i % 3 == 2) ? fx_bits(e, 16) : fx_bits(e, 15);
-	}
+	/* m0..m7 with m8 = 1: x (m6 u + m7 v + 1) = m0 u + m1 v + m2 */
+	homography(e, w, h, q);
+	for (i = 0; i < 8; i++)
+		c->m[i] = (i % 3 == 2) ? fx_bits(e[i], 16) : fx_bits(e[i], 15);
 	c->m[8] = ONE;
 }
 
