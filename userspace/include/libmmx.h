@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * libmmx: RandR 1.3 over KMS.
+ *
+ * A display (struct mmx_display) is either a KMS device opened directly
+ * ("local") or a connection to the mmxd daemon ("remote"), with the same
+ * API: the X model, where the daemon owns the configuration and clients
+ * ask it for changes. Queries return a snapshot of the whole screen
+ * (struct mmx_state, RandR's screen resources with every output's and
+ * CRTC's info, properties, transforms and panning), which the caller frees
+ * with mmx_state_free(). Changes are described by a struct mmx_config and
+ * applied in one atomic commit by mmx_apply().
+ *
+ * Every function returns 0 or a negative errno; no global state; a display
+ * may be used from one thread at a time (thread-compatible). All the
+ * structures below have fixed layouts (explicit widths, no pointers, no
+ * implicit padding): they are also the payloads of the mmxd protocol
+ * (Documentation/mmxd-protocol.rst).
+ *
+ * On a KMS driver other than mmx, libmmx degrades: the RandR output
+ * properties mmx does not expose are synthesised where they can be
+ * (ConnectorType and ConnectorNumber from the DRM connector), transforms,
+ * filters and panning report -EOPNOTSUPP (MMX_STATE_TRANSFORMS unset).
+ */
+
+#ifndef LIBMMX_H
+#define LIBMMX_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MMX_NAME_LEN		32
+#define MMX_VALUE_LEN		128
+#define MMX_MAX_OUTPUTS		16
+#define MMX_MAX_CRTCS		16
+#define MMX_MAX_MODES		64
+#define MMX_MAX_PROPS		32
+#define MMX_MAX_ENUMS		32
+#define MMX_MAX_BLOB		512
+#define MMX_MAX_SET_PROPS	8
+
+/* Default mmxd socket; $MMX_SOCKET overrides it. */
+#define MMX_DEFAULT_SOCKET	"/run/mmx/mmxd.sock"
+
+/* RandR's Rotation bits (randrproto.txt), the same values. */
+#define MMX_ROTATE_0		(1u << 0)
+#define MMX_ROTATE_90		(1u << 1)
+#define MMX_ROTATE_180		(1u << 2)
+#define MMX_ROTATE_270		(1u << 3)
+#define MMX_REFLECT_X		(1u << 4)
+#define MMX_REFLECT_Y		(1u << 5)
+
+/* RandR's Connection values. */
+#define MMX_CONNECTED		0
+#define MMX_DISCONNECTED	1
+#define MMX_UNKNOWN_CONNECTION	2
+
+/* RandR's SubpixelOrder values. */
+#define MMX_SUBPIXEL_UNKNOWN	0
+
+/**
+ * struct mmx_mode - a mode (RandR ModeInfo)
+ * @id: mode id, unique in its snapshot (equal timings share an id)
+ * @name: RandR's name, "WxH" (with "i" for interlaced)
+ * @width: horizontal active pixels
+ * @height: vertical active lines
+ * @clock: dot clock in kHz
+ * @hsync_start: KMS timings, as in drmModeModeInfo
+ * @hsync_end: see @hsync_start
+ * @htotal: see @hsync_start
+ * @hskew: see @hsync_start
+ * @vsync_start: see @hsync_start
+ * @vsync_end: see @hsync_start
+ * @vtotal: see @hsync_start
+ * @vscan: see @hsync_start
+ * @flags: DRM_MODE_FLAG_*
+ * @type: DRM_MODE_TYPE_*
+ * @refresh_mhz: vertical refresh in mHz, computed from the timings
+ */
+struct mmx_mode {
+	uint32_t id;
+	char name[MMX_NAME_LEN];
+	uint32_t width;
+	uint32_t height;
+	uint32_t clock;
+	uint16_t hsync_start;
+	uint16_t hsync_end;
+	uint16_t htotal;
+	uint16_t hskew;
+	uint16_t vsync_start;
+	uint16_t vsync_end;
+	uint16_t vtotal;
+	uint16_t vscan;
+	uint32_t flags;
+	uint32_t type;
+	uint32_t refresh_mhz;
+};
+
+/* struct mmx_property.type */
+enum mmx_prop_type {
+	MMX_PROP_RANGE = 1,		/* unsigned range [min, max] */
+	MMX_PROP_SIGNED_RANGE = 2,	/* signed range [min, max] */
+	MMX_PROP_ENUM = 3,
+	MMX_PROP_BITMASK = 4,
+	MMX_PROP_BLOB = 5,
+	MMX_PROP_OBJECT = 6,
+};
+
+/* struct mmx_property.flags */
+#define MMX_PROP_IMMUTABLE	(1u << 0)
+/* Synthesised by libmmx, not a KMS property (degraded drivers). */
+#define MMX_PROP_SYNTHETIC	(1u << 1)
+
+/**
+ * struct mmx_prop_enum - one value of an enum or bitmask property
+ * @name: its name
+ * @value: enum value, or bit number for a bitmask
+ */
+struct mmx_prop_enum {
+	char name[MMX_NAME_LEN];
+	uint64_t value;
+};
+
+/**
+ * struct mmx_property - an output property (RandR GetOutputProperty and
+ * QueryOutputProperty in one)
+ * @name: its name ("EDID", "SignalFormat", "link-status", ...)
+ * @type: enum mmx_prop_type
+ * @flags: MMX_PROP_*
+ * @id: KMS property id (0 when synthetic)
+ * @nenum: entries used in @enums (enum, bitmask)
+ * @blob_len: bytes used in @blob (blob; longer blobs are cut)
+ * @min: lower end of a range (signed ranges: as int64_t)
+ * @max: upper end of a range
+ * @value: current value (blob: the blob id)
+ * @enums: the supported values
+ * @blob: the blob's content
+ */
+struct mmx_property {
+	char name[MMX_NAME_LEN];
+	uint32_t type;
+	uint32_t flags;
+	uint32_t id;
+	uint32_t nenum;
+	uint32_t blob_len;
+	uint32_t pad;
+	uint64_t min;
+	uint64_t max;
+	uint64_t value;
+	struct mmx_prop_enum enums[MMX_MAX_ENUMS];
+	uint8_t blob[MMX_MAX_BLOB];
+};
+
+/**
+ * struct mmx_output_info - an output (RandR GetOutputInfo)
+ * @id: KMS connector id (RandR's output XID)
+ * @name: RandR name: "VGA-1", "DVI-I-1", "HDMI-1", "DP-1", "eDP-1",
+ *	"LVDS-1", "TV-1", ... (kind and per-kind number, as Xorg's
+ *	modesetting driver names them)
+ * @connection: MMX_CONNECTED, MMX_DISCONNECTED or MMX_UNKNOWN_CONNECTION
+ * @crtc: CRTC id driving it, 0 when off
+ * @mm_width: physical width in millimetres
+ * @mm_height: physical height
+ * @subpixel: RandR SubpixelOrder
+ * @primary: 1 when this is the screen's primary output
+ * @ncrtc: entries in @crtcs
+ * @crtcs: CRTC ids that can drive it
+ * @nclone: entries in @clones
+ * @clones: outputs that can share its CRTC (connector ids)
+ * @nmode: entries in @modes
+ * @npreferred: the first @npreferred modes are preferred (RandR)
+ * @modes: its modes, preferred first, then as the driver lists them
+ * @nprop: entries in @props
+ * @pad: 0
+ * @props: every property, KMS order, synthetic ones last
+ */
+struct mmx_output_info {
+	uint32_t id;
+	char name[MMX_NAME_LEN];
+	uint32_t connection;
+	uint32_t crtc;
+	uint32_t mm_width;
+	uint32_t mm_height;
+	uint32_t subpixel;
+	uint32_t primary;
+	uint32_t ncrtc;
+	uint32_t crtcs[MMX_MAX_CRTCS];
+	uint32_t nclone;
+	uint32_t clones[MMX_MAX_OUTPUTS];
+	uint32_t nmode;
+	uint32_t npreferred;
+	struct mmx_mode modes[MMX_MAX_MODES];
+	uint32_t nprop;
+	uint32_t pad;
+	struct mmx_property props[MMX_MAX_PROPS];
+};
+
+/**
+ * struct mmx_transform_info - a CRTC transform (RandR GetCrtcTransform)
+ * @matrix: row-major 3x3 matrix mapping an output pixel to the screen
+ *	point it shows, relative to the CRTC position (RandR's meaning; the
+ *	rotation/reflection is not included: it is applied first)
+ * @filter: "nearest" or "bilinear" (the aliases fast/good/best are
+ *	accepted on input and stored as their meaning)
+ * @identity: 1 when @matrix is the identity
+ * @pad: 0
+ */
+struct mmx_transform_info {
+	double matrix[9];
+	char filter[MMX_NAME_LEN];
+	uint32_t identity;
+	uint32_t pad;
+};
+
+/**
+ * struct mmx_panning_info - a CRTC's panning (RandR GetPanning/SetPanning)
+ * @left: panning area, screen pixels
+ * @top: see @left
+ * @width: 0: no panning
+ * @height: see @width
+ * @track_left: tracking area; width/height 0 = the whole screen
+ * @track_top: see @track_left
+ * @track_width: see @track_left
+ * @track_height: see @track_left
+ * @border_left: borders at which the pointer starts panning
+ * @border_top: see @border_left
+ * @border_right: see @border_left
+ * @border_bottom: see @border_left
+ */
+struct mmx_panning_info {
+	uint32_t left;
+	uint32_t top;
+	uint32_t width;
+	uint32_t height;
+	uint32_t track_left;
+	uint32_t track_top;
+	uint32_t track_width;
+	uint32_t track_height;
+	int32_t border_left;
+	int32_t border_top;
+	int32_t border_right;
+	int32_t border_bottom;
+};
+
+/**
+ * struct mmx_crtc_info - a CRTC (RandR GetCrtcInfo, GetCrtcTransform,
+ * GetPanning)
+ * @id: KMS CRTC id (RandR's CRTC XID)
+ * @index: its index in KMS order
+ * @x: position of the CRTC's origin on the screen
+ * @y: see @x
+ * @width: size of the screen area it shows: the bounding box of the
+ *	transformed mode (RandR's GetCrtcInfo width/height)
+ * @height: see @width
+ * @bbox_x: the bounding box's origin relative to @x, @y (negative for
+ *	some keystones)
+ * @bbox_y: see @bbox_x
+ * @mode_valid: 1 when the CRTC is on; @mode is then its mode
+ * @rotation: current MMX_ROTATE_* | MMX_REFLECT_*
+ * @rotations: supported rotations and reflections
+ * @noutput: entries in @outputs
+ * @outputs: connector ids it drives
+ * @npossible: entries in @possible
+ * @possible: outputs it can drive
+ * @mode: current mode
+ * @pending: transform set but not yet applied (RandR's pending values)
+ * @current: transform in effect
+ * @panning: current panning (all zero: none)
+ */
+struct mmx_crtc_info {
+	uint32_t id;
+	uint32_t index;
+	int32_t x;
+	int32_t y;
+	uint32_t width;
+	uint32_t height;
+	int32_t bbox_x;
+	int32_t bbox_y;
+	uint32_t mode_valid;
+	uint32_t rotation;
+	uint32_t rotations;
+	uint32_t noutput;
+	uint32_t outputs[MMX_MAX_OUTPUTS];
+	uint32_t npossible;
+	uint32_t possible[MMX_MAX_OUTPUTS];
+	struct mmx_mode mode;
+	struct mmx_transform_info pending;
+	struct mmx_transform_info current;
+	struct mmx_panning_info panning;
+};
+
+/* struct mmx_state.flags */
+#define MMX_STATE_MMX_DRIVER	(1u << 0)	/* the driver is mmx */
+#define MMX_STATE_TRANSFORMS	(1u << 1)	/* TRANSFORM, filters, PANNING */
+#define MMX_STATE_REMOTE	(1u << 2)	/* snapshot came from mmxd */
+#define MMX_STATE_WRITEBACK	(1u << 3)	/* mmx_capture() works */
+
+/* Multi-head panning (struct mmx_state.pan_mode, struct mmx_config). */
+enum mmx_pan_mode {
+	/* each CRTC follows the pointer inside its own panning area */
+	MMX_PAN_INDEPENDENT = 0,
+	/* the panned CRTCs move together by the same offset: one viewport */
+	MMX_PAN_JOINT = 1,
+};
+
+/**
+ * struct mmx_state - a snapshot of the screen (RandR GetScreenResources,
+ * GetScreenInfo and every output's and CRTC's info)
+ * @flags: MMX_STATE_*
+ * @pan_mode: enum mmx_pan_mode
+ * @driver: KMS driver name
+ * @timestamp: time of the last configuration change, CLOCK_MONOTONIC ns
+ * @config_timestamp: time of the last probe, CLOCK_MONOTONIC ns
+ * @screen_width: size of the screen framebuffer (0 x 0 when libmmx owns
+ *	none yet: then the bounding box of the lit CRTCs)
+ * @screen_height: see @screen_width
+ * @min_width: smallest screen (mode_config min)
+ * @min_height: see @min_width
+ * @max_width: largest screen (mode_config max)
+ * @max_height: see @max_width
+ * @primary: primary output's connector id, 0 for none
+ * @pointer_x: last pointer position given to mmx_pointer_moved()
+ * @pointer_y: see @pointer_x
+ * @ncrtc: entries in @crtcs
+ * @noutput: entries in @outputs
+ * @crtcs: the CRTCs in KMS order
+ * @outputs: the outputs in KMS order
+ */
+struct mmx_state {
+	uint32_t flags;
+	uint32_t pan_mode;
+	char driver[MMX_NAME_LEN];
+	uint64_t timestamp;
+	uint64_t config_timestamp;
+	uint32_t screen_width;
+	uint32_t screen_height;
+	uint32_t min_width;
+	uint32_t min_height;
+	uint32_t max_width;
+	uint32_t max_height;
+	uint32_t primary;
+	int32_t pointer_x;
+	int32_t pointer_y;
+	uint32_t ncrtc;
+	uint32_t noutput;
+	uint32_t pad;
+	struct mmx_crtc_info crtcs[MMX_MAX_CRTCS];
+	struct mmx_output_info outputs[MMX_MAX_OUTPUTS];
+};
+
+/* struct mmx_output_change.flags: what to change */
+#define MMX_CHANGE_MODE		(1u << 0)	/* set @mode (turns the output on) */
+#define MMX_CHANGE_POS		(1u << 1)	/* set @x, @y */
+#define MMX_CHANGE_ROTATION	(1u << 2)	/* set @rotation */
+#define MMX_CHANGE_TRANSFORM	(1u << 3)	/* set @transform (pending) */
+#define MMX_CHANGE_FILTER	(1u << 4)	/* set @transform.filter only */
+#define MMX_CHANGE_PANNING	(1u << 5)	/* set @panning */
+#define MMX_CHANGE_OFF		(1u << 6)	/* turn the output off */
+#define MMX_CHANGE_CRTC		(1u << 7)	/* drive it with @crtc */
+#define MMX_CHANGE_PROPS	(1u << 8)	/* set @props */
+
+/**
+ * struct mmx_set_prop - a property to set, RandR ChangeOutputProperty
+ * @name: property name
+ * @value: value as text: a number, an enum name, or for a bitmask the
+ *	names of the bits separated by commas
+ */
+struct mmx_set_prop {
+	char name[MMX_NAME_LEN];
+	char value[MMX_VALUE_LEN];
+};
+
+/**
+ * struct mmx_output_change - the changes of one output
+ * @output: connector id
+ * @flags: MMX_CHANGE_*
+ * @x: new position
+ * @y: see @x
+ * @rotation: MMX_ROTATE_* | MMX_REFLECT_*
+ * @crtc: CRTC id to use (MMX_CHANGE_CRTC), else libmmx picks: the
+ *	output's current CRTC, then a free one it can use
+ * @mode: new mode; @mode.id may be 0 (the timings count)
+ * @transform: new transform (becomes pending; applied by this config
+ *	unless MMX_CONFIG_PENDING_ONLY)
+ * @panning: new panning (all zero: none)
+ * @nprop: entries used in @props
+ * @pad: 0
+ * @props: properties to set
+ */
+struct mmx_output_change {
+	uint32_t output;
+	uint32_t flags;
+	int32_t x;
+	int32_t y;
+	uint32_t rotation;
+	uint32_t crtc;
+	struct mmx_mode mode;
+	struct mmx_transform_info transform;
+	struct mmx_panning_info panning;
+	uint32_t nprop;
+	uint32_t pad;
+	struct mmx_set_prop props[MMX_MAX_SET_PROPS];
+};
+
+/* struct mmx_config.flags */
+#define MMX_CONFIG_SCREEN_SIZE	(1u << 0)	/* set @screen_width/height */
+#define MMX_CONFIG_PRIMARY	(1u << 1)	/* set @primary (0: none) */
+#define MMX_CONFIG_PAN_MODE	(1u << 2)	/* set @pan_mode */
+#define MMX_CONFIG_TEST_ONLY	(1u << 3)	/* check, change nothing */
+#define MMX_CONFIG_PENDING_ONLY	(1u << 4)	/* record transforms, no commit */
+
+/**
+ * struct mmx_config - a configuration request (RandR SetScreenSize,
+ * SetCrtcConfig, SetCrtcTransform, SetPanning, SetOutputPrimary,
+ * ChangeOutputProperty for many outputs, applied in one atomic commit)
+ * @flags: MMX_CONFIG_*
+ * @screen_width: new screen size (MMX_CONFIG_SCREEN_SIZE); without it the
+ *	screen grows, or shrinks, to the bounding box of the lit CRTCs and
+ *	their panning areas, as xrandr does
+ * @screen_height: see @screen_width
+ * @primary: primary output (MMX_CONFIG_PRIMARY)
+ * @pan_mode: enum mmx_pan_mode (MMX_CONFIG_PAN_MODE)
+ * @nchange: entries used in @changes
+ * @pad: 0
+ * @changes: per-output changes; outputs not listed keep their state
+ */
+struct mmx_config {
+	uint32_t flags;
+	uint32_t screen_width;
+	uint32_t screen_height;
+	uint32_t primary;
+	uint32_t pan_mode;
+	uint32_t nchange;
+	struct mmx_output_change changes[MMX_MAX_OUTPUTS];
+};
+
+/**
+ * struct mmx_error - why a request failed
+ * @err: the negative errno also returned
+ * @message: one line for a human ("output VGA-1: mode 800x600 not ...")
+ */
+struct mmx_error {
+	int32_t err;
+	char message[256];
+};
+
+struct mmx_display;
+
+/*
+ * Open a display. @spec: NULL (mmxd at $MMX_SOCKET or MMX_DEFAULT_SOCKET
+ * when it answers, else the first KMS device with connectors),
+ * "unix:PATH" (mmxd only), "local" (first KMS device only), or a device
+ * path ("/dev/dri/card0").
+ */
+int mmx_open(const char *spec, struct mmx_display **out);
+/* Use an already open KMS fd (not closed by mmx_close()). */
+int mmx_open_fd(int fd, struct mmx_display **out);
+void mmx_close(struct mmx_display *d);
+/* 1 when @d talks to mmxd. */
+int mmx_is_remote(const struct mmx_display *d);
+/* The KMS fd of a local display, -1 for a remote one. */
+int mmx_fd(const struct mmx_display *d);
+
+/* RandR GetScreenResources: probes the outputs (slow: reads EDIDs). */
+int mmx_get_screen_resources(struct mmx_display *d, struct mmx_state **out);
+/* RandR GetScreenResourcesCurrent: never probes. */
+int mmx_get_screen_resources_current(struct mmx_display *d,
+				     struct mmx_state **out);
+void mmx_state_free(struct mmx_state *s);
+
+/* Lookups in a snapshot; NULL when absent. */
+const struct mmx_output_info *mmx_state_output(const struct mmx_state *s,
+					       uint32_t id);
+const struct mmx_output_info *
+mmx_state_output_by_name(const struct mmx_state *s, const char *name);
+const struct mmx_crtc_info *mmx_state_crtc(const struct mmx_state *s,
+					   uint32_t id);
+const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,
+					       const char *name);
+
+/* Apply a configuration; on failure nothing changed and @err says why. */
+int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
+	      struct mmx_error *err);
+/* Zero a config / find-or-add the change entry of @output. */
+void mmx_config_init(struct mmx_config *cfg);
+struct mmx_output_change *mmx_config_output(struct mmx_config *cfg,
+					    uint32_t output);
+
+/* Convenience wrappers over mmx_apply() (RandR request names). */
+int mmx_set_output_property(struct mmx_display *d, uint32_t output,
+			    const char *name, const char *value,
+			    struct mmx_error *err);
+int mmx_set_crtc_transform(struct mmx_display *d, uint32_t output,
+			   const double matrix[9], const char *filter,
+			   struct mmx_error *err);
+int mmx_set_panning(struct mmx_display *d, uint32_t output,
+		    const struct mmx_panning_info *p, struct mmx_error *err);
+int mmx_set_screen_size(struct mmx_display *d, uint32_t width,
+			uint32_t height, struct mmx_error *err);
+int mmx_set_primary(struct mmx_display *d, uint32_t output,
+		    struct mmx_error *err);
+
+/*
+ * The pointer moved to screen point (@x, @y): every CRTC with panning
+ * follows it (RandR 1.3's policy, with transforms, per the state's
+ * pan_mode), all in one atomic commit. -EOPNOTSUPP without transforms.
+ */
+int mmx_pointer_moved(struct mmx_display *d, int32_t x, int32_t y);
+
+/*
+ * Capture what the CRTC sends to its output (writeback), XRGB8888, into
+ * a malloc'ed buffer of @width * @height pixels the caller frees.
+ * -EOPNOTSUPP without writeback.
+ */
+int mmx_capture(struct mmx_display *d, uint32_t crtc, uint32_t *width,
+		uint32_t *height, uint32_t **pixels);
+
+/*
+ * The screen's picture: the content libmmx draws into a screen
+ * framebuffer it creates (XRGB8888 at screen point x, y). Grown screens
+ * keep the old content; the new area is black.
+ */
+uint32_t mmx_screen_pattern(uint32_t x, uint32_t y);
+
+/* Matrices (row-major 3x3, RandR's meaning). */
+void mmx_matrix_identity(double m[9]);
+/* RandR's rotation/reflection of a @width x @height mode, as a matrix. */
+int mmx_matrix_rotation(double m[9], uint32_t rotation, uint32_t width,
+			uint32_t height);
+void mmx_matrix_multiply(double out[9], const double a[9], const double b[9]);
+int mmx_matrix_invert(double out[9], const double m[9]);
+/* Map (x, y) by @m; -ERANGE when the third coordinate is not > 0. */
+int mmx_matrix_apply(const double m[9], double x, double y, double *ox,
+		     double *oy);
+/*
+ * Keystone: the projective matrix mapping the corners (0,0), (w,0),
+ * (0,h), (w,h) of a @width x @height output onto @points (x1,y1 .. x4,y4,
+ * the same order: top-left, top-right, bottom-left, bottom-right, as in
+ * Documentation/mmx.rst's worked example). -EINVAL when three points are
+ * collinear or the quadrilateral is not convex.
+ */
+int mmx_matrix_keystone(double m[9], uint32_t width, uint32_t height,
+			const double points[8]);
+/*
+ * Bounding box (RandR GetCrtcInfo) of the @width x @height mode under
+ * rotation @rotation then @transform (NULL: identity).
+ */
+int mmx_crtc_bbox(const double transform[9], uint32_t rotation,
+		  uint32_t width, uint32_t height, int32_t *x, int32_t *y,
+		  uint32_t *w, uint32_t *h);
+
+/* Filter names: "nearest", "bilinear", and RandR's "fast" (nearest),
+ * "good", "best" (bilinear). Returns the canonical name or NULL. */
+const char *mmx_filter_canonical(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBMMX_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * libmmx internals: a display is a local KMS backend (mmx_kms_*) or a
+ * connection to mmxd (mmx_client_*); mmx_display.c dispatches the public
+ * API to one of them.
+ */
+
+#ifndef MMX_INTERNAL_H
+#define MMX_INTERNAL_H
+
+#include "libmmx.h"
+
+struct mmx_kms;
+struct mmx_client;
+
+struct mmx_display {
+	struct mmx_kms *kms;		/* local, or NULL */
+	struct mmx_client *client;	/* remote, or NULL */
+};
+
+/* Local backend: KMS through libdrm (mmx_kms*.c). */
+int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out);
+void mmx_kms_close(struct mmx_kms *k);
+int mmx_kms_fd(const struct mmx_kms *k);
+int mmx_kms_state(struct mmx_kms *k, int probe, struct mmx_state *s);
+int mmx_kms_apply(struct mmx_kms *k, const struct mmx_config *cfg,
+		  struct mmx_error *err);
+int mmx_kms_pointer_moved(struct mmx_kms *k, int32_t x, int32_t y);
+int mmx_kms_capture(struct mmx_kms *k, uint32_t crtc, uint32_t *width,
+		    uint32_t *height, uint32_t **pixels);
+
+/* Remote backend: the mmxd protocol (mmx_client.c). */
+int mmx_client_connect(const char *path, struct mmx_client **out);
+void mmx_client_close(struct mmx_client *c);
+int mmx_client_state(struct mmx_client *c, int probe, struct mmx_state *s);
+int mmx_client_apply(struct mmx_client *c, const struct mmx_config *cfg,
+		     struct mmx_error *err);
+int mmx_client_pointer_moved(struct mmx_client *c, int32_t x, int32_t y);
+int mmx_client_capture(struct mmx_client *c, uint32_t crtc, uint32_t *width,
+		       uint32_t *height, uint32_t **pixels);
+
+/* Set @err (may be NULL) to @e and a printf message; returns @e. */
+int mmx_error_set(struct mmx_error *err, int e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* MMX_INTERNAL_H */
