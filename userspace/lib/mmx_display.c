@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * libmmx's public entry points: opening a display (mmxd or a KMS device),
+ * snapshots and their lookups, configuration requests and the RandR
+ * request-shaped wrappers around them. The work is done by the local
+ * backend (mmx_kms*.c) or the remote one (mmx_client.c).
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "mmx_internal.h"
+
+int mmx_error_set(struct mmx_error *err, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return e;
+	err->err = e;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+static void error_clear(struct mmx_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+}
+
+/* First /dev/dri/cardN whose driver is a KMS driver with connectors. */
+static int open_first_kms(void)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < DRM_MAX_MINOR; i++) {
+		drmModeResPtr res;
+		int fd, ok;
+
+		snprintf(path, sizeof(path), DRM_DEV_NAME, DRM_DIR_NAME, i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		res = drmModeGetResources(fd);
+		ok = res && res->count_connectors > 0 && res->count_crtcs > 0;
+		drmModeFreeResources(res);
+		if (ok)
+			return fd;
+		close(fd);
+	}
+	return -ENODEV;
+}
+
+static int open_local(int fd, struct mmx_display **out)
+{
+	struct mmx_display *d;
+	int ret;
+
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	ret = mmx_kms_open(fd, 1, &d->kms);
+	if (ret) {
+		free(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+static int open_remote(const char *path, struct mmx_display **out)
+{
+	struct mmx_display *d;
+	int ret;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	ret = mmx_client_connect(path, &d->client);
+	if (ret) {
+		free(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+static const char *default_socket(void)
+{
+	const char *env = getenv("MMX_SOCKET");
+
+	return env && *env ? env : MMX_DEFAULT_SOCKET;
+}
+
+int mmx_open(const char *spec, struct mmx_display **out)
+{
+	int fd;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+
+	if (!spec) {
+		if (!open_remote(default_socket(), out))
+			return 0;
+		spec = "local";
+	}
+	if (!strncmp(spec, "unix:", 5))
+		return open_remote(spec + 5, out);
+	if (!strcmp(spec, "local")) {
+		fd = open_first_kms();
+		if (fd < 0)
+			return fd;
+		return open_local(fd, out);
+	}
+	fd = open(spec, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return open_local(fd, out);
+}
+
+int mmx_open_fd(int fd, struct mmx_display **out)
+{
+	struct mmx_display *d;
+	int ret;
+
+	if (!out || fd < 0)
+		return -EINVAL;
+	*out = NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	ret = mmx_kms_open(fd, 0, &d->kms);
+	if (ret) {
+		free(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+void mmx_close(struct mmx_display *d)
+{
+	if (!d)
+		return;
+	if (d->kms)
+		mmx_kms_close(d->kms);
+	if (d->client)
+		mmx_client_close(d->client);
+	free(d);
+}
+
+int mmx_is_remote(const struct mmx_display *d)
+{
+	return d && d->client;
+}
+
+int mmx_fd(const struct mmx_display *d)
+{
+	return d && d->kms ? mmx_kms_fd(d->kms) : -1;
+}
+
+static int get_state(struct mmx_display *d, int probe, struct mmx_state **out)
+{
+	struct mmx_state *s;
+	int ret;
+
+	if (!d || !out)
+		return -EINVAL;
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	if (d->kms)
+		ret = mmx_kms_state(d->kms, probe, s);
+	else
+		ret = mmx_client_state(d->client, probe, s);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+int mmx_get_screen_resources(struct mmx_display *d, struct mmx_state **out)
+{
+	return get_state(d, 1, out);
+}
+
+int mmx_get_screen_resources_current(struct mmx_display *d,
+				     struct mmx_state **out)
+{
+	return get_state(d, 0, out);
+}
+
+void mmx_state_free(struct mmx_state *s)
+{
+	free(s);
+}
+
+const struct mmx_output_info *mmx_state_output(const struct mmx_state *s,
+					       uint32_t id)
+{
+	uint32_t i;
+
+	if (!s || !id)
+		return NULL;
+	for (i = 0; i < s->noutput && i < MMX_MAX_OUTPUTS; i++)
+		if (s->outputs[i].id == id)
+			return &s->outputs[i];
+	return NULL;
+}
+
+const struct mmx_output_info *
+mmx_state_output_by_name(const struct mmx_state *s, const char *name)
+{
+	uint32_t i;
+
+	if (!s || !name)
+		return NULL;
+	for (i = 0; i < s->noutput && i < MMX_MAX_OUTPUTS; i++)
+		if (!strcmp(s->outputs[i].name, name))
+			return &s->outputs[i];
+	return NULL;
+}
+
+const struct mmx_crtc_info *mmx_state_crtc(const struct mmx_state *s,
+					   uint32_t id)
+{
+	uint32_t i;
+
+	if (!s || !id)
+		return NULL;
+	for (i = 0; i < s->ncrtc && i < MMX_MAX_CRTCS; i++)
+		if (s->crtcs[i].id == id)
+			return &s->crtcs[i];
+	return NULL;
+}
+
+const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,
+					       const char *name)
+{
+	uint32_t i;
+
+	if (!o || !name)
+		return NULL;
+	for (i = 0; i < o->nprop && i < MMX_MAX_PROPS; i++)
+		if (!strcmp(o->props[i].name, name))
+			return &o->props[i];
+	return NULL;
+}
+
+void mmx_config_init(struct mmx_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+struct mmx_output_change *mmx_config_output(struct mmx_config *cfg,
+					    uint32_t output)
+{
+	struct mmx_output_change *c;
+	uint32_t i;
+
+	if (!cfg || !output)
+		return NULL;
+	for (i = 0; i < cfg->nchange && i < MMX_MAX_OUTPUTS; i++)
+		if (cfg->changes[i].output == output)
+			return &cfg->changes[i];
+	if (cfg->nchange >= MMX_MAX_OUTPUTS)
+		return NULL;
+	c = &cfg->changes[cfg->nchange++];
+	memset(c, 0, sizeof(*c));
+	c->output = output;
+	return c;
+}
+
+int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
+	      struct mmx_error *err)
+{
+	error_clear(err);
+	if (!d || !cfg)
+		return mmx_error_set(err, -EINVAL, "no display or no config");
+	if (cfg->nchange > MMX_MAX_OUTPUTS)
+		return mmx_error_set(err, -EINVAL, "%u output changes, at most %u",
+				     cfg->nchange, MMX_MAX_OUTPUTS);
+	if (d->kms)
+		return mmx_kms_apply(d->kms, cfg, err);
+	return mmx_client_apply(d->client, cfg, err);
+}
+
+/* A config with one output change; NULL (and @err set) when out of memory. */
+static struct mmx_config *one_change(uint32_t output, uint32_t flags,
+				     struct mmx_output_change **change,
+				     struct mmx_error *err)
+{
+	struct mmx_config *cfg = malloc(sizeof(*cfg));
+
+	if (!cfg) {
+		mmx_error_set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	mmx_config_init(cfg);
+	*change = mmx_config_output(cfg, output);
+	(*change)->flags = flags;
+	return cfg;
+}
+
+static int apply_free(struct mmx_display *d, struct mmx_config *cfg,
+		      struct mmx_error *err)
+{
+	int ret = mmx_apply(d, cfg, err);
+
+	free(cfg);
+	return ret;
+}
+
+int mmx_set_output_property(struct mmx_display *d, uint32_t output,
+			    const char *name, const char *value,
+			    struct mmx_error *err)
+{
+	struct mmx_output_change *c;
+	struct mmx_config *cfg;
+
+	if (!name || !value || strlen(name) >= MMX_NAME_LEN ||
+	    strlen(value) >= MMX_VALUE_LEN)
+		return mmx_error_set(err, -EINVAL, "bad property name or value");
+	cfg = one_change(output, MMX_CHANGE_PROPS, &c, err);
+	if (!cfg)
+		return -ENOMEM;
+	c->nprop = 1;
+	strcpy(c->props[0].name, name);
+	strcpy(c->props[0].value, value);
+	return apply_free(d, cfg, err);
+}
+
+int mmx_set_crtc_transform(struct mmx_display *d, uint32_t output,
+			   const double matrix[9], const char *filter,
+			   struct mmx_error *err)
+{
+	struct mmx_output_change *c;
+	struct mmx_config *cfg;
+	const char *canon = mmx_filter_canonical(filter ? filter : "nearest");
+
+	if (!matrix || !canon)
+		return mmx_error_set(err, -EINVAL, "bad matrix or filter \"%s\"",
+				     filter ? filter : "");
+	cfg = one_change(output, MMX_CHANGE_TRANSFORM, &c, err);
+	if (!cfg)
+		return -ENOMEM;
+	cfg->flags = MMX_CONFIG_PENDING_ONLY;
+	memcpy(c->transform.matrix, matrix, sizeof(c->transform.matrix));
+	snprintf(c->transform.filter, sizeof(c->transform.filter), "%s", canon);
+	return apply_free(d, cfg, err);
+}
+
+int mmx_set_panning(struct mmx_display *d, uint32_t output,
+		    const struct mmx_panning_info *p, struct mmx_error *err)
+{
+	struct mmx_output_change *c;
+	struct mmx_config *cfg;
+
+	if (!p)
+		return mmx_error_set(err, -EINVAL, "no panning");
+	cfg = one_change(output, MMX_CHANGE_PANNING, &c, err);
+	if (!cfg)
+		return -ENOMEM;
+	c->panning = *p;
+	return apply_free(d, cfg, err);
+}
+
+int mmx_set_screen_size(struct mmx_display *d, uint32_t width,
+			uint32_t height, struct mmx_error *err)
+{
+	struct mmx_config *cfg = malloc(sizeof(*cfg));
+
+	if (!cfg)
+		return mmx_error_set(err, -ENOMEM, "out of memory");
+	mmx_config_init(cfg);
+	cfg->flags = MMX_CONFIG_SCREEN_SIZE;
+	cfg->screen_width = width;
+	cfg->screen_height = height;
+	return apply_free(d, cfg, err);
+}
+
+int mmx_set_primary(struct mmx_display *d, uint32_t output,
+		    struct mmx_error *err)
+{
+	struct mmx_config *cfg = malloc(sizeof(*cfg));
+
+	if (!cfg)
+		return mmx_error_set(err, -ENOMEM, "out of memory");
+	mmx_config_init(cfg);
+	cfg->flags = MMX_CONFIG_PRIMARY;
+	cfg->primary = output;
+	return apply_free(d, cfg, err);
+}
+
+int mmx_pointer_moved(struct mmx_display *d, int32_t x, int32_t y)
+{
+	if (!d)
+		return -EINVAL;
+	if (d->kms)
+		return mmx_kms_pointer_moved(d->kms, x, y);
+	return mmx_client_pointer_moved(d->client, x, y);
+}
+
+int mmx_capture(struct mmx_display *d, uint32_t crtc, uint32_t *width,
+		uint32_t *height, uint32_t **pixels)
+{
+	if (!d || !width || !height || !pixels)
+		return -EINVAL;
+	*pixels = NULL;
+	if (d->kms)
+		return mmx_kms_capture(d->kms, crtc, width, height, pixels);
+	return mmx_client_capture(d->client, crtc, width, height, pixels);
+}
