@@ -7,6 +7,9 @@
 #   make demo       README's main job: boot a guest, light every output
 #   make check      every test (host unit tests, then guest tests)
 #   make bench      host benchmarks (figures, not tests)
+#   make install    libmmx, mmxd, mmxrandr, headers, pkg-config file and
+#                   man pages (PREFIX=/usr/local, DESTDIR honoured); the
+#                   module goes through kbuild's modules_install
 #   make W=1 C=1    kbuild's extra warnings and sparse, as usual
 
 KVER ?= $(shell scripts/kver)
@@ -14,7 +17,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD := $(CURDIR)/build
 CHECK_ARGS ?=
 
-.PHONY: all module userspace tests tools deps check demo bench clean
+.PHONY: all module userspace tests tools deps check demo bench install modules_install clean
 
 all: module userspace tests tools
 
@@ -45,6 +48,12 @@ demo: deps
 # Host benchmarks: programs that print figures, never pass/fail.
 bench: deps
 	$(MAKE) -C bench BUILD=$(BUILD) run
+
+install: userspace
+	$(MAKE) -C userspace BUILD=$(BUILD) install
+
+modules_install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
