@@ -131,30 +131,11 @@ static double cross(const double *o, const double *a, const double *b)
  * Solve the 8x8 system of the homography taking (0,0), (w,0), (0,h),
  * (w,h) to the points, by Gaussian elimination with partial pivoting.
  */
-int mmx_matrix_keystone(double m[9], uint32_t width, uint32_t height,
-			const double points[8])
+int mmx_matrix_homography(double m[9], double width, double height,
+			  const double points[8])
 {
-	/* The quadrilateral in drawing order: TL, TR, BR, BL. */
-	const double *quad[4] = { &points[0], &points[2], &points[6],
-				  &points[4] };
-	double a[8][9], c, sign = 0;
+	double a[8][9], c;
 	int i, j, r, p;
-
-	if (!width || !height)
-		return -EINVAL;
-	for (i = 0; i < 8; i++)
-		if (!isfinite(points[i]))
-			return -EINVAL;
-	for (i = 0; i < 4; i++) {
-		c = cross(quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]);
-		if (fabs(c) < 1e-9)
-			return -EINVAL;	/* three points on a line */
-		if (sign && (c > 0) != (sign > 0))
-			return -EINVAL;	/* not convex */
-		sign = c;
-	}
-	if (sign < 0)
-		return -EINVAL;	/* mirrored: use a reflection for that */
 
 	for (i = 0; i < 4; i++) {
 		double u = (i & 1) ? width : 0, v = (i & 2) ? height : 0;
@@ -189,6 +170,34 @@ int mmx_matrix_keystone(double m[9], uint32_t width, uint32_t height,
 		m[i] = a[i][8] / a[i][i];
 	m[8] = 1;
 	return 0;
+}
+
+/* A keystone: a convex, not mirrored quadrilateral, then its homography. */
+int mmx_matrix_keystone(double m[9], uint32_t width, uint32_t height,
+			const double points[8])
+{
+	/* The quadrilateral in drawing order: TL, TR, BR, BL. */
+	const double *quad[4] = { &points[0], &points[2], &points[6],
+				  &points[4] };
+	double c, sign = 0;
+	int i;
+
+	if (!width || !height)
+		return -EINVAL;
+	for (i = 0; i < 8; i++)
+		if (!isfinite(points[i]))
+			return -EINVAL;
+	for (i = 0; i < 4; i++) {
+		c = cross(quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]);
+		if (fabs(c) < 1e-9)
+			return -EINVAL;	/* three points on a line */
+		if (sign && (c > 0) != (sign > 0))
+			return -EINVAL;	/* not convex */
+		sign = c;
+	}
+	if (sign < 0)
+		return -EINVAL;	/* mirrored: use a reflection for that */
+	return mmx_matrix_homography(m, width, height, points);
 }
 
 int mmx_matrix_to_fixed(int64_t out[9], const double m[9])

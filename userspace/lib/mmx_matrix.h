@@ -21,4 +21,10 @@ void mmx_matrix_from_fixed(double m[9], const int64_t in[9]);
 int mmx_matrix_effective(double out[9], const double transform[9],
 			 uint32_t rotation, uint32_t width, uint32_t height);
 
+/* The projective matrix taking (0,0), (w,0), (0,h), (w,h) to @points, no
+ * questions asked (mmx_matrix_keystone() checks the quadrilateral first);
+ * -EINVAL for a singular system. Host tests and benchmarks use it too. */
+int mmx_matrix_homography(double m[9], double width, double height,
+			  const double points[8]);
+
 #endif /* MMX_MATRIX_H */
