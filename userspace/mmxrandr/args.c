@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxrandr: the command line, parsed into a struct mmxr_request. Syntax
+ * only: names are resolved against the screen by plan.c. The messages are
+ * xrandr's where xrandr has one; numbers must fill their whole argument
+ * (xrandr's sscanf() accepts trailing junk, we do not).
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmxrandr.h"
+
+struct parser {
+	int argc;
+	char **argv;
+	int i;
+	struct mmxr_request *req;
+	struct mmxr_output_req *out;	/* the latest --output */
+	char *err;
+	size_t errlen;
+};
+
+static int perr(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->err && p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err, p->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static const char *const rotations[4] = {
+	"normal", "left", "inverted", "right"
+};
+static const char *const reflections[4] = { "normal", "x", "y", "xy" };
+
+/* The next argument of option argv[i], or NULL after an error. */
+static const char *next_arg(struct parser *p)
+{
+	if (p->i + 1 >= p->argc) {
+		perr(p, "%s requires an argument", p->argv[p->i]);
+		return NULL;
+	}
+	return p->argv[++p->i];
+}
+
+static int need_output(struct parser *p)
+{
+	if (!p->out)
+		return perr(p, "%s must be used after --output",
+			    p->argv[p->i]);
+	return 0;
+}
+
+/* A strict finite double: the whole string. */
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(d))
+		return -EINVAL;
+	*v = d;
+	return 0;
+}
+
+/*
+ * Split @s at @seps (the separator expected before the second, third, ...
+ * number; past the end of @seps its last character) into
+ * at most @max doubles. Returns how many numbers were read and whether the
+ * whole string was consumed through @full. Numbers are read with strtod()
+ * or strtol() (@integers) and must be finite.
+ */
+static int scan_numbers(const char *s, const char *seps, int max,
+			int integers, double *v, int *full)
+{
+	size_t nsep = strlen(seps);
+	const char *p = s;
+	int n = 0;
+
+	*full = 0;
+	while (n < max) {
+		const char *start = p;
+		char *end;
+		double d;
+
+		if (n > 0) {
+			size_t k = (size_t)n - 1 < nsep ? (size_t)n - 1 :
+							 nsep - 1;
+
+			if (*p != seps[k])
+				break;
+			p++;
+		}
+		errno = 0;
+		if (integers) {
+			long l;
+
+			if (*p == ' ' || *p == '\t' || *p == '+') {
+				p = start;
+				break;
+			}
+			l = strtol(p, &end, 10);
+			if (l < INT32_MIN || l > INT32_MAX)
+				errno = ERANGE;
+			d = (double)l;
+		} else {
+			if (*p == ' ' || *p == '\t') {
+				p = start;
+				break;
+			}
+			d = strtod(p, &end);
+		}
+		if (end == p || errno || !isfinite(d)) {
+			p = start;	/* a separator with no number */
+			break;
+		}
+		v[n++] = d;
+		p = end;
+	}
+	*full = *p == '\0';
+	return n;
+}
+
+/* "WxH" as two positive (or, @allow_zero, non-negative) integers. */
+static int parse_size(const char *s, uint32_t *w, uint32_t *h, int allow_zero)
+{
+	double v[2];
+	int full;
+
+	if (scan_numbers(s, "x", 2, 1, v, &full) != 2 || !full)
+		return -EINVAL;
+	if (v[0] < (allow_zero ? 0 : 1) || v[1] < (allow_zero ? 0 : 1))
+		return -EINVAL;
+	*w = (uint32_t)v[0];
+	*h = (uint32_t)v[1];
+	return 0;
+}
+
+/*
+ * xrandr's --panning WxH[+X+Y[/TWxTH+TX+TY[/L/T/R/B]]]: 2, 4, 8 or 12
+ * numbers; omitted parts are 0. Area and tracking values are unsigned,
+ * borders signed.
+ */
+static int parse_panning(const char *s, struct mmx_panning_info *pan)
+{
+	double v[12];
+	int full, n, k;
+
+	n = scan_numbers(s, "x++/x++////", 12, 1, v, &full);
+	if (!full || (n != 2 && n != 4 && n != 8 && n != 12))
+		return -EINVAL;
+	for (k = n; k < 12; k++)
+		v[k] = 0;
+	for (k = 0; k < 8; k++)
+		if (v[k] < 0)
+			return -EINVAL;
+	pan->width = (uint32_t)v[0];
+	pan->height = (uint32_t)v[1];
+	pan->left = (uint32_t)v[2];
+	pan->top = (uint32_t)v[3];
+	pan->track_width = (uint32_t)v[4];
+	pan->track_height = (uint32_t)v[5];
+	pan->track_left = (uint32_t)v[6];
+	pan->track_top = (uint32_t)v[7];
+	pan->border_left = (int32_t)v[8];
+	pan->border_top = (int32_t)v[9];
+	pan->border_right = (int32_t)v[10];
+	pan->border_bottom = (int32_t)v[11];
+	return 0;
+}
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(names[k], s))
+			return k;
+	return -1;
+}
+
+/* The request entry of output @name: the existing one, or a new one. */
+static int select_output(struct parser *p, const char *name)
+{
+	struct mmxr_request *req = p->req;
+	unsigned int k;
+
+	for (k = 0; k < req->noutput; k++) {
+		if (!strcmp(req->outputs[k].name, name)) {
+			p->out = &req->outputs[k];
+			return 0;
+		}
+	}
+	if (req->noutput >= MMX_MAX_OUTPUTS)
+		return perr(p, "too many --output options (at most %d)",
+			    MMX_MAX_OUTPUTS);
+	p->out = &req->outputs[req->noutput++];
+	memset(p->out, 0, sizeof(*p->out));
+	p->out->name = name;
+	return 0;
+}
+
+static void set_matrix(struct mmxr_output_req *o, int kind, const double m[9],
+		       const char *filter)
+{
+	o->transform_kind = kind;
+	memcpy(o->matrix, m, sizeof(o->matrix));
+	o->transform_filter = filter;
+	o->changes |= MMXR_CH_TRANSFORM;
+}
+
+/* Options that take no --output. Returns 1 when argv[i] was one. */
+static int global_option(struct parser *p, const char *opt, int *ret)
+{
+	struct mmxr_request *req = p->req;
+	const char *a;
+	double v[8];
+	int full;
+
+	*ret = 0;
+	if (!strcmp(opt, "--display") || !strcmp(opt, "-d") ||
+	    !strcmp(opt, "-display")) {
+		a = next_arg(p);
+		if (!a)
+			*ret = -EINVAL;
+		else
+			req->display = a;
+	} else if (!strcmp(opt, "--help") || !strcmp(opt, "-help") ||
+		   !strcmp(opt, "-h")) {
+		req->flags |= MMXR_HELP;
+	} else if (!strcmp(opt, "--version") || !strcmp(opt, "-v")) {
+		req->flags |= MMXR_VERSION_FLAG;
+	} else if (!strcmp(opt, "--verbose")) {
+		req->flags |= MMXR_VERBOSE;
+	} else if (!strcmp(opt, "--dryrun")) {
+		req->flags |= MMXR_DRYRUN | MMXR_VERBOSE;
+	} else if (!strcmp(opt, "--current")) {
+		req->flags |= MMXR_CURRENT;
+	} else if (!strcmp(opt, "-q") || !strcmp(opt, "--query")) {
+		req->flags |= MMXR_QUERY;
+	} else if (!strcmp(opt, "--prop") || !strcmp(opt, "--props") ||
+		   !strcmp(opt, "--properties") || !strcmp(opt, "--madprops")) {
+		req->flags |= MMXR_PROPS;
+	} else if (!strcmp(opt, "--hold")) {
+		req->flags |= MMXR_HOLD;
+	} else if (!strcmp(opt, "--noprimary")) {
+		req->flags |= MMXR_NOPRIMARY;
+	} else if (!strcmp(opt, "--fb")) {
+		a = next_arg(p);
+		if (!a)
+			*ret = -EINVAL;
+		else if (parse_size(a, &req->fb_width, &req->fb_height, 0))
+			*ret = perr(p, "failed to parse '%s' as a framebuffer size",
+				    a);
+		else
+			req->flags |= MMXR_FB;
+	} else if (!strcmp(opt, "--pan-mode")) {
+		a = next_arg(p);
+		if (!a) {
+			*ret = -EINVAL;
+		} else if (!strcmp(a, "independent")) {
+			req->pan_mode = MMX_PAN_INDEPENDENT;
+			req->flags |= MMXR_PAN_MODE;
+		} else if (!strcmp(a, "joint")) {
+			req->pan_mode = MMX_PAN_JOINT;
+			req->flags |= MMXR_PAN_MODE;
+		} else {
+			*ret = perr(p, "%s: invalid argument '%s'", opt, a);
+		}
+	} else if (!strcmp(opt, "--pointer")) {
+		a = next_arg(p);
+		if (!a) {
+			*ret = -EINVAL;
+		} else if (scan_numbers(a, ",", 2, 1, v, &full) != 2 ||
+			   !full) {
+			*ret = perr(p, "failed to parse '%s' as a pointer position",
+				    a);
+		} else if (req->npointer >= MMXR_MAX_POINTER) {
+			*ret = perr(p, "too many --pointer options (at most %d)",
+				    MMXR_MAX_POINTER);
+		} else {
+			req->pointer[req->npointer].x = (int32_t)v[0];
+			req->pointer[req->npointer].y = (int32_t)v[1];
+			req->npointer++;
+		}
+	} else if (!strcmp(opt, "--capture")) {
+		if (p->i + 2 >= p->argc) {
+			*ret = perr(p, "%s requires two arguments", opt);
+		} else if (req->ncapture >= MMXR_MAX_CAPTURE) {
+			*ret = perr(p, "too many --capture options (at most %d)",
+				    MMXR_MAX_CAPTURE);
+		} else {
+			req->capture[req->ncapture].output = p->argv[++p->i];
+			req->capture[req->ncapture].file = p->argv[++p->i];
+			req->ncapture++;
+		}
+	} else if (!strcmp(opt, "--output")) {
+		a = next_arg(p);
+		if (!a)
+			*ret = -EINVAL;
+		else if (!*a)
+			*ret = perr(p, "--output: invalid argument ''");
+		else
+			*ret = select_output(p, a);
+	} else if (!strcmp(opt, "--auto") && !p->out) {
+		req->flags |= MMXR_AUTO_ALL;
+	} else if ((!strcmp(opt, "--rate") || !strcmp(opt, "--refresh") ||
+		    !strcmp(opt, "-r")) && !p->out) {
+		/* RandR 1.1's screen-wide rate: there is no such thing here */
+		*ret = perr(p, "%s must be used after --output", opt);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Options of the latest --output. */
+static int output_option(struct parser *p, const char *opt)
+{
+	struct mmxr_output_req *o = p->out;
+	const char *a = NULL;
+	double v[9];
+	int full, k, ret;
+
+	static const struct {
+		const char *name;
+		int relation;
+	} relations[] = {
+		{ "--left-of", MMXR_LEFT_OF },
+		{ "--right-of", MMXR_RIGHT_OF },
+		{ "--above", MMXR_ABOVE },
+		{ "--below", MMXR_BELOW },
+		{ "--same-as", MMXR_SAME_AS },
+	};
+
+	for (k = 0; k < (int)(sizeof(relations) / sizeof(relations[0])); k++) {
+		if (strcmp(opt, relations[k].name))
+			continue;
+		ret = need_output(p);
+		if (ret)
+			return ret;
+		a = next_arg(p);
+		if (!a)
+			return -EINVAL;
+		o->relation = relations[k].relation;
+		o->relative_to = a;
+		o->changes |= MMXR_CH_RELATION;
+		o->changes &= ~MMXR_CH_POS;
+		return 0;
+	}
+
+	if (!strcmp(opt, "--auto")) {
+		o->changes |= MMXR_CH_AUTO;
+		return 0;
+	}
+	if (!strcmp(opt, "--preferred")) {
+		ret = need_output(p);
+		if (ret)
+			return ret;
+		o->mode_kind = MMXR_MODE_PREFERRED;
+		o->changes |= MMXR_CH_MODE;
+		return 0;
+	}
+	if (!strcmp(opt, "--off")) {
+		ret = need_output(p);
+		if (ret)
+			return ret;
+		o->mode_kind = MMXR_MODE_OFF;
+		o->changes |= MMXR_CH_MODE;
+		return 0;
+	}
+	if (!strcmp(opt, "--primary")) {
+		ret = need_output(p);
+		if (ret)
+			return ret;
+		o->changes |= MMXR_CH_PRIMARY;
+		return 0;
+	}
+	if (!strcmp(opt, "--set")) {
+		ret = need_output(p);
+		if (ret)
+			return ret;
+		if (p->i + 2 >= p->argc)
+			return perr(p, "%s requires two arguments", opt);
+		if (o->nprop >= MMX_MAX_SET_PROPS)
+			return perr(p, "too many --set options for one output (at most %d)",
+				    MMX_MAX_SET_PROPS);
+		o->props[o->nprop].name = p->argv[++p->i];
+		o->props[o->nprop].value = p->argv[++p->i];
+		o->nprop++;
+		o->changes |= MMXR_CH_PROPS;
+		return 0;
+	}
+
+	/* the rest take one argument */
+	if (strcmp(opt, "--mode") && strcmp(opt, "--pos") &&
+	    strcmp(opt, "--rate") && strcmp(opt, "--refresh") &&
+	    strcmp(opt, "-r") && strcmp(opt, "--rotate") &&
+	    strcmp(opt, "--rotation") && strcmp(opt, "--reflect") &&
+	    strcmp(opt, "--reflection") && strcmp(opt, "--transform") &&
+	    strcmp(opt, "--scale") && strcmp(opt, "--scale-from") &&
+	    strcmp(opt, "--filter") && strcmp(opt, "--panning") &&
+	    strcmp(opt, "--keystone") && strcmp(opt, "--crtc"))
+		return perr(p, "unrecognized option '%s'", opt);
+	ret = need_output(p);
+	if (ret)
+		return ret;
+	a = next_arg(p);
+	if (!a)
+		return -EINVAL;
+
+	if (!strcmp(opt, "--mode")) {
+		if (!strncmp(a, "0x", 2) && a[2]) {
+			char *end;
+			unsigned long id;
+
+			errno = 0;
+			id = strtoul(a + 2, &end, 16);
+			if (*end || errno || id > UINT32_MAX)
+				return perr(p, "invalid name '%s'", a);
+			o->mode_kind = MMXR_MODE_ID;
+			o->mode_id = (uint32_t)id;
+		} else {
+			if (!*a)
+				return perr(p, "invalid name '%s'", a);
+			o->mode_kind = MMXR_MODE_NAME;
+			o->mode_name = a;
+		}
+		o->changes |= MMXR_CH_MODE;
+	} else if (!strcmp(opt, "--pos")) {
+		if (scan_numbers(a, "x", 2, 1, v, &full) != 2 || !full)
+			return perr(p, "failed to parse '%s' as a position", a);
+		o->x = (int32_t)v[0];
+		o->y = (int32_t)v[1];
+		o->changes |= MMXR_CH_POS;
+		o->changes &= ~MMXR_CH_RELATION;
+	} else if (!strcmp(opt, "--rate") || !strcmp(opt, "--refresh") ||
+		   !strcmp(opt, "-r")) {
+		if (parse_double(a, &v[0]) || v[0] <= 0)
+			return perr(p, "failed to parse '%s' as a number", a);
+		o->refresh = v[0];
+		o->changes |= MMXR_CH_RATE;
+	} else if (!strcmp(opt, "--rotate") || !strcmp(opt, "--rotation")) {
+		k = lookup(rotations, 4, a);
+		if (k < 0)
+			return perr(p, "%s: invalid argument '%s'", opt, a);
+		o->rotate = MMX_ROTATE_0 << k;
+		o->changes |= MMXR_CH_ROTATE;
+	} else if (!strcmp(opt, "--reflect") || !strcmp(opt, "--reflection")) {
+		k = lookup(reflections, 4, a);
+		if (k < 0)
+			return perr(p, "%s: invalid argument '%s'", opt, a);
+		o->reflect = (uint32_t)k * MMX_REFLECT_X;
+		o->changes |= MMXR_CH_REFLECT;
+	} else if (!strcmp(opt, "--transform")) {
+		if (!strcmp(a, "none")) {
+			mmx_matrix_identity(v);
+			set_matrix(o, MMXR_XF_MATRIX, v, "nearest");
+		} else {
+			if (scan_numbers(a, ",", 9, 0, v, &full) != 9 || !full)
+				return perr(p, "failed to parse '%s' as a transformation",
+					    a);
+			set_matrix(o, MMXR_XF_MATRIX, v, "bilinear");
+		}
+	} else if (!strcmp(opt, "--scale")) {
+		double sx, sy;
+
+		k = scan_numbers(a, "x", 2, 0, v, &full);
+		if (!full || k < 1 || k > 2)
+			return perr(p, "failed to parse '%s' as a scaling factor",
+				    a);
+		sx = v[0];
+		sy = k == 2 ? v[1] : v[0];
+		if (sx <= 0 || sy <= 0)
+			return perr(p, "failed to parse '%s' as a scaling factor",
+				    a);
+		mmx_matrix_identity(v);
+		v[0] = sx;
+		v[4] = sy;
+		set_matrix(o, MMXR_XF_SCALE, v,
+			   sx != 1 || sy != 1 ? "bilinear" : "nearest");
+	} else if (!strcmp(opt, "--scale-from")) {
+		if (parse_size(a, &o->scale_from_w, &o->scale_from_h, 0))
+			return perr(p, "failed to parse '%s' as a scale-from size",
+				    a);
+		mmx_matrix_identity(v);
+		set_matrix(o, MMXR_XF_SCALE_FROM, v, "bilinear");
+	} else if (!strcmp(opt, "--keystone")) {
+		if (scan_numbers(a, ",", 8, 0, v, &full) != 8 || !full)
+			return perr(p, "failed to parse '%s' as keystone corners",
+				    a);
+		memcpy(o->keystone, v, sizeof(o->keystone));
+		mmx_matrix_identity(v);
+		set_matrix(o, MMXR_XF_KEYSTONE, v, "bilinear");
+	} else if (!strcmp(opt, "--filter")) {
+		const char *f = mmx_filter_canonical(a);
+
+		if (!f)
+			return perr(p, "Bad argument: %s, for a filter", a);
+		o->filter = f;
+		o->changes |= MMXR_CH_FILTER;
+	} else if (!strcmp(opt, "--panning")) {
+		if (parse_panning(a, &o->panning))
+			return perr(p, "%s: invalid argument '%s'", opt, a);
+		o->changes |= MMXR_CH_PANNING;
+	} else if (!strcmp(opt, "--crtc")) {
+		char *end;
+		unsigned long c;
+
+		errno = 0;
+		if (!strncmp(a, "0x", 2))
+			c = strtoul(a + 2, &end, 16);
+		else
+			c = strtoul(a, &end, 10);
+		if (!*a || *end || errno || c > UINT32_MAX || a[0] == '-')
+			return perr(p, "invalid name '%s'", a);
+		o->crtc = a;
+		o->changes |= MMXR_CH_CRTC;
+	}
+	return 0;
+}
+
+int mmxr_parse_args(int argc, char **argv, struct mmxr_request *req,
+		    char *err, size_t errlen)
+{
+	struct parser p = {
+		.argc = argc, .argv = argv, .req = req,
+		.err = err, .errlen = errlen,
+	};
+	int ret;
+
+	memset(req, 0, sizeof(*req));
+	if (err && errlen)
+		err[0] = '\0';
+	for (p.i = 1; p.i < argc; p.i++) {
+		const char *opt = argv[p.i];
+
+		if (global_option(&p, opt, &ret)) {
+			if (ret)
+				return ret;
+			continue;
+		}
+		ret = output_option(&p, opt);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int mmxr_request_changes(const struct mmxr_request *req)
+{
+	unsigned int k;
+
+	if (req->flags & (MMXR_NOPRIMARY | MMXR_AUTO_ALL | MMXR_FB |
+			  MMXR_PAN_MODE))
+		return 1;
+	for (k = 0; k < req->noutput; k++)
+		if (req->outputs[k].changes)
+			return 1;
+	return 0;
+}
+
+void mmxr_usage(FILE *f)
+{
+	fputs("usage: mmxrandr [options]\n"
+	      "  where options are:\n"
+	      "  --display <display> or -d <display>\n"
+	      "            unix:<socket> (mmxd), local (first KMS device),\n"
+	      "            or a device path (/dev/dri/card0)\n"
+	      "  --help\n"
+	      "  -q        or --query\n"
+	      "  -v        or --version\n"
+	      "  --verbose\n"
+	      "  --current\n"
+	      "  --dryrun\n"
+	      "  --prop or --properties\n"
+	      "  --fb <width>x<height>\n"
+	      "  --output <output>\n"
+	      "      --auto\n"
+	      "      --mode <mode>\n"
+	      "      --preferred\n"
+	      "      --pos <x>x<y>\n"
+	      "      --rate <rate> or --refresh <rate>\n"
+	      "      --reflect normal,x,y,xy\n"
+	      "      --rotate normal,inverted,left,right\n"
+	      "      --left-of <output>\n"
+	      "      --right-of <output>\n"
+	      "      --above <output>\n"
+	      "      --below <output>\n"
+	      "      --same-as <output>\n"
+	      "      --set <property> <value>\n"
+	      "      --scale <x>[x<y>]\n"
+	      "      --scale-from <w>x<h>\n"
+	      "      --transform <a>,<b>,<c>,<d>,<e>,<f>,<g>,<h>,<i>\n"
+	      "      --keystone <x1>,<y1>,<x2>,<y2>,<x3>,<y3>,<x4>,<y4>\n"
+	      "      --filter nearest,bilinear\n"
+	      "      --off\n"
+	      "      --crtc <crtc>\n"
+	      "      --panning <w>x<h>[+<x>+<y>[/<track:w>x<h>+<x>+<y>[/<border:l>/<t>/<r>/<b>]]]\n"
+	      "      --primary\n"
+	      "  --noprimary\n"
+	      "  --auto\n"
+	      "  --pan-mode independent,joint\n"
+	      "  --pointer <x>,<y>\n"
+	      "  --capture <output> <file.ppm>\n"
+	      "  --hold\n", f);
+}
