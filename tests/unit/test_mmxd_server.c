@@ -1,0 +1,1154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mmxd's server and request handlers over socketpairs, with a fake display
+ * backend: framing (pieces, several messages in one write), every
+ * malformed request answered with its error while the connection goes on
+ * (or is closed when the stream cannot be resynchronised), out-of-order
+ * requests, many clients, a client that does not read, a client that
+ * leaves mid-request, and random messages (fixed seed) that must never
+ * crash the server nor stop it answering.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "mmxd.h"
+#include "mmx_wire.h"
+
+/* ---- the fake display --------------------------------------------------- */
+
+struct fake {
+	struct mmx_state state;
+	unsigned int nstate, napply, npointer, ncapture;
+	struct mmx_config last;
+	int32_t px, py;
+	int apply_err;
+};
+
+static struct fake fake;
+
+static void fake_reset(void)
+{
+	struct mmx_state *s = &fake.state;
+
+	memset(&fake, 0, sizeof(fake));
+	s->flags = MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
+		   MMX_STATE_WRITEBACK;
+	strcpy(s->driver, "fake");
+	s->screen_width = 1024;
+	s->screen_height = 768;
+	s->ncrtc = 2;
+	s->noutput = 2;
+	s->crtcs[0].id = 40;
+	s->crtcs[1].id = 41;
+	s->outputs[0].id = 50;
+	strcpy(s->outputs[0].name, "eDP-1");
+	s->outputs[0].nmode = 1;
+	strcpy(s->outputs[0].modes[0].name, "1024x768");
+	s->outputs[1].id = 51;
+	strcpy(s->outputs[1].name, "VGA-1");
+}
+
+static int fake_state(void *ctx, int probe, struct mmx_state *s)
+{
+	(void)ctx;
+	fake.nstate++;
+	*s = fake.state;
+	s->pointer_x = probe;	/* lets a test see which flavour ran */
+	return 0;
+}
+
+static int fake_apply(void *ctx, const struct mmx_config *cfg,
+		      struct mmx_error *err)
+{
+	(void)ctx;
+	fake.napply++;
+	fake.last = *cfg;
+	if (fake.apply_err) {
+		err->err = fake.apply_err;
+		snprintf(err->message, sizeof(err->message),
+			 "output VGA-1: mode 9x9 not supported");
+		return fake.apply_err;
+	}
+	return 0;
+}
+
+static int fake_pointer(void *ctx, int32_t x, int32_t y)
+{
+	(void)ctx;
+	fake.npointer++;
+	fake.px = x;
+	fake.py = y;
+	return x < 0 ? -EINVAL : 0;
+}
+
+static int fake_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
+			uint32_t **pixels)
+{
+	uint32_t i;
+
+	(void)ctx;
+	fake.ncapture++;
+	if (crtc != 40)
+		return -ENOENT;
+	*w = 4;
+	*h = 3;
+	*pixels = malloc(12 * 4);
+	if (!*pixels)
+		return -ENOMEM;
+	for (i = 0; i < 12; i++)
+		(*pixels)[i] = 0xff000000u | i * 0x010203u;
+	return 0;
+}
+
+static const struct mmxd_ops fake_ops = {
+	.state = fake_state,
+	.apply = fake_apply,
+	.pointer_moved = fake_pointer,
+	.capture = fake_capture,
+};
+
+/* ---- harness ------------------------------------------------------------ */
+
+static struct mmxd_server *srv;
+
+static int server_start(unsigned int max_clients, unsigned int stall_ms)
+{
+	struct mmxd_options o;
+
+	fake_reset();
+	mmxd_options_init(&o);
+	if (max_clients)
+		o.max_clients = max_clients;
+	if (stall_ms)
+		o.stall_ms = stall_ms;
+	strcpy(o.driver, "fake");
+	o.state_flags = fake.state.flags;
+	return mmxd_server_new(&fake_ops, NULL, &o, &srv);
+}
+
+static void server_stop(void)
+{
+	mmxd_server_free(srv);
+	srv = NULL;
+}
+
+/* A new client: returns our end of a socketpair served by srv. */
+static int client_new(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	if (mmxd_server_add_client(srv, sv[0])) {
+		close(sv[1]);
+		return -1;
+	}
+	fcntl(sv[1], F_SETFL, fcntl(sv[1], F_GETFL) | O_NONBLOCK);
+	return sv[1];
+}
+
+static void pump(int n)
+{
+	while (n-- > 0)
+		mmxd_server_step(srv, 0, -1);
+}
+
+static int send_bytes(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			pump(1);
+			continue;
+		}
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int send_msg(int fd, uint16_t type, uint16_t flags, uint32_t seq,
+		    const void *payload, size_t len)
+{
+	uint8_t *buf = malloc(MMX_PROTO_HEADER_SIZE + len);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	mmx_wire_put_header(buf, (uint32_t)(MMX_PROTO_HEADER_SIZE + len), type,
+			    seq);
+	buf[6] = (uint8_t)flags;
+	buf[7] = (uint8_t)(flags >> 8);
+	if (len)
+		memcpy(buf + MMX_PROTO_HEADER_SIZE, payload, len);
+	ret = send_bytes(fd, buf, MMX_PROTO_HEADER_SIZE + len);
+	free(buf);
+	return ret;
+}
+
+struct msg {
+	struct mmx_proto_header h;
+	struct mmx_proto_reply r;
+	uint8_t *data;		/* after the reply struct */
+	size_t len;		/* of data */
+	uint8_t *raw;
+};
+
+static void msg_free(struct msg *m)
+{
+	free(m->raw);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Read exactly @len bytes, running the server meanwhile. */
+static int recv_bytes(int fd, void *buf, size_t len, int rounds)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, 0);
+
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				return -errno;
+			if (rounds-- <= 0)
+				return -ETIMEDOUT;
+			mmxd_server_step(srv, 1, -1);
+			continue;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Receive one message from the server (a REPLY is decoded). */
+static int recv_msg(int fd, struct msg *m)
+{
+	uint8_t hdr[MMX_PROTO_HEADER_SIZE];
+	size_t len;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = recv_bytes(fd, hdr, sizeof(hdr), 3000);
+	if (ret)
+		return ret;
+	mmx_wire_get_header(hdr, &m->h);
+	if (m->h.length < MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE ||
+	    m->h.length > MMX_PROTO_MAX_REPLY)
+		return -EPROTO;
+	len = m->h.length - MMX_PROTO_HEADER_SIZE;
+	m->raw = malloc(len);
+	if (!m->raw)
+		return -ENOMEM;
+	ret = recv_bytes(fd, m->raw, len, 3000);
+	if (ret) {
+		msg_free(m);
+		return ret;
+	}
+	memcpy(&m->r, m->raw, sizeof(m->r));
+	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
+	m->len = len - MMX_PROTO_REPLY_SIZE;
+	return 0;
+}
+
+/* Send a request, receive its reply; returns the reply's error. */
+static int request(int fd, uint16_t type, uint32_t seq, const void *payload,
+		   size_t len, struct msg *m)
+{
+	struct msg tmp;
+	int ret;
+
+	if (!m)
+		m = &tmp;
+	ret = send_msg(fd, type, 0, seq, payload, len);
+	if (!ret)
+		ret = recv_msg(fd, m);
+	if (ret) {
+		fprintf(stderr, "request %s #%u: transport error %d\n",
+			mmx_wire_type_name(type), seq, ret);
+		return 1000;	/* never an errno */
+	}
+	if (m->h.type != MMX_MSG_REPLY || m->h.sequence != seq ||
+	    m->r.request != type) {
+		fprintf(stderr, "reply type 0x%x seq %u request 0x%x\n",
+			m->h.type, m->h.sequence, m->r.request);
+		ret = 1001;
+	} else {
+		ret = m->r.error;
+	}
+	if (m == &tmp)
+		msg_free(m);
+	return ret;
+}
+
+static void hello_init(struct mmx_proto_hello *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->major = MMX_PROTO_MAJOR;
+	h->minor = MMX_PROTO_MINOR;
+	h->state_size = sizeof(struct mmx_state);
+	h->config_size = sizeof(struct mmx_config);
+	strcpy(h->client, "test");
+}
+
+static int hello(int fd)
+{
+	struct mmx_proto_hello h;
+
+	hello_init(&h);
+	return request(fd, MMX_MSG_HELLO, 1, &h, sizeof(h), NULL);
+}
+
+static int ping(int fd, uint32_t seq)
+{
+	return request(fd, MMX_MSG_PING, seq, NULL, 0, NULL);
+}
+
+/* Is the peer closed (EOF after draining whatever is left)? */
+static int closed_by_server(int fd)
+{
+	uint8_t buf[4096];
+	int rounds = 3000;
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+
+		if (n == 0)
+			return 1;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return errno == ECONNRESET;
+		if (n < 0 && rounds-- <= 0)
+			return 0;
+		if (n < 0)
+			mmxd_server_step(srv, 1, -1);
+	}
+}
+
+#define CHECK_ERR(expr, want)                                                \
+	do {                                                                  \
+		int _r = (expr);                                              \
+		UNIT_CHECK(_r == (want), "%s gave %d, want %d", #expr, _r,    \
+			   (int)(want));                                      \
+	} while (0)
+
+/* ---- tests -------------------------------------------------------------- */
+
+static int test_hello_state(void)
+{
+	struct mmx_proto_get_state gs = { .probe = 1 };
+	struct mmx_proto_hello_reply hr;
+	struct mmx_proto_hello h;
+	struct msg m;
+	int fd, ok;
+
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fd = client_new();
+	UNIT_CHECK(fd >= 0, "client");
+	CHECK_ERR(ping(fd, 7), 0);
+	hello_init(&h);
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 8, &h, sizeof(h), &m), 0);
+	UNIT_CHECK(m.len == sizeof(hr), "hello reply %zu bytes", m.len);
+	memcpy(&hr, m.data, sizeof(hr));
+	msg_free(&m);
+	UNIT_CHECK(hr.major == MMX_PROTO_MAJOR && hr.minor == MMX_PROTO_MINOR,
+		   "version %u.%u", hr.major, hr.minor);
+	UNIT_CHECK(!strcmp(hr.driver, "fake"), "driver %s", hr.driver);
+	UNIT_CHECK(hr.state_size == sizeof(struct mmx_state) &&
+		   hr.config_size == sizeof(struct mmx_config), "sizes");
+	UNIT_CHECK(hr.caps == (MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
+			       MMX_PROTO_CAP_POINTER | MMX_PROTO_CAP_CAPTURE),
+		   "caps 0x%x", hr.caps);
+	UNIT_CHECK(hr.max_request == MMX_PROTO_MAX_REQUEST, "max request");
+
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 9, &gs, sizeof(gs), &m), 0);
+	UNIT_CHECK(m.len == sizeof(struct mmx_state), "state %zu bytes",
+		   m.len);
+	fake.state.pointer_x = 1;
+	ok = !memcmp(m.data, &fake.state, sizeof(fake.state));
+	msg_free(&m);
+	UNIT_CHECK(ok, "the state differs from the backend's");
+	gs.probe = 0;
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 10, &gs, sizeof(gs), &m), 0);
+	ok = ((struct mmx_state *)m.data)->pointer_x == 0;
+	msg_free(&m);
+	UNIT_CHECK(ok, "probe 0 did not reach the backend as 0");
+	close(fd);
+	server_stop();
+	return 0;
+}
+
+static int test_apply_pointer_capture(void)
+{
+	struct mmx_proto_pointer pt = { .x = 12, .y = -3 };
+	struct mmx_proto_capture cap = { .crtc = 40 };
+	struct mmx_proto_capture_reply cr;
+	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
+	uint32_t px[12];
+	struct msg m;
+	int fd, i;
+
+	UNIT_CHECK(cfg, "alloc");
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+
+	cfg->nchange = 1;
+	cfg->changes[0].output = 51;
+	cfg->changes[0].flags = MMX_CHANGE_MODE;
+	/* unterminated strings arrive terminated */
+	memset(cfg->changes[0].mode.name, 'x', MMX_NAME_LEN);
+	memset(cfg->changes[5].props[7].value, 'v', MMX_VALUE_LEN);
+	CHECK_ERR(request(fd, MMX_MSG_APPLY, 2, cfg, sizeof(*cfg), NULL), 0);
+	UNIT_CHECK(fake.napply == 1, "apply ran %u times", fake.napply);
+	UNIT_CHECK(fake.last.changes[0].output == 51, "config not passed");
+	UNIT_CHECK(fake.last.changes[0].mode.name[MMX_NAME_LEN - 1] == 0 &&
+		   fake.last.changes[0].mode.name[0] == 'x',
+		   "mode name not terminated");
+	UNIT_CHECK(fake.last.changes[5].props[7].value[MMX_VALUE_LEN - 1] == 0,
+		   "property value not terminated");
+
+	fake.apply_err = -EINVAL;
+	CHECK_ERR(request(fd, MMX_MSG_APPLY, 3, cfg, sizeof(*cfg), &m),
+		  -EINVAL);
+	UNIT_CHECK(!strcmp(m.r.message, "output VGA-1: mode 9x9 not supported"),
+		   "message '%s'", m.r.message);
+	msg_free(&m);
+
+	CHECK_ERR(request(fd, MMX_MSG_POINTER, 4, &pt, sizeof(pt), NULL), 0);
+	UNIT_CHECK(fake.px == 12 && fake.py == -3, "pointer %d,%d", fake.px,
+		   fake.py);
+	pt.x = -1;
+	CHECK_ERR(request(fd, MMX_MSG_POINTER, 5, &pt, sizeof(pt), NULL),
+		  -EINVAL);
+
+	CHECK_ERR(request(fd, MMX_MSG_CAPTURE, 6, &cap, sizeof(cap), &m), 0);
+	UNIT_CHECK(m.len == sizeof(cr) + sizeof(px), "capture %zu bytes",
+		   m.len);
+	memcpy(&cr, m.data, sizeof(cr));
+	memcpy(px, m.data + sizeof(cr), sizeof(px));
+	msg_free(&m);
+	UNIT_CHECK(cr.width == 4 && cr.height == 3, "size %ux%u", cr.width,
+		   cr.height);
+	for (i = 0; i < 12; i++)
+		UNIT_CHECK(px[i] == (0xff000000u | (uint32_t)i * 0x010203u),
+			   "pixel %d = %08x", i, px[i]);
+	cap.crtc = 99;
+	CHECK_ERR(request(fd, MMX_MSG_CAPTURE, 7, &cap, sizeof(cap), NULL),
+		  -ENOENT);
+	CHECK_ERR(ping(fd, 8), 0);
+	close(fd);
+	server_stop();
+	free(cfg);
+	return 0;
+}
+
+static int test_partial_reads(void)
+{
+	struct mmx_proto_get_state gs = { .probe = 0 };
+	uint8_t buf[MMX_PROTO_HEADER_SIZE + sizeof(gs)];
+	uint8_t probe;
+	struct msg m;
+	size_t i;
+	int fd;
+
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+	mmx_wire_put_header(buf, sizeof(buf), MMX_MSG_GET_STATE, 77);
+	memcpy(buf + MMX_PROTO_HEADER_SIZE, &gs, sizeof(gs));
+	for (i = 0; i < sizeof(buf); i++) {
+		UNIT_CHECK(!send_bytes(fd, buf + i, 1), "send");
+		pump(3);
+		if (i + 1 < sizeof(buf))
+			UNIT_CHECK(recv(fd, &probe, 1, MSG_PEEK) < 0 &&
+				   errno == EAGAIN,
+				   "a reply after %zu of %zu bytes", i + 1,
+				   sizeof(buf));
+	}
+	UNIT_CHECK(!recv_msg(fd, &m), "no reply");
+	UNIT_CHECK(m.h.sequence == 77 && m.r.error == 0 &&
+		   m.len == sizeof(struct mmx_state), "reply seq %u err %d",
+		   m.h.sequence, m.r.error);
+	msg_free(&m);
+	UNIT_CHECK(fake.nstate == 1, "state read %u times", fake.nstate);
+	close(fd);
+	server_stop();
+	return 0;
+}
+
+static int test_several_in_one_write(void)
+{
+	struct mmx_proto_pointer pt = { .x = 5, .y = 6 };
+	uint8_t buf[3 * MMX_PROTO_HEADER_SIZE + sizeof(pt)];
+	uint32_t seqs[3] = { 100, 101, 102 };
+	uint16_t types[3] = { MMX_MSG_PING, MMX_MSG_POINTER, MMX_MSG_PING };
+	size_t off = 0;
+	struct msg m;
+	int fd, i;
+
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+	mmx_wire_put_header(buf, MMX_PROTO_HEADER_SIZE, MMX_MSG_PING, 100);
+	off = MMX_PROTO_HEADER_SIZE;
+	mmx_wire_put_header(buf + off, MMX_PROTO_HEADER_SIZE + sizeof(pt),
+			    MMX_MSG_POINTER, 101);
+	off += MMX_PROTO_HEADER_SIZE;
+	memcpy(buf + off, &pt, sizeof(pt));
+	off += sizeof(pt);
+	mmx_wire_put_header(buf + off, MMX_PROTO_HEADER_SIZE, MMX_MSG_PING, 102);
+	UNIT_CHECK(!send_bytes(fd, buf, sizeof(buf)), "send");
+	for (i = 0; i < 3; i++) {
+		UNIT_CHECK(!recv_msg(fd, &m), "reply %d missing", i);
+		UNIT_CHECK(m.h.sequence == seqs[i] && m.r.request == types[i] &&
+			   m.r.error == 0, "reply %d: seq %u request 0x%x err %d",
+			   i, m.h.sequence, m.r.request, m.r.error);
+		msg_free(&m);
+	}
+	UNIT_CHECK(fake.npointer == 1 && fake.px == 5, "pointer not applied");
+	close(fd);
+	server_stop();
+	return 0;
+}
+
+static int test_out_of_order(void)
+{
+	struct mmx_proto_get_state gs = { 0 };
+	struct mmx_proto_pointer pt = { 0 };
+	struct mmx_proto_capture cap = { .crtc = 40 };
+	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
+	int fd;
+
+	UNIT_CHECK(cfg, "alloc");
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fd = client_new();
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 1, &gs, sizeof(gs), NULL),
+		  -EPROTO);
+	CHECK_ERR(request(fd, MMX_MSG_APPLY, 2, cfg, sizeof(*cfg), NULL),
+		  -EPROTO);
+	CHECK_ERR(request(fd, MMX_MSG_POINTER, 3, &pt, sizeof(pt), NULL),
+		  -EPROTO);
+	CHECK_ERR(request(fd, MMX_MSG_CAPTURE, 4, &cap, sizeof(cap), NULL),
+		  -EPROTO);
+	UNIT_CHECK(!fake.nstate && !fake.napply && !fake.npointer &&
+		   !fake.ncapture, "a request before HELLO reached the display");
+	CHECK_ERR(hello(fd), 0);
+	CHECK_ERR(hello(fd), -EPROTO);
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 5, &gs, sizeof(gs), NULL), 0);
+	CHECK_ERR(ping(fd, 6), 0);
+	close(fd);
+	server_stop();
+	free(cfg);
+	return 0;
+}
+
+static int test_bad_requests(void)
+{
+	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
+	struct mmx_proto_get_state gs = { .probe = 2 };
+	struct mmx_proto_capture cap = { .crtc = 40, .pad = 1 };
+	uint8_t junk[64] = { 0 };
+	int fd;
+
+	UNIT_CHECK(cfg, "alloc");
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+
+	/* payload sizes */
+	CHECK_ERR(request(fd, MMX_MSG_PING, 1, junk, 1, NULL), -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 2, junk, 4, NULL), -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 3, junk, 12, NULL), -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_APPLY, 4, cfg, sizeof(*cfg) - 1, NULL),
+		  -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_POINTER, 5, junk, 0, NULL), -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_CAPTURE, 6, junk, 9, NULL), -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 7, junk, 3, NULL), -EPROTO);
+	/* field values */
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 8, &gs, sizeof(gs), NULL),
+		  -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_CAPTURE, 9, &cap, sizeof(cap), NULL),
+		  -EINVAL);
+	cfg->nchange = MMX_MAX_OUTPUTS + 1;
+	CHECK_ERR(request(fd, MMX_MSG_APPLY, 10, cfg, sizeof(*cfg), NULL),
+		  -EINVAL);
+	cfg->nchange = 2;
+	cfg->changes[1].nprop = MMX_MAX_SET_PROPS + 1;
+	CHECK_ERR(request(fd, MMX_MSG_APPLY, 11, cfg, sizeof(*cfg), NULL),
+		  -EINVAL);
+	UNIT_CHECK(!fake.napply && !fake.nstate && !fake.ncapture,
+		   "a bad request reached the display");
+	/* header flags, unknown, reserved and server-only types */
+	UNIT_CHECK(!send_msg(fd, MMX_MSG_PING, 1, 12, NULL, 0), "send");
+	{
+		struct msg m;
+
+		UNIT_CHECK(!recv_msg(fd, &m), "no reply to flags");
+		UNIT_CHECK(m.h.sequence == 12 && m.r.error == -EINVAL,
+			   "flags: seq %u err %d", m.h.sequence, m.r.error);
+		msg_free(&m);
+	}
+	CHECK_ERR(request(fd, 0x7777, 13, NULL, 0, NULL), -ENOSYS);
+	CHECK_ERR(request(fd, 0, 14, NULL, 0, NULL), -ENOSYS);
+	CHECK_ERR(request(fd, MMX_MSG_TIME_FIRST + 5, 15, junk, 8, NULL),
+		  -ENOSYS);
+	CHECK_ERR(request(fd, MMX_MSG_AUDIO_FIRST, 16, NULL, 0, NULL), -ENOSYS);
+	CHECK_ERR(request(fd, MMX_MSG_COMPRESS_LAST, 17, NULL, 0, NULL),
+		  -ENOSYS);
+	CHECK_ERR(request(fd, MMX_MSG_AUTH, 18, NULL, 0, NULL), -ENOSYS);
+	CHECK_ERR(request(fd, MMX_MSG_REPLY, 19, junk, 20, NULL), -ENOSYS);
+	CHECK_ERR(request(fd, MMX_MSG_EVENT, 20, NULL, 0, NULL), -ENOSYS);
+	/* still serving */
+	CHECK_ERR(ping(fd, 21), 0);
+	gs.probe = 1;
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 22, &gs, sizeof(gs), NULL), 0);
+	close(fd);
+	server_stop();
+	free(cfg);
+	return 0;
+}
+
+static int test_versions(void)
+{
+	struct mmx_proto_hello h;
+	struct mmx_proto_hello_reply hr;
+	struct mmx_proto_get_state gs = { 0 };
+	struct msg m;
+	int fd;
+
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fd = client_new();
+	hello_init(&h);
+	h.major = MMX_PROTO_MAJOR + 1;
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 1, &h, sizeof(h), &m),
+		  -EPROTONOSUPPORT);
+	/* the refusal still says what the server speaks */
+	UNIT_CHECK(m.len == sizeof(hr), "refusal without server version");
+	memcpy(&hr, m.data, sizeof(hr));
+	msg_free(&m);
+	UNIT_CHECK(hr.major == MMX_PROTO_MAJOR, "major %u", hr.major);
+	hello_init(&h);
+	h.state_size--;
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 2, &h, sizeof(h), NULL), -EPROTO);
+	hello_init(&h);
+	h.flags = 4;
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 3, &h, sizeof(h), NULL), -EINVAL);
+	/* none of these counted as HELLO */
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 4, &gs, sizeof(gs), NULL),
+		  -EPROTO);
+	/* a newer minor is fine, and an unterminated name is cut */
+	hello_init(&h);
+	h.minor = MMX_PROTO_MINOR + 3;
+	memset(h.client, 'n', sizeof(h.client));
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 5, &h, sizeof(h), NULL), 0);
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 6, &gs, sizeof(gs), NULL), 0);
+	close(fd);
+	server_stop();
+	return 0;
+}
+
+static int test_unsyncable(void)
+{
+	uint8_t hdr[MMX_PROTO_HEADER_SIZE];
+	uint32_t lengths[] = { MMX_PROTO_MAX_REQUEST + 1, 1u << 30, 0xffffffffu,
+			       0, 5, MMX_PROTO_HEADER_SIZE - 1 };
+	int wants[] = { -EMSGSIZE, -EMSGSIZE, -EMSGSIZE, -EPROTO, -EPROTO,
+			-EPROTO };
+	struct msg m;
+	unsigned int i;
+	int fd, other;
+
+	UNIT_CHECK(!server_start(0, 0), "server");
+	other = client_new();
+	CHECK_ERR(hello(other), 0);
+	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		fd = client_new();
+		CHECK_ERR(hello(fd), 0);
+		mmx_wire_put_header(hdr, lengths[i], MMX_MSG_PING, 40 + i);
+		UNIT_CHECK(!send_bytes(fd, hdr, sizeof(hdr)), "send");
+		/* whatever follows is not read as a request */
+		UNIT_CHECK(!send_msg(fd, MMX_MSG_PING, 0, 99, NULL, 0), "send");
+		UNIT_CHECK(!recv_msg(fd, &m), "no reply for length %u",
+			   lengths[i]);
+		UNIT_CHECK(m.h.sequence == 40 + i && m.r.error == wants[i],
+			   "length %u: seq %u err %d (want %d)", lengths[i],
+			   m.h.sequence, m.r.error, wants[i]);
+		msg_free(&m);
+		UNIT_CHECK(closed_by_server(fd),
+			   "length %u: connection not closed", lengths[i]);
+		close(fd);
+		CHECK_ERR(ping(other, 50 + i), 0);
+	}
+	/* the largest valid request is served */
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+	{
+		uint8_t *big = calloc(1, MMX_PROTO_MAX_REQUEST);
+
+		UNIT_CHECK(big, "alloc");
+		CHECK_ERR(request(fd, MMX_MSG_PING, 60, big,
+				  MMX_PROTO_MAX_REQUEST - MMX_PROTO_HEADER_SIZE,
+				  NULL), -EINVAL);
+		free(big);
+	}
+	CHECK_ERR(ping(fd, 61), 0);
+	close(fd);
+	close(other);
+	server_stop();
+	return 0;
+}
+
+static int test_disconnect_mid_request(void)
+{
+	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
+	uint8_t *buf = malloc(MMX_PROTO_HEADER_SIZE + sizeof(*cfg));
+	int fd, other, i;
+
+	UNIT_CHECK(cfg && buf, "alloc");
+	UNIT_CHECK(!server_start(0, 0), "server");
+	other = client_new();
+	CHECK_ERR(hello(other), 0);
+	for (i = 0; i < 3; i++) {
+		size_t cut[] = { 5, MMX_PROTO_HEADER_SIZE,
+				 MMX_PROTO_HEADER_SIZE + sizeof(*cfg) - 1 };
+
+		fd = client_new();
+		CHECK_ERR(hello(fd), 0);
+		mmx_wire_put_header(buf, MMX_PROTO_HEADER_SIZE + sizeof(*cfg),
+				    MMX_MSG_APPLY, 3);
+		memcpy(buf + MMX_PROTO_HEADER_SIZE, cfg, sizeof(*cfg));
+		UNIT_CHECK(!send_bytes(fd, buf, cut[i]), "send");
+		pump(5);
+		close(fd);
+		pump(5);
+		UNIT_CHECK(mmxd_server_nclients(srv) == 1,
+			   "%u clients after a disconnect",
+			   mmxd_server_nclients(srv));
+		UNIT_CHECK(!fake.napply, "the partial APPLY was applied");
+		CHECK_ERR(ping(other, 10 + (uint32_t)i), 0);
+	}
+	/* a client that half-closes after a complete request gets served */
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+	UNIT_CHECK(!send_msg(fd, MMX_MSG_PING, 0, 33, NULL, 0), "send");
+	shutdown(fd, SHUT_WR);
+	{
+		struct msg m;
+
+		UNIT_CHECK(!recv_msg(fd, &m), "half-closed client not served");
+		UNIT_CHECK(m.h.sequence == 33 && !m.r.error, "bad reply");
+		msg_free(&m);
+	}
+	UNIT_CHECK(closed_by_server(fd), "half-closed client not closed");
+	close(fd);
+	close(other);
+	server_stop();
+	free(cfg);
+	free(buf);
+	return 0;
+}
+
+static int test_many_clients(void)
+{
+	struct mmx_proto_get_state gs = { .probe = 0 };
+	int fds[40];
+	struct msg m;
+	int i, n = 40, extra;
+
+	UNIT_CHECK(!server_start(n, 0), "server");
+	for (i = 0; i < n; i++) {
+		fds[i] = client_new();
+		UNIT_CHECK(fds[i] >= 0, "client %d", i);
+	}
+	/* everyone sends before anyone reads */
+	for (i = 0; i < n; i++)
+		UNIT_CHECK(!send_msg(fds[i], MMX_MSG_PING, 0, 1000 + i, NULL, 0),
+			   "send %d", i);
+	for (i = n - 1; i >= 0; i--) {
+		UNIT_CHECK(!recv_msg(fds[i], &m), "client %d: no reply", i);
+		UNIT_CHECK(m.h.sequence == 1000u + (uint32_t)i && !m.r.error,
+			   "client %d: seq %u", i, m.h.sequence);
+		msg_free(&m);
+	}
+	for (i = 0; i < n; i++) {
+		CHECK_ERR(hello(fds[i]), 0);
+		CHECK_ERR(request(fds[i], MMX_MSG_GET_STATE, 5, &gs, sizeof(gs),
+				  NULL), 0);
+	}
+	/* one more than max_clients is refused, unsolicited */
+	extra = client_new();
+	UNIT_CHECK(!recv_msg(extra, &m), "no refusal");
+	UNIT_CHECK(m.h.sequence == 0 && m.r.request == 0 &&
+		   m.r.error == -EBUSY, "refusal: seq %u err %d", m.h.sequence,
+		   m.r.error);
+	msg_free(&m);
+	UNIT_CHECK(closed_by_server(extra), "refused client not closed");
+	close(extra);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	pump(3);
+	UNIT_CHECK(mmxd_server_nclients(srv) == 0, "%u clients left",
+		   mmxd_server_nclients(srv));
+	server_stop();
+	return 0;
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int test_slow_reader(void)
+{
+	struct mmx_proto_get_state gs = { .probe = 0 };
+	uint64_t t0;
+	int slow, fast, i;
+
+	UNIT_CHECK(!server_start(0, 300), "server");
+	slow = client_new();
+	fast = client_new();
+	CHECK_ERR(hello(slow), 0);
+	CHECK_ERR(hello(fast), 0);
+	/* 1 MiB replies the client never reads, and more requests behind */
+	for (i = 0; i < 4; i++)
+		UNIT_CHECK(!send_msg(slow, MMX_MSG_GET_STATE, 0, 10 + i, &gs,
+				     sizeof(gs)), "send");
+	pump(3);
+	t0 = ms_now();
+	for (i = 0; i < 20; i++)
+		CHECK_ERR(ping(fast, 100 + i), 0);
+	UNIT_CHECK(ms_now() - t0 < 250, "the fast client waited %llu ms",
+		   (unsigned long long)(ms_now() - t0));
+	UNIT_CHECK(fake.nstate == 1, "%u states made for a non-reader",
+		   fake.nstate);
+	/* after the stall time the non-reader is dropped */
+	t0 = ms_now();
+	while (mmxd_server_nclients(srv) == 2 && ms_now() - t0 < 2000)
+		mmxd_server_step(srv, 50, -1);
+	UNIT_CHECK(mmxd_server_nclients(srv) == 1,
+		   "the non-reading client was not dropped");
+	CHECK_ERR(ping(fast, 200), 0);
+	close(slow);
+	close(fast);
+	server_stop();
+	return 0;
+}
+
+static int test_peer_policy(void)
+{
+	struct mmxd_options o;
+	gid_t groups[3] = { 10, 20, 30 };
+
+	mmxd_options_init(&o);
+	o.uid = 1000;
+	o.gid = 44;
+	UNIT_CHECK(mmxd_peer_allowed(&o, 0, 0, NULL, 0), "root refused");
+	UNIT_CHECK(mmxd_peer_allowed(&o, 1000, 1000, NULL, 0),
+		   "the daemon's uid refused");
+	UNIT_CHECK(mmxd_peer_allowed(&o, 1001, 44, NULL, 0),
+		   "primary group member refused");
+	groups[1] = 44;
+	UNIT_CHECK(mmxd_peer_allowed(&o, 1001, 1001, groups, 3),
+		   "supplementary group member refused");
+	groups[1] = 20;
+	UNIT_CHECK(!mmxd_peer_allowed(&o, 1001, 1001, groups, 3),
+		   "a stranger allowed");
+	UNIT_CHECK(!mmxd_peer_allowed(&o, 65534, 65534, NULL, 0),
+		   "nobody allowed");
+	return 0;
+}
+
+/* xorshift64*: fixed seed, same messages every run */
+static uint64_t rng = 0x6d6d786466757a7aull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+/* Everything received on a fuzz connection, parsed as it comes. */
+struct rxbuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static int rx_fill(int fd, struct rxbuf *rx)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (rx->cap - rx->len < 65536) {
+			size_t cap = rx->cap * 2 + 65536;
+			uint8_t *p = realloc(rx->p, cap);
+
+			if (!p)
+				return -ENOMEM;
+			rx->p = p;
+			rx->cap = cap;
+		}
+		n = recv(fd, rx->p + rx->len, rx->cap - rx->len, 0);
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		rx->len += (size_t)n;
+	}
+}
+
+/* Send all of @buf, collecting replies meanwhile (no deadlock). */
+static int fuzz_send(int fd, const uint8_t *buf, size_t len,
+		     struct rxbuf *rx)
+{
+	while (len) {
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			mmxd_server_step(srv, 0, -1);
+			if (rx_fill(fd, rx) < 0)
+				return -EIO;
+			continue;
+		}
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Pop the next message from @rx, receiving more as needed. */
+static int rx_msg(int fd, struct rxbuf *rx, struct msg *m)
+{
+	int rounds = 3000, eof = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (;;) {
+		if (rx->len >= MMX_PROTO_HEADER_SIZE) {
+			mmx_wire_get_header(rx->p, &m->h);
+			if (m->h.length < MMX_PROTO_HEADER_SIZE +
+			    MMX_PROTO_REPLY_SIZE ||
+			    m->h.length > MMX_PROTO_MAX_REPLY)
+				return -EPROTO;
+			if (rx->len >= m->h.length)
+				break;
+		}
+		if (eof)
+			return -ECONNRESET;
+		if (rounds-- <= 0)
+			return -ETIMEDOUT;
+		mmxd_server_step(srv, 1, -1);
+		if (rx_fill(fd, rx) < 0)
+			eof = 1;
+	}
+	m->raw = malloc(m->h.length);
+	if (!m->raw)
+		return -ENOMEM;
+	memcpy(m->raw, rx->p + MMX_PROTO_HEADER_SIZE,
+	       m->h.length - MMX_PROTO_HEADER_SIZE);
+	memcpy(&m->r, m->raw, sizeof(m->r));
+	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
+	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
+	memmove(rx->p, rx->p + m->h.length, rx->len - m->h.length);
+	rx->len -= m->h.length;
+	return 0;
+}
+
+static int test_fuzz_messages(void)
+{
+	static const uint16_t types[] = {
+		MMX_MSG_HELLO, MMX_MSG_PING, MMX_MSG_AUTH, MMX_MSG_GET_STATE,
+		MMX_MSG_APPLY, MMX_MSG_POINTER, MMX_MSG_CAPTURE,
+		MMX_MSG_TIME_FIRST, MMX_MSG_AUDIO_LAST, MMX_MSG_REPLY,
+		MMX_MSG_EVENT, 0, 0xffff,
+	};
+	static const size_t sizes[] = {
+		0, 8, sizeof(struct mmx_proto_hello), sizeof(struct mmx_config),
+	};
+	const unsigned int total = 100000;
+	uint8_t *batch = malloc(1024 * 1024);
+	struct rxbuf rx = { 0 };
+	uint32_t expect[64];
+	unsigned int sent = 0, answered = 0, resets = 0;
+	int fd = -1;
+	struct msg m;
+
+	UNIT_CHECK(batch, "alloc");
+	UNIT_CHECK(!server_start(0, 0), "server");
+	while (sent < total) {
+		unsigned int n = 1 + rnd() % 32, i;
+		size_t off = 0, pos;
+		int unsync = rnd() % 500 == 0;
+
+		if (fd < 0) {
+			fd = client_new();
+			UNIT_CHECK(fd >= 0, "client");
+			if (rnd() % 2)
+				CHECK_ERR(hello(fd), 0);
+		}
+		for (i = 0; i < n; i++) {
+			uint16_t type = rnd() % 4 ? types[rnd() % 13] :
+				       (uint16_t)rnd();
+			size_t len = rnd() % 3 ? sizes[rnd() % 4] :
+				     rnd() % 200;
+			uint32_t seq = rnd();
+			size_t k;
+
+			if (type == MMX_MSG_GET_STATE && rnd() % 8)
+				type = MMX_MSG_PING;	/* keep it quick */
+			mmx_wire_put_header(batch + off,
+					    (uint32_t)(MMX_PROTO_HEADER_SIZE +
+						       len), type, seq);
+			if (rnd() % 16 == 0)
+				batch[off + 6] = (uint8_t)rnd();
+			off += MMX_PROTO_HEADER_SIZE;
+			for (k = 0; k < len; k++)
+				batch[off + k] = rnd() % 4 ? 0 : (uint8_t)rnd();
+			if (type == MMX_MSG_GET_STATE && len == 8) {
+				batch[off] &= 1;
+				batch[off + 4] = 0;
+			}
+			off += len;
+			expect[i] = seq;
+		}
+		if (unsync) {
+			mmx_wire_put_header(batch + off, rnd() % 2 ? 3 :
+					    MMX_PROTO_MAX_REQUEST + 1 +
+					    rnd() % 1000, MMX_MSG_PING, 7);
+			off += MMX_PROTO_HEADER_SIZE;
+		}
+		/* send in random pieces */
+		for (pos = 0; pos < off;) {
+			size_t piece = 1 + rnd() % (off - pos);
+
+			UNIT_CHECK(!fuzz_send(fd, batch + pos, piece, &rx),
+				   "send");
+			pos += piece;
+			if (rnd() % 2)
+				pump(1);
+		}
+		for (i = 0; i < n; i++) {
+			UNIT_CHECK(!rx_msg(fd, &rx, &m), "message %u: no reply",
+				   sent + i);
+			UNIT_CHECK(m.h.type == MMX_MSG_REPLY &&
+				   m.h.sequence == expect[i],
+				   "message %u: reply seq %u, want %u",
+				   sent + i, m.h.sequence, expect[i]);
+			UNIT_CHECK(m.r.error <= 0 &&
+				   m.r.message[sizeof(m.r.message) - 1] == 0,
+				   "message %u: bad reply", sent + i);
+			msg_free(&m);
+			answered++;
+		}
+		sent += n;
+		if (unsync) {
+			UNIT_CHECK(!rx_msg(fd, &rx, &m),
+				   "no reply to bad length");
+			UNIT_CHECK(m.r.error == -EPROTO ||
+				   m.r.error == -EMSGSIZE, "err %d",
+				   m.r.error);
+			msg_free(&m);
+			UNIT_CHECK(closed_by_server(fd), "not closed");
+			close(fd);
+			fd = -1;
+			rx.len = 0;
+			resets++;
+		}
+	}
+	UNIT_CHECK(answered == sent, "%u of %u answered", answered, sent);
+	if (fd < 0)
+		fd = client_new();
+	CHECK_ERR(ping(fd, 424242), 0);
+	printf("  %u messages, %u replies, %u unsyncable streams closed\n",
+	       sent, answered, resets);
+	close(fd);
+	UNIT_CHECK(mmxd_server_nclients(srv) <= 1, "clients leak");
+	server_stop();
+	free(batch);
+	free(rx.p);
+	return 0;
+}
+
+static int test_fuzz_garbage(void)
+{
+	uint8_t buf[512];
+	int i, fd;
+	size_t k, len;
+
+	UNIT_CHECK(!server_start(0, 0), "server");
+	for (i = 0; i < 2000; i++) {
+		fd = client_new();
+		UNIT_CHECK(fd >= 0, "client");
+		len = rnd() % sizeof(buf);
+		for (k = 0; k < len; k++)
+			buf[k] = (uint8_t)rnd();
+		send_bytes(fd, buf, len);
+		pump(2);
+		close(fd);
+		pump(2);
+	}
+	UNIT_CHECK(mmxd_server_nclients(srv) == 0, "%u clients left",
+		   mmxd_server_nclients(srv));
+	fd = client_new();
+	CHECK_ERR(ping(fd, 1), 0);
+	CHECK_ERR(hello(fd), 0);
+	close(fd);
+	server_stop();
+	return 0;
+}
+
+static const struct unit_case cases[] = {
+	{ "hello-state", "PING, HELLO's reply, GET_STATE equals the backend's",
+	  test_hello_state },
+	{ "apply-pointer-capture", "APPLY (errors and messages), POINTER, CAPTURE pixels",
+	  test_apply_pointer_capture },
+	{ "partial-reads", "a request sent byte by byte is answered once, at its end",
+	  test_partial_reads },
+	{ "several-in-one-write", "three requests in one write get three replies in order",
+	  test_several_in_one_write },
+	{ "out-of-order", "requests before HELLO and a second HELLO get -EPROTO",
+	  test_out_of_order },
+	{ "bad-requests", "bad sizes, fields, flags and types get their errors; serving goes on",
+	  test_bad_requests },
+	{ "versions", "another major, other struct sizes, HELLO flags refused; newer minor accepted",
+	  test_versions },
+	{ "unsyncable", "a length out of range gets -EMSGSIZE/-EPROTO and the connection closes",
+	  test_unsyncable },
+	{ "disconnect-mid-request", "a client leaving mid-request loses only its request",
+	  test_disconnect_mid_request },
+	{ "many-clients", "40 clients at once, one more refused with -EBUSY",
+	  test_many_clients },
+	{ "slow-reader", "a client that does not read neither blocks others nor stays",
+	  test_slow_reader },
+	{ "peer-policy", "root, the daemon's uid and the socket group only",
+	  test_peer_policy },
+	{ "fuzz-messages", "100k random messages (fixed seed): one reply each, then PING",
+	  test_fuzz_messages },
+	{ "fuzz-garbage", "2000 connections of random bytes, then PING",
+	  test_fuzz_garbage },
+};
+
+int main(int argc, char **argv)
+{
+	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+}

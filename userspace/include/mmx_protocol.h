@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * The mmxd protocol: what libmmx's remote backend and mmxd say to each
+ * other over a stream socket. Documentation/mmxd-protocol.rst is the full
+ * description; this header has the numbers and layouts.
+ *
+ * Every message is a struct mmx_proto_header followed by its payload.
+ * The header is little-endian (convert with le32toh()/le16toh()); the
+ * payloads are the fixed-layout structures below and those
+ * of libmmx.h, in little-endian byte order with the layout they have on
+ * x86-64 and aarch64. A big-endian peer must byte-swap every field; this
+ * implementation refuses to build on one.
+ *
+ * The client speaks first: HELLO, then any number of requests, each
+ * answered by exactly one REPLY carrying the request's sequence number, in
+ * request order. The server may also send EVENT messages (none in version
+ * 1.0; clients skip them).
+ */
+
+#ifndef MMX_PROTOCOL_H
+#define MMX_PROTOCOL_H
+
+#include <stdint.h>
+#include "libmmx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Protocol version: a different major is refused, minors only add. */
+#define MMX_PROTO_MAJOR		1
+#define MMX_PROTO_MINOR		0
+
+/**
+ * struct mmx_proto_header - the start of every message (little-endian)
+ * @length: total length of the message in bytes, this header included
+ * @type: enum mmx_proto_type
+ * @flags: 0 (anything else is refused with -EINVAL)
+ * @sequence: chosen by the client for a request; a REPLY carries the
+ *	sequence of the request it answers; 0 in an EVENT and in an
+ *	unsolicited REPLY (connection refused)
+ */
+struct mmx_proto_header {
+	uint32_t length;
+	uint16_t type;
+	uint16_t flags;
+	uint32_t sequence;
+};
+
+#define MMX_PROTO_HEADER_SIZE	12u
+
+/* Largest request (header included): struct mmx_config must fit. */
+#define MMX_PROTO_MAX_REQUEST	(64u * 1024)
+/* Largest capture: MMX_PROTO_MAX_CAPTURE_DIM squared XRGB8888 pixels. */
+#define MMX_PROTO_MAX_CAPTURE_DIM	8192u
+/*
+ * Largest reply (header included): a capture of the largest mode. A
+ * GET_STATE reply (struct mmx_state, about 1 MiB) is far below it.
+ */
+#define MMX_PROTO_MAX_REPLY						\
+	(MMX_PROTO_HEADER_SIZE + 264u + 8u +				\
+	 MMX_PROTO_MAX_CAPTURE_DIM * MMX_PROTO_MAX_CAPTURE_DIM * 4u)
+
+/**
+ * enum mmx_proto_type - message types
+ *
+ * Requests (client to server) are below 0x8000, messages from the server
+ * 0x8000 and above. The ranges marked reserved are kept for later
+ * protocol minors; a request of a reserved or unknown type is answered
+ * with -ENOSYS and the connection goes on.
+ *
+ * @MMX_MSG_HELLO: struct mmx_proto_hello; reply: struct
+ *	mmx_proto_hello_reply. Must be the first request, once.
+ * @MMX_MSG_PING: no payload; reply: no payload (always allowed, even
+ *	before HELLO)
+ * @MMX_MSG_AUTH: reserved: authentication on transports without peer
+ *	credentials (TCP, issue 7)
+ * @MMX_MSG_SUBSCRIBE: reserved: ask for EVENT messages
+ * @MMX_MSG_GET_STATE: struct mmx_proto_get_state; reply: struct mmx_state
+ * @MMX_MSG_APPLY: struct mmx_config; reply: no payload (the reply's
+ *	error and message are mmx_apply()'s)
+ * @MMX_MSG_POINTER: struct mmx_proto_pointer; reply: no payload
+ * @MMX_MSG_CAPTURE: struct mmx_proto_capture; reply: struct
+ *	mmx_proto_capture_reply then width * height XRGB8888 pixels
+ * @MMX_MSG_TIME_FIRST: first of the range reserved for TIME (clocks,
+ *	scheduled commits)
+ * @MMX_MSG_TIME_LAST: last of it
+ * @MMX_MSG_AUDIO_FIRST: first of the range reserved for AUDIO
+ * @MMX_MSG_AUDIO_LAST: last of it
+ * @MMX_MSG_COMPRESS_FIRST: first of the range reserved for COMPRESS
+ * @MMX_MSG_COMPRESS_LAST: last of it
+ * @MMX_MSG_REPLY: server: struct mmx_proto_reply then the request's data
+ * @MMX_MSG_EVENT: server: struct mmx_proto_event (reserved: none yet)
+ */
+enum mmx_proto_type {
+	MMX_MSG_HELLO = 0x0001,
+	MMX_MSG_PING = 0x0002,
+	MMX_MSG_AUTH = 0x0003,
+	MMX_MSG_SUBSCRIBE = 0x0004,
+
+	MMX_MSG_GET_STATE = 0x0010,
+	MMX_MSG_APPLY = 0x0011,
+	MMX_MSG_POINTER = 0x0012,
+	MMX_MSG_CAPTURE = 0x0013,
+
+	MMX_MSG_TIME_FIRST = 0x0100,
+	MMX_MSG_TIME_LAST = 0x01ff,
+	MMX_MSG_AUDIO_FIRST = 0x0200,
+	MMX_MSG_AUDIO_LAST = 0x02ff,
+	MMX_MSG_COMPRESS_FIRST = 0x0300,
+	MMX_MSG_COMPRESS_LAST = 0x03ff,
+
+	MMX_MSG_REPLY = 0x8000,
+	MMX_MSG_EVENT = 0x8001,
+};
+
+/* struct mmx_proto_hello_reply.caps: requests the server serves */
+#define MMX_PROTO_CAP_STATE	(1u << 0)	/* GET_STATE */
+#define MMX_PROTO_CAP_APPLY	(1u << 1)	/* APPLY */
+#define MMX_PROTO_CAP_POINTER	(1u << 2)	/* POINTER (transforms) */
+#define MMX_PROTO_CAP_CAPTURE	(1u << 3)	/* CAPTURE (writeback) */
+
+/**
+ * struct mmx_proto_hello - HELLO request
+ * @major: MMX_PROTO_MAJOR of the client
+ * @minor: MMX_PROTO_MINOR of the client
+ * @flags: 0
+ * @state_size: sizeof(struct mmx_state) as the client knows it
+ * @config_size: sizeof(struct mmx_config) as the client knows it
+ * @client: the client's name for the server's log, NUL-terminated
+ */
+struct mmx_proto_hello {
+	uint16_t major;
+	uint16_t minor;
+	uint32_t flags;
+	uint32_t state_size;
+	uint32_t config_size;
+	char client[MMX_NAME_LEN];
+};
+
+/**
+ * struct mmx_proto_hello_reply - the data of HELLO's reply (sent with
+ * the error too, so that a refused client learns the server's version)
+ * @major: MMX_PROTO_MAJOR of the server
+ * @minor: MMX_PROTO_MINOR of the server
+ * @caps: MMX_PROTO_CAP_*
+ * @state_flags: struct mmx_state.flags of the server's display
+ * @state_size: sizeof(struct mmx_state) in the server
+ * @config_size: sizeof(struct mmx_config) in the server
+ * @max_request: MMX_PROTO_MAX_REQUEST of the server
+ * @max_reply: MMX_PROTO_MAX_REPLY of the server
+ * @driver: KMS driver name
+ * @server: server name and version ("mmxd 0.1.0")
+ */
+struct mmx_proto_hello_reply {
+	uint16_t major;
+	uint16_t minor;
+	uint32_t caps;
+	uint32_t state_flags;
+	uint32_t state_size;
+	uint32_t config_size;
+	uint32_t max_request;
+	uint32_t max_reply;
+	uint32_t pad;
+	char driver[MMX_NAME_LEN];
+	char server[MMX_NAME_LEN];
+};
+
+/**
+ * struct mmx_proto_reply - start of every REPLY's payload
+ * @request: type of the request answered (0 in an unsolicited reply)
+ * @pad: 0
+ * @error: 0 or a negative errno (Linux numbers)
+ * @message: NUL-terminated text for a human, "" on success
+ */
+struct mmx_proto_reply {
+	uint16_t request;
+	uint16_t pad;
+	int32_t error;
+	char message[256];
+};
+
+#define MMX_PROTO_REPLY_SIZE	264u
+
+/**
+ * struct mmx_proto_get_state - GET_STATE request
+ * @probe: 1: probe the outputs (RandR GetScreenResources), 0: cached
+ *	(GetScreenResourcesCurrent); anything else is -EINVAL
+ * @pad: 0
+ */
+struct mmx_proto_get_state {
+	uint32_t probe;
+	uint32_t pad;
+};
+
+/**
+ * struct mmx_proto_pointer - POINTER request (mmx_pointer_moved())
+ * @x: screen point
+ * @y: see @x
+ */
+struct mmx_proto_pointer {
+	int32_t x;
+	int32_t y;
+};
+
+/**
+ * struct mmx_proto_capture - CAPTURE request (mmx_capture())
+ * @crtc: CRTC id
+ * @pad: 0
+ */
+struct mmx_proto_capture {
+	uint32_t crtc;
+	uint32_t pad;
+};
+
+/**
+ * struct mmx_proto_capture_reply - start of a CAPTURE reply's data,
+ * followed by @width * @height XRGB8888 pixels (u32, row after row)
+ * @width: pixels per row
+ * @height: rows
+ */
+struct mmx_proto_capture_reply {
+	uint32_t width;
+	uint32_t height;
+};
+
+/**
+ * struct mmx_proto_event - EVENT payload (reserved, none sent in 1.0)
+ * @event: what happened (e.g. a screen change, RandR's
+ *	RRScreenChangeNotify)
+ * @pad: 0
+ * @timestamp: CLOCK_MONOTONIC ns
+ */
+struct mmx_proto_event {
+	uint32_t event;
+	uint32_t pad;
+	uint64_t timestamp;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MMX_PROTOCOL_H */

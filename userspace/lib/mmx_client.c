@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * libmmx's remote backend: a blocking client of mmxd
+ * (Documentation/mmxd-protocol.rst). One request at a time; every socket
+ * operation has a timeout (MMX_CLIENT_TIMEOUT_MS), so that a wedged
+ * daemon makes calls fail with -ETIMEDOUT instead of hanging. After a
+ * transport or protocol error the connection is unusable and every later
+ * call returns -ENOTCONN.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "mmx_internal.h"
+#include "mmx_wire.h"
+
+/* Each send or receive on the socket gives up after this long. */
+#define MMX_CLIENT_TIMEOUT_MS	5000
+
+struct mmx_client {
+	int fd;
+	uint32_t sequence;
+	int broken;		/* the stream is unusable */
+	struct mmx_proto_hello_reply server;
+};
+
+/* Fill @err (may be NULL); a local twin of mmx_error_set(). */
+static int client_error(struct mmx_error *err, int e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int client_error(struct mmx_error *err, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->err = e;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+	}
+	return e;
+}
+
+static int set_timeouts(int fd, unsigned int ms)
+{
+	struct timeval tv = {
+		.tv_sec = ms / 1000,
+		.tv_usec = (ms % 1000) * 1000,
+	};
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Send one request and wait for its reply, skipping EVENTs. On success
+ * *@payload (malloc'ed, the caller frees) holds the whole REPLY payload:
+ * the struct mmx_proto_reply, decoded into @reply, then *@len - its size
+ * bytes of data. Returns 0 when a reply came (its error is in @reply),
+ * else a transport or protocol error.
+ */
+static int transact(struct mmx_client *c, uint16_t type, const void *req,
+		    size_t req_len, struct mmx_proto_reply *reply,
+		    uint8_t **payload, size_t *len)
+{
+	struct mmx_proto_header h;
+	uint32_t seq;
+	void *p;
+	int ret;
+
+	*payload = NULL;
+	*len = 0;
+	if (c->broken)
+		return -ENOTCONN;
+	seq = ++c->sequence;
+	if (!seq)
+		seq = c->sequence = 1;
+	ret = mmx_wire_send(c->fd, type, seq, req, req_len, NULL, 0);
+	if (ret)
+		goto broken;
+	for (;;) {
+		ret = mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p);
+		if (ret)
+			goto broken;
+		if (h.type == MMX_MSG_EVENT) {
+			free(p);
+			continue;
+		}
+		break;
+	}
+	ret = -EPROTO;
+	if (h.type != MMX_MSG_REPLY || h.flags ||
+	    h.length - MMX_PROTO_HEADER_SIZE < MMX_PROTO_REPLY_SIZE) {
+		free(p);
+		goto broken;
+	}
+	memcpy(reply, p, sizeof(*reply));
+	mmx_wire_terminate(reply->message, sizeof(reply->message));
+	if (h.sequence == 0 && reply->request == 0) {
+		/* refused by the server (credentials, too many clients) */
+		ret = reply->error < 0 ? reply->error : -ECONNREFUSED;
+		free(p);
+		goto broken;
+	}
+	if (h.sequence != seq || reply->request != type ||
+	    reply->error > 0) {
+		free(p);
+		goto broken;
+	}
+	*payload = p;
+	*len = h.length - MMX_PROTO_HEADER_SIZE;
+	return 0;
+
+broken:
+	c->broken = 1;
+	return ret;
+}
+
+int mmx_client_connect(const char *path, struct mmx_client **out)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct mmx_proto_hello hello;
+	struct mmx_proto_reply reply;
+	struct mmx_client *c;
+	uint8_t *payload;
+	size_t len;
+	int ret;
+
+	*out = NULL;
+	if (!path)
+		path = getenv("MMX_SOCKET");
+	if (!path || !*path)
+		path = MMX_DEFAULT_SOCKET;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c->fd < 0) {
+		ret = -errno;
+		free(c);
+		return ret;
+	}
+	ret = set_timeouts(c->fd, MMX_CLIENT_TIMEOUT_MS);
+	if (ret)
+		goto err_close;
+	if (connect(c->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		ret = errno == EAGAIN ? -ETIMEDOUT : -errno;
+		goto err_close;
+	}
+
+	memset(&hello, 0, sizeof(hello));
+	hello.major = MMX_PROTO_MAJOR;
+	hello.minor = MMX_PROTO_MINOR;
+	hello.state_size = sizeof(struct mmx_state);
+	hello.config_size = sizeof(struct mmx_config);
+	snprintf(hello.client, sizeof(hello.client), "%s",
+		 program_invocation_short_name);
+	ret = transact(c, MMX_MSG_HELLO, &hello, sizeof(hello), &reply,
+		       &payload, &len);
+	if (ret)
+		goto err_close;
+	ret = reply.error;
+	if (!ret && len != MMX_PROTO_REPLY_SIZE + sizeof(c->server))
+		ret = -EPROTO;
+	if (!ret) {
+		memcpy(&c->server, payload + MMX_PROTO_REPLY_SIZE,
+		       sizeof(c->server));
+		mmx_wire_terminate(c->server.driver, sizeof(c->server.driver));
+		mmx_wire_terminate(c->server.server, sizeof(c->server.server));
+		if (c->server.major != MMX_PROTO_MAJOR ||
+		    c->server.state_size != sizeof(struct mmx_state) ||
+		    c->server.config_size != sizeof(struct mmx_config))
+			ret = -EPROTO;
+	}
+	free(payload);
+	if (ret)
+		goto err_close;
+	*out = c;
+	return 0;
+
+err_close:
+	close(c->fd);
+	free(c);
+	return ret;
+}
+
+void mmx_client_close(struct mmx_client *c)
+{
+	if (!c)
+		return;
+	close(c->fd);
+	free(c);
+}
+
+int mmx_client_state(struct mmx_client *c, int probe, struct mmx_state *s)
+{
+	struct mmx_proto_get_state req = { .probe = probe ? 1 : 0 };
+	struct mmx_proto_reply reply;
+	uint8_t *payload;
+	size_t len;
+	int ret;
+
+	ret = transact(c, MMX_MSG_GET_STATE, &req, sizeof(req), &reply,
+		       &payload, &len);
+	if (ret)
+		return ret;
+	ret = reply.error;
+	if (!ret && len != MMX_PROTO_REPLY_SIZE + sizeof(*s))
+		ret = -EPROTO;
+	if (!ret) {
+		memcpy(s, payload + MMX_PROTO_REPLY_SIZE, sizeof(*s));
+		if (mmx_wire_check_state(s))
+			ret = -EPROTO;
+		s->flags |= MMX_STATE_REMOTE;
+	}
+	free(payload);
+	if (ret == -EPROTO)
+		c->broken = 1;
+	return ret;
+}
+
+int mmx_client_apply(struct mmx_client *c, const struct mmx_config *cfg,
+		     struct mmx_error *err)
+{
+	struct mmx_proto_reply reply;
+	uint8_t *payload;
+	size_t len;
+	int ret;
+
+	ret = transact(c, MMX_MSG_APPLY, cfg, sizeof(*cfg), &reply, &payload,
+		       &len);
+	if (ret)
+		return client_error(err, ret, "mmxd: %s", strerror(-ret));
+	free(payload);
+	if (reply.error)
+		return client_error(err, reply.error, "%s",
+				    reply.message[0] ? reply.message :
+				    strerror(-reply.error));
+	return client_error(err, 0, "%s", "");
+}
+
+int mmx_client_pointer_moved(struct mmx_client *c, int32_t x, int32_t y)
+{
+	struct mmx_proto_pointer req = { .x = x, .y = y };
+	struct mmx_proto_reply reply;
+	uint8_t *payload;
+	size_t len;
+	int ret;
+
+	ret = transact(c, MMX_MSG_POINTER, &req, sizeof(req), &reply,
+		       &payload, &len);
+	if (ret)
+		return ret;
+	free(payload);
+	return reply.error;
+}
+
+int mmx_client_capture(struct mmx_client *c, uint32_t crtc, uint32_t *width,
+		       uint32_t *height, uint32_t **pixels)
+{
+	struct mmx_proto_capture req = { .crtc = crtc };
+	struct mmx_proto_capture_reply cap;
+	struct mmx_proto_reply reply;
+	const size_t off = MMX_PROTO_REPLY_SIZE + sizeof(cap);
+	uint8_t *payload;
+	size_t len, bytes;
+	uint32_t *px;
+	int ret;
+
+	*pixels = NULL;
+	*width = *height = 0;
+	ret = transact(c, MMX_MSG_CAPTURE, &req, sizeof(req), &reply,
+		       &payload, &len);
+	if (ret)
+		return ret;
+	ret = reply.error;
+	if (ret)
+		goto out;
+	ret = -EPROTO;
+	if (len < off)
+		goto out;
+	memcpy(&cap, payload + MMX_PROTO_REPLY_SIZE, sizeof(cap));
+	if (cap.width > MMX_PROTO_MAX_CAPTURE_DIM ||
+	    cap.height > MMX_PROTO_MAX_CAPTURE_DIM)
+		goto out;
+	bytes = (size_t)cap.width * cap.height * 4;
+	if (len - off != bytes)
+		goto out;
+	px = malloc(bytes ? bytes : 4);
+	if (!px) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(px, payload + off, bytes);
+	*pixels = px;
+	*width = cap.width;
+	*height = cap.height;
+	ret = 0;
+out:
+	free(payload);
+	if (ret == -EPROTO)
+		c->broken = 1;
+	return ret;
+}

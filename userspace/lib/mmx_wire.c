@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd protocol framing (see mmx_wire.h and
+ * Documentation/mmxd-protocol.rst).
+ */
+
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "mmx_wire.h"
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "mmx protocol payloads are little-endian: big-endian hosts unsupported"
+#endif
+
+_Static_assert(sizeof(struct mmx_proto_header) == MMX_PROTO_HEADER_SIZE,
+	       "protocol header layout");
+_Static_assert(sizeof(struct mmx_proto_reply) == MMX_PROTO_REPLY_SIZE,
+	       "protocol reply layout");
+_Static_assert(sizeof(struct mmx_proto_hello) == 48, "HELLO layout");
+_Static_assert(sizeof(struct mmx_proto_hello_reply) == 96,
+	       "HELLO reply layout");
+_Static_assert(MMX_PROTO_HEADER_SIZE + sizeof(struct mmx_config) <=
+	       MMX_PROTO_MAX_REQUEST, "struct mmx_config must fit a request");
+_Static_assert(MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE +
+	       sizeof(struct mmx_state) <= MMX_PROTO_MAX_REPLY,
+	       "struct mmx_state must fit a reply");
+
+void mmx_wire_put_header(void *buf, uint32_t length, uint16_t type,
+			 uint32_t sequence)
+{
+	uint8_t *p = buf;
+	uint32_t l = htole32(length), s = htole32(sequence);
+	uint16_t t = htole16(type), f = 0;
+
+	memcpy(p, &l, 4);
+	memcpy(p + 4, &t, 2);
+	memcpy(p + 6, &f, 2);
+	memcpy(p + 8, &s, 4);
+}
+
+void mmx_wire_get_header(const void *buf, struct mmx_proto_header *h)
+{
+	const uint8_t *p = buf;
+
+	memcpy(&h->length, p, 4);
+	memcpy(&h->type, p + 4, 2);
+	memcpy(&h->flags, p + 6, 2);
+	memcpy(&h->sequence, p + 8, 4);
+	h->length = le32toh(h->length);
+	h->type = le16toh(h->type);
+	h->flags = le16toh(h->flags);
+	h->sequence = le32toh(h->sequence);
+}
+
+int mmx_wire_check_length(uint32_t length, size_t max)
+{
+	if (length < MMX_PROTO_HEADER_SIZE)
+		return -EPROTO;
+	if (length > max)
+		return -EMSGSIZE;
+	return 0;
+}
+
+void mmx_wire_put_reply(void *buf, uint16_t request, int32_t error,
+			const char *message)
+{
+	struct mmx_proto_reply r;
+
+	memset(&r, 0, sizeof(r));
+	r.request = htole16(request);
+	r.error = (int32_t)htole32((uint32_t)error);
+	if (message) {
+		strncpy(r.message, message, sizeof(r.message) - 1);
+		r.message[sizeof(r.message) - 1] = '\0';
+	}
+	memcpy(buf, &r, sizeof(r));
+}
+
+int mmx_wire_read_all(int fd, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return -ETIMEDOUT;
+			return -errno;
+		}
+		if (n == 0)
+			return -ECONNRESET;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int writev_all(int fd, struct iovec *iov, int niov)
+{
+	while (niov) {
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = niov };
+		ssize_t n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return -ETIMEDOUT;
+			return -errno;
+		}
+		/* skip what was sent */
+		while (niov && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			niov--;
+		}
+		if (niov) {
+			iov->iov_base = (uint8_t *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+int mmx_wire_write_all(int fd, const void *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return writev_all(fd, &iov, 1);
+}
+
+int mmx_wire_send(int fd, uint16_t type, uint32_t sequence, const void *a,
+		  size_t alen, const void *b, size_t blen)
+{
+	uint8_t hdr[MMX_PROTO_HEADER_SIZE];
+	struct iovec iov[3];
+	int n = 0;
+	size_t total = sizeof(hdr) + alen + blen;
+
+	if (total > UINT32_MAX)
+		return -EMSGSIZE;
+	mmx_wire_put_header(hdr, (uint32_t)total, type, sequence);
+	iov[n].iov_base = hdr;
+	iov[n++].iov_len = sizeof(hdr);
+	if (alen) {
+		iov[n].iov_base = (void *)a;
+		iov[n++].iov_len = alen;
+	}
+	if (blen) {
+		iov[n].iov_base = (void *)b;
+		iov[n++].iov_len = blen;
+	}
+	return writev_all(fd, iov, n);
+}
+
+int mmx_wire_recv(int fd, size_t max, struct mmx_proto_header *h,
+		  void **payload)
+{
+	uint8_t hdr[MMX_PROTO_HEADER_SIZE];
+	size_t len;
+	void *p = NULL;
+	int ret;
+
+	*payload = NULL;
+	ret = mmx_wire_read_all(fd, hdr, sizeof(hdr));
+	if (ret)
+		return ret;
+	mmx_wire_get_header(hdr, h);
+	ret = mmx_wire_check_length(h->length, max);
+	if (ret)
+		return ret;
+	len = h->length - MMX_PROTO_HEADER_SIZE;
+	if (len) {
+		p = malloc(len);
+		if (!p)
+			return -ENOMEM;
+		ret = mmx_wire_read_all(fd, p, len);
+		if (ret) {
+			free(p);
+			return ret;
+		}
+	}
+	*payload = p;
+	return 0;
+}
+
+void mmx_wire_terminate(char *s, size_t size)
+{
+	if (size)
+		s[size - 1] = '\0';
+}
+
+#define TERM(field) mmx_wire_terminate((field), sizeof(field))
+
+static void check_mode(struct mmx_mode *m)
+{
+	TERM(m->name);
+}
+
+/* Terminates every string; -EINVAL when a count is out of range. */
+static int check_property(struct mmx_property *p)
+{
+	uint32_t i;
+
+	TERM(p->name);
+	for (i = 0; i < MMX_MAX_ENUMS; i++)
+		TERM(p->enums[i].name);
+	if (p->nenum > MMX_MAX_ENUMS || p->blob_len > MMX_MAX_BLOB)
+		return -EINVAL;
+	return 0;
+}
+
+int mmx_wire_check_state(struct mmx_state *s)
+{
+	uint32_t i, j;
+	int ret;
+
+	TERM(s->driver);
+	if (s->ncrtc > MMX_MAX_CRTCS || s->noutput > MMX_MAX_OUTPUTS)
+		return -EINVAL;
+	for (i = 0; i < MMX_MAX_CRTCS; i++) {
+		struct mmx_crtc_info *c = &s->crtcs[i];
+
+		if (i < s->ncrtc && (c->noutput > MMX_MAX_OUTPUTS ||
+				     c->npossible > MMX_MAX_OUTPUTS))
+			return -EINVAL;
+		check_mode(&c->mode);
+		TERM(c->pending.filter);
+		TERM(c->current.filter);
+	}
+	for (i = 0; i < MMX_MAX_OUTPUTS; i++) {
+		struct mmx_output_info *o = &s->outputs[i];
+
+		TERM(o->name);
+		for (j = 0; j < MMX_MAX_MODES; j++)
+			check_mode(&o->modes[j]);
+		if (i >= s->noutput) {
+			for (j = 0; j < MMX_MAX_PROPS; j++)
+				check_property(&o->props[j]);
+			continue;
+		}
+		if (o->ncrtc > MMX_MAX_CRTCS || o->nclone > MMX_MAX_OUTPUTS ||
+		    o->nmode > MMX_MAX_MODES || o->npreferred > o->nmode ||
+		    o->nprop > MMX_MAX_PROPS)
+			return -EINVAL;
+		for (j = 0; j < MMX_MAX_PROPS; j++) {
+			ret = check_property(&o->props[j]);
+			if (ret && j < o->nprop)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int mmx_wire_check_config(struct mmx_config *cfg)
+{
+	uint32_t i, j;
+
+	if (cfg->nchange > MMX_MAX_OUTPUTS)
+		return -EINVAL;
+	for (i = 0; i < MMX_MAX_OUTPUTS; i++) {
+		struct mmx_output_change *ch = &cfg->changes[i];
+
+		check_mode(&ch->mode);
+		TERM(ch->transform.filter);
+		for (j = 0; j < MMX_MAX_SET_PROPS; j++) {
+			TERM(ch->props[j].name);
+			TERM(ch->props[j].value);
+		}
+		if (i < cfg->nchange && ch->nprop > MMX_MAX_SET_PROPS)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+const char *mmx_wire_type_name(uint16_t type)
+{
+	switch (type) {
+	case MMX_MSG_HELLO:
+		return "HELLO";
+	case MMX_MSG_PING:
+		return "PING";
+	case MMX_MSG_AUTH:
+		return "AUTH";
+	case MMX_MSG_SUBSCRIBE:
+		return "SUBSCRIBE";
+	case MMX_MSG_GET_STATE:
+		return "GET_STATE";
+	case MMX_MSG_APPLY:
+		return "APPLY";
+	case MMX_MSG_POINTER:
+		return "POINTER";
+	case MMX_MSG_CAPTURE:
+		return "CAPTURE";
+	case MMX_MSG_REPLY:
+		return "REPLY";
+	case MMX_MSG_EVENT:
+		return "EVENT";
+	}
+	if (type >= MMX_MSG_TIME_FIRST && type <= MMX_MSG_COMPRESS_LAST)
+		return "reserved";
+	return "unknown";
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd protocol framing shared by libmmx's remote backend and mmxd:
+ * header encoding, whole-message I/O on blocking sockets (EINTR and
+ * partial transfers handled, SO_RCVTIMEO/SO_SNDTIMEO expiry reported as
+ * -ETIMEDOUT) and the checks every received payload goes through.
+ */
+
+#ifndef MMX_WIRE_H
+#define MMX_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmx_protocol.h"
+
+/* Encode a header at @buf (MMX_PROTO_HEADER_SIZE bytes, little-endian). */
+void mmx_wire_put_header(void *buf, uint32_t length, uint16_t type,
+			 uint32_t sequence);
+/* Decode the header at @buf. */
+void mmx_wire_get_header(const void *buf, struct mmx_proto_header *h);
+/*
+ * Check the length of a received header: -EPROTO when shorter than the
+ * header (the stream cannot be resynchronised), -EMSGSIZE when above @max.
+ */
+int mmx_wire_check_length(uint32_t length, size_t max);
+
+/* Encode a struct mmx_proto_reply at @buf (MMX_PROTO_REPLY_SIZE bytes). */
+void mmx_wire_put_reply(void *buf, uint16_t request, int32_t error,
+			const char *message);
+
+/*
+ * Blocking I/O on a socket: every byte or an error. Read returns
+ * -ECONNRESET at end of file; both return -ETIMEDOUT when the socket's
+ * timeout expires. Sends use MSG_NOSIGNAL (no SIGPIPE: -EPIPE instead).
+ */
+int mmx_wire_read_all(int fd, void *buf, size_t len);
+int mmx_wire_write_all(int fd, const void *buf, size_t len);
+
+/* Send a message: header, then @a (@alen bytes), then @b (@blen). */
+int mmx_wire_send(int fd, uint16_t type, uint32_t sequence, const void *a,
+		  size_t alen, const void *b, size_t blen);
+/*
+ * Receive a message of at most @max bytes: its header into @h and its
+ * payload (h->length - header bytes, may be 0) into a malloc'ed *@payload
+ * (NULL when empty) the caller frees.
+ */
+int mmx_wire_recv(int fd, size_t max, struct mmx_proto_header *h,
+		  void **payload);
+
+/* NUL-terminate a received fixed-size string field. */
+void mmx_wire_terminate(char *s, size_t size);
+/*
+ * Make a received struct safe to use: every count within its array
+ * (-EINVAL otherwise) and every string NUL-terminated.
+ */
+int mmx_wire_check_state(struct mmx_state *s);
+int mmx_wire_check_config(struct mmx_config *cfg);
+
+/* A name for logs: "HELLO", "GET_STATE", ..., "reserved", "unknown". */
+const char *mmx_wire_type_name(uint16_t type);
+
+#endif /* MMX_WIRE_H */

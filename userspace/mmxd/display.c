@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd's display: the request handlers' ops over libmmx's public API on a
+ * local display, and the startup configuration.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mmxd.h"
+
+static int display_state(void *ctx, int probe, struct mmx_state *out)
+{
+	struct mmx_display *d = ctx;
+	struct mmx_state *s;
+	int ret;
+
+	ret = probe ? mmx_get_screen_resources(d, &s) :
+		      mmx_get_screen_resources_current(d, &s);
+	if (ret)
+		return ret;
+	memcpy(out, s, sizeof(*out));
+	mmx_state_free(s);
+	return 0;
+}
+
+static int display_apply(void *ctx, const struct mmx_config *cfg,
+			 struct mmx_error *err)
+{
+	return mmx_apply(ctx, cfg, err);
+}
+
+static int display_pointer_moved(void *ctx, int32_t x, int32_t y)
+{
+	return mmx_pointer_moved(ctx, x, y);
+}
+
+static int display_capture(void *ctx, uint32_t crtc, uint32_t *width,
+			   uint32_t *height, uint32_t **pixels)
+{
+	return mmx_capture(ctx, crtc, width, height, pixels);
+}
+
+const struct mmxd_ops mmxd_display_ops = {
+	.state = display_state,
+	.apply = display_apply,
+	.pointer_moved = display_pointer_moved,
+	.capture = display_capture,
+};
+
+int mmxd_light_up(struct mmx_display *d, int verbose)
+{
+	struct mmx_config cfg;
+	struct mmx_error err;
+	struct mmx_state *s;
+	uint32_t i, n = 0;
+	int32_t x = 0;
+	int ret;
+
+	ret = mmx_get_screen_resources(d, &s);
+	if (ret) {
+		mmxd_log(NULL, 0, "reading the outputs failed: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < s->ncrtc; i++) {
+		if (s->crtcs[i].mode_valid) {
+			if (verbose)
+				mmxd_log(NULL, 0,
+					 "CRTC %u is lit: keeping the configuration",
+					 s->crtcs[i].id);
+			mmx_state_free(s);
+			return 0;
+		}
+	}
+	mmx_config_init(&cfg);
+	for (i = 0; i < s->noutput; i++) {
+		const struct mmx_output_info *o = &s->outputs[i];
+		struct mmx_output_change *ch;
+
+		if (o->connection != MMX_CONNECTED || !o->nmode)
+			continue;
+		ch = mmx_config_output(&cfg, o->id);
+		if (!ch)
+			break;
+		ch->flags |= MMX_CHANGE_MODE | MMX_CHANGE_POS;
+		ch->mode = o->modes[0];
+		ch->x = x;
+		ch->y = 0;
+		x += (int32_t)o->modes[0].width;
+		if (verbose)
+			mmxd_log(NULL, 0, "lighting %s at %s+%d+0", o->name,
+				 o->modes[0].name, ch->x);
+		n++;
+	}
+	mmx_state_free(s);
+	if (!n)
+		return 0;
+	ret = mmx_apply(d, &cfg, &err);
+	if (ret) {
+		mmxd_log(NULL, 0, "lighting the outputs failed: %s",
+			 err.message);
+		if (n == 1)
+			return ret;
+		/* not every output together: the first one alone */
+		cfg.nchange = 1;
+		ret = mmx_apply(d, &cfg, &err);
+		if (ret) {
+			mmxd_log(NULL, 0, "lighting one output failed: %s",
+				 err.message);
+			return ret;
+		}
+		n = 1;
+	}
+	return (int)n;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd's request handlers: one complete message in, exactly one reply
+ * out (Documentation/mmxd-protocol.rst, "Requests").
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmxd.h"
+#include "mmx_wire.h"
+
+static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h, int err,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h, int err,
+			const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
+		 mmx_wire_type_name(h->type), h->sequence, msg,
+		 strerror(-err));
+	mmxd_conn_reply(s, c, h->sequence, h->type, err, msg, NULL, 0, NULL,
+			0);
+}
+
+static void reply_ok(struct mmxd_server *s, struct mmxd_conn *c,
+		     const struct mmx_proto_header *h, const void *a,
+		     size_t alen, const void *b, size_t blen)
+{
+	mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
+		 mmx_wire_type_name(h->type), h->sequence);
+	mmxd_conn_reply(s, c, h->sequence, h->type, 0, "", a, alen, b, blen);
+}
+
+/* Is @len the payload size of @h? Replies -EINVAL when not. */
+static int check_size(struct mmxd_server *s, struct mmxd_conn *c,
+		      const struct mmx_proto_header *h, size_t len,
+		      size_t want)
+{
+	if (len == want)
+		return 1;
+	reply_error(s, c, h, -EINVAL, "%s payload is %zu bytes, not %zu",
+		    mmx_wire_type_name(h->type), len, want);
+	return 0;
+}
+
+static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len)
+{
+	const struct mmxd_options *o = mmxd_server_options(s);
+	struct mmx_proto_hello_reply r;
+	struct mmx_proto_hello hello;
+	char msg[256];
+	int err = 0;
+
+	if (c->hello) {
+		reply_error(s, c, h, -EPROTO, "HELLO twice");
+		return;
+	}
+	if (!check_size(s, c, h, len, sizeof(hello)))
+		return;
+	memcpy(&hello, payload, sizeof(hello));
+	mmx_wire_terminate(hello.client, sizeof(hello.client));
+
+	memset(&r, 0, sizeof(r));
+	r.major = MMX_PROTO_MAJOR;
+	r.minor = MMX_PROTO_MINOR;
+	r.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY;
+	if (o->state_flags & MMX_STATE_TRANSFORMS)
+		r.caps |= MMX_PROTO_CAP_POINTER;
+	if (o->state_flags & MMX_STATE_WRITEBACK)
+		r.caps |= MMX_PROTO_CAP_CAPTURE;
+	r.state_flags = o->state_flags;
+	r.state_size = sizeof(struct mmx_state);
+	r.config_size = sizeof(struct mmx_config);
+	r.max_request = MMX_PROTO_MAX_REQUEST;
+	r.max_reply = MMX_PROTO_MAX_REPLY;
+	memcpy(r.driver, o->driver, sizeof(r.driver));
+	snprintf(r.server, sizeof(r.server), "mmxd %s", MMXD_VERSION);
+
+	msg[0] = '\0';
+	if (hello.major != MMX_PROTO_MAJOR) {
+		err = -EPROTONOSUPPORT;
+		snprintf(msg, sizeof(msg),
+			 "protocol %u.%u not supported (server: %u.%u)",
+			 hello.major, hello.minor, MMX_PROTO_MAJOR,
+			 MMX_PROTO_MINOR);
+	} else if (hello.flags) {
+		err = -EINVAL;
+		snprintf(msg, sizeof(msg), "HELLO flags 0x%x must be 0",
+			 hello.flags);
+	} else if (hello.state_size != sizeof(struct mmx_state) ||
+		   hello.config_size != sizeof(struct mmx_config)) {
+		err = -EPROTO;
+		snprintf(msg, sizeof(msg),
+			 "structure sizes differ: state %u/%zu, config %u/%zu",
+			 hello.state_size, sizeof(struct mmx_state),
+			 hello.config_size, sizeof(struct mmx_config));
+	}
+	if (err) {
+		mmxd_log(s, 1, "client %u: HELLO: %s", c->id, msg);
+		mmxd_conn_reply(s, c, h->sequence, h->type, err, msg, &r,
+				sizeof(r), NULL, 0);
+		return;
+	}
+	c->hello = 1;
+	memcpy(c->name, hello.client, sizeof(c->name));
+	mmxd_log(s, 1, "client %u: HELLO from '%s' (%u.%u)", c->id, c->name,
+		 hello.major, hello.minor);
+	reply_ok(s, c, h, &r, sizeof(r), NULL, 0);
+}
+
+static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
+			     const struct mmx_proto_header *h,
+			     const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_get_state req;
+	const struct mmxd_ops *ops;
+	struct mmx_state *st;
+	void *ctx;
+	int ret;
+
+	if (!check_size(s, c, h, len, sizeof(req)))
+		return;
+	memcpy(&req, payload, sizeof(req));
+	if (req.probe > 1 || req.pad) {
+		reply_error(s, c, h, -EINVAL, "probe %u / pad %u: 0 or 1 / 0",
+			    req.probe, req.pad);
+		return;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		reply_error(s, c, h, -ENOMEM, "out of memory");
+		return;
+	}
+	ops = mmxd_server_ops(s, &ctx);
+	ret = ops->state(ctx, (int)req.probe, st);
+	if (ret)
+		reply_error(s, c, h, ret, "reading the state failed");
+	else
+		reply_ok(s, c, h, st, sizeof(*st), NULL, 0);
+	free(st);
+}
+
+static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len)
+{
+	const struct mmxd_ops *ops;
+	struct mmx_config *cfg;
+	struct mmx_error err;
+	void *ctx;
+	int ret;
+
+	if (!check_size(s, c, h, len, sizeof(*cfg)))
+		return;
+	cfg = malloc(sizeof(*cfg));
+	if (!cfg) {
+		reply_error(s, c, h, -ENOMEM, "out of memory");
+		return;
+	}
+	memcpy(cfg, payload, sizeof(*cfg));
+	if (mmx_wire_check_config(cfg)) {
+		reply_error(s, c, h, -EINVAL,
+			    "config: %u changes (max %u) or too many properties (max %u)",
+			    cfg->nchange, MMX_MAX_OUTPUTS, MMX_MAX_SET_PROPS);
+		free(cfg);
+		return;
+	}
+	memset(&err, 0, sizeof(err));
+	ops = mmxd_server_ops(s, &ctx);
+	ret = ops->apply(ctx, cfg, &err);
+	free(cfg);
+	mmx_wire_terminate(err.message, sizeof(err.message));
+	if (ret)
+		reply_error(s, c, h, ret, "%s",
+			    err.message[0] ? err.message : "apply failed");
+	else
+		reply_ok(s, c, h, NULL, 0, NULL, 0);
+}
+
+static void handle_pointer(struct mmxd_server *s, struct mmxd_conn *c,
+			   const struct mmx_proto_header *h,
+			   const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_pointer req;
+	const struct mmxd_ops *ops;
+	void *ctx;
+	int ret;
+
+	if (!check_size(s, c, h, len, sizeof(req)))
+		return;
+	memcpy(&req, payload, sizeof(req));
+	ops = mmxd_server_ops(s, &ctx);
+	ret = ops->pointer_moved(ctx, req.x, req.y);
+	if (ret)
+		reply_error(s, c, h, ret, "pointer move to %d,%d failed",
+			    req.x, req.y);
+	else
+		reply_ok(s, c, h, NULL, 0, NULL, 0);
+}
+
+static void handle_capture(struct mmxd_server *s, struct mmxd_conn *c,
+			   const struct mmx_proto_header *h,
+			   const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_capture_reply cap = { 0 };
+	struct mmx_proto_capture req;
+	const struct mmxd_ops *ops;
+	uint32_t *pixels = NULL;
+	void *ctx;
+	int ret;
+
+	if (!check_size(s, c, h, len, sizeof(req)))
+		return;
+	memcpy(&req, payload, sizeof(req));
+	if (req.pad) {
+		reply_error(s, c, h, -EINVAL, "pad %u must be 0", req.pad);
+		return;
+	}
+	ops = mmxd_server_ops(s, &ctx);
+	ret = ops->capture(ctx, req.crtc, &cap.width, &cap.height, &pixels);
+	if (!ret && (cap.width > MMX_PROTO_MAX_CAPTURE_DIM ||
+		     cap.height > MMX_PROTO_MAX_CAPTURE_DIM))
+		ret = -EMSGSIZE;
+	if (ret)
+		reply_error(s, c, h, ret, "capture of CRTC %u failed",
+			    req.crtc);
+	else
+		reply_ok(s, c, h, &cap, sizeof(cap), pixels,
+			 (size_t)cap.width * cap.height * 4);
+	free(pixels);
+}
+
+void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
+		 const struct mmx_proto_header *h, const uint8_t *payload,
+		 size_t len)
+{
+	if (h->flags) {
+		reply_error(s, c, h, -EINVAL, "header flags 0x%x must be 0",
+			    h->flags);
+		return;
+	}
+	switch (h->type) {
+	case MMX_MSG_PING:
+		if (check_size(s, c, h, len, 0))
+			reply_ok(s, c, h, NULL, 0, NULL, 0);
+		return;
+	case MMX_MSG_HELLO:
+		handle_hello(s, c, h, payload, len);
+		return;
+	case MMX_MSG_GET_STATE:
+	case MMX_MSG_APPLY:
+	case MMX_MSG_POINTER:
+	case MMX_MSG_CAPTURE:
+		if (!c->hello) {
+			reply_error(s, c, h, -EPROTO, "%s before HELLO",
+				    mmx_wire_type_name(h->type));
+			return;
+		}
+		break;
+	default:
+		reply_error(s, c, h, -ENOSYS,
+			    "request type 0x%04x (%s) not implemented",
+			    h->type, mmx_wire_type_name(h->type));
+		return;
+	}
+	switch (h->type) {
+	case MMX_MSG_GET_STATE:
+		handle_get_state(s, c, h, payload, len);
+		break;
+	case MMX_MSG_APPLY:
+		handle_apply(s, c, h, payload, len);
+		break;
+	case MMX_MSG_POINTER:
+		handle_pointer(s, c, h, payload, len);
+		break;
+	case MMX_MSG_CAPTURE:
+		handle_capture(s, c, h, payload, len);
+		break;
+	}
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd - the mmx display daemon (userspace/man/mmxd.8): owns a KMS device
+ * (DRM master, the screen framebuffer) and serves libmmx clients over a
+ * UNIX socket (Documentation/mmxd-protocol.rst).
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "mmxd.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: mmxd [OPTION]...\n"
+		"The mmx display daemon: holds a KMS device and serves libmmx clients.\n"
+		"\n"
+		"  -d, --device PATH   KMS device (default: the first with connectors)\n"
+		"  -s, --socket PATH   listening socket (default $MMX_SOCKET or %s)\n"
+		"  -g, --group GROUP   group of the socket (name or number); its\n"
+		"                      members may connect\n"
+		"  -f, --foreground    stay in the foreground (the default)\n"
+		"  -p, --pidfile PATH  write the pid there\n"
+		"      --no-light-up   do not light the outputs at startup\n"
+		"      --max-clients N clients served at once (default %u)\n"
+		"  -v, --verbose       log connections (twice: every request)\n"
+		"  -h, --help          show this help\n"
+		"  -V, --version       show the version\n",
+		MMX_DEFAULT_SOCKET, MMXD_MAX_CLIENTS);
+}
+
+static int parse_group(const char *arg, gid_t *gid)
+{
+	struct group *g;
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg && !*end && !errno) {
+		*gid = (gid_t)v;
+		return 0;
+	}
+	g = getgrnam(arg);
+	if (!g)
+		return -ENOENT;
+	*gid = g->gr_gid;
+	return 0;
+}
+
+static int write_pidfile(const char *path)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "%d\n", (int)getpid());
+	if (fclose(f))
+		return -errno;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ "no-light-up", no_argument, NULL, 'L' },
+		{ "max-clients", required_argument, NULL, 'M' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *device = NULL, *sock_path = NULL, *pidfile = NULL;
+	struct mmxd_server *server = NULL;
+	struct mmxd_options opts;
+	struct mmx_display *d = NULL;
+	struct mmx_state *st;
+	struct signalfd_siginfo si;
+	gid_t group = (gid_t)-1;
+	int light = 1, listen_fd = -1, sfd = -1, ret, opt, status = 1;
+	sigset_t mask;
+	char *end;
+
+	mmxd_options_init(&opts);
+	while ((opt = getopt_long(argc, argv, "d:s:g:fp:vhV", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			device = optarg;
+			break;
+		case 's':
+			sock_path = optarg;
+			break;
+		case 'g':
+			if (parse_group(optarg, &group)) {
+				fprintf(stderr, "mmxd: unknown group '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'f':
+			break;
+		case 'p':
+			pidfile = optarg;
+			break;
+		case 'L':
+			light = 0;
+			break;
+		case 'M':
+			opts.max_clients = (unsigned int)strtoul(optarg, &end,
+								 10);
+			if (*end || !opts.max_clients) {
+				fprintf(stderr, "mmxd: bad --max-clients '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'l':
+			fprintf(stderr,
+				"mmxd: --listen '%s': only the UNIX socket is supported yet\n",
+				optarg);
+			return 2;
+		case 'v':
+			opts.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("mmxd %s (protocol %u.%u)\n", MMXD_VERSION,
+			       MMX_PROTO_MAJOR, MMX_PROTO_MINOR);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'mmxd --help' for more information.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mmxd: unexpected argument '%s'\n"
+			"Try 'mmxd --help' for more information.\n",
+			argv[optind]);
+		return 2;
+	}
+	if (!sock_path)
+		sock_path = getenv("MMX_SOCKET");
+	if (!sock_path || !*sock_path)
+		sock_path = MMX_DEFAULT_SOCKET;
+	if (group != (gid_t)-1)
+		opts.gid = group;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) ||
+	    (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		perror("mmxd: signalfd");
+		return 1;
+	}
+
+	ret = mmx_open(device ? device : "local", &d);
+	if (ret) {
+		mmxd_log(NULL, 0, "cannot open %s: %s",
+			 device ? device : "a KMS device", strerror(-ret));
+		goto out;
+	}
+	if (!drmIsMaster(mmx_fd(d)) && drmSetMaster(mmx_fd(d))) {
+		mmxd_log(NULL, 0,
+			 "cannot become DRM master of %s (another display server runs?)",
+			 device ? device : "the KMS device");
+		goto out;
+	}
+	if (light) {
+		ret = mmxd_light_up(d, opts.verbose);
+		if (ret > 0)
+			mmxd_log(NULL, 0, "lit %d output(s)", ret);
+	}
+	ret = mmx_get_screen_resources_current(d, &st);
+	if (ret) {
+		mmxd_log(NULL, 0, "reading the state failed: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	memcpy(opts.driver, st->driver, sizeof(opts.driver));
+	opts.driver[sizeof(opts.driver) - 1] = '\0';
+	opts.state_flags = st->flags;
+	mmx_state_free(st);
+
+	ret = mmxd_server_new(&mmxd_display_ops, d, &opts, &server);
+	if (ret) {
+		mmxd_log(NULL, 0, "%s", strerror(-ret));
+		goto out;
+	}
+	listen_fd = mmxd_socket_open(sock_path, group);
+	if (listen_fd < 0) {
+		mmxd_log(NULL, 0, "socket %s: %s", sock_path,
+			 listen_fd == -EADDRINUSE ?
+			 "another mmxd listens there" : strerror(-listen_fd));
+		goto out;
+	}
+	mmxd_server_listen(server, listen_fd);
+	if (pidfile && (ret = write_pidfile(pidfile))) {
+		mmxd_log(NULL, 0, "pidfile %s: %s", pidfile, strerror(-ret));
+		pidfile = NULL;
+		goto out;
+	}
+	mmxd_log(NULL, 0, "serving %s (driver %s, protocol %u.%u)",
+		 sock_path, opts.driver, MMX_PROTO_MAJOR, MMX_PROTO_MINOR);
+
+	for (;;) {
+		ret = mmxd_server_step(server, -1, sfd);
+		if (ret < 0) {
+			mmxd_log(NULL, 0, "poll: %s", strerror(-ret));
+			goto out;
+		}
+		if (ret == 1 && read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			mmxd_log(NULL, 0, "%s: releasing the display",
+				 strsignal((int)si.ssi_signo));
+			break;
+		}
+	}
+	status = 0;
+out:
+	/* clients first, then the socket, then master and the device */
+	mmxd_server_free(server);
+	if (listen_fd >= 0)
+		unlink(sock_path);
+	if (pidfile)
+		unlink(pidfile);
+	if (d) {
+		if (drmIsMaster(mmx_fd(d)))
+			drmDropMaster(mmx_fd(d));
+		mmx_close(d);
+	}
+	if (sfd >= 0)
+		close(sfd);
+	return status;
+}

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd's server: non-blocking sockets in one poll loop. Each connection
+ * has an input buffer (a request may arrive in pieces, or several in one
+ * read) and at most one reply in flight: while it drains, the next
+ * request is not read, so a client that does not read its replies stalls
+ * only itself, and is dropped after MMXD_STALL_MS without progress.
+ * A malformed length cannot be skipped, so it gets an error reply and the
+ * connection is closed; every other bad request gets an error reply and
+ * the connection goes on. See Documentation/mmxd-protocol.rst.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "mmxd.h"
+#include "mmx_wire.h"
+
+struct mmxd_server {
+	const struct mmxd_ops *ops;
+	void *ctx;
+	struct mmxd_options opts;
+	int listen_fd;
+	unsigned int next_id;
+	struct mmxd_conn **conns;
+	unsigned int nconn;
+	unsigned int cap;
+	struct pollfd *pfds;
+	unsigned int npfd;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s && level > s->opts.verbose)
+		return;
+	fputs("mmxd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void mmxd_options_init(struct mmxd_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->max_clients = MMXD_MAX_CLIENTS;
+	o->stall_ms = MMXD_STALL_MS;
+	o->uid = geteuid();
+	o->gid = getegid();
+}
+
+int mmxd_server_new(const struct mmxd_ops *ops, void *ctx,
+		    const struct mmxd_options *opts, struct mmxd_server **out)
+{
+	struct mmxd_server *s;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->ops = ops;
+	s->ctx = ctx;
+	s->opts = *opts;
+	mmx_wire_terminate(s->opts.driver, sizeof(s->opts.driver));
+	if (!s->opts.max_clients)
+		s->opts.max_clients = 1;
+	s->listen_fd = -1;
+	*out = s;
+	return 0;
+}
+
+static void conn_free(struct mmxd_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->in);
+	free(c->out);
+	free(c);
+}
+
+void mmxd_server_free(struct mmxd_server *s)
+{
+	unsigned int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nconn; i++)
+		conn_free(s->conns[i]);
+	if (s->listen_fd >= 0)
+		close(s->listen_fd);
+	free(s->conns);
+	free(s->pfds);
+	free(s);
+}
+
+void mmxd_server_listen(struct mmxd_server *s, int fd)
+{
+	s->listen_fd = fd;
+}
+
+unsigned int mmxd_server_nclients(const struct mmxd_server *s)
+{
+	return s->nconn;
+}
+
+const struct mmxd_ops *mmxd_server_ops(const struct mmxd_server *s,
+				       void **ctx)
+{
+	*ctx = s->ctx;
+	return s->ops;
+}
+
+const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s)
+{
+	return &s->opts;
+}
+
+int mmxd_peer_allowed(const struct mmxd_options *o, uid_t uid, gid_t gid,
+		      const gid_t *groups, int ngroups)
+{
+	int i;
+
+	if (uid == 0 || uid == o->uid || gid == o->gid)
+		return 1;
+	for (i = 0; i < ngroups; i++)
+		if (groups[i] == o->gid)
+			return 1;
+	return 0;
+}
+
+/* Is the peer of @fd allowed? Fills @c's uid and pid; -errno on failure. */
+static int check_peer(struct mmxd_server *s, struct mmxd_conn *c, int *ok)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	gid_t groups[256];
+	socklen_t glen = sizeof(groups);
+	int ngroups = 0;
+
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return -errno;
+	c->uid = cred.uid;
+	c->pid = cred.pid;
+#ifdef SO_PEERGROUPS
+	if (!getsockopt(c->fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen))
+		ngroups = (int)(glen / sizeof(gid_t));
+#endif
+	*ok = mmxd_peer_allowed(&s->opts, cred.uid, cred.gid, groups,
+				ngroups);
+	return 0;
+}
+
+int mmxd_conn_reply(struct mmxd_server *s, struct mmxd_conn *c,
+		    uint32_t sequence, uint16_t request, int32_t error,
+		    const char *message, const void *a, size_t alen,
+		    const void *b, size_t blen)
+{
+	size_t len = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE + alen +
+		     blen;
+	uint8_t *buf;
+
+	if (c->out) {
+		/* a bug: one reply per request, sent before the next */
+		mmxd_log(s, 0, "client %u: reply while one is pending", c->id);
+		c->closing = 1;
+		return -EBUSY;
+	}
+	if (len > MMX_PROTO_MAX_REPLY) {
+		error = -EMSGSIZE;
+		message = "reply too large";
+		alen = blen = 0;
+		len = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
+	}
+	buf = malloc(len);
+	if (!buf && (alen || blen)) {
+		error = -ENOMEM;
+		message = "out of memory";
+		alen = blen = 0;
+		len = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
+		buf = malloc(len);
+	}
+	if (!buf) {
+		c->closing = 1;
+		c->dead = 1;
+		return -ENOMEM;
+	}
+	mmx_wire_put_header(buf, (uint32_t)len, MMX_MSG_REPLY, sequence);
+	mmx_wire_put_reply(buf + MMX_PROTO_HEADER_SIZE, request, error,
+			   message);
+	if (alen)
+		memcpy(buf + MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE, a,
+		       alen);
+	if (blen)
+		memcpy(buf + MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE +
+		       alen, b, blen);
+	c->out = buf;
+	c->out_len = len;
+	c->out_off = 0;
+	c->out_since = now_ms();
+	return 0;
+}
+
+int mmxd_server_add_client(struct mmxd_server *s, int fd)
+{
+	struct mmxd_conn *c;
+	int flags, ok = 0, ret, busy;
+
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	if (s->nconn == s->cap) {
+		unsigned int cap = s->cap ? s->cap * 2 : 16;
+		struct mmxd_conn **n = realloc(s->conns, cap * sizeof(*n));
+
+		if (!n) {
+			close(fd);
+			return -ENOMEM;
+		}
+		s->conns = n;
+		s->cap = cap;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c)
+		c->in = malloc(MMX_PROTO_MAX_REQUEST);
+	if (!c || !c->in) {
+		free(c);
+		close(fd);
+		return -ENOMEM;
+	}
+	c->fd = fd;
+	c->id = ++s->next_id;
+	busy = s->nconn >= s->opts.max_clients;
+	s->conns[s->nconn++] = c;
+
+	ret = check_peer(s, c, &ok);
+	if (ret) {
+		mmxd_log(s, 0, "client %u: no peer credentials: %s", c->id,
+			 strerror(-ret));
+		mmxd_conn_reply(s, c, 0, 0, ret, "no peer credentials", NULL,
+				0, NULL, 0);
+		c->closing = 1;
+	} else if (!ok) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg),
+			 "uid %u is not allowed (root, uid %u, group %u)",
+			 (unsigned int)c->uid, (unsigned int)s->opts.uid,
+			 (unsigned int)s->opts.gid);
+		mmxd_log(s, 0, "client %u (pid %d): refused: %s", c->id,
+			 (int)c->pid, msg);
+		mmxd_conn_reply(s, c, 0, 0, -EACCES, msg, NULL, 0, NULL, 0);
+		c->closing = 1;
+	} else if (busy) {
+		mmxd_log(s, 0, "client %u: refused: %u clients already",
+			 c->id, s->opts.max_clients);
+		mmxd_conn_reply(s, c, 0, 0, -EBUSY, "too many clients", NULL,
+				0, NULL, 0);
+		c->closing = 1;
+	} else {
+		mmxd_log(s, 1, "client %u: connected (uid %u, pid %d)", c->id,
+			 (unsigned int)c->uid, (int)c->pid);
+	}
+	return 0;
+}
+
+static void conn_drop(struct mmxd_server *s, struct mmxd_conn *c,
+		      const char *why)
+{
+	if (c->dead)
+		return;
+	mmxd_log(s, 1, "client %u: closed (%s)", c->id, why);
+	c->dead = 1;
+}
+
+/* Send what we can of @c's reply. */
+static void conn_flush(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	while (c->out && !c->dead) {
+		ssize_t n = send(c->fd, c->out + c->out_off,
+				 c->out_len - c->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			conn_drop(s, c, strerror(errno));
+			return;
+		}
+		c->out_off += (size_t)n;
+		c->out_since = now_ms();
+		if (c->out_off == c->out_len) {
+			free(c->out);
+			c->out = NULL;
+			c->out_len = c->out_off = 0;
+		}
+	}
+}
+
+/* Read what is there (only while no reply is pending). */
+static void conn_read(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	while (!c->eof && !c->dead && c->in_len < MMX_PROTO_MAX_REQUEST) {
+		ssize_t n = recv(c->fd, c->in + c->in_len,
+				 MMX_PROTO_MAX_REQUEST - c->in_len,
+				 MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			conn_drop(s, c, strerror(errno));
+			return;
+		}
+		if (n == 0) {
+			c->eof = 1;
+			return;
+		}
+		c->in_len += (size_t)n;
+	}
+}
+
+/* Is a complete message (or a bad header) waiting in @c->in? */
+static int conn_has_message(const struct mmxd_conn *c)
+{
+	struct mmx_proto_header h;
+
+	if (c->in_len < MMX_PROTO_HEADER_SIZE)
+		return 0;
+	mmx_wire_get_header(c->in, &h);
+	if (mmx_wire_check_length(h.length, MMX_PROTO_MAX_REQUEST))
+		return 1;
+	return c->in_len >= h.length;
+}
+
+/* Can @c make progress without waiting for I/O? */
+static int conn_ready(const struct mmxd_conn *c)
+{
+	return !c->dead && !c->closing && !c->out && conn_has_message(c);
+}
+
+/* Handle up to MMXD_BATCH complete messages of @c. */
+static void conn_process(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	unsigned int n;
+
+	for (n = 0; n < MMXD_BATCH && conn_ready(c); n++) {
+		struct mmx_proto_header h;
+		int ret;
+
+		mmx_wire_get_header(c->in, &h);
+		ret = mmx_wire_check_length(h.length, MMX_PROTO_MAX_REQUEST);
+		if (ret) {
+			char msg[96];
+
+			snprintf(msg, sizeof(msg),
+				 "bad message length %u (%u..%u): closing",
+				 h.length, MMX_PROTO_HEADER_SIZE,
+				 MMX_PROTO_MAX_REQUEST);
+			mmxd_log(s, 1, "client %u: %s", c->id, msg);
+			mmxd_conn_reply(s, c, h.sequence, h.type, ret, msg,
+					NULL, 0, NULL, 0);
+			c->closing = 1;
+			c->in_len = 0;
+		} else {
+			mmxd_handle(s, c, &h, c->in + MMX_PROTO_HEADER_SIZE,
+				    h.length - MMX_PROTO_HEADER_SIZE);
+			memmove(c->in, c->in + h.length, c->in_len - h.length);
+			c->in_len -= h.length;
+		}
+		conn_flush(s, c);
+	}
+}
+
+/* After I/O: close what is finished, drop what stalls. */
+static void conn_settle(struct mmxd_server *s, struct mmxd_conn *c,
+			uint64_t now)
+{
+	if (c->dead)
+		return;
+	if (c->out) {
+		if (now - c->out_since >= s->opts.stall_ms)
+			conn_drop(s, c, "reply not read in time");
+		return;
+	}
+	if (c->closing)
+		conn_drop(s, c, "protocol error or refused");
+	else if (c->eof && !conn_has_message(c))
+		conn_drop(s, c, c->in_len ? "disconnected mid-request" :
+			  "disconnected");
+}
+
+static void accept_clients(struct mmxd_server *s)
+{
+	for (;;) {
+		int fd = accept4(s->listen_fd, NULL, NULL,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				mmxd_log(s, 0, "accept: %s", strerror(errno));
+			return;
+		}
+		mmxd_server_add_client(s, fd);
+	}
+}
+
+static void remove_dead(struct mmxd_server *s)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < s->nconn; i++) {
+		if (s->conns[i]->dead)
+			conn_free(s->conns[i]);
+		else
+			s->conns[j++] = s->conns[i];
+	}
+	s->nconn = j;
+}
+
+int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
+{
+	unsigned int i, n = 0, nc = s->nconn;
+	int stop_idx = -1, listen_idx = -1, ret;
+	uint64_t now = now_ms();
+
+	if (s->npfd < nc + 2) {
+		struct pollfd *p = realloc(s->pfds, (nc + 2) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->pfds = p;
+		s->npfd = nc + 2;
+	}
+	if (stop_fd >= 0) {
+		stop_idx = (int)n;
+		s->pfds[n++] = (struct pollfd){ .fd = stop_fd, .events = POLLIN };
+	}
+	if (s->listen_fd >= 0) {
+		listen_idx = (int)n;
+		s->pfds[n++] = (struct pollfd){ .fd = s->listen_fd,
+						.events = POLLIN };
+	}
+	for (i = 0; i < nc; i++) {
+		struct mmxd_conn *c = s->conns[i];
+		struct pollfd *p = &s->pfds[n + i];
+
+		p->fd = c->fd;
+		p->events = 0;
+		p->revents = 0;
+		if (c->out) {
+			uint64_t left = now - c->out_since >= s->opts.stall_ms ?
+					0 : s->opts.stall_ms -
+					(now - c->out_since);
+
+			p->events = POLLOUT;
+			if (timeout_ms < 0 || left < (uint64_t)timeout_ms)
+				timeout_ms = (int)left;
+		} else if (!c->closing && !c->eof) {
+			if (c->in_len < MMX_PROTO_MAX_REQUEST)
+				p->events = POLLIN;
+		}
+		if (conn_ready(c) || ((c->closing || c->eof) && !c->out))
+			timeout_ms = 0;
+	}
+
+	ret = poll(s->pfds, n + nc, timeout_ms);
+	if (ret < 0)
+		return errno == EINTR ? 0 : -errno;
+
+	for (i = 0; i < nc; i++) {
+		struct mmxd_conn *c = s->conns[i];
+		short re = s->pfds[n + i].revents;
+
+		if (re & POLLNVAL) {
+			conn_drop(s, c, "invalid fd");
+			continue;
+		}
+		if (c->out && (re & (POLLOUT | POLLERR | POLLHUP)))
+			conn_flush(s, c);
+		if (!c->out && !c->closing && (re & (POLLIN | POLLERR |
+						     POLLHUP)))
+			conn_read(s, c);
+		conn_process(s, c);
+	}
+	now = now_ms();
+	for (i = 0; i < nc; i++)
+		conn_settle(s, s->conns[i], now);
+	remove_dead(s);
+
+	if (listen_idx >= 0 && (s->pfds[listen_idx].revents & POLLIN))
+		accept_clients(s);
+	if (stop_idx >= 0 && (s->pfds[stop_idx].revents & POLLIN))
+		return 1;
+	return 0;
+}
