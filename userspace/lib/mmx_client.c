@@ -88,8 +88,21 @@ static int transact(struct mmx_client *c, uint16_t type, const void *req,
 	if (!seq)
 		seq = c->sequence = 1;
 	ret = mmx_wire_send(c->fd, type, seq, req, req_len, NULL, 0);
-	if (ret)
+	if (ret) {
+		/* a server that refused us may have closed already: say why */
+		if ((ret == -EPIPE || ret == -ECONNRESET) &&
+		    !mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p)) {
+			if (h.type == MMX_MSG_REPLY && h.sequence == 0 &&
+			    h.length - MMX_PROTO_HEADER_SIZE >=
+			    MMX_PROTO_REPLY_SIZE) {
+				memcpy(reply, p, sizeof(*reply));
+				if (reply->request == 0 && reply->error < 0)
+					ret = reply->error;
+			}
+			free(p);
+		}
 		goto broken;
+	}
 	for (;;) {
 		ret = mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p);
 		if (ret)
