@@ -65,16 +65,10 @@ int mmxd_light_up(struct mmx_display *d, int verbose)
 			 strerror(-ret));
 		return ret;
 	}
-	for (i = 0; i < s->ncrtc; i++) {
-		if (s->crtcs[i].mode_valid) {
-			if (verbose)
-				mmxd_log(NULL, 0,
-					 "CRTC %u is lit: keeping the configuration",
-					 s->crtcs[i].id);
-			mmx_state_free(s);
-			return 0;
-		}
-	}
+	/*
+	 * What is lit now (fbcon's clone of its console) shows a framebuffer
+	 * that is not ours: lay the screen out anew, on ours.
+	 */
 	mmx_config_init(&cfg);
 	for (i = 0; i < s->noutput; i++) {
 		const struct mmx_output_info *o = &s->outputs[i];

@@ -161,9 +161,9 @@ void mmxd_socket_close(int fd, const char *path);
 
 /* Display setup (display.c) */
 /*
- * With no CRTC lit, light every connected output at its preferred mode,
- * left to right in KMS order (as Xorg does at startup). Returns the
- * number of outputs lit (0 when something was lit already) or -errno.
+ * Light every connected output at its preferred mode, left to right in KMS
+ * order, on a screen framebuffer of ours (as Xorg does at startup; what
+ * fbcon had lit is replaced). Returns the number of outputs lit or -errno.
  */
 int mmxd_light_up(struct mmx_display *d, int verbose);
 

@@ -1,0 +1,297 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# mmxd_check - the mmx display daemon in the test guest (busybox sh), with
+# mmx loaded by the harness and no other DRM client. Needs mmxd and
+# mmxd_fuzz on PATH.
+#
+# Subtests (printed as "Subtest NAME: SUCCESS|FAIL" like the C tests):
+#   start               mmxd starts, creates /run/mmx (0755) and its socket
+#                       (0660), writes its pidfile
+#   lit-at-start        every connected output is lit at its preferred
+#                       mode, left to right, on an FB mmxd allocated (what
+#                       fbcon had lit is replaced)
+#   unprivileged-refused  uid 65534 cannot open the 0660 socket; with the
+#                       socket opened up to 0666 the daemon itself refuses
+#                       it (SO_PEERCRED, -EACCES reply, closed); a member of
+#                       the socket's group is accepted
+#   public-api          libmmx over "unix:PATH": REMOTE snapshot, TEST_ONLY
+#                       apply of the current configuration, a bad config's
+#                       error message, captures equal to the screen pattern
+#   many-clients        32 clients at once, each served
+#   fuzz                N random protocol messages (fixed seed) each get
+#                       their reply, bad lengths close their stream; then
+#                       GET_STATE works and the configuration is unchanged
+#   disconnect-mid-request  clients leaving mid-request or before reading
+#                       their reply; the others are served, nothing changed
+#   second-instance     a second mmxd fails and leaves the first serving
+#   sigterm             SIGTERM: exit 0, socket and pidfile removed, mmxd's
+#                       framebuffers gone from debugfs
+#
+# Usage: mmxd_check [--messages N] [--subtest NAME[,NAME...]] [--list]
+
+messages=20000
+only=
+failed=0
+sock=/run/mmx/mmxd.sock
+pidfile=/run/mmxd.pid
+log=/tmp/mmxd.log
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--messages) messages=$2; shift ;;
+	--subtest) only=$2; shift ;;
+	--list)
+		for t in start lit-at-start unprivileged-refused public-api \
+			 many-clients fuzz disconnect-mid-request \
+			 second-instance sigterm; do
+			echo "$t"
+		done
+		exit 0 ;;
+	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "mmxd_check: unknown option '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+wanted() {
+	[ -z "$only" ] && return 0
+	case ",$only," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+start() {
+	echo "Starting subtest: $1"
+	echo "  intent: $2"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+}
+
+result() {
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "Subtest $1: $2 ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')s)"
+	[ "$2" = FAIL ] && failed=1
+	return 0
+}
+
+msg() {
+	echo "  $*" >&2
+}
+
+# Run a command; show its output indented, and all of it when it fails.
+run() {
+	out=/tmp/mmxd_check.$$
+	"$@" >"$out" 2>&1
+	rc=$?
+	sed 's/^/    | /' "$out" | tail -n 30 >&2
+	rm -f "$out"
+	[ $rc = 0 ] || msg "'$*' failed ($rc)"
+	return $rc
+}
+
+mode_of() {
+	stat -c %a "$1" 2>/dev/null
+}
+
+# debugfs directory of mmx
+mmx_dri() {
+	for n in /sys/kernel/debug/dri/*/name; do
+		[ -e "$n" ] || continue
+		case $(cat "$n") in
+		mmx*) echo "${n%/name}"; return ;;
+		esac
+	done
+}
+
+# Framebuffers allocated by mmxd (debugfs "allocated by = mmxd").
+mmxd_fbs() {
+	d=$(mmx_dri)
+	n=0
+	[ -n "$d" ] && n=$(grep -c "allocated by = mmxd" "$d/framebuffer" 2>/dev/null)
+	echo "${n:-0}"
+}
+
+config() {
+	mmxd_fuzz --socket $sock config 2>&1
+}
+
+daemon_pid=
+alive() {
+	[ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null
+}
+
+# ---------------------------------------------------------------------------
+# The daemon runs for every subtest but sigterm's end.
+start start "mmxd starts, creates /run/mmx 0755 and its socket 0660, writes its pidfile"
+st=SUCCESS
+rm -rf /run/mmx
+mmxd --socket $sock --pidfile $pidfile --verbose >$log 2>&1 &
+daemon_pid=$!
+i=0
+while [ ! -S $sock ] && [ $i -lt 100 ] && alive; do
+	sleep 0.2
+	i=$((i + 1))
+done
+if [ ! -S $sock ]; then
+	msg "no socket at $sock after $((i / 5)) s"
+	sed 's/^/    | /' $log >&2
+	st=FAIL
+else
+	[ "$(mode_of /run/mmx)" = 755 ] || { msg "/run/mmx mode $(mode_of /run/mmx)"; st=FAIL; }
+	[ "$(mode_of $sock)" = 660 ] || { msg "socket mode $(mode_of $sock)"; st=FAIL; }
+	[ "$(cat $pidfile 2>/dev/null)" = "$daemon_pid" ] ||
+		{ msg "pidfile says '$(cat $pidfile 2>/dev/null)', pid $daemon_pid"; st=FAIL; }
+fi
+sed 's/^/    | /' $log
+if ! alive; then
+	msg "mmxd is not running"
+	st=FAIL
+fi
+wanted start && result start $st
+if [ $st = FAIL ]; then
+	echo "mmxd_check: mmxd did not start; giving up" >&2
+	exit 1
+fi
+
+# ---------------------------------------------------------------------------
+if wanted lit-at-start; then
+	start lit-at-start "every connected output lit at its preferred mode, left to right, on an FB mmxd allocated"
+	st=SUCCESS
+	cfg=$(config)
+	echo "  $cfg"
+	ncrtc=$(echo "$cfg" | grep -o "; crtc" | wc -l)
+	nconn=0
+	for f in /sys/class/drm/card*-*/status; do
+		case $f in *-Writeback-*) continue ;; esac
+		[ "$(cat "$f")" = connected ] && nconn=$((nconn + 1))
+	done
+	[ "$ncrtc" -ge 1 ] || { msg "no CRTC lit"; st=FAIL; }
+	[ "$ncrtc" = "$nconn" ] || { msg "$ncrtc CRTCs lit for $nconn connected outputs"; st=FAIL; }
+	# left to right: each CRTC's x is the sum of the widths before it
+	echo "$cfg" | tr ';' '\n' | awk '
+		/crtc/ { split($3, m, "@"); split(m[1], wh, "x");
+			 split($4, p, "+");
+			 if (p[2] != x || p[3] != 0) { print "  crtc " $2 " at +" p[2] "+" p[3] ", expected +" x "+0"; bad = 1 }
+			 x += wh[1] }
+		END { exit bad }' >&2 || st=FAIL
+	[ "$(mmxd_fbs)" -ge 1 ] || { msg "no framebuffer allocated by mmxd in debugfs"; st=FAIL; }
+	result lit-at-start $st
+fi
+
+# ---------------------------------------------------------------------------
+if wanted unprivileged-refused; then
+	start unprivileged-refused "uid 65534: refused by the 0660 socket, then by the daemon's SO_PEERCRED check; the socket group is accepted"
+	st=SUCCESS
+	out=$(mmxd_fuzz --socket $sock --uid 65534 --gid 65534 hello 13 2>&1)
+	rc=$?
+	echo "  0660: $out"
+	[ $rc = 0 ] && echo "$out" | grep -q "connect: -13" ||
+		{ msg "uid 65534 was not refused by the socket's mode"; st=FAIL; }
+	chmod 0666 $sock
+	out=$(mmxd_fuzz --socket $sock --uid 65534 --gid 65534 hello 13 2>&1)
+	rc=$?
+	chmod 0660 $sock
+	echo "  0666: $out"
+	[ $rc = 0 ] && echo "$out" | grep -q "^hello: -13 .*not allowed.* seq 0" ||
+		{ msg "uid 65534 was not refused by mmxd"; st=FAIL; }
+	grep -q "refused: uid 65534" $log || { msg "no refusal in mmxd's log"; st=FAIL; }
+	# gid 0 is the socket's group (mmxd runs as root without --group)
+	out=$(mmxd_fuzz --socket $sock --uid 65534 --gid 0 hello 0 2>&1)
+	rc=$?
+	echo "  group: $out"
+	[ $rc = 0 ] || { msg "a member of the socket's group was refused"; st=FAIL; }
+	alive || { msg "mmxd died"; st=FAIL; }
+	result unprivileged-refused $st
+fi
+
+# ---------------------------------------------------------------------------
+if wanted public-api; then
+	start public-api "libmmx over unix:PATH: REMOTE snapshot, TEST_ONLY apply, a bad config's message, captures equal the screen pattern"
+	st=SUCCESS
+	run mmxd_fuzz --socket $sock api || st=FAIL
+	MMX_SOCKET=$sock run mmxd_fuzz config || st=FAIL
+	result public-api $st
+fi
+
+# ---------------------------------------------------------------------------
+if wanted many-clients; then
+	start many-clients "32 clients connected at once each get their 1 MiB state"
+	st=SUCCESS
+	run mmxd_fuzz --socket $sock many 32 || st=FAIL
+	alive || { msg "mmxd died"; st=FAIL; }
+	result many-clients $st
+fi
+
+# ---------------------------------------------------------------------------
+if wanted fuzz; then
+	start fuzz "$messages random messages each get their reply; bad lengths close only their stream; the configuration is unchanged"
+	st=SUCCESS
+	before=$(config)
+	run mmxd_fuzz --socket $sock fuzz "$messages" 1 || st=FAIL
+	after=$(config)
+	echo "  before: $before"
+	echo "  after:  $after"
+	[ "$before" = "$after" ] || { msg "the configuration changed"; st=FAIL; }
+	case $after in screen*) ;; *) msg "GET_STATE failed after the fuzz"; st=FAIL ;; esac
+	alive || { msg "mmxd died"; st=FAIL; }
+	result fuzz $st
+fi
+
+# ---------------------------------------------------------------------------
+if wanted disconnect-mid-request; then
+	start disconnect-mid-request "clients leaving mid-request or before their reply lose only their request"
+	st=SUCCESS
+	before=$(config)
+	run mmxd_fuzz --socket $sock midreq || st=FAIL
+	after=$(config)
+	[ "$before" = "$after" ] || { msg "the configuration changed: $after"; st=FAIL; }
+	alive || { msg "mmxd died"; st=FAIL; }
+	result disconnect-mid-request $st
+fi
+
+# ---------------------------------------------------------------------------
+if wanted second-instance; then
+	start second-instance "a second mmxd exits non-zero and the first keeps serving"
+	st=SUCCESS
+	mmxd --socket $sock --no-light-up >/tmp/mmxd2.log 2>&1 &
+	p2=$!
+	i=0
+	while kill -0 $p2 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	if kill -0 $p2 2>/dev/null; then
+		msg "the second mmxd still runs"
+		kill $p2
+		st=FAIL
+	fi
+	wait $p2
+	rc=$?
+	sed 's/^/    | /' /tmp/mmxd2.log
+	[ $rc != 0 ] || { msg "the second mmxd exited 0"; st=FAIL; }
+	[ -S $sock ] || { msg "the socket is gone"; st=FAIL; }
+	run mmxd_fuzz --socket $sock hello || st=FAIL
+	result second-instance $st
+fi
+
+# ---------------------------------------------------------------------------
+start sigterm "SIGTERM: exit 0, socket and pidfile removed, mmxd's framebuffers gone"
+st=SUCCESS
+fbs=$(mmxd_fbs)
+echo "  framebuffers of mmxd before: $fbs"
+[ "$fbs" -ge 1 ] || { msg "mmxd owned no framebuffer"; st=FAIL; }
+kill -TERM "$daemon_pid"
+wait "$daemon_pid"
+rc=$?
+sed 's/^/    | /' $log | tail -n 5
+[ $rc = 0 ] || { msg "mmxd exited $rc"; st=FAIL; }
+[ -e $sock ] && { msg "the socket is still there"; st=FAIL; }
+[ -e $pidfile ] && { msg "the pidfile is still there"; st=FAIL; }
+fbs=$(mmxd_fbs)
+echo "  framebuffers of mmxd after: $fbs"
+[ "$fbs" = 0 ] || { msg "$fbs framebuffers of mmxd remain"; st=FAIL; }
+modetest -M mmx -c >/tmp/modetest.out 2>&1 ||
+	{ msg "modetest -M mmx -c failed"; st=FAIL; }
+grep -q "^Connectors:" /tmp/modetest.out || { msg "modetest printed no connectors"; st=FAIL; }
+wanted sigterm && result sigterm $st
+
+exit $failed
