@@ -24,6 +24,9 @@
 #                       GET_STATE works and the configuration is unchanged
 #   disconnect-mid-request  clients leaving mid-request or before reading
 #                       their reply; the others are served, nothing changed
+#   mmxrandr-remote     mmxrandr (when on PATH) through the daemon: query,
+#                       --off, --auto --right-of: the configuration follows
+#                       (SKIP without mmxrandr)
 #   second-instance     a second mmxd fails and leaves the first serving
 #   sigterm             SIGTERM: exit 0, socket and pidfile removed, mmxd's
 #                       framebuffers gone from debugfs
@@ -44,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--list)
 		for t in start lit-at-start unprivileged-refused public-api \
 			 many-clients fuzz disconnect-mid-request \
-			 second-instance sigterm; do
+			 mmxrandr-remote second-instance sigterm; do
 			echo "$t"
 		done
 		exit 0 ;;
@@ -184,6 +187,7 @@ if wanted unprivileged-refused; then
 	out=$(mmxd_fuzz --socket $sock --uid 65534 --gid 65534 hello 13 2>&1)
 	rc=$?
 	echo "  0660: $out"
+	# shellcheck disable=SC2015 # fail when either does
 	[ $rc = 0 ] && echo "$out" | grep -q "connect: -13" ||
 		{ msg "uid 65534 was not refused by the socket's mode"; st=FAIL; }
 	chmod 0666 $sock
@@ -191,6 +195,7 @@ if wanted unprivileged-refused; then
 	rc=$?
 	chmod 0660 $sock
 	echo "  0666: $out"
+	# shellcheck disable=SC2015
 	[ $rc = 0 ] && echo "$out" | grep -q "^hello: -13 .*not allowed.* seq 0" ||
 		{ msg "uid 65534 was not refused by mmxd"; st=FAIL; }
 	grep -q "refused: uid 65534" $log || { msg "no refusal in mmxd's log"; st=FAIL; }
@@ -246,6 +251,35 @@ if wanted disconnect-mid-request; then
 	[ "$before" = "$after" ] || { msg "the configuration changed: $after"; st=FAIL; }
 	alive || { msg "mmxd died"; st=FAIL; }
 	result disconnect-mid-request $st
+fi
+
+# ---------------------------------------------------------------------------
+if wanted mmxrandr-remote; then
+	start mmxrandr-remote "mmxrandr through the daemon: query, turn an output off, back on to the right: the daemon's configuration follows"
+	if ! command -v mmxrandr >/dev/null; then
+		echo "  no mmxrandr on PATH"
+		result mmxrandr-remote SKIP
+	else
+		st=SUCCESS
+		before=$(config)
+		MMX_SOCKET=$sock mmxrandr --current >/tmp/randr.out 2>&1 ||
+			{ msg "mmxrandr --current failed"; st=FAIL; }
+		sed 's/^/    | /' /tmp/randr.out | head -n 8
+		grep -q "^eDP-1 connected" /tmp/randr.out ||
+			{ msg "no 'eDP-1 connected' line"; st=FAIL; }
+		MMX_SOCKET=$sock run mmxrandr --output VGA-1 --off || st=FAIL
+		mid=$(config)
+		echo "  off:   $mid"
+		[ "$(echo "$mid" | grep -o "; crtc" | wc -l)" = 1 ] ||
+			{ msg "VGA-1 still lit"; st=FAIL; }
+		MMX_SOCKET=$sock run mmxrandr --output VGA-1 --auto --right-of eDP-1 ||
+			st=FAIL
+		after=$(config)
+		echo "  back:  $after"
+		[ "$before" = "$after" ] ||
+			{ msg "not back to: $before"; st=FAIL; }
+		result mmxrandr-remote $st
+	fi
 fi
 
 # ---------------------------------------------------------------------------
