@@ -574,7 +574,7 @@ static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
 		const struct mmx_screen_head *h = &heads[bad];
 
 		return mmx_error_set(err, -EINVAL,
-				     "output %s: its area %ux%u+%d+%d (or panning area) does not fit the %ux%u screen",
+				     "output %s: its area (%ux%u at %d,%d) or panning area does not fit the %ux%u screen, or its position is negative",
 				     mmx_want_name(k, w, (uint32_t)bad, buf,
 						   sizeof(buf)),
 				     h->bbox_w, h->bbox_h, h->x + h->bbox_x,
