@@ -7,14 +7,16 @@
  *   bench: jpeg-1080p bytes=<jpeg size>
  *   bench: jpeg-direct workers=1 fps=<frames/s> fps_per_cpu_s=<>
  *   bench: jpeg-pool workers=<n> fps=<frames/s> fps_per_worker=<fps/n>
- *          fps_per_cpu_s=<>
+ *          fps_per_cpu_s=<> caller_cpu_ms_per_frame=<>
  *   bench: jpeg-latency load=<idle|full> workers=<n> median_ms=<> p99_ms=<>
  *
  * Rates are wall clock over about RUN_MS with the pool kept busy (2 frames
  * per worker queued); fps_per_cpu_s divides the frames by the CPU time
  * the decoding took (this thread's for direct, the workers' utime + stime
  * from /proc for the pool), the per-core rate whatever else loads the
- * machine; latency is submit to collected (pixels in the
+ * machine; caller_cpu_ms_per_frame is what the pool costs the caller
+ * (mmxd's main loop): submit's copy, collect's pixel copy and the system
+ * calls, this thread's CPU time over the frames; latency is submit to collected (pixels in the
  * destination), one frame at a time (idle) or with the queue full. mmx-jpegd
  * is $MMX_JPEGD, else ../bin/mmx-jpegd relative to this program. Figures,
  * not a test: the exit status is 0 whatever they are (1 on setup errors).
@@ -175,7 +177,8 @@ static void bench_pool(unsigned int workers, unsigned int depth,
 	struct mmx_decode_result res[16];
 	unsigned int n = 0, nlat = 0, in = 0, errors = 0;
 	uint64_t id = 0;
-	double t0 = now_ms(), c0 = workers_cpu_s(p), t, cpu;
+	double t0 = now_ms(), c0 = workers_cpu_s(p), m0 = thread_cpu_s();
+	double t, cpu, mine;
 
 	workers = mmx_decode_workers(p);
 	do {
@@ -202,11 +205,12 @@ static void bench_pool(unsigned int workers, unsigned int depth,
 		n += got > 0 ? got : 0;
 		t = now_ms() - t0;
 	} while (t < RUN_MS);
+	mine = thread_cpu_s() - m0;
 	cpu = workers_cpu_s(p) - c0;
 	printf("bench: jpeg-pool workers=%u fps=%.1f fps_per_worker=%.1f "
-	       "fps_per_cpu_s=%.1f%s\n", workers, n * 1e3 / t,
-	       n * 1e3 / t / workers, cpu > 0 ? n / cpu : 0.0,
-	       errors ? " (errors!)" : "");
+	       "fps_per_cpu_s=%.1f caller_cpu_ms_per_frame=%.2f%s\n", workers,
+	       n * 1e3 / t, n * 1e3 / t / workers, cpu > 0 ? n / cpu : 0.0,
+	       n ? mine * 1e3 / n : 0.0, errors ? " (errors!)" : "");
 	qsort(lat, nlat, sizeof(lat[0]), cmp_double);
 	if (nlat)
 		printf("bench: jpeg-latency load=full workers=%u depth=%u "
