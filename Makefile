@@ -30,7 +30,8 @@ module:
 userspace:
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace BUILD=$(BUILD); fi
 
-tests:
+# test_lib_*, kms_mmx_libmmx and friends link build/lib/libmmx.a
+tests: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD)
 	@if [ -f tests/igt/Makefile ]; then $(MAKE) -C tests/igt BUILD=$(BUILD); fi
 

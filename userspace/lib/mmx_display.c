@@ -76,6 +76,8 @@ static int open_local(int fd, struct mmx_display **out)
 	}
 	ret = mmx_kms_open(fd, 1, &d->kms);
 	if (ret) {
+		/* the backend owns @fd only once open succeeded */
+		close(fd);
 		free(d);
 		return ret;
 	}
