@@ -227,6 +227,25 @@ static int test_placement(void)
 	UNIT_CHECK(run("--output eDP-1 --left-of HDMI-1") == -ENOENT &&
 		   !strcmp(err, "cannot find output \"HDMI-1\""), "%s", err);
 
+	/* placement uses the screen area the CRTC covers: eDP-1 translated
+	 * by (-100, -50) covers (-100, -50) 1024x768, so VGA-1 goes to
+	 * x = -100 + 1024, y = -50, and xrandr's shift moves both down 50 */
+	UNIT_CHECK(run("--output eDP-1 --transform 1,0,-100,0,1,-50,0,0,1 --output VGA-1 --mode 640x480 --right-of eDP-1") == 0,
+		   "%s", err);
+	v = change(T_VGA);
+	e = change(T_EDP);
+	UNIT_CHECK(v->x == 924 && v->y == 0, "right of a translated eDP-1: %d,%d",
+		   v->x, v->y);
+	UNIT_CHECK(e->x == 0 && e->y == 50 && (e->flags & MMX_CHANGE_POS),
+		   "eDP-1 shifted to %d,%d", e->x, e->y);
+	UNIT_CHECK(run("--output eDP-1 --transform 1,0,-100,0,1,-50,0,0,1 --output VGA-1 --mode 640x480 --left-of eDP-1") == 0,
+		   "%s", err);
+	v = change(T_VGA);
+	e = change(T_EDP);
+	UNIT_CHECK(v->x == 0 && v->y == 0 && e->x == 740 && e->y == 50,
+		   "left of a translated eDP-1: VGA %d,%d eDP %d,%d", v->x, v->y,
+		   e->x, e->y);
+
 	/* moving a lit output */
 	UNIT_CHECK(run("--output eDP-1 --pos 0x0") == 0 &&
 		   change(T_EDP)->flags == MMX_CHANGE_POS, "pos");
