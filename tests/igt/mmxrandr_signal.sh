@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# mmxrandr_signal - `mmxrandr --set SignalFormat` round trip on an output
+# with a choice of signals, through mmxd. Boot: mmx connectors=DVI-I,VGA
+# (DVI-I-1 carries TMDS or VGA). Needs mmxd and mmxrandr on PATH.
+#
+# Subtests:
+#   signal-format-round-trip  TMDS -> VGA -> TMDS, each read back with
+#                             --verbose; the other output untouched
+#   signal-format-refused     a format the output cannot carry and an
+#                             immutable property: message, exit 1, unchanged
+
+SOCK=/tmp/mmxd-signal.sock
+T=/tmp/mmxrandr_signal.$$
+failed=0
+export MMX_SOCKET=$SOCK
+
+result() {
+	echo "Subtest $1: $2"
+	[ "$2" = FAIL ] && failed=1
+}
+
+# value of property $2 of output $1 in `mmxrandr --verbose`
+prop() {
+	mmxrandr --verbose | awk -v out="$1" -v p="$2" '
+		/^[^ \t]/ { cur = $1 }
+		cur == out && $1 == p ":" { print $2; exit }'
+}
+
+mkdir -p $T
+mmxd --socket $SOCK >$T/mmxd.log 2>&1 &
+pid=$!
+i=0
+while [ ! -S $SOCK ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -S $SOCK ]; then
+	cat $T/mmxd.log
+	result signal-format-round-trip FAIL
+	result signal-format-refused FAIL
+	exit 1
+fi
+
+ok=SUCCESS
+vga0=$(prop VGA-1 SignalFormat)
+[ "$(prop DVI-I-1 SignalFormat)" = TMDS ] || { echo "start: not TMDS"; ok=FAIL; }
+mmxrandr --output DVI-I-1 --set SignalFormat VGA || ok=FAIL
+[ "$(prop DVI-I-1 SignalFormat)" = VGA ] || { echo "VGA not read back"; ok=FAIL; }
+mmxrandr --output DVI-I-1 --set SignalFormat TMDS || ok=FAIL
+[ "$(prop DVI-I-1 SignalFormat)" = TMDS ] || { echo "TMDS not read back"; ok=FAIL; }
+[ "$(prop VGA-1 SignalFormat)" = "$vga0" ] || { echo "VGA-1 changed"; ok=FAIL; }
+result signal-format-round-trip $ok
+
+ok=SUCCESS
+mmxrandr --verbose >$T/before
+if mmxrandr --output DVI-I-1 --set SignalFormat Composite 2>$T/err; then
+	echo "Composite on DVI-I accepted"; ok=FAIL
+fi
+grep -q SignalFormat $T/err || { cat $T/err; echo "no message"; ok=FAIL; }
+if mmxrandr --output DVI-I-1 --set ConnectorType VGA 2>$T/err; then
+	echo "immutable ConnectorType changed"; ok=FAIL
+fi
+grep -q ConnectorType $T/err || { cat $T/err; echo "no message"; ok=FAIL; }
+mmxrandr --verbose >$T/after
+# timestamps aside, nothing changed
+grep -v Timestamp $T/before >$T/b
+grep -v Timestamp $T/after >$T/a
+cmp -s $T/b $T/a || { diff $T/b $T/a; ok=FAIL; }
+result signal-format-refused $ok
+
+kill -TERM $pid
+wait $pid || failed=1
+rm -rf $T
+exit $failed
