@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mmx_audio_check: libmmx's audio playback and clocks in a guest with
+ * QEMU's intel-hda + hda-duplex (a real ALSA driver: snd-hda-intel with
+ * the generic codec) whose output QEMU's wav audiodev writes to a host
+ * file, which tests/igt/mmx_audio_wavcheck then checks sample by sample.
+ *
+ * The ALSA device is $MMX_AUDIO_DEVICE, default hw:0,0 (alsa-lib needs
+ * /usr/share/alsa/alsa.conf in the guest). tests/vm/audio-check runs it
+ * all; Documentation/mmx-audio.rst explains the figures.
+ */
+
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <xf86drm.h>
+
+#include "mmx_igt.h"
+#undef MMX_MAX_OUTPUTS		/* mmx_igt's own; libmmx's is larger */
+#include "libmmx.h"
+#include "mmx_audio.h"
+#include "mmx_clock.h"
+#include "mmx_audio_pattern.h"
+
+#define MAX_PAIRS	40000
+/* An iteration of the loop later than this means the emulator stalled. */
+#define STALL_NS	(150 * 1000000ll)
+/* Clocks are anchored after this much playing (the fit settles). */
+#define WARMUP_NS	(300 * 1000000ll)
+#define RUN_TIMEOUT_NS	(30 * MMX_NSEC_PER_SEC)
+
+struct run {
+	bool done;
+	int status;		/* 0, or -errno where it failed */
+	const char *what;	/* where */
+	/* completions */
+	struct mmx_audio_done plays[4];
+	int nplays;
+	struct mmx_audio_stats stats;
+	/* (played, ns) pairs, one per position change */
+	int npairs;
+	int64_t *px, *py;
+	int64_t residual;
+	/* the clock over the PCM */
+	long queries, backwards;
+	int64_t running0;	/* when the device was first seen running */
+	int64_t mono0, value_last;
+	double off_min, off_max;	/* value - elapsed, ms, after warm-up */
+	/* the clock stopped for a while */
+	int64_t stop_at, start_at, gap_value;
+	/* stalls */
+	long stalls;
+	double max_gap_ms;
+	double wall_s;
+};
+
+static struct run R;
+
+static const char *audio_device(void)
+{
+	const char *d = getenv("MMX_AUDIO_DEVICE");
+
+	return d && *d ? d : "hw:0,0";
+}
+
+static int queue_pattern(struct mmx_audio *a)
+{
+	struct mmx_audio_buffer *mark, *sine;
+	int16_t *s;
+	long i;
+	int r;
+
+	r = mmx_audio_buffer_new(AP_RATE, AP_CHANNELS, AP_MARK_FRAMES, &mark);
+	if (r)
+		return r;
+	ap_marker(mmx_audio_buffer_data(mark));
+	r = mmx_audio_buffer_new(AP_RATE, AP_CHANNELS, AP_SINE_FRAMES, &sine);
+	if (r) {
+		mmx_audio_buffer_unref(mark);
+		return r;
+	}
+	s = mmx_audio_buffer_data(sine);
+	for (i = 0; i < AP_SINE_FRAMES; i++) {
+		s[2 * i] = ap_sine(i, 0);
+		s[2 * i + 1] = ap_sine(i, 1);
+	}
+	/* out of order on purpose: the stream position decides */
+	r = mmx_audio_play(a, 3, mark, 0, AP_MARK_FRAMES, AP_POS_MARK_B, 0);
+	if (!r)
+		r = mmx_audio_play(a, 1, mark, 0, AP_MARK_FRAMES,
+				   AP_POS_MARK_A, 0);
+	if (!r)
+		r = mmx_audio_play(a, 2, sine, 0, AP_SINE_FRAMES, AP_POS_SINE,
+				   0);
+	/* a play retracted before it is due: none of it may be heard */
+	if (!r)
+		r = mmx_audio_play(a, 4, sine, 0, AP_MARK_FRAMES,
+				   AP_POS_MARK_A + 1, 0);
+	if (!r)
+		r = mmx_audio_cancel(a, 4);
+	mmx_audio_buffer_unref(mark);
+	mmx_audio_buffer_unref(sine);
+	return r;
+}
+
+#define FAIL_RUN(r_, what_)	do { R.status = (r_); R.what = (what_); \
+				     goto out; } while (0)
+
+/* Play the pattern once; record what the subtests judge. */
+static void run_playback(void)
+{
+	struct mmx_audio_config cfg = {
+		.device = audio_device(), .rate = AP_RATE,
+		.channels = AP_CHANNELS,
+	};
+	struct mmx_clock *c1 = NULL, *c2 = NULL;
+	struct mmx_clock_source src;
+	struct mmx_audio_format fmt;
+	struct mmx_audio *a = NULL;
+	struct mmx_error err = { 0 };
+	struct pollfd pfd[8];
+	int64_t t0, prev, last_played = -1;
+	bool clocks = false, stopped = false, restarted = false;
+	int n, r;
+
+	if (R.done)
+		return;
+	R.done = true;
+	R.px = calloc(MAX_PAIRS, sizeof(*R.px));
+	R.py = calloc(MAX_PAIRS, sizeof(*R.py));
+	if (!R.px || !R.py)
+		FAIL_RUN(-ENOMEM, "allocating");
+	r = mmx_audio_open(&cfg, &a, &err);
+	if (r) {
+		mmx_info("%s", err.message);
+		FAIL_RUN(r, "mmx_audio_open");
+	}
+	mmx_audio_get_format(a, &fmt);
+	mmx_info("%s: %u Hz, %u channels, period %u, buffer %u frames",
+		 cfg.device, fmt.rate, fmt.channels, fmt.period_frames,
+		 fmt.buffer_frames);
+	r = queue_pattern(a);
+	if (r)
+		FAIL_RUN(r, "queueing the plays");
+	mmx_audio_clock_source(a, &src);
+	if (mmx_clock_new(&src, &c1) || mmx_clock_new(&src, &c2))
+		FAIL_RUN(-ENOMEM, "mmx_clock_new");
+	n = mmx_audio_poll_count(a);
+	if (n <= 0 || n > 8)
+		FAIL_RUN(-EINVAL, "poll descriptors");
+	mmx_audio_poll_fill(a, pfd, n);
+
+	t0 = prev = mmx_clock_monotonic_ns();
+	for (;;) {
+		struct mmx_audio_position pos;
+		struct mmx_audio_done d[4];
+		struct mmx_clock_state st;
+		int64_t now, k;
+
+		poll(pfd, n, 2);
+		now = mmx_clock_monotonic_ns();
+		if (now - prev > STALL_NS)
+			R.stalls++;
+		if ((now - prev) / 1e6 > R.max_gap_ms)
+			R.max_gap_ms = (now - prev) / 1e6;
+		prev = now;
+		if (now - t0 > RUN_TIMEOUT_NS)
+			FAIL_RUN(-ETIMEDOUT, "playing");
+		r = mmx_audio_service(a);
+		if (r < 0)
+			FAIL_RUN(r, "mmx_audio_service");
+		r = mmx_audio_position(a, &pos);
+		if (r < 0)
+			FAIL_RUN(r, "mmx_audio_position");
+		while ((k = mmx_audio_collect(a, d, 4)) > 0)
+			for (int i = 0; i < k && R.nplays < 4; i++)
+				R.plays[R.nplays++] = d[i];
+		if (!pos.running)
+			continue;
+		if (pos.played != last_played && R.npairs < MAX_PAIRS) {
+			R.px[R.npairs] = pos.played;
+			R.py[R.npairs++] = pos.ns;
+			last_played = pos.played;
+		}
+		now = mmx_clock_monotonic_ns();
+		if (!R.running0)
+			R.running0 = now;
+		if (!clocks) {
+			/* anchored once the fit has settled */
+			if (now - R.running0 < WARMUP_NS)
+				continue;
+			if (mmx_clock_start_at(c1, now) ||
+			    mmx_clock_start_at(c2, now))
+				continue;	/* no pair yet */
+			clocks = true;
+			R.mono0 = now;
+			R.off_min = 1e9;
+			R.off_max = -1e9;
+			continue;
+		}
+		r = mmx_clock_query_at(c1, now, &st);
+		if (r)
+			FAIL_RUN(r, "mmx_clock_query");
+		R.queries++;
+		if (st.value < R.value_last)
+			R.backwards++;
+		R.value_last = st.value;
+		{
+			double off = (st.value - (now - R.mono0)) / 1e6;
+
+			if (off < R.off_min)
+				R.off_min = off;
+			if (off > R.off_max)
+				R.off_max = off;
+		}
+		if (!stopped && now - R.mono0 > 2 * MMX_NSEC_PER_SEC) {
+			if (mmx_clock_stop_at(c2, now))
+				FAIL_RUN(-EIO, "mmx_clock_stop");
+			R.stop_at = now;
+			stopped = true;
+		} else if (stopped && !restarted &&
+			   now - R.stop_at > MMX_NSEC_PER_SEC / 2) {
+			if (mmx_clock_start_at(c2, now))
+				FAIL_RUN(-EIO, "mmx_clock_start");
+			R.start_at = now;
+			restarted = true;
+		}
+		if (pos.played >= AP_POS_END + AP_RATE / 10 && R.nplays >= 4)
+			break;
+	}
+	{
+		struct mmx_clock_state s1, s2;
+		int64_t now = mmx_clock_monotonic_ns();
+
+		if (mmx_clock_query_at(c1, now, &s1) ||
+		    mmx_clock_query_at(c2, now, &s2))
+			FAIL_RUN(-EIO, "mmx_clock_query");
+		R.gap_value = s1.value - s2.value;
+	}
+	R.residual = mmx_audio_fit_residual(a);
+	mmx_audio_get_stats(a, &R.stats);
+	R.wall_s = (mmx_clock_monotonic_ns() - t0) / 1e9;
+	R.status = 0;
+out:
+	mmx_clock_free(c1);
+	mmx_clock_free(c2);
+	mmx_audio_close(a);
+}
+
+static void require_run(void)
+{
+	run_playback();
+	if (R.status == -ENOENT || (R.status && R.what &&
+				    !strcmp(R.what, "mmx_audio_open")))
+		mmx_skip("no playback device %s (%s)", audio_device(),
+			 strerror(-R.status));
+	mmx_assert_f(R.status == 0, "%s: %s", R.what, strerror(-R.status));
+}
+
+static void test_play_schedule(struct mmx_dev *d)
+{
+	int i;
+
+	(void)d;
+	require_run();
+	mmx_info("played to %lld frames in %.2f s: %llu silent, %llu late, "
+		 "%llu xruns",
+		 (long long)R.stats.frames_written, R.wall_s,
+		 (unsigned long long)R.stats.silence_frames,
+		 (unsigned long long)R.stats.late_frames,
+		 (unsigned long long)R.stats.xruns);
+	mmx_info("layout: marker at %d, sine at %d, marker at %d (frames)",
+		 AP_POS_MARK_A, AP_POS_SINE, AP_POS_MARK_B);
+	/* the retracted one first, then in the order they ended */
+	mmx_assert_eq(R.nplays, 4);
+	mmx_assert_eq(R.plays[0].id, 4);
+	mmx_assert_eq(R.plays[0].status, MMX_AUDIO_CANCELLED);
+	mmx_assert_eq(R.plays[1].id, 1);
+	mmx_assert_eq(R.plays[2].id, 2);
+	mmx_assert_eq(R.plays[3].id, 3);
+	for (i = 1; i < 4; i++) {
+		mmx_assert_eq(R.plays[i].status, MMX_AUDIO_PLAYED);
+		mmx_assert_eq(R.plays[i].late_frames, 0);
+	}
+	mmx_assert_eq(R.plays[1].end, AP_POS_MARK_A + AP_MARK_FRAMES);
+	mmx_assert_eq(R.plays[2].end, AP_POS_SINE + AP_SINE_FRAMES);
+	mmx_assert_eq(R.plays[3].end, AP_POS_END);
+	/* the ends' times are the fit's: the sine's length apart */
+	mmx_assert_f(fabs((R.plays[2].end_ns - R.plays[1].end_ns) / 1e9 -
+			  (double)(AP_SINE_FRAMES + 2400) / AP_RATE) < 0.05,
+		     "ends %.3f s apart",
+		     (R.plays[2].end_ns - R.plays[1].end_ns) / 1e9);
+	mmx_assert_gte(R.stats.frames_written, AP_POS_END);
+	/* the silence: everything written but the three plays */
+	mmx_assert_eq(R.stats.silence_frames,
+		      R.stats.frames_written - 2 * AP_MARK_FRAMES -
+		      AP_SINE_FRAMES);
+}
+
+/* Least-squares ns per frame of the recorded pairs. */
+static double pairs_slope(int from)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0;
+	int i, n = R.npairs - from;
+
+	for (i = from; i < R.npairs; i++) {
+		mx += R.px[i] - R.px[from];
+		my += R.py[i] - R.py[from];
+	}
+	mx /= n;
+	my /= n;
+	for (i = from; i < R.npairs; i++) {
+		double dx = R.px[i] - R.px[from] - mx;
+		double dy = R.py[i] - R.py[from] - my;
+
+		sxx += dx * dx;
+		sxy += dx * dy;
+	}
+	return sxy / sxx;
+}
+
+static void test_pcm_clock(struct mmx_dev *d)
+{
+	double nominal = 1e9 / AP_RATE, slope, ppm, span, gap_err;
+	int i;
+
+	(void)d;
+	require_run();
+	mmx_assert_gt(R.npairs, 50);
+	slope = pairs_slope(0);
+	ppm = (slope / nominal - 1) * 1e6;
+	span = R.off_max - R.off_min;
+	gap_err = (R.gap_value - (R.start_at - R.stop_at)) / 1e6;
+	mmx_info("%d position pairs over %.2f s; rate %.6f (%+.0f ppm); "
+		 "fit residual %.3f ms", R.npairs,
+		 (R.py[R.npairs - 1] - R.py[0]) / 1e9, nominal / slope, -ppm,
+		 R.residual / 1e6);
+	mmx_info("clock - CLOCK_MONOTONIC: %.3f .. %.3f ms (span %.3f ms) "
+		 "over %ld queries, %ld backwards",
+		 R.off_min, R.off_max, span, R.queries, R.backwards);
+	mmx_info("clock stopped for %.3f ms: continued %.3f ms behind the "
+		 "other (error %.3f ms)", (R.start_at - R.stop_at) / 1e6,
+		 R.gap_value / 1e6, gap_err);
+	mmx_info("loop: longest gap %.1f ms, %ld stalls", R.max_gap_ms,
+		 R.stalls);
+	for (i = 1; i < R.npairs; i++)
+		mmx_assert(R.py[i] >= R.py[i - 1] && R.px[i] > R.px[i - 1]);
+	mmx_assert_eq(R.backwards, 0);
+	if (R.stalls || R.stats.xruns)
+		mmx_skip("the emulator stalled (%ld stalls, %llu xruns): "
+			 "timing not judged", R.stalls,
+			 (unsigned long long)R.stats.xruns);
+	mmx_assert_f(fabs(ppm) < 10000, "rate off by %.0f ppm", ppm);
+	mmx_assert_f(span < 20, "clock vs CLOCK_MONOTONIC spans %.3f ms",
+		     span);
+	mmx_assert_f(fabs(R.off_min) < 10 && fabs(R.off_max) < 10,
+		     "clock vs CLOCK_MONOTONIC %.3f .. %.3f ms", R.off_min,
+		     R.off_max);
+	mmx_assert_f(fabs(gap_err) < 5, "stopped clock off by %.3f ms",
+		     gap_err);
+}
+
+static void test_vblank_clock(struct mmx_dev *d)
+{
+	struct mmx_output *o = &d->out[0];
+	double frame = mmx_mode_frame_ns(mmx_small_mode()), fitted;
+	struct mmx_vblank_source *vs;
+	struct mmx_clock_source src;
+	struct mmx_clock_state st;
+	struct mmx_clock *c;
+	uint64_t seq0, seq;
+	int64_t t0, t, tq, when, start;
+	struct timespec ts;
+
+	mmx_do(mmx_output_set(d, o, mmx_small_mode(), NULL, 0, 0));
+	mmx_do(mmx_vblank_source_new(d->fd, o->crtc_id, o->index, &vs));
+	mmx_vblank_source_get(vs, &src);
+	mmx_do(mmx_clock_new(&src, &c));
+	start = mmx_clock_monotonic_ns();
+	mmx_do(mmx_clock_start_at(c, start));
+	mmx_do(mmx_vblank_source_sample(vs, &seq0, &t0));
+	ts.tv_sec = 0;
+	ts.tv_nsec = 300 * 1000000;
+	nanosleep(&ts, NULL);
+	mmx_do(mmx_clock_query(c, &st));
+	mmx_do(mmx_vblank_source_sample(vs, &seq, &t));
+	fitted = mmx_vblank_source_frame_ns(vs);
+	mmx_info("%llu vblanks in %.3f ms; frame %.3f ms (mode %.3f ms); "
+		 "clock %.3f ms", (unsigned long long)(seq - seq0),
+		 (t - t0) / 1e6, fitted / 1e6, frame / 1e6, st.value / 1e6);
+	if (mmx_clock_monotonic_ns() - start > 2 * MMX_NSEC_PER_SEC)
+		mmx_skip("the emulator stalled");
+	/* the clock reads the latest vblank: whole frames since its start
+	 * (the emulated vblank period, fitted, can be off the mode's) */
+	mmx_assert_f(fabs(fmod(st.value + fitted / 2, fitted) - fitted / 2) <
+		     fitted / 10, "clock %.3f ms is not a vblank time",
+		     st.value / 1e6);
+	mmx_assert_lte(st.value, mmx_clock_monotonic_ns() - start);
+	mmx_assert_f(fabs(fitted / frame - 1) < 0.01,
+		     "fitted frame %.3f ms", fitted / 1e6);
+	/* the vblank the clock reads, then the first at or after 2.5 frames
+	 * later: 3 frames later */
+	mmx_do(mmx_clock_to_monotonic(c, st.value, &tq));
+	mmx_assert_lte(tq, mmx_clock_monotonic_ns());
+	mmx_do(mmx_clock_to_monotonic(c, st.value + (int64_t)(2.5 * fitted),
+				      &when));
+	mmx_assert_f(llabs(when - tq - (int64_t)(3 * fitted)) < 1000000,
+		     "+2.5 frames: vblank %.3f ms later", (when - tq) / 1e6);
+	ts.tv_sec = (when + 2000000) / MMX_NSEC_PER_SEC;
+	ts.tv_nsec = (when + 2000000) % MMX_NSEC_PER_SEC;
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	mmx_do(mmx_vblank_source_sample(vs, &seq, &t));
+	mmx_info("predicted vblank at %+.3f ms, the latest came at %+.3f ms",
+		 (when - start) / 1e6, (t - start) / 1e6);
+	if (mmx_clock_monotonic_ns() - when > frame / 2)
+		mmx_skip("the emulator stalled");
+	mmx_assert_f(llabs(t - when) < 1000000,
+		     "predicted %.3f ms, got %.3f ms", (when - start) / 1e6,
+		     (t - start) / 1e6);
+	mmx_clock_free(c);
+	mmx_vblank_source_free(vs);
+}
+
+static const struct mmx_subtest tests[] = {
+	{ "play-schedule", "three plays queued out of order and one retracted through ALSA: each completes at its stream position, nothing late, the rest silence (the host checks the WAV)",
+	  test_play_schedule, NULL, NULL },
+	{ "pcm-clock", "the PCM position mapped to CLOCK_MONOTONIC: strictly increasing pairs, rate 1.0 within 1%, a clock over it never backwards and within 10 ms of CLOCK_MONOTONIC (span under 20 ms), stop/start continuous",
+	  test_pcm_clock, NULL, NULL },
+	{ "vblank-clock", "a clock over a CRTC's vblanks reads vblank times, fits the mode's frame time within 1% and predicts the first vblank at or after a time within 1 ms",
+	  test_vblank_clock, NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	int ret = mmx_main(argc, argv, "libmmx audio playback and clocks",
+			   tests, MMX_ARRAY_SIZE(tests));
+
+	free(R.px);
+	free(R.py);
+	return ret;
+}
