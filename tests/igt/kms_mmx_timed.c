@@ -573,7 +573,8 @@ static void test_retract(struct mmx_dev *d)
 	measure_crcs(&c, 2);
 	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
 	rec_start(d, c.o, &rec);
-	exec = (uint64_t)mmx_now_ns() + 300000000ULL;
+	/* Far enough ahead that a stalled guest still retracts in time. */
+	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
 	tset_flip(d, &s, c.o, c.fb[1]->id);
 	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
 			    99, &id));
@@ -610,8 +611,8 @@ static void test_replace(struct mmx_dev *d)
 	measure_crcs(&c, 3);
 	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
 	rec_start(d, c.o, &rec);
-	exec = (uint64_t)mmx_now_ns() + 400000000ULL;
-	exec2 = exec - 200000000ULL;
+	exec = (uint64_t)mmx_now_ns() + 1500000000ULL;
+	exec2 = exec - 700000000ULL;
 	tset_flip(d, &s, c.o, c.fb[1]->id);
 	tset_flip(d, &s2, c.o, c.fb[2]->id);
 	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
@@ -916,7 +917,7 @@ static void test_fb_removed(struct mmx_dev *d)
 	x = c.fb[3];
 	x_id = x->id;
 	rec_start(d, c.o, &rec);
-	exec = (uint64_t)mmx_now_ns() + 300000000ULL;
+	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
 	tset_flip(d, &s, c.o, x_id);
 	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
 			    0, &id));
@@ -957,7 +958,7 @@ static void test_failed_at_execution(struct mmx_dev *d)
 	/* Valid at submit: the panning area fits the 320x240 FB. */
 	memset(&s, 0, sizeof(s));
 	tset_add(d, &s, c.o->crtc_id, "PANNING", blob);
-	exec = (uint64_t)mmx_now_ns() + 300000000ULL;
+	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
 	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
 			    0, &id));
 	/* No longer valid: the primary plane shows a 160x120 FB. */
@@ -992,10 +993,12 @@ static void test_race_retract(struct mmx_dev *d)
 {
 	int n = 150, retracted = 0, executed = 0, i;
 	struct drm_mmx_event_schedule ev;
+	uint32_t shown, fb;
 	struct tset s;
 	struct ctx c;
 
 	setup(d, &c);
+	shown = c.fb[0]->id;
 	srand(7);
 	for (i = 0; i < n; i++) {
 		uint64_t seq0, t0, exec, id, at;
@@ -1005,7 +1008,8 @@ static void test_race_retract(struct mmx_dev *d)
 		/* Due at vblank seq0 + 2, executed right after it. */
 		exec = t0 + 2 * c.period + 1 + (uint64_t)rand() % (c.period - 1);
 		at = t0 + 2 * c.period - 2000000 + (uint64_t)rand() % 5000000;
-		tset_flip(d, &s, c.o, c.fb[i % 2 ? 0 : 1]->id);
+		fb = c.fb[i % 2 ? 0 : 1]->id;
+		tset_flip(d, &s, c.o, fb);
 		mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec,
 				    exec + 1000000000ULL, (uint64_t)i, &id));
 		sleep_until(at);
@@ -1023,9 +1027,17 @@ static void test_race_retract(struct mmx_dev *d)
 				     "retract failed but the entry completed %s",
 				     status_name(ev.status));
 			executed++;
+			shown = fb;
 		}
 		/* Exactly one event per entry. */
 		timed_expect_none(d->fd, 0);
+		/* And the picture agrees, also after the vblank it aimed at. */
+		sleep_until(t0 + 4 * c.period);
+		mmx_assert_f(mmx_prop_get(d, c.o->primary, "FB_ID") == shown,
+			     "iteration %d: retract %s, but FB_ID is %llu", i,
+			     ret ? "failed" : "succeeded",
+			     (unsigned long long)mmx_prop_get(d, c.o->primary,
+							      "FB_ID"));
 	}
 	mmx_info("%d iterations: %d retracted, %d executed (retract -EBUSY)",
 		 n, retracted, executed);
