@@ -300,6 +300,224 @@ struct drm_mmx_panning {
 /* MMX_PLANE_POS_LIMIT: largest distance of CRTC_X, CRTC_Y from 0 */
 #define MMX_PLANE_POS_LIMIT	16384
 
+/**
+ * DOC: timed atomic commits
+ *
+ * A master schedules an atomic property set to be shown at a given time:
+ * DRM_IOCTL_MMX_SCHEDULE_SUBMIT takes the property set encoded exactly as
+ * DRM_IOCTL_MODE_ATOMIC encodes it (object ids, property counts, property
+ * ids, values), an execution time and an expiration time, and returns a
+ * schedule id. Times are nanoseconds of CLOCK_MONOTONIC, the clock of the
+ * vblank timestamps.
+ *
+ * Presentation: the entry is shown at the first vblank of its CRTC at or
+ * after the execution time ("as closely as possible to, but not before").
+ * If that vblank is later than the expiration time, the entry is never
+ * shown and completes ``expired``. An execution time in the past means the
+ * next vblank. The driver knows the CRTC's vblank times exactly (its vblank
+ * is a timer at the mode's frame period): at vblank N it starts every entry
+ * whose first vblank at or after its execution time is N + 1, builds the
+ * atomic state from the stored property set on a work item, outside the
+ * vblank handler, and commits it so that it lands at vblank N + 1. A commit
+ * that misses that vblank (the system stalled) is shown at a later one and
+ * its event says which: the event always carries the sequence and
+ * timestamp of the vblank at which the picture was actually latched, the
+ * values a page-flip event of the same commit would report. Entries of one
+ * CRTC that fall due at the same vblank are applied in one commit, in
+ * order of execution time (then of schedule id); they succeed or fail
+ * together.
+ *
+ * The CRTC: &drm_mmx_schedule_submit.crtc_id names the CRTC whose vblanks
+ * time the entry; it must be active (-EINVAL otherwise). Every object of
+ * the set must belong to it: the CRTC itself or one of its planes; a
+ * plane's CRTC_ID may be that CRTC or 0 (-EINVAL otherwise). Connectors are
+ * refused (-EINVAL).
+ *
+ * Properties accepted in a timed commit (any other one, a property that
+ * is immutable, or a value outside the property's range or enum, fails
+ * with -EINVAL at submit):
+ *
+ * - planes: ``FB_ID``, ``CRTC_ID``, ``SRC_X``, ``SRC_Y``, ``SRC_W``,
+ *   ``SRC_H``, ``CRTC_X``, ``CRTC_Y``, ``CRTC_W``, ``CRTC_H``, ``zpos``,
+ *   ``alpha``, ``pixel blend mode``, ``FB_DAMAGE_CLIPS``;
+ * - the CRTC: ``TRANSFORM``, ``TRANSFORM_FILTER``, ``PANNING``.
+ *
+ * Not accepted: ``ACTIVE``, ``MODE_ID`` and connector routing (timed
+ * commits never modeset: they are committed without ALLOW_MODESET, so
+ * whatever would need a modeset fails the check), ``IN_FENCE_FD`` and
+ * ``OUT_FENCE_PTR`` (fences and user pointers cannot outlive the ioctl).
+ * Unknown object ids, objects without properties and property ids the
+ * object does not have fail with -ENOENT, as with the atomic ioctl; an FB
+ * or blob id that does not exist fails with -EINVAL, as with the atomic
+ * ioctl.
+ *
+ * Validation: at submit, the set is checked as a TEST_ONLY commit against
+ * the current state (its errno is returned and nothing is queued); at
+ * execution it is applied to the state current then and checked again: a
+ * failure completes the entry ``failed`` with that errno, and nothing of
+ * it is shown.
+ *
+ * References: the framebuffers and blobs the set names are referenced at
+ * submit and released when the entry completes, so they stay alive
+ * meanwhile. A framebuffer that its owner removed (RMFB or close) before
+ * the entry executes is not shown: the entry completes ``failed`` with
+ * -ENOENT.
+ *
+ * Retract and replace: DRM_IOCTL_MMX_SCHEDULE_RETRACT cancels a pending
+ * entry (it completes ``retracted``); DRM_IOCTL_MMX_SCHEDULE_REPLACE swaps
+ * a pending entry for a new set with new times and user data: the old id
+ * completes ``replaced`` and the new entry gets a new id, returned in
+ * &drm_mmx_schedule_replace.submit. Both succeed only while the entry has
+ * not started to execute; once it has (or has completed) they fail with
+ * -EBUSY, and with -ENOENT for an id this file was never given. An entry
+ * either executes or is retracted (or replaced), never both: its state
+ * (pending, executing, done) changes under a lock.
+ *
+ * Completion: every entry completes exactly once with a
+ * &struct drm_mmx_event_schedule of type %DRM_MMX_EVENT_SCHEDULE read
+ * from the DRM file (event space is reserved at submit: -ENOMEM when the
+ * file's event space is exhausted).
+ *
+ * Queues and permissions: entries belong to the file that submitted them;
+ * ids are per file, start at 1 and increase. A file holds at most
+ * %MMX_SCHEDULE_QUEUE_MAX entries that have not completed (-ENOSPC past
+ * that); closing the file drops its entries without events. Submit and
+ * replace need the DRM master (-EACCES otherwise); a lessee master may use
+ * the objects of its lease (others are -ENOENT). Retract needs no master.
+ * A set has at most %MMX_SCHEDULE_OBJS_MAX objects and
+ * %MMX_SCHEDULE_PROPS_MAX properties (-EINVAL beyond). Every flag, pad and
+ * output field must be zero on input (-EINVAL otherwise); exec_ns greater
+ * than expire_ns is -EINVAL.
+ *
+ * Ordering with ordinary commits: a timed entry executes against whatever
+ * state is current when it runs; an ordinary atomic commit never waits for
+ * the queue. A timed commit that follows an ordinary one still in flight
+ * on its CRTC waits for it (so it may land a vblank later, which its event
+ * reports). Turning the CRTC off (or any modeset that disables it) fails
+ * its pending entries with -EINVAL.
+ */
+
+/* Driver ioctl numbers, relative to DRM_COMMAND_BASE */
+#define DRM_MMX_SCHEDULE_SUBMIT		0x00
+#define DRM_MMX_SCHEDULE_RETRACT	0x01
+#define DRM_MMX_SCHEDULE_REPLACE	0x02
+
+/* MMX_SCHEDULE_QUEUE_MAX: entries of a file that have not completed */
+#define MMX_SCHEDULE_QUEUE_MAX		64
+/* MMX_SCHEDULE_OBJS_MAX: objects in one timed property set */
+#define MMX_SCHEDULE_OBJS_MAX		8
+/* MMX_SCHEDULE_PROPS_MAX: properties in one timed property set */
+#define MMX_SCHEDULE_PROPS_MAX		64
+
+/**
+ * struct drm_mmx_schedule_submit - DRM_IOCTL_MMX_SCHEDULE_SUBMIT argument
+ * @crtc_id: the CRTC whose vblanks time the entry; every object of the set
+ *	belongs to it
+ * @count_objs: number of objects in @objs_ptr
+ * @objs_ptr: pointer to @count_objs __u32 object ids
+ * @count_props_ptr: pointer to @count_objs __u32: the number of properties
+ *	of each object
+ * @props_ptr: pointer to the __u32 property ids, object after object
+ * @prop_values_ptr: pointer to the __u64 values, one per property id
+ * @exec_ns: execution time, CLOCK_MONOTONIC nanoseconds: the entry is
+ *	shown at the first vblank at or after it
+ * @expire_ns: expiration time, CLOCK_MONOTONIC nanoseconds, at least
+ *	@exec_ns: if the first vblank at or after @exec_ns is later, the
+ *	entry is not shown and completes %MMX_SCHEDULE_EXPIRED
+ * @user_data: returned in the completion event
+ * @flags: must be 0
+ * @pad: must be 0
+ * @schedule_id: output: the entry's id (non-zero); must be 0 on input
+ */
+struct drm_mmx_schedule_submit {
+	__u32 crtc_id;
+	__u32 count_objs;
+	__u64 objs_ptr;
+	__u64 count_props_ptr;
+	__u64 props_ptr;
+	__u64 prop_values_ptr;
+	__u64 exec_ns;
+	__u64 expire_ns;
+	__u64 user_data;
+	__u32 flags;
+	__u32 pad;
+	__u64 schedule_id;
+};
+
+/**
+ * struct drm_mmx_schedule_retract - DRM_IOCTL_MMX_SCHEDULE_RETRACT argument
+ * @schedule_id: the pending entry to cancel
+ * @flags: must be 0
+ * @pad: must be 0
+ */
+struct drm_mmx_schedule_retract {
+	__u64 schedule_id;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct drm_mmx_schedule_replace - DRM_IOCTL_MMX_SCHEDULE_REPLACE argument
+ * @schedule_id: the pending entry to replace; it completes
+ *	%MMX_SCHEDULE_REPLACED
+ * @submit: the new entry, as for DRM_IOCTL_MMX_SCHEDULE_SUBMIT (any CRTC);
+ *	its @schedule_id returns the new entry's id
+ */
+struct drm_mmx_schedule_replace {
+	__u64 schedule_id;
+	struct drm_mmx_schedule_submit submit;
+};
+
+/* DRM_MMX_EVENT_SCHEDULE: type of &struct drm_mmx_event_schedule */
+#define DRM_MMX_EVENT_SCHEDULE		0x80000000
+
+/* Completion status of a timed entry (&drm_mmx_event_schedule.status) */
+#define MMX_SCHEDULE_PRESENTED		1
+#define MMX_SCHEDULE_EXPIRED		2
+#define MMX_SCHEDULE_RETRACTED		3
+#define MMX_SCHEDULE_REPLACED		4
+#define MMX_SCHEDULE_FAILED		5
+
+/**
+ * struct drm_mmx_event_schedule - completion of a timed entry
+ * @base: type %DRM_MMX_EVENT_SCHEDULE, length sizeof(this structure)
+ * @user_data: the entry's user data
+ * @schedule_id: the entry's id
+ * @sequence: %MMX_SCHEDULE_PRESENTED: the vblank sequence (as the vblank
+ *	and CRTC sequence ioctls count) at which the picture was latched;
+ *	%MMX_SCHEDULE_EXPIRED: the first vblank at or after the execution
+ *	time, which it would have needed; otherwise 0
+ * @timestamp_ns: that vblank's timestamp, CLOCK_MONOTONIC nanoseconds
+ *	(exact: the driver's vblank timer), or 0
+ * @crtc_id: the entry's CRTC
+ * @status: one of %MMX_SCHEDULE_PRESENTED, %MMX_SCHEDULE_EXPIRED,
+ *	%MMX_SCHEDULE_RETRACTED, %MMX_SCHEDULE_REPLACED, %MMX_SCHEDULE_FAILED
+ * @error: %MMX_SCHEDULE_FAILED: the negative errno of the failed check or
+ *	commit; otherwise 0
+ * @pad: 0
+ */
+struct drm_mmx_event_schedule {
+	struct drm_event base;
+	__u64 user_data;
+	__u64 schedule_id;
+	__u64 sequence;
+	__u64 timestamp_ns;
+	__u32 crtc_id;
+	__u32 status;
+	__s32 error;
+	__u32 pad;
+};
+
+#define DRM_IOCTL_MMX_SCHEDULE_SUBMIT					\
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MMX_SCHEDULE_SUBMIT,		\
+		 struct drm_mmx_schedule_submit)
+#define DRM_IOCTL_MMX_SCHEDULE_RETRACT					\
+	DRM_IOW(DRM_COMMAND_BASE + DRM_MMX_SCHEDULE_RETRACT,		\
+		struct drm_mmx_schedule_retract)
+#define DRM_IOCTL_MMX_SCHEDULE_REPLACE					\
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MMX_SCHEDULE_REPLACE,		\
+		 struct drm_mmx_schedule_replace)
+
 #if defined(__cplusplus)
 }
 #endif

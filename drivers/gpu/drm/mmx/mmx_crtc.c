@@ -56,6 +56,7 @@ static struct drm_crtc_state *mmx_crtc_duplicate_state(struct drm_crtc *crtc)
 		return NULL;
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
 	state->touched_planes = 0;
+	state->sched_token = 0;
 	if (state->transform_blob)
 		drm_property_blob_get(state->transform_blob);
 	if (state->panning_blob)
@@ -151,6 +152,7 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 	if (!drm_crtc_handle_vblank(crtc))
 		return HRTIMER_NORESTART;
 	mmx_composer_vblank(output, drm_crtc_vblank_count(crtc));
+	mmx_schedule_vblank(output);
 	return READ_ONCE(output->vblank_on) ? HRTIMER_RESTART :
 					      HRTIMER_NORESTART;
 }
@@ -455,6 +457,7 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 	/* No lock held now: wait for a callback that was still running. */
 	hrtimer_cancel(&output->vblank_timer);
 	mmx_composer_drain(output);
+	mmx_schedule_crtc_off(output);
 	mmx_virtio_crtc_disable(output, state);
 }
 
@@ -470,15 +473,19 @@ static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
 	/* After the switch: damage must never precede its picture. */
 	mmx_virtio_crtc_flush(output, state);
 
-	if (!event)
-		return;
-
 	crtc->state->event = NULL;
 	spin_lock_irq(&crtc->dev->event_lock);
-	if (crtc->state->active && drm_crtc_vblank_get(crtc) == 0)
+	if (event && crtc->state->active && drm_crtc_vblank_get(crtc) == 0) {
 		drm_crtc_arm_vblank_event(crtc, event);
-	else
-		drm_crtc_send_vblank_event(crtc, event);
+		/* Under event_lock: the vblank cannot have sent it yet. */
+		mmx_schedule_flushed(output, to_mmx_crtc_state(crtc->state),
+				     true, event->sequence);
+	} else {
+		if (event)
+			drm_crtc_send_vblank_event(crtc, event);
+		mmx_schedule_flushed(output, to_mmx_crtc_state(crtc->state),
+				     false, 0);
+	}
 	spin_unlock_irq(&crtc->dev->event_lock);
 }
 

@@ -344,6 +344,11 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 	if (ret)
 		return ret;
 
+	/* After the vblank: its entries hold vblank references. */
+	ret = mmx_schedule_init(mmx);
+	if (ret)
+		return ret;
+
 	drm_mode_config_reset(dev);
 	return 0;
 }
@@ -352,9 +357,21 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 
 DEFINE_DRM_GEM_FOPS(mmx_fops);
 
+static const struct drm_ioctl_desc mmx_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(MMX_SCHEDULE_SUBMIT, mmx_schedule_submit_ioctl,
+			  DRM_MASTER),
+	DRM_IOCTL_DEF_DRV(MMX_SCHEDULE_RETRACT, mmx_schedule_retract_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(MMX_SCHEDULE_REPLACE, mmx_schedule_replace_ioctl,
+			  DRM_MASTER),
+};
+
 static const struct drm_driver mmx_drm_driver = {
 	.driver_features = DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
 	.fops = &mmx_fops,
+	.open = mmx_schedule_open,
+	.postclose = mmx_schedule_postclose,
+	.ioctls = mmx_ioctls,
+	.num_ioctls = ARRAY_SIZE(mmx_ioctls),
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.name = MMX_DRIVER_NAME,
 	.desc = MMX_DRIVER_DESC,

@@ -121,6 +121,9 @@ struct mmx_crtc_layer {
  * @transform: @transform_blob decoded for the mode, in atomic_check
  * @space: the CRTC space shown: the mode's rectangle, or the bounding box
  *	of the transformed mode rectangle
+ * @sched_token: non-zero in the state of a timed commit: identifies its
+ *	entries when atomic_flush hands the state to the composer; never
+ *	duplicated
  */
 struct mmx_crtc_state {
 	struct drm_crtc_state base;
@@ -133,9 +136,29 @@ struct mmx_crtc_state {
 	bool transformed;
 	struct mmx_transform transform;
 	struct drm_rect space;
+	u64 sched_token;
 };
 
 #define to_mmx_crtc_state(s) container_of(s, struct mmx_crtc_state, base)
+
+/*
+ * Timed commits handed to the composer but not yet latched: one, plus the
+ * previous one between its flip and the vblank handler's look at it.
+ */
+#define MMX_SCHED_FLUSHED_MAX	4
+
+/**
+ * struct mmx_sched_flushed - a timed commit handed to the composer
+ * @token: &mmx_crtc_state.sched_token of the commit, 0 for a free slot
+ * @seq: the vblank its event was armed for
+ * @armed: its vblank event was armed (the CRTC is on); if not, it was
+ *	never shown
+ */
+struct mmx_sched_flushed {
+	u64 token;
+	u64 seq;
+	bool armed;
+};
 
 /**
  * struct mmx_output - one display pipeline: CRTC, encoder, connector,
@@ -185,6 +208,16 @@ struct mmx_crtc_state {
  * @space_pixels: the composed CRTC space before the transform, @space_size
  *	words (composer only)
  * @space_size: capacity of @space_pixels
+ * @sched_entries: the timed entries of this CRTC, any file's, in any state
+ *	but completed and freed; protected by &mmx_device.sched_lock
+ * @sched_next_ns: time of the vblank after the last one handled; protected
+ *	by &mmx_device.sched_lock
+ * @sched_next_seq: its sequence; protected by &mmx_device.sched_lock
+ * @sched_work: runs due timed entries and completes the others; on
+ *	&mmx_device.sched_wq
+ * @sched_flushed: the timed commits handed to the composer and not yet
+ *	seen latched by a vblank (free slots have token 0); protected by
+ *	&drm_device.event_lock
  */
 struct mmx_output {
 	struct drm_crtc crtc;
@@ -228,6 +261,12 @@ struct mmx_output {
 	struct work_struct hotplug_work;
 	u32 *space_pixels;
 	size_t space_size;
+
+	struct list_head sched_entries;
+	u64 sched_next_ns;
+	u64 sched_next_seq;
+	struct work_struct sched_work;
+	struct mmx_sched_flushed sched_flushed[MMX_SCHED_FLUSHED_MAX];
 };
 
 struct mmx_virtio;
@@ -246,6 +285,10 @@ struct mmx_virtio;
  * @transform_prop: the CRTCs' TRANSFORM property
  * @filter_prop: the CRTCs' TRANSFORM_FILTER property
  * @panning_prop: the CRTCs' PANNING property
+ * @sched_lock: protects the timed entries (their lists and state) and
+ *	@sched_token; taken from the vblank timer (hard interrupt context)
+ * @sched_wq: the workqueue the timed entries execute on
+ * @sched_token: last token given to a timed commit
  */
 struct mmx_device {
 	struct drm_device drm;
@@ -260,6 +303,9 @@ struct mmx_device {
 	struct drm_property *transform_prop;
 	struct drm_property *filter_prop;
 	struct drm_property *panning_prop;
+	spinlock_t sched_lock; /* see the kernel-doc above */
+	struct workqueue_struct *sched_wq;
+	u64 sched_token;
 };
 
 #define to_mmx_device(d) container_of(d, struct mmx_device, drm)
@@ -318,6 +364,22 @@ int mmx_writeback_init(struct mmx_device *mmx, struct mmx_output *output);
 bool mmx_writeback_pending(struct mmx_output *output);
 void mmx_writeback_complete(struct mmx_output *output,
 			    const struct mmx_frame *frame);
+
+/* Schedule */
+int mmx_schedule_init(struct mmx_device *mmx);
+int mmx_schedule_open(struct drm_device *dev, struct drm_file *file);
+void mmx_schedule_postclose(struct drm_device *dev, struct drm_file *file);
+int mmx_schedule_submit_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+int mmx_schedule_retract_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+int mmx_schedule_replace_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+void mmx_schedule_vblank(struct mmx_output *output);
+void mmx_schedule_flushed(struct mmx_output *output,
+			  const struct mmx_crtc_state *state, bool armed,
+			  u64 sequence);
+void mmx_schedule_crtc_off(struct mmx_output *output);
 
 /* virtio backend */
 #define MMX_VIRTIO_DAMAGE_MAX	8
