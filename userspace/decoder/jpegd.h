@@ -46,6 +46,18 @@ void jpegd_close_from(int first);
  * status. */
 int jpegd_worker(const struct jpegd_sandbox *sb);
 
+/*
+ * Audio requests (format MMX_JPEGD_FORMAT_S16_MPEG, decoder/mpeg.c):
+ * libmpg123's one-time setup, before the sandbox (0 or -1); then decode
+ * @rq's MPEG audio from @map into interleaved S16 PCM, filling @r.
+ */
+struct mmx_jpegd_request;
+struct mmx_jpegd_reply;
+int jpegd_mpeg_init(void);
+void jpegd_decode_mpeg(unsigned char *map, uint64_t map_size,
+		       const struct mmx_jpegd_request *rq,
+		       struct mmx_jpegd_reply *r);
+
 /* Write the test corpus into @dir. Returns the exit status. */
 int jpegd_make_corpus(const char *dir);
 

@@ -2,9 +2,9 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmx-jpegd --worker: decode the pool's JPEGs, one at a time, from and to
- * the memory it shares with the pool (fd 4), answering on the socket (fd
- * 3). Everything that needs more than read/write/mmap happens before the
+ * mmx-jpegd --worker: decode the pool's JPEGs (and MPEG audio: mpeg.c),
+ * one at a time, from and to the memory it shares with the pool (fd 4),
+ * answering on the socket (fd 3). Everything that needs more than read/write/mmap happens before the
  * sandbox is entered; afterwards a hostile JPEG can at worst crash or hang
  * this process, which the pool kills and replaces.
  */
@@ -126,6 +126,10 @@ int jpegd_worker(const struct jpegd_sandbox *sb)
 		fprintf(stderr, "mmx-jpegd: tjInitDecompress failed\n");
 		return 1;
 	}
+	if (jpegd_mpeg_init()) {
+		fprintf(stderr, "mmx-jpegd: mpg123_init failed\n");
+		return 1;
+	}
 	if (jpegd_sandbox_enter(sb))
 		return 1;
 	if (send_reply(&hello))
@@ -145,9 +149,15 @@ int jpegd_worker(const struct jpegd_sandbox *sb)
 		}
 		memset(&r, 0, sizeof(r));
 		r.seq = rq.seq;
-		decode(&w, &rq, &r);
-		if ((r.status || r.flags) && renew(&w))
-			r.status = -ENOMEM;
+		if (rq.format == MMX_JPEGD_FORMAT_S16_MPEG) {
+			r.status = remap(&w, rq.map_size);
+			if (!r.status)
+				jpegd_decode_mpeg(w.map, w.map_size, &rq, &r);
+		} else {
+			decode(&w, &rq, &r);
+			if ((r.status || r.flags) && renew(&w))
+				r.status = -ENOMEM;
+		}
 		if (send_reply(&r))
 			return 2;
 		if (!w.tj)

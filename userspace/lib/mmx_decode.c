@@ -72,6 +72,7 @@ struct job {
 	size_t len;
 	unsigned char *dst;
 	uint32_t pitch, width, height;
+	uint32_t format;	/* MMX_JPEGD_FORMAT_*: JPEG or audio */
 	bool cancelled;
 	struct mmx_decode_result res;
 };
@@ -453,14 +454,16 @@ static void slot_dispatch(struct mmx_decode_pool *p, struct slot *s,
 			  struct job *j)
 {
 	struct mmx_jpegd_request *rq = &s->rq;
-	uint32_t max_w = j->width < p->cfg.max_width ? j->width :
+	bool audio = j->format == MMX_JPEGD_FORMAT_S16_MPEG;
+	uint32_t max_w = j->width < p->cfg.max_width || audio ? j->width :
 		p->cfg.max_width;
-	uint32_t max_h = j->height < p->cfg.max_height ? j->height :
+	uint32_t max_h = j->height < p->cfg.max_height || audio ? j->height :
 		p->cfg.max_height;
 	uint64_t out_off = PAGE_ROUND(j->len);
 	int ret;
 
-	ret = slot_map(s, out_off + (uint64_t)max_w * max_h * 4);
+	/* audio: max_w frames of max_h channels, 2 bytes a sample */
+	ret = slot_map(s, out_off + (uint64_t)max_w * max_h * (audio ? 2 : 4));
 	if (ret) {
 		finish(p, j, ret, 0);
 		return;
@@ -474,7 +477,7 @@ static void slot_dispatch(struct mmx_decode_pool *p, struct slot *s,
 	rq->len = j->len;
 	rq->max_width = max_w;
 	rq->max_height = max_h;
-	rq->format = MMX_JPEGD_FORMAT_XRGB8888;
+	rq->format = j->format;
 	rq->in_off = 0;
 	rq->out_off = out_off;
 	rq->map_size = s->map_size;
@@ -523,6 +526,10 @@ static void deliver(struct slot *s, struct job *j,
 
 	if (j->cancelled)
 		return;
+	if (s->rq.format == MMX_JPEGD_FORMAT_S16_MPEG) {
+		memcpy(j->dst, src, (size_t)r->width * r->height * 2);
+		return;
+	}
 	if (r->pitch == row && j->pitch == row) {
 		memcpy(j->dst, src, row * r->height);
 		return;
@@ -539,6 +546,21 @@ static bool reply_ok(const struct slot *s, const struct mmx_jpegd_reply *r)
 
 	if (r->seq != rq->seq || (r->flags & ~MMX_DECODE_WARNING))
 		return false;
+	if (rq->format == MMX_JPEGD_FORMAT_S16_MPEG) {
+		switch (r->status) {
+		case 0:
+			return r->width && r->width <= rq->max_width &&
+			       r->height == rq->max_height &&
+			       r->pitch >= 8000 && r->pitch <= 48000 &&
+			       (uint64_t)r->width * r->height * 2 <= room;
+		case -EBADMSG:
+		case -E2BIG:
+		case -ENOMEM:
+			return true;
+		default:
+			return false;
+		}
+	}
 	switch (r->status) {
 	case 0:
 		return r->width && r->height && r->width <= rq->max_width &&
@@ -596,6 +618,8 @@ static void slot_readable(struct mmx_decode_pool *p, struct slot *s)
 	j->res.width = r.width;
 	j->res.height = r.height;
 	j->res.flags = r.flags;
+	if (j->format == MMX_JPEGD_FORMAT_S16_MPEG && r.status == 0)
+		j->res.rate = r.pitch;
 	if (r.status == 0)
 		deliver(s, j, &r);
 	finish(p, j, r.status, 0);
@@ -919,16 +943,41 @@ void mmx_decode_pool_free(struct mmx_decode_pool *p)
 	free(p);
 }
 
+static int submit(struct mmx_decode_pool *p, uint64_t id, uint32_t format,
+		  const void *jpeg, size_t len, void *dst, uint32_t pitch,
+		  uint32_t width, uint32_t height);
+
 int mmx_decode_submit(struct mmx_decode_pool *p, uint64_t id,
 		      const void *jpeg, size_t len, void *dst, uint32_t pitch,
 		      uint32_t width, uint32_t height)
 {
-	struct job *j;
-	unsigned int i;
-
 	if (!jpeg || !len || !dst || !width || !height ||
 	    pitch < (uint64_t)width * 4)
 		return -EINVAL;
+	return submit(p, id, MMX_JPEGD_FORMAT_XRGB8888, jpeg, len, dst, pitch,
+		      width, height);
+}
+
+int mmx_decode_submit_audio(struct mmx_decode_pool *p, uint64_t id,
+			    const void *mpeg, size_t len, int16_t *dst,
+			    uint32_t max_frames, uint32_t channels)
+{
+	if (!mpeg || !len || !dst || !max_frames ||
+	    (channels != 1 && channels != 2) ||
+	    (uint64_t)max_frames * channels * 2 >
+	    (uint64_t)p->cfg.max_width * p->cfg.max_height * 4)
+		return -EINVAL;
+	return submit(p, id, MMX_JPEGD_FORMAT_S16_MPEG, mpeg, len, dst,
+		      max_frames * channels * 2, max_frames, channels);
+}
+
+static int submit(struct mmx_decode_pool *p, uint64_t id, uint32_t format,
+		  const void *jpeg, size_t len, void *dst, uint32_t pitch,
+		  uint32_t width, uint32_t height)
+{
+	struct job *j;
+	unsigned int i;
+
 	if (len > p->cfg.max_input)
 		return -E2BIG;
 	for (i = 0; i < p->nslots; i++)
@@ -953,6 +1002,7 @@ int mmx_decode_submit(struct mmx_decode_pool *p, uint64_t id,
 	j->pitch = pitch;
 	j->width = width;
 	j->height = height;
+	j->format = format;
 	p->jobs++;
 	p->stats.submitted++;
 	list_add(&p->queue, j);

@@ -62,8 +62,9 @@ struct mmx_decode_config {
 #define MMX_DECODE_WARNING	(1u << 0)	/* corrupt data, decoded anyway */
 
 /*
- * struct mmx_decode_result - one finished frame
- * @id: the caller's id given to mmx_decode_submit()
+ * struct mmx_decode_result - one finished frame (or audio chunk)
+ * @id: the caller's id given to mmx_decode_submit() (or
+ *	mmx_decode_submit_audio())
  * @status: 0 decoded into the destination; -EBADMSG not a decodable JPEG;
  *	-E2BIG its declared size exceeds the limits (@width and @height
  *	then say the declared size); -ETIMEDOUT the decode took too long and
@@ -71,9 +72,10 @@ struct mmx_decode_config {
  *	how); -EPROTO its worker broke the protocol and was killed;
  *	-ENOEXEC no worker could be started; -ENOMEM the worker ran out
  * @signal: the signal that ended the worker that had this frame, or 0
- * @width: decoded (or declared) width in pixels
- * @height: decoded (or declared) height in pixels
+ * @width: decoded (or declared) width in pixels; audio: PCM frames decoded
+ * @height: decoded (or declared) height in pixels; audio: channels
  * @flags: MMX_DECODE_*
+ * @rate: audio: the sample rate in Hz (0 for a JPEG)
  */
 struct mmx_decode_result {
 	uint64_t id;
@@ -82,6 +84,7 @@ struct mmx_decode_result {
 	uint32_t width;
 	uint32_t height;
 	uint32_t flags;
+	uint32_t rate;
 };
 
 /*
@@ -132,6 +135,25 @@ int mmx_decode_submit(struct mmx_decode_pool *p, uint64_t id,
 		      uint32_t width, uint32_t height);
 
 /*
+ * Queue MPEG-1/2 audio (Layer I, II or III; @len bytes of whole frames,
+ * copied) to be decoded by libmpg123 in a worker into interleaved S16
+ * native-endian PCM with @channels (1: mixed down, 2: mono doubled) at
+ * the stream's own rate, into @dst (room for @max_frames frames), which
+ * must stay valid until collected or cancelled. The result says frames
+ * (@width), channels (@height) and rate. Its status: 0 (with
+ * MMX_DECODE_WARNING if decoding stopped at an error after some frames; a
+ * truncated last frame is dropped), -EBADMSG (not one frame of MPEG
+ * audio, or it changes format midway), -E2BIG (more than @max_frames), or
+ * a worker's failure as for JPEGs. @max_frames * @channels * 2 may not
+ * exceed max_width * max_height * 4 (the largest frame's memory). Never
+ * blocks. Returns 0, -EINVAL, -E2BIG (@len over max_input), -EAGAIN or
+ * -ENOMEM.
+ */
+int mmx_decode_submit_audio(struct mmx_decode_pool *p, uint64_t id,
+			    const void *mpeg, size_t len, int16_t *dst,
+			    uint32_t max_frames, uint32_t channels);
+
+/*
  * A file descriptor that polls readable when mmx_decode_collect() has work
  * to do (a worker answered, died or timed out, or results are waiting). It
  * stays the same for the pool's life.
@@ -176,6 +198,12 @@ unsigned int mmx_decode_workers(const struct mmx_decode_pool *p);
 #define MMX_JPEGD_FD_MEMORY	4
 #define MMX_JPEGD_VERSION	1
 #define MMX_JPEGD_FORMAT_XRGB8888	0x34325258	/* DRM_FORMAT_XRGB8888 */
+/*
+ * An audio request: MPEG audio at @in_off (@len bytes) to S16 PCM at
+ * @out_off, @max_width frames of @max_height (1 or 2) channels at most.
+ * Its reply: @width frames, @height channels, @pitch the sample rate.
+ */
+#define MMX_JPEGD_FORMAT_S16_MPEG	0x4745504d	/* "MPEG" */
 
 struct mmx_jpegd_request {
 	uint32_t seq;
