@@ -70,8 +70,8 @@ extern "C" {
 
 /* Largest frame size accepted. */
 #define MMX_STREAM_MAX_DIM		4096
-/* Largest JPEG or audio chunk in one message. */
-#define MMX_STREAM_MAX_CHUNK		(60u * 1024)
+/* Largest JPEG or audio chunk in one message (4 MiB). */
+#define MMX_STREAM_MAX_CHUNK		(4u << 20)
 
 /**
  * struct mmx_stream_config - what mmx_stream_open() asks for (fixed
@@ -85,7 +85,9 @@ extern "C" {
  *	negative: the plane is clipped by the kernel); see @y
  * @y: -1,-1 (both): centred on the CRTC
  * @audio_format: MMX_AUDIO_NONE, MMX_AUDIO_S16LE or MMX_AUDIO_MPEG
- *	(MPEG is refused with -EOPNOTSUPP while mmxd has no MPEG decoder)
+ *	(MPEG-1/2 Layer I/II/III frames, decoded by mmxd's sandboxed
+ *	decoder pool with libmpg123 into @audio_rate and @audio_channels:
+ *	a chunk of another rate fails with -EINVAL in its event)
  * @audio_rate: frames per second of the audio (with audio; 8000..192000)
  * @audio_channels: 1..8 (with audio)
  * @clock: MMX_STREAM_CLOCK_*; AUDIO needs audio (-EINVAL otherwise)
@@ -233,7 +235,8 @@ int mmx_stream_video(struct mmx_stream *s, uint64_t id, int64_t pts_ns,
 		     int64_t expire_ns, const void *jpeg, size_t len);
 
 /*
- * Queue audio @data (@len bytes: whole frames of the stream's format) to
+ * Queue audio @data (@len bytes: whole PCM frames of the stream's format,
+ * or whole MPEG frames) to
  * play from stream time @pts_ns (rounded to the nearest audio frame; what
  * is late is dropped; chunks may overlap: they are mixed). At most
  * MMX_STREAM_MAX_CHUNK bytes. Returns 0, -EINVAL, -EAGAIN (too much audio
