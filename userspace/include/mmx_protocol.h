@@ -15,8 +15,9 @@
  *
  * The client speaks first: HELLO, then any number of requests, each
  * answered by exactly one REPLY carrying the request's sequence number, in
- * request order. The server may also send EVENT messages (none in version
- * 1.0; clients skip them).
+ * request order. The server may also send EVENT messages at any time
+ * between messages (1.1: media stream completions; clients skip the
+ * events they do not know). A TCP connection starts with AUTH.
  */
 
 #ifndef MMX_PROTOCOL_H
@@ -24,6 +25,7 @@
 
 #include <stdint.h>
 #include "libmmx.h"
+#include "libmmx_media.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +33,7 @@ extern "C" {
 
 /* Protocol version: a different major is refused, minors only add. */
 #define MMX_PROTO_MAJOR		1
-#define MMX_PROTO_MINOR		0
+#define MMX_PROTO_MINOR		1
 
 /**
  * struct mmx_proto_header - the start of every message (little-endian)
@@ -53,6 +55,13 @@ struct mmx_proto_header {
 
 /* Largest request (header included): struct mmx_config must fit. */
 #define MMX_PROTO_MAX_REQUEST	(64u * 1024)
+/*
+ * Largest media request (STREAM_VIDEO, STREAM_REPLACE, STREAM_AUDIO;
+ * header included): its data may be up to MMX_STREAM_MAX_CHUNK bytes.
+ * Every other request is at most MMX_PROTO_MAX_REQUEST.
+ */
+#define MMX_PROTO_MAX_MEDIA_REQUEST	(MMX_PROTO_HEADER_SIZE + 32u + \
+					 MMX_STREAM_MAX_CHUNK)
 /* Largest capture: MMX_PROTO_MAX_CAPTURE_DIM squared XRGB8888 pixels. */
 #define MMX_PROTO_MAX_CAPTURE_DIM	8192u
 /*
@@ -75,8 +84,10 @@ struct mmx_proto_header {
  *	mmx_proto_hello_reply. Must be the first request, once.
  * @MMX_MSG_PING: no payload; reply: no payload (always allowed, even
  *	before HELLO)
- * @MMX_MSG_AUTH: reserved: authentication on transports without peer
- *	credentials (TCP, issue 7)
+ * @MMX_MSG_AUTH: struct mmx_proto_auth (the cookie); reply: no payload.
+ *	On TCP it must come first (before HELLO; only PING may precede it),
+ *	once; on a UNIX socket it is accepted and ignored (peer credentials
+ *	decide)
  * @MMX_MSG_SUBSCRIBE: reserved: ask for EVENT messages
  * @MMX_MSG_GET_STATE: struct mmx_proto_get_state; reply: struct mmx_state
  * @MMX_MSG_APPLY: struct mmx_config; reply: no payload (the reply's
@@ -84,15 +95,28 @@ struct mmx_proto_header {
  * @MMX_MSG_POINTER: struct mmx_proto_pointer; reply: no payload
  * @MMX_MSG_CAPTURE: struct mmx_proto_capture; reply: struct
  *	mmx_proto_capture_reply then width * height XRGB8888 pixels
- * @MMX_MSG_TIME_FIRST: first of the range reserved for TIME (clocks,
- *	scheduled commits)
+ * @MMX_MSG_CLOCK_QUERY: struct mmx_proto_stream_ref; reply: struct
+ *	mmx_stream_clock (the stream clock now)
+ * @MMX_MSG_STREAM_AUDIO: struct mmx_proto_stream_audio then the audio
+ *	data; reply: no payload
+ * @MMX_MSG_STREAM_OPEN: struct mmx_stream_config; reply: struct
+ *	mmx_proto_stream_open_reply
+ * @MMX_MSG_STREAM_CLOSE: struct mmx_proto_stream_ref; reply: no payload
+ * @MMX_MSG_STREAM_START: struct mmx_proto_stream_start; reply: no payload
+ * @MMX_MSG_STREAM_VIDEO: struct mmx_proto_stream_video then the JPEG;
+ *	reply: no payload
+ * @MMX_MSG_STREAM_RETRACT: struct mmx_proto_stream_retract; reply: no
+ *	payload
+ * @MMX_MSG_STREAM_REPLACE: as STREAM_VIDEO, for a pending id
+ * @MMX_MSG_TIME_FIRST: first of the range for TIME (clocks, scheduled
+ *	commits)
  * @MMX_MSG_TIME_LAST: last of it
  * @MMX_MSG_AUDIO_FIRST: first of the range reserved for AUDIO
  * @MMX_MSG_AUDIO_LAST: last of it
  * @MMX_MSG_COMPRESS_FIRST: first of the range reserved for COMPRESS
  * @MMX_MSG_COMPRESS_LAST: last of it
  * @MMX_MSG_REPLY: server: struct mmx_proto_reply then the request's data
- * @MMX_MSG_EVENT: server: struct mmx_proto_event (reserved: none yet)
+ * @MMX_MSG_EVENT: server: struct mmx_proto_event then its data
  */
 enum mmx_proto_type {
 	MMX_MSG_HELLO = 0x0001,
@@ -106,10 +130,18 @@ enum mmx_proto_type {
 	MMX_MSG_CAPTURE = 0x0013,
 
 	MMX_MSG_TIME_FIRST = 0x0100,
+	MMX_MSG_CLOCK_QUERY = 0x0100,
 	MMX_MSG_TIME_LAST = 0x01ff,
 	MMX_MSG_AUDIO_FIRST = 0x0200,
+	MMX_MSG_STREAM_AUDIO = 0x0200,
 	MMX_MSG_AUDIO_LAST = 0x02ff,
 	MMX_MSG_COMPRESS_FIRST = 0x0300,
+	MMX_MSG_STREAM_OPEN = 0x0300,
+	MMX_MSG_STREAM_CLOSE = 0x0301,
+	MMX_MSG_STREAM_START = 0x0302,
+	MMX_MSG_STREAM_VIDEO = 0x0303,
+	MMX_MSG_STREAM_RETRACT = 0x0304,
+	MMX_MSG_STREAM_REPLACE = 0x0305,
 	MMX_MSG_COMPRESS_LAST = 0x03ff,
 
 	MMX_MSG_REPLY = 0x8000,
@@ -121,6 +153,9 @@ enum mmx_proto_type {
 #define MMX_PROTO_CAP_APPLY	(1u << 1)	/* APPLY */
 #define MMX_PROTO_CAP_POINTER	(1u << 2)	/* POINTER (transforms) */
 #define MMX_PROTO_CAP_CAPTURE	(1u << 3)	/* CAPTURE (writeback) */
+#define MMX_PROTO_CAP_STREAM	(1u << 4)	/* STREAM_* video (1.1) */
+#define MMX_PROTO_CAP_AUDIO	(1u << 5)	/* streams with S16LE audio */
+#define MMX_PROTO_CAP_MPEG	(1u << 6)	/* streams with MPEG audio */
 
 /**
  * struct mmx_proto_hello - HELLO request
@@ -227,16 +262,126 @@ struct mmx_proto_capture_reply {
 };
 
 /**
- * struct mmx_proto_event - EVENT payload (reserved, none sent in 1.0)
- * @event: what happened (e.g. a screen change, RandR's
- *	RRScreenChangeNotify)
+ * struct mmx_proto_auth - AUTH request
+ * @cookie: the MMX_AUTH_COOKIE_LEN bytes of mmxd's auth file
+ */
+struct mmx_proto_auth {
+	uint8_t cookie[MMX_AUTH_COOKIE_LEN];
+};
+
+/**
+ * struct mmx_proto_stream_open_reply - the data of STREAM_OPEN's reply
+ * @stream: the stream's id on this connection (non-zero)
+ * @crtc: the CRTC showing it
+ * @plane: the plane showing it
+ * @max_frames: frames that may be pending at once
+ * @x: position of the frame on the CRTC (centring resolved)
+ * @y: see @x
+ * @audio_rate: the audio device's rate (0 without audio)
+ * @audio_channels: its channels
+ */
+struct mmx_proto_stream_open_reply {
+	uint32_t stream;
+	uint32_t crtc;
+	uint32_t plane;
+	uint32_t max_frames;
+	int32_t x;
+	int32_t y;
+	uint32_t audio_rate;
+	uint32_t audio_channels;
+};
+
+/**
+ * struct mmx_proto_stream_ref - STREAM_CLOSE and CLOCK_QUERY request
+ * @stream: a stream id of this connection
  * @pad: 0
- * @timestamp: CLOCK_MONOTONIC ns
+ */
+struct mmx_proto_stream_ref {
+	uint32_t stream;
+	uint32_t pad;
+};
+
+/**
+ * struct mmx_proto_stream_start - STREAM_START request
+ * @stream: the stream
+ * @pad: 0
+ * @delay_ns: stream time 0 is this long from now, >= 0 (at most 60 s)
+ */
+struct mmx_proto_stream_start {
+	uint32_t stream;
+	uint32_t pad;
+	int64_t delay_ns;
+};
+
+/**
+ * struct mmx_proto_stream_video - STREAM_VIDEO and STREAM_REPLACE
+ *	request, followed by 1..MMX_STREAM_MAX_CHUNK bytes of JPEG
+ * @stream: the stream
+ * @flags: 0
+ * @id: frame id, non-zero
+ * @pts_ns: stream time to show it at
+ * @expire_ns: latest stream time to show it at, >= @pts_ns
+ */
+struct mmx_proto_stream_video {
+	uint32_t stream;
+	uint32_t flags;
+	uint64_t id;
+	int64_t pts_ns;
+	int64_t expire_ns;
+};
+
+/**
+ * struct mmx_proto_stream_retract - STREAM_RETRACT request
+ * @stream: the stream
+ * @pad: 0
+ * @id: the pending frame
+ */
+struct mmx_proto_stream_retract {
+	uint32_t stream;
+	uint32_t pad;
+	uint64_t id;
+};
+
+/**
+ * struct mmx_proto_stream_audio - STREAM_AUDIO request, followed by
+ *	1..MMX_STREAM_MAX_CHUNK bytes of audio (whole S16LE frames, or MPEG
+ *	frames)
+ * @stream: the stream
+ * @flags: 0
+ * @pts_ns: stream time of its first sample
+ */
+struct mmx_proto_stream_audio {
+	uint32_t stream;
+	uint32_t flags;
+	int64_t pts_ns;
+};
+
+/* struct mmx_proto_event.event */
+#define MMX_PROTO_EVENT_STREAM	1	/* struct mmx_proto_stream_event */
+
+/**
+ * struct mmx_proto_event - start of an EVENT payload; the event's data
+ *	follows
+ * @event: MMX_PROTO_EVENT_*
+ * @pad: 0
+ * @timestamp: CLOCK_MONOTONIC ns when the server sent it
  */
 struct mmx_proto_event {
 	uint32_t event;
 	uint32_t pad;
 	uint64_t timestamp;
+};
+
+/**
+ * struct mmx_proto_stream_event - MMX_PROTO_EVENT_STREAM data
+ * @stream: the stream
+ * @pad: 0
+ * @ev: the completion
+ */
+struct mmx_proto_stream_event {
+	uint32_t stream;
+	uint32_t pad;
+	struct mmx_stream_event ev;
 };
 
 #ifdef __cplusplus

@@ -302,6 +302,22 @@ const char *mmx_wire_type_name(uint16_t type)
 		return "POINTER";
 	case MMX_MSG_CAPTURE:
 		return "CAPTURE";
+	case MMX_MSG_CLOCK_QUERY:
+		return "CLOCK_QUERY";
+	case MMX_MSG_STREAM_AUDIO:
+		return "STREAM_AUDIO";
+	case MMX_MSG_STREAM_OPEN:
+		return "STREAM_OPEN";
+	case MMX_MSG_STREAM_CLOSE:
+		return "STREAM_CLOSE";
+	case MMX_MSG_STREAM_START:
+		return "STREAM_START";
+	case MMX_MSG_STREAM_VIDEO:
+		return "STREAM_VIDEO";
+	case MMX_MSG_STREAM_RETRACT:
+		return "STREAM_RETRACT";
+	case MMX_MSG_STREAM_REPLACE:
+		return "STREAM_REPLACE";
 	case MMX_MSG_REPLY:
 		return "REPLY";
 	case MMX_MSG_EVENT:
