@@ -22,21 +22,6 @@ bool mmx_pan_enabled(const struct mmx_panning *p)
 	return p->width || p->height;
 }
 
-/* Keep [o + box, o + box + box_size) inside [start, start + size). */
-static s32 mmx_pan_clamp_axis(s32 o, u32 start, u32 size, s32 box,
-			      u32 box_size)
-{
-	s64 hi = (s64)start + size - box_size - box, lo = (s64)start - box;
-	s64 v = o;
-
-	/* the upper bound first, so that the lower one wins if they cross */
-	if (v > hi)
-		v = hi;
-	if (v < lo)
-		v = lo;
-	return (s32)v;
-}
-
 /**
  * mmx_pan_clamp - move a CRTC the least distance into its panning area
  * @p: its panning configuration
@@ -52,10 +37,10 @@ void mmx_pan_clamp(const struct mmx_panning *p, const struct mmx_transform *t,
 		   s32 *x, s32 *y)
 {
 	if (p->width)
-		*x = mmx_pan_clamp_axis(*x, p->left, p->width, t->bbox_x,
+		*x = mmx_panning_clamp_offset(*x, p->left, p->width, t->bbox_x,
 					t->bbox_w);
 	if (p->height)
-		*y = mmx_pan_clamp_axis(*y, p->top, p->height, t->bbox_y,
+		*y = mmx_panning_clamp_offset(*y, p->top, p->height, t->bbox_y,
 					t->bbox_h);
 }
 

@@ -109,9 +109,20 @@ static bool mmx_pan_clamp_crtc(struct mmx_fixp *c, s32 border_a,
 	return panned;
 }
 
-/* Keep the CRTC's screen area [o + box, o + box + box_size) in the area. */
-static s32 mmx_pan_clamp_offset(s32 o, u32 start, u32 size, s32 box,
-				u32 box_size)
+/**
+ * mmx_panning_clamp_offset - keep a CRTC's screen area in its panning area
+ * @o: CRTC position (screen coordinate of the CRTC origin) on one axis
+ * @start: start of the panning area on that axis
+ * @size: size of the panning area
+ * @box: start of the CRTC space (transformed bounding box) relative to @o
+ * @box_size: size of the CRTC space
+ *
+ * Return: the position nearest to @o that keeps [o + box, o + box +
+ * box_size) inside [start, start + size); the lower bound wins if the
+ * area is too small (as X does).
+ */
+s32 mmx_panning_clamp_offset(s32 o, u32 start, u32 size, s32 box,
+			     u32 box_size)
 {
 	s64 hi = (s64)start + size - box_size - box, lo = (s64)start - box;
 	s64 v = o;
@@ -200,10 +211,10 @@ void mmx_panning_follow(const struct mmx_panning *p,
 
 clamp:
 	if (pan_x)
-		nx = mmx_pan_clamp_offset(nx, p->left, p->width, t->bbox_x,
+		nx = mmx_panning_clamp_offset(nx, p->left, p->width, t->bbox_x,
 					  t->bbox_w);
 	if (pan_y)
-		ny = mmx_pan_clamp_offset(ny, p->top, p->height, t->bbox_y,
+		ny = mmx_panning_clamp_offset(ny, p->top, p->height, t->bbox_y,
 					  t->bbox_h);
 out:
 	*new_x = nx;

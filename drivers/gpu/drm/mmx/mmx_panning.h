@@ -49,6 +49,8 @@ struct mmx_panning {
 
 int mmx_panning_check(const struct mmx_panning *p,
 		      const struct mmx_transform *t, u32 fb_w, u32 fb_h);
+s32 mmx_panning_clamp_offset(s32 o, u32 start, u32 size, s32 box,
+			     u32 box_size);
 void mmx_panning_follow(const struct mmx_panning *p,
 			const struct mmx_transform *t, s32 cur_x, s32 cur_y,
 			s32 ptr_x, s32 ptr_y, s32 *new_x, s32 *new_y);
