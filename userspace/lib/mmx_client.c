@@ -12,6 +12,11 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,11 @@ struct mmx_client {
 	uint32_t sequence;
 	int broken;		/* the stream is unusable */
 	struct mmx_proto_hello_reply server;
+	/* EVENT messages go here (else they are dropped) */
+	void (*event_sink)(void *ctx, const void *payload, size_t len);
+	void *event_ctx;
+	uint64_t bytes_sent;
+	uint64_t bytes_received;
 };
 
 /* Fill @err (may be NULL); a local twin of mmx_error_set(). */
@@ -71,9 +81,10 @@ static int set_timeouts(int fd, unsigned int ms)
  * bytes of data. Returns 0 when a reply came (its error is in @reply),
  * else a transport or protocol error.
  */
-static int transact(struct mmx_client *c, uint16_t type, const void *req,
-		    size_t req_len, struct mmx_proto_reply *reply,
-		    uint8_t **payload, size_t *len)
+static int transact2(struct mmx_client *c, uint16_t type, const void *req,
+		     size_t req_len, const void *data, size_t data_len,
+		     struct mmx_proto_reply *reply, uint8_t **payload,
+		     size_t *len)
 {
 	struct mmx_proto_header h;
 	uint32_t seq;
@@ -87,7 +98,9 @@ static int transact(struct mmx_client *c, uint16_t type, const void *req,
 	seq = ++c->sequence;
 	if (!seq)
 		seq = c->sequence = 1;
-	ret = mmx_wire_send(c->fd, type, seq, req, req_len, NULL, 0);
+	ret = mmx_wire_send(c->fd, type, seq, req, req_len, data, data_len);
+	if (!ret)
+		c->bytes_sent += MMX_PROTO_HEADER_SIZE + req_len + data_len;
 	if (ret) {
 		/* a server that refused us may have closed already: say why */
 		if ((ret == -EPIPE || ret == -ECONNRESET) &&
@@ -107,7 +120,11 @@ static int transact(struct mmx_client *c, uint16_t type, const void *req,
 		ret = mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p);
 		if (ret)
 			goto broken;
+		c->bytes_received += h.length;
 		if (h.type == MMX_MSG_EVENT) {
+			if (c->event_sink)
+				c->event_sink(c->event_ctx, p,
+					      h.length - MMX_PROTO_HEADER_SIZE);
 			free(p);
 			continue;
 		}
@@ -141,14 +158,130 @@ broken:
 	return ret;
 }
 
+static int transact(struct mmx_client *c, uint16_t type, const void *req,
+		    size_t req_len, struct mmx_proto_reply *reply,
+		    uint8_t **payload, size_t *len)
+{
+	return transact2(c, type, req, req_len, NULL, 0, reply, payload, len);
+}
+
+/* Read the cookie file: $MMX_AUTH_FILE or MMX_DEFAULT_AUTH_FILE. */
+static int read_cookie(struct mmx_proto_auth *auth)
+{
+	const char *path = getenv("MMX_AUTH_FILE");
+	ssize_t n;
+	int fd;
+
+	if (!path || !*path)
+		path = MMX_DEFAULT_AUTH_FILE;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, auth->cookie, sizeof(auth->cookie));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return n == (ssize_t)sizeof(auth->cookie) ? 0 : -EINVAL;
+}
+
+/* Split "HOST:PORT" or "[HOST]:PORT" into @host and @port. */
+static int split_host_port(const char *spec, char *host, size_t hsize,
+			   char *port, size_t psize)
+{
+	const char *colon, *h = spec;
+	size_t hlen;
+
+	if (*spec == '[') {
+		const char *close_br = strchr(spec, ']');
+
+		if (!close_br || close_br[1] != ':')
+			return -EINVAL;
+		h = spec + 1;
+		hlen = (size_t)(close_br - h);
+		colon = close_br + 1;
+	} else {
+		colon = strrchr(spec, ':');
+		if (!colon)
+			return -EINVAL;
+		hlen = (size_t)(colon - spec);
+	}
+	if (!hlen || hlen >= hsize || !colon[1] || strlen(colon + 1) >= psize)
+		return -EINVAL;
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	strcpy(port, colon + 1);
+	return 0;
+}
+
+/* A connected TCP socket to @spec ("HOST:PORT"), or -errno. */
+static int connect_tcp(const char *spec)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	char host[256], port[32];
+	int fd = -1, ret, one = 1;
+
+	ret = split_host_port(spec, host, sizeof(host), port, sizeof(port));
+	if (ret)
+		return ret;
+	ret = getaddrinfo(host, port, &hints, &res);
+	if (ret)
+		return ret == EAI_SYSTEM ? -errno : -EHOSTUNREACH;
+	ret = -ECONNREFUSED;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0) {
+			ret = -errno;
+			continue;
+		}
+		ret = set_timeouts(fd, MMX_CLIENT_TIMEOUT_MS);
+		if (!ret && connect(fd, ai->ai_addr, ai->ai_addrlen))
+			ret = errno == EAGAIN || errno == EINPROGRESS ?
+			      -ETIMEDOUT : -errno;
+		if (!ret)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return ret;
+	/* small requests (retract, events) must not wait for Nagle */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
+static int handshake(struct mmx_client *c, int tcp);
+
+int mmx_client_connect_tcp(const char *spec, struct mmx_client **out)
+{
+	struct mmx_client *c;
+	int ret;
+
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->fd = connect_tcp(spec);
+	if (c->fd < 0) {
+		ret = c->fd;
+		free(c);
+		return ret;
+	}
+	ret = handshake(c, 1);
+	if (ret) {
+		close(c->fd);
+		free(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
+}
+
 int mmx_client_connect(const char *path, struct mmx_client **out)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct mmx_proto_hello hello;
-	struct mmx_proto_reply reply;
 	struct mmx_client *c;
-	uint8_t *payload;
-	size_t len;
 	int ret;
 
 	*out = NULL;
@@ -176,7 +309,42 @@ int mmx_client_connect(const char *path, struct mmx_client **out)
 		ret = errno == EAGAIN ? -ETIMEDOUT : -errno;
 		goto err_close;
 	}
+	ret = handshake(c, 0);
+	if (ret)
+		goto err_close;
+	*out = c;
+	return 0;
 
+err_close:
+	close(c->fd);
+	free(c);
+	return ret;
+}
+
+/* AUTH (on TCP) and HELLO. */
+static int handshake(struct mmx_client *c, int tcp)
+{
+	struct mmx_proto_hello hello;
+	struct mmx_proto_reply reply;
+	uint8_t *payload;
+	size_t len;
+	int ret;
+
+	if (tcp) {
+		struct mmx_proto_auth auth;
+
+		ret = read_cookie(&auth);
+		if (ret)
+			return ret == -ENOENT ? -EACCES : ret;
+		ret = transact(c, MMX_MSG_AUTH, &auth, sizeof(auth), &reply,
+			       &payload, &len);
+		memset(&auth, 0, sizeof(auth));
+		if (ret)
+			return ret;
+		free(payload);
+		if (reply.error)
+			return reply.error;
+	}
 	memset(&hello, 0, sizeof(hello));
 	hello.major = MMX_PROTO_MAJOR;
 	hello.minor = MMX_PROTO_MINOR;
@@ -187,7 +355,7 @@ int mmx_client_connect(const char *path, struct mmx_client **out)
 	ret = transact(c, MMX_MSG_HELLO, &hello, sizeof(hello), &reply,
 		       &payload, &len);
 	if (ret)
-		goto err_close;
+		return ret;
 	ret = reply.error;
 	if (!ret && len != MMX_PROTO_REPLY_SIZE + sizeof(c->server))
 		ret = -EPROTO;
@@ -202,14 +370,6 @@ int mmx_client_connect(const char *path, struct mmx_client **out)
 			ret = -EPROTO;
 	}
 	free(payload);
-	if (ret)
-		goto err_close;
-	*out = c;
-	return 0;
-
-err_close:
-	close(c->fd);
-	free(c);
 	return ret;
 }
 
@@ -330,4 +490,88 @@ out:
 	if (ret == -EPROTO)
 		c->broken = 1;
 	return ret;
+}
+
+int mmx_client_fd(const struct mmx_client *c)
+{
+	return c->fd;
+}
+
+uint32_t mmx_client_caps(const struct mmx_client *c)
+{
+	return c->server.minor >= 1 ? c->server.caps :
+	       c->server.caps & 0xfu;
+}
+
+void mmx_client_set_event_sink(struct mmx_client *c,
+			       void (*sink)(void *ctx, const void *payload,
+					    size_t len),
+			       void *ctx)
+{
+	c->event_sink = sink;
+	c->event_ctx = ctx;
+}
+
+void mmx_client_counters(const struct mmx_client *c, uint64_t *sent,
+			 uint64_t *received)
+{
+	*sent = c->bytes_sent;
+	*received = c->bytes_received;
+}
+
+int mmx_client_request(struct mmx_client *c, uint16_t type, const void *req,
+		       size_t req_len, const void *data, size_t data_len,
+		       void *out, size_t out_len)
+{
+	struct mmx_proto_reply reply;
+	uint8_t *payload;
+	size_t len;
+	int ret;
+
+	ret = transact2(c, type, req, req_len, data, data_len, &reply,
+			&payload, &len);
+	if (ret)
+		return ret;
+	ret = reply.error;
+	if (!ret && len != MMX_PROTO_REPLY_SIZE + out_len) {
+		ret = -EPROTO;
+		c->broken = 1;
+	}
+	if (!ret && out_len)
+		memcpy(out, payload + MMX_PROTO_REPLY_SIZE, out_len);
+	free(payload);
+	return ret;
+}
+
+int mmx_client_wait_event(struct mmx_client *c, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	struct mmx_proto_header h;
+	void *p;
+	int ret;
+
+	if (c->broken)
+		return -ENOTCONN;
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (!ret)
+		return 0;
+	ret = mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p);
+	if (ret) {
+		c->broken = 1;
+		return ret;
+	}
+	c->bytes_received += h.length;
+	if (h.type != MMX_MSG_EVENT) {
+		/* no request is outstanding: only events may come */
+		free(p);
+		c->broken = 1;
+		return -EPROTO;
+	}
+	if (c->event_sink)
+		c->event_sink(c->event_ctx, p,
+			      h.length - MMX_PROTO_HEADER_SIZE);
+	free(p);
+	return 1;
 }

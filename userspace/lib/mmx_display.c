@@ -85,7 +85,7 @@ static int open_local(int fd, struct mmx_display **out)
 	return 0;
 }
 
-static int open_remote(const char *path, struct mmx_display **out)
+static int open_remote(const char *path, int tcp, struct mmx_display **out)
 {
 	struct mmx_display *d;
 	int ret;
@@ -93,7 +93,8 @@ static int open_remote(const char *path, struct mmx_display **out)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	ret = mmx_client_connect(path, &d->client);
+	ret = tcp ? mmx_client_connect_tcp(path, &d->client) :
+		    mmx_client_connect(path, &d->client);
 	if (ret) {
 		free(d);
 		return ret;
@@ -118,12 +119,14 @@ int mmx_open(const char *spec, struct mmx_display **out)
 	*out = NULL;
 
 	if (!spec) {
-		if (!open_remote(default_socket(), out))
+		if (!open_remote(default_socket(), 0, out))
 			return 0;
 		spec = "local";
 	}
 	if (!strncmp(spec, "unix:", 5))
-		return open_remote(spec + 5, out);
+		return open_remote(spec + 5, 0, out);
+	if (!strncmp(spec, "tcp:", 4))
+		return open_remote(spec + 4, 1, out);
 	if (!strcmp(spec, "local")) {
 		fd = open_first_kms();
 		if (fd < 0)
@@ -160,6 +163,8 @@ void mmx_close(struct mmx_display *d)
 {
 	if (!d)
 		return;
+	if (d->stream)
+		mmx_stream_forget(d->stream);
 	if (d->kms)
 		mmx_kms_close(d->kms);
 	if (d->client)
