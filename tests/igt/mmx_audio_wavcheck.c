@@ -21,13 +21,14 @@
 
 #include "mmx_audio_pattern.h"
 
-static int failed;
+static int passed, failed;
 
 static void result(const char *name, int ok, const char *why)
 {
 	printf("Subtest %s: %s%s%s\n", name, ok ? "SUCCESS" : "FAIL",
 	       ok ? "" : " ", ok ? "" : why);
 	failed += !ok;
+	passed += !!ok;
 }
 
 static uint32_t le32(const unsigned char *p)
@@ -217,6 +218,6 @@ int main(int argc, char **argv)
 		result("wav-silence", bad == 0, why);
 	}
 	free(s);
-	printf("%d failed\n", failed);
+	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
