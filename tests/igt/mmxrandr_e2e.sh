@@ -55,24 +55,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-wanted() {
-	[ -z "$only" ] && return 0
-	case ",$only," in *",$1,"*) return 0 ;; esac
-	return 1
-}
+# subtest helpers: wanted, start, result, msg
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 start() {
 	echo "Starting subtest: $1"
 	echo "  intent: $2"
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	st=SUCCESS
-}
-
-result() {
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	echo "Subtest $1: $st ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')s)"
-	[ "$st" = FAIL ] && failed=1
-	return 0
 }
 
 msg() {
