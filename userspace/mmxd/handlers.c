@@ -84,6 +84,8 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 		r.caps |= MMX_PROTO_CAP_POINTER;
 	if (o->state_flags & MMX_STATE_WRITEBACK)
 		r.caps |= MMX_PROTO_CAP_CAPTURE;
+	if (mmxd_server_media(s))
+		r.caps |= mmxd_media_caps(mmxd_server_media(s));
 	r.state_flags = o->state_flags;
 	r.state_size = sizeof(struct mmx_state);
 	r.config_size = sizeof(struct mmx_config);
@@ -246,6 +248,47 @@ static void handle_capture(struct mmxd_server *s, struct mmxd_conn *c,
 	free(pixels);
 }
 
+/* Compare without leaking where the first difference is. */
+static int cookie_equal(const uint8_t *a, const uint8_t *b, size_t len)
+{
+	uint8_t d = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
+}
+
+static void handle_auth(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len)
+{
+	const struct mmxd_options *o = mmxd_server_options(s);
+	struct mmx_proto_auth auth;
+
+	if (!check_size(s, c, h, len, sizeof(auth)))
+		return;
+	if (!c->tcp) {
+		/* peer credentials decided already */
+		reply_ok(s, c, h, NULL, 0, NULL, 0);
+		return;
+	}
+	if (c->authed || c->hello) {
+		reply_error(s, c, h, -EPROTO, "AUTH twice");
+		return;
+	}
+	memcpy(&auth, payload, sizeof(auth));
+	if (!o->tcp_auth ||
+	    !cookie_equal(auth.cookie, o->cookie, sizeof(auth.cookie))) {
+		mmxd_log(s, 0, "client %u: refused: wrong cookie", c->id);
+		reply_error(s, c, h, -EACCES, "wrong cookie");
+		c->closing = 1;
+		return;
+	}
+	c->authed = 1;
+	reply_ok(s, c, h, NULL, 0, NULL, 0);
+}
+
 void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len)
@@ -255,14 +298,40 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 			    h->flags);
 		return;
 	}
+	if (c->tcp && !c->authed && h->type != MMX_MSG_PING &&
+	    h->type != MMX_MSG_AUTH) {
+		/* nothing but PING before the cookie: close */
+		reply_error(s, c, h, -EACCES, "%s before AUTH",
+			    mmx_wire_type_name(h->type));
+		c->closing = 1;
+		return;
+	}
 	switch (h->type) {
 	case MMX_MSG_PING:
 		if (check_size(s, c, h, len, 0))
 			reply_ok(s, c, h, NULL, 0, NULL, 0);
 		return;
+	case MMX_MSG_AUTH:
+		handle_auth(s, c, h, payload, len);
+		return;
 	case MMX_MSG_HELLO:
 		handle_hello(s, c, h, payload, len);
 		return;
+	case MMX_MSG_CLOCK_QUERY:
+	case MMX_MSG_STREAM_AUDIO:
+	case MMX_MSG_STREAM_OPEN:
+	case MMX_MSG_STREAM_CLOSE:
+	case MMX_MSG_STREAM_START:
+	case MMX_MSG_STREAM_VIDEO:
+	case MMX_MSG_STREAM_RETRACT:
+	case MMX_MSG_STREAM_REPLACE:
+		if (!mmxd_server_media(s)) {
+			reply_error(s, c, h, -ENOSYS,
+				    "%s: no media streams in this server",
+				    mmx_wire_type_name(h->type));
+			return;
+		}
+		/* fall through */
 	case MMX_MSG_GET_STATE:
 	case MMX_MSG_APPLY:
 	case MMX_MSG_POINTER:
@@ -291,6 +360,9 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		break;
 	case MMX_MSG_CAPTURE:
 		handle_capture(s, c, h, payload, len);
+		break;
+	default:
+		mmxd_media_handle(s, c, h, payload, len);
 		break;
 	}
 }

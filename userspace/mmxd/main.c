@@ -36,10 +36,23 @@ static void usage(FILE *f)
 		"  -p, --pidfile PATH  write the pid there\n"
 		"      --no-light-up   do not light the outputs at startup\n"
 		"      --max-clients N clients served at once (default %u)\n"
+		"      --listen tcp:HOST:PORT\n"
+		"                      also serve TCP clients there (HOST: a loopback\n"
+		"                      address, default 127.0.0.1); they must send the\n"
+		"                      cookie of --auth-file\n"
+		"      --listen-any    allow a non-loopback --listen address\n"
+		"      --auth-file PATH\n"
+		"                      cookie file for TCP clients, written at startup\n"
+		"                      (mode 0600; default %s)\n"
+		"      --no-streams    no media streams (no decoder processes)\n"
+		"      --decoders N    JPEG/MPEG decoder processes (default: the CPUs)\n"
+		"      --audio-device PCM\n"
+		"                      ALSA PCM for stream audio (default \"default\")\n"
+		"      --no-audio      streams without audio only\n"
 		"  -v, --verbose       log connections (twice: every request)\n"
 		"  -h, --help          show this help\n"
 		"  -V, --version       show the version\n",
-		MMX_DEFAULT_SOCKET, MMXD_MAX_CLIENTS);
+		MMX_DEFAULT_SOCKET, MMXD_MAX_CLIENTS, MMX_DEFAULT_AUTH_FILE);
 }
 
 static int parse_group(const char *arg, gid_t *gid)
@@ -84,12 +97,26 @@ int main(int argc, char **argv)
 		{ "no-light-up", no_argument, NULL, 'L' },
 		{ "max-clients", required_argument, NULL, 'M' },
 		{ "listen", required_argument, NULL, 'l' },
+		{ "listen-any", no_argument, NULL, 'A' },
+		{ "auth-file", required_argument, NULL, 'a' },
+		{ "no-streams", no_argument, NULL, 'S' },
+		{ "decoders", required_argument, NULL, 'D' },
+		{ "audio-device", required_argument, NULL, 'P' },
+		{ "no-audio", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *device = NULL, *sock_path = NULL, *pidfile = NULL;
+	const char *listen_tcp = NULL, *auth_file = MMX_DEFAULT_AUTH_FILE;
+	const char *audio_device = NULL;
+	int listen_any = 0, streams = 1, audio = 1, tcp_fd = -1;
+	int cookie_written = 0;
+	unsigned int decoders = 0;
+	struct mmx_decode_pool *pool = NULL;
+	struct mmxd_media *media = NULL;
+	void *media_ctx = NULL;
 	struct mmxd_server *server = NULL;
 	struct mmxd_options opts;
 	struct mmx_display *d = NULL;
@@ -135,10 +162,38 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'l':
-			fprintf(stderr,
-				"mmxd: --listen '%s': only the UNIX socket is supported yet\n",
-				optarg);
-			return 2;
+			if (strncmp(optarg, "tcp:", 4)) {
+				fprintf(stderr,
+					"mmxd: --listen '%s': tcp:HOST:PORT expected\n",
+					optarg);
+				return 2;
+			}
+			listen_tcp = optarg + 4;
+			break;
+		case 'A':
+			listen_any = 1;
+			break;
+		case 'a':
+			auth_file = optarg;
+			break;
+		case 'S':
+			streams = 0;
+			break;
+		case 'D':
+			decoders = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !decoders ||
+			    decoders > MMX_DECODE_MAX_WORKERS) {
+				fprintf(stderr, "mmxd: bad --decoders '%s' (1..%u)\n",
+					optarg, MMX_DECODE_MAX_WORKERS);
+				return 2;
+			}
+			break;
+		case 'P':
+			audio_device = optarg;
+			break;
+		case 'N':
+			audio = 0;
+			break;
 		case 'v':
 			opts.verbose++;
 			break;
@@ -207,10 +262,62 @@ int main(int argc, char **argv)
 	opts.state_flags = st->flags;
 	mmx_state_free(st);
 
+	if (streams) {
+		struct mmx_decode_config dc = { .workers = decoders };
+		struct mmx_error err;
+
+		memset(&err, 0, sizeof(err));
+		/* before any client: the workers start up here */
+		ret = mmx_decode_pool_new(&dc, &pool, &err);
+		if (ret) {
+			mmxd_log(NULL, 0, "no media streams: decoder pool: %s",
+				 err.message[0] ? err.message : strerror(-ret));
+			pool = NULL;
+		}
+	}
+	if (pool) {
+		ret = mmxd_kms_media_new(d, pool, audio_device, &media_ctx);
+		if (!ret)
+			ret = mmxd_media_new(audio ? &mmxd_kms_media_ops :
+					     &mmxd_kms_media_ops_noaudio,
+					     media_ctx, &media);
+		if (ret) {
+			mmxd_log(NULL, 0, "media streams: %s", strerror(-ret));
+			goto out;
+		}
+	}
+	if (listen_tcp) {
+		ret = mmxd_cookie_write(auth_file, opts.cookie,
+					sizeof(opts.cookie));
+		if (ret) {
+			mmxd_log(NULL, 0, "auth file %s: %s", auth_file,
+				 strerror(-ret));
+			goto out;
+		}
+		cookie_written = 1;
+		opts.tcp_auth = 1;
+		tcp_fd = mmxd_tcp_open(listen_tcp, listen_any);
+		if (tcp_fd < 0) {
+			mmxd_log(NULL, 0, "--listen tcp:%s: %s", listen_tcp,
+				 tcp_fd == -EPERM ?
+				 "not a loopback address (see --listen-any)" :
+				 strerror(-tcp_fd));
+			goto out;
+		}
+	}
+
 	ret = mmxd_server_new(&mmxd_display_ops, d, &opts, &server);
 	if (ret) {
 		mmxd_log(NULL, 0, "%s", strerror(-ret));
 		goto out;
+	}
+	if (media)
+		mmxd_server_set_media(server, media);
+	if (tcp_fd >= 0) {
+		mmxd_server_listen_tcp(server, tcp_fd);
+		tcp_fd = -1;
+		mmxd_log(NULL, 0, "serving tcp:%s (cookie in %s)", listen_tcp,
+			 auth_file);
 	}
 	listen_fd = mmxd_socket_open(sock_path, group);
 	if (listen_fd < 0) {
@@ -244,6 +351,13 @@ int main(int argc, char **argv)
 out:
 	/* clients first, then the socket, then master and the device */
 	mmxd_server_free(server);
+	mmxd_media_free(media);
+	mmxd_kms_media_free(media_ctx);
+	mmx_decode_pool_free(pool);
+	if (tcp_fd >= 0)
+		close(tcp_fd);
+	if (cookie_written)
+		unlink(auth_file);
 	if (listen_fd >= 0)
 		unlink(sock_path);
 	if (pidfile)

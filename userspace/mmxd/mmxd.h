@@ -12,10 +12,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <poll.h>
 #include <sys/types.h>
 
 #include "libmmx.h"
+#include "libmmx_media.h"
 #include "mmx_protocol.h"
+#include "mmx_decode.h"
 
 #define MMXD_VERSION		"0.1.0"
 
@@ -49,6 +52,8 @@ extern const struct mmxd_ops mmxd_display_ops;
  * @gid: the socket's group (its members are allowed)
  * @driver: KMS driver name for HELLO replies
  * @state_flags: struct mmx_state.flags for HELLO replies
+ * @cookie: what TCP clients must send in AUTH (valid with @tcp_auth)
+ * @tcp_auth: TCP clients are served (the cookie is set)
  */
 struct mmxd_options {
 	unsigned int max_clients;
@@ -58,12 +63,17 @@ struct mmxd_options {
 	gid_t gid;
 	char driver[MMX_NAME_LEN];
 	uint32_t state_flags;
+	uint8_t cookie[MMX_AUTH_COOKIE_LEN];
+	int tcp_auth;
 };
 
 #define MMXD_MAX_CLIENTS	64
 #define MMXD_STALL_MS		10000
 /* Messages handled for one client per poll round (fairness). */
 #define MMXD_BATCH		16
+/* EVENT messages waiting to be sent to one client, at most (else the
+ * client is dropped: it does not read). */
+#define MMXD_MAX_EVENTS		4096
 
 /**
  * struct mmxd_conn - one client connection
@@ -84,6 +94,14 @@ struct mmxd_options {
  * @out_off: bytes of @out sent
  * @out_since: time of the last progress of @out (ms, CLOCK_MONOTONIC)
  * @name: client name from HELLO
+ * @tcp: accepted on the TCP socket: AUTH must come before anything but PING
+ * @authed: AUTH succeeded (TCP)
+ * @in_cap: bytes of room in @in (MMX_PROTO_MAX_REQUEST, more for a media
+ *	request of a client with a stream)
+ * @events: EVENT messages waiting to be sent after @out (a FIFO)
+ * @events_tail: the last of @events
+ * @nevents: how many
+ * @out_event: @out is an EVENT (not a reply)
  */
 struct mmxd_conn {
 	int fd;
@@ -101,6 +119,20 @@ struct mmxd_conn {
 	size_t out_off;
 	uint64_t out_since;
 	char name[MMX_NAME_LEN];
+	int tcp;
+	int authed;
+	size_t in_cap;
+	struct mmxd_msg *events;
+	struct mmxd_msg *events_tail;
+	unsigned int nevents;
+	int out_event;
+};
+
+/* An EVENT message queued on a connection. */
+struct mmxd_msg {
+	struct mmxd_msg *next;
+	size_t len;
+	uint8_t data[];
 };
 
 struct mmxd_server;
@@ -113,6 +145,10 @@ int mmxd_server_new(const struct mmxd_ops *ops, void *ctx,
 void mmxd_server_free(struct mmxd_server *s);
 /* Accept clients on @fd (a listening socket; owned by the server). */
 void mmxd_server_listen(struct mmxd_server *s, int fd);
+/* Accept TCP clients on @fd (they must AUTH with the options' cookie). */
+void mmxd_server_listen_tcp(struct mmxd_server *s, int fd);
+/* Serve a connected TCP socket (AUTH required); 0 or -errno. */
+int mmxd_server_add_tcp_client(struct mmxd_server *s, int fd);
 /*
  * Serve a connected socket (owned by the server from now on, made
  * non-blocking); its peer credentials are checked. Returns 0 or -errno.
@@ -137,6 +173,9 @@ int mmxd_conn_reply(struct mmxd_server *s, struct mmxd_conn *c,
 		    uint32_t sequence, uint16_t request, int32_t error,
 		    const char *message, const void *a, size_t alen,
 		    const void *b, size_t blen);
+/* Queue EVENT @event with @data (@len bytes) on @c; 0 or -errno. */
+int mmxd_conn_event(struct mmxd_server *s, struct mmxd_conn *c,
+		    uint32_t event, const void *data, size_t len);
 void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -148,6 +187,207 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 const struct mmxd_ops *mmxd_server_ops(const struct mmxd_server *s,
 				       void **ctx);
 const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s);
+
+/* Media streams (media.c) */
+
+/**
+ * struct mmxd_fb - a framebuffer of a stream's ring
+ * @id: KMS framebuffer id
+ * @handle: its buffer's handle (backend's)
+ * @pitch: bytes a row
+ * @map: the pixels, mapped (XRGB8888)
+ * @size: bytes mapped
+ */
+struct mmxd_fb {
+	uint32_t id;
+	uint32_t handle;
+	uint32_t pitch;
+	void *map;
+	size_t size;
+};
+
+/**
+ * struct mmxd_video_target - where a stream's video goes
+ * @crtc: CRTC id
+ * @plane: plane id (an overlay of @crtc)
+ * @crtc_width: the CRTC's mode width
+ * @crtc_height: its height
+ */
+struct mmxd_video_target {
+	uint32_t crtc;
+	uint32_t plane;
+	uint32_t crtc_width;
+	uint32_t crtc_height;
+};
+
+/**
+ * struct mmxd_sched_event - a timed commit completed (the kernel's
+ *	struct drm_mmx_event_schedule)
+ * @user: the user data given to schedule
+ * @sched: the schedule id
+ * @status: MMX_SCHEDULE_* (mmx_drm.h)
+ * @error: its errno for FAILED
+ * @sequence: vblank sequence
+ * @timestamp_ns: vblank time, CLOCK_MONOTONIC ns
+ */
+struct mmxd_sched_event {
+	uint64_t user;
+	uint64_t sched;
+	uint32_t status;
+	int32_t error;
+	uint64_t sequence;
+	int64_t timestamp_ns;
+};
+
+/**
+ * struct mmxd_media_ops - what streams need from the display (KMS and
+ *	the decoder pool in mmxd: media_kms.c; a fake in the host tests).
+ *	Every int function returns 0 or -errno.
+ * @now: CLOCK_MONOTONIC ns
+ * @target: pick the CRTC of @output (0: the first lit) and an overlay of
+ *	it not in @busy (@nbusy plane ids of other streams)
+ * @untarget: take the video off @t's plane (after the stream's last frame)
+ * @fb_new: a @width x @height XRGB8888 framebuffer, mapped
+ * @fb_free: remove and unmap it
+ * @schedule: a timed commit of @t's plane showing @fb at @x,@y (@w x @h),
+ *	at @exec_ns, expiring at @expire_ns, with user data @user; its
+ *	schedule id in @sched
+ * @retract: cancel pending timed commit @sched (-EBUSY: too late)
+ * @event_fd: fd that polls readable when @read_events has something
+ * @read_events: up to @n completions, without blocking; the count
+ * @decode_fd: the decoder pool's fd (mmx_decode_fd()); -1 without a pool
+ * @decode_submit: mmx_decode_submit()
+ * @decode_submit_audio: mmx_decode_submit_audio() (NULL: no MPEG)
+ * @decode_collect: mmx_decode_collect()
+ * @decode_cancel: mmx_decode_cancel()
+ * @audio: the audio device ops, NULL without audio (struct
+ *	mmxd_audio_ops)
+ */
+struct mmxd_media_ops {
+	int64_t (*now)(void *ctx);
+	int (*target)(void *ctx, uint32_t output, const uint32_t *busy,
+		      unsigned int nbusy, struct mmxd_video_target *t);
+	void (*untarget)(void *ctx, const struct mmxd_video_target *t);
+	int (*fb_new)(void *ctx, uint32_t width, uint32_t height,
+		      struct mmxd_fb *fb);
+	void (*fb_free)(void *ctx, struct mmxd_fb *fb);
+	int (*schedule)(void *ctx, const struct mmxd_video_target *t,
+			uint32_t fb, int32_t x, int32_t y, uint32_t w,
+			uint32_t h, int64_t exec_ns, int64_t expire_ns,
+			uint64_t user, uint64_t *sched);
+	int (*retract)(void *ctx, uint64_t sched);
+	int (*event_fd)(void *ctx);
+	int (*read_events)(void *ctx, struct mmxd_sched_event *ev,
+			   unsigned int n);
+	int (*decode_fd)(void *ctx);
+	int (*decode_submit)(void *ctx, uint64_t id, const void *jpeg,
+			     size_t len, void *dst, uint32_t pitch,
+			     uint32_t width, uint32_t height);
+	int (*decode_submit_audio)(void *ctx, uint64_t id, const void *mpeg,
+				   size_t len, int16_t *dst,
+				   uint32_t max_frames, uint32_t channels);
+	int (*decode_collect)(void *ctx, struct mmx_decode_result *r,
+			      unsigned int n);
+	int (*decode_cancel)(void *ctx, uint64_t id);
+	const struct mmxd_audio_ops *audio;
+};
+
+/**
+ * struct mmxd_audio_ops - one audio device (opened by the first stream
+ *	with audio, closed with the last), as mmx_audio.h does it
+ * @open: open the device at @rate, @channels; its handle in @out
+ * @close: close it
+ * @play: mmx_audio_play() of @frames frames of @samples (copied) at
+ *	device position @at (frames)
+ * @cancel: mmx_audio_cancel()
+ * @written: mmx_audio_written()
+ * @poll_fill: mmx_audio_poll_fill(); the count
+ * @service: mmx_audio_service() then mmx_audio_collect() of up to @n
+ *	finished plays (@ids, @end_ns); the count or -errno
+ * @frame_to_ns: mmx_audio_frame_to_ns()
+ * @ns_to_frame: mmx_audio_ns_to_frame()
+ * @played: the position being heard now (frames), -EAGAIN if not running
+ */
+struct mmxd_audio_ops {
+	int (*open)(void *ctx, uint32_t rate, uint32_t channels, void **out);
+	void (*close)(void *ctx, void *a);
+	int (*play)(void *ctx, void *a, uint64_t id, const int16_t *samples,
+		    uint64_t frames, int64_t at);
+	int (*cancel)(void *ctx, void *a, uint64_t id);
+	int64_t (*written)(void *ctx, void *a);
+	int (*poll_fill)(void *ctx, void *a, struct pollfd *pfd,
+			 unsigned int n);
+	int (*service)(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
+		       unsigned int n);
+	int (*frame_to_ns)(void *ctx, void *a, int64_t frame, int64_t *ns);
+	int (*ns_to_frame)(void *ctx, void *a, int64_t ns, double *frame);
+	int (*played)(void *ctx, void *a, int64_t *frames);
+};
+
+/* Server limits of streams. */
+#define MMXD_MAX_STREAMS	8
+/* Framebuffers of a stream's ring at most (plus the one on screen). */
+#define MMXD_STREAM_BUFFERS	8
+/* JPEG bytes a stream may hold waiting for a framebuffer. */
+#define MMXD_STREAM_MAX_BYTES	(32u << 20)
+/* Audio chunks a stream may have queued. */
+#define MMXD_STREAM_MAX_AUDIO	256
+/* Poll descriptors the media streams add to the server's at most. */
+#define MMXD_MEDIA_POLLFDS	8
+
+struct mmxd_media;
+
+int mmxd_media_new(const struct mmxd_media_ops *ops, void *ctx,
+		   struct mmxd_media **out);
+/* Close every stream (their frames retracted, buffers freed). */
+void mmxd_media_free(struct mmxd_media *m);
+/* Serve streams on @s (the server polls @m's fds and calls it). */
+void mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m);
+struct mmxd_media *mmxd_server_media(const struct mmxd_server *s);
+/* MMX_PROTO_CAP_* bits streams add to HELLO's caps. */
+uint32_t mmxd_media_caps(const struct mmxd_media *m);
+/* Handle a STREAM_* or CLOCK_QUERY request (after HELLO). */
+void mmxd_media_handle(struct mmxd_server *s, struct mmxd_conn *c,
+		       const struct mmx_proto_header *h,
+		       const uint8_t *payload, size_t len);
+/* Does @c have an open stream (media requests may be large)? */
+int mmxd_media_conn_has_stream(const struct mmxd_media *m,
+			       const struct mmxd_conn *c);
+/* @c is going away: close its stream. */
+void mmxd_media_conn_gone(struct mmxd_server *s, struct mmxd_media *m,
+			  struct mmxd_conn *c);
+/* Poll descriptors: fill up to @n, return how many. */
+unsigned int mmxd_media_poll_fill(struct mmxd_media *m, struct pollfd *pfd,
+				  unsigned int n);
+/* After poll: handle what @pfd (as filled) says. */
+void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
+			  const struct pollfd *pfd, unsigned int n);
+/* Streams open. */
+unsigned int mmxd_media_nstreams(const struct mmxd_media *m);
+
+/*
+ * The real backend over @d's KMS device, a decoder pool (NULL: no
+ * streams) and the ALSA PCM @audio_device (NULL: "default") (media_kms.c).
+ * Its ops: mmxd_kms_media_ops, or mmxd_kms_media_ops_noaudio.
+ */
+int mmxd_kms_media_new(struct mmx_display *d, struct mmx_decode_pool *pool,
+		       const char *audio_device, void **ctx);
+void mmxd_kms_media_free(void *ctx);
+extern const struct mmxd_media_ops mmxd_kms_media_ops;
+extern const struct mmxd_media_ops mmxd_kms_media_ops_noaudio;
+
+/* TCP (socket.c) */
+/*
+ * Listen on "HOST:PORT" (HOST a name or address, "[v6]:PORT"; empty
+ * HOST: 127.0.0.1). A non-loopback address is refused (-EPERM) unless
+ * @any. Returns the listening fd or -errno.
+ */
+int mmxd_tcp_open(const char *spec, int any);
+/*
+ * Make a fresh random cookie and write it to @path (created 0600 by us,
+ * its directory 0755 if missing; replaced atomically). 0 or -errno.
+ */
+int mmxd_cookie_write(const char *path, uint8_t *cookie, size_t len);
 
 /* Listening socket (socket.c) */
 /*

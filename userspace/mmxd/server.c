@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include "mmxd.h"
 #include "mmx_wire.h"
@@ -32,6 +34,8 @@ struct mmxd_server {
 	void *ctx;
 	struct mmxd_options opts;
 	int listen_fd;
+	int tcp_fd;
+	struct mmxd_media *media;
 	unsigned int next_id;
 	struct mmxd_conn **conns;
 	unsigned int nconn;
@@ -86,12 +90,19 @@ int mmxd_server_new(const struct mmxd_ops *ops, void *ctx,
 	if (!s->opts.max_clients)
 		s->opts.max_clients = 1;
 	s->listen_fd = -1;
+	s->tcp_fd = -1;
 	*out = s;
 	return 0;
 }
 
 static void conn_free(struct mmxd_conn *c)
 {
+	while (c->events) {
+		struct mmxd_msg *m = c->events;
+
+		c->events = m->next;
+		free(m);
+	}
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->in);
@@ -105,10 +116,15 @@ void mmxd_server_free(struct mmxd_server *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nconn; i++)
+	for (i = 0; i < s->nconn; i++) {
+		if (s->media)
+			mmxd_media_conn_gone(s, s->media, s->conns[i]);
 		conn_free(s->conns[i]);
+	}
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
+	if (s->tcp_fd >= 0)
+		close(s->tcp_fd);
 	free(s->conns);
 	free(s->pfds);
 	free(s);
@@ -117,6 +133,21 @@ void mmxd_server_free(struct mmxd_server *s)
 void mmxd_server_listen(struct mmxd_server *s, int fd)
 {
 	s->listen_fd = fd;
+}
+
+void mmxd_server_listen_tcp(struct mmxd_server *s, int fd)
+{
+	s->tcp_fd = fd;
+}
+
+void mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m)
+{
+	s->media = m;
+}
+
+struct mmxd_media *mmxd_server_media(const struct mmxd_server *s)
+{
+	return s->media;
 }
 
 unsigned int mmxd_server_nclients(const struct mmxd_server *s)
@@ -221,7 +252,44 @@ int mmxd_conn_reply(struct mmxd_server *s, struct mmxd_conn *c,
 	return 0;
 }
 
-int mmxd_server_add_client(struct mmxd_server *s, int fd)
+static void conn_drop_events(struct mmxd_server *s, struct mmxd_conn *c);
+
+int mmxd_conn_event(struct mmxd_server *s, struct mmxd_conn *c,
+		    uint32_t event, const void *data, size_t len)
+{
+	struct mmx_proto_event e = { .event = event };
+	size_t total = MMX_PROTO_HEADER_SIZE + sizeof(e) + len;
+	struct timespec ts;
+	struct mmxd_msg *m;
+
+	if (c->dead)
+		return -ENOTCONN;
+	if (c->nevents >= MMXD_MAX_EVENTS) {
+		conn_drop_events(s, c);
+		return -ENOBUFS;
+	}
+	m = malloc(sizeof(*m) + total);
+	if (!m)
+		return -ENOMEM;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	e.timestamp = (uint64_t)ts.tv_sec * 1000000000ull +
+		      (uint64_t)ts.tv_nsec;
+	m->next = NULL;
+	m->len = total;
+	mmx_wire_put_header(m->data, (uint32_t)total, MMX_MSG_EVENT, 0);
+	memcpy(m->data + MMX_PROTO_HEADER_SIZE, &e, sizeof(e));
+	if (len)
+		memcpy(m->data + MMX_PROTO_HEADER_SIZE + sizeof(e), data, len);
+	if (c->events_tail)
+		c->events_tail->next = m;
+	else
+		c->events = m;
+	c->events_tail = m;
+	c->nevents++;
+	return 0;
+}
+
+static int add_conn(struct mmxd_server *s, int fd, int tcp)
 {
 	struct mmxd_conn *c;
 	int flags, ok = 0, ret, busy;
@@ -246,6 +314,8 @@ int mmxd_server_add_client(struct mmxd_server *s, int fd)
 	c = calloc(1, sizeof(*c));
 	if (c)
 		c->in = malloc(MMX_PROTO_MAX_REQUEST);
+	if (c)
+		c->in_cap = MMX_PROTO_MAX_REQUEST;
 	if (!c || !c->in) {
 		free(c);
 		close(fd);
@@ -253,10 +323,19 @@ int mmxd_server_add_client(struct mmxd_server *s, int fd)
 	}
 	c->fd = fd;
 	c->id = ++s->next_id;
+	c->tcp = tcp;
 	busy = s->nconn >= s->opts.max_clients;
 	s->conns[s->nconn++] = c;
 
-	ret = check_peer(s, c, &ok);
+	if (tcp) {
+		/* no credentials: the cookie (AUTH) decides */
+		c->uid = (uid_t)-1;
+		c->pid = 0;
+		ok = s->opts.tcp_auth;
+		ret = 0;
+	} else {
+		ret = check_peer(s, c, &ok);
+	}
 	if (ret) {
 		mmxd_log(s, 0, "client %u: no peer credentials: %s", c->id,
 			 strerror(-ret));
@@ -281,10 +360,23 @@ int mmxd_server_add_client(struct mmxd_server *s, int fd)
 				0, NULL, 0);
 		c->closing = 1;
 	} else {
-		mmxd_log(s, 1, "client %u: connected (uid %u, pid %d)", c->id,
-			 (unsigned int)c->uid, (int)c->pid);
+		if (tcp)
+			mmxd_log(s, 1, "client %u: connected over TCP", c->id);
+		else
+			mmxd_log(s, 1, "client %u: connected (uid %u, pid %d)",
+				 c->id, (unsigned int)c->uid, (int)c->pid);
 	}
 	return 0;
+}
+
+int mmxd_server_add_client(struct mmxd_server *s, int fd)
+{
+	return add_conn(s, fd, 0);
+}
+
+int mmxd_server_add_tcp_client(struct mmxd_server *s, int fd)
+{
+	return add_conn(s, fd, 1);
 }
 
 static void conn_drop(struct mmxd_server *s, struct mmxd_conn *c,
@@ -296,9 +388,53 @@ static void conn_drop(struct mmxd_server *s, struct mmxd_conn *c,
 	c->dead = 1;
 }
 
-/* Send what we can of @c's reply. */
+static void conn_drop_events(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	conn_drop(s, c, "events not read");
+}
+
+/* Is @type a media request whose data may exceed MMX_PROTO_MAX_REQUEST? */
+static int is_media_data(uint16_t type)
+{
+	return type == MMX_MSG_STREAM_VIDEO || type == MMX_MSG_STREAM_REPLACE ||
+	       type == MMX_MSG_STREAM_AUDIO;
+}
+
+/* The largest message @c may send with header @h. */
+static size_t conn_max_request(const struct mmxd_server *s,
+			       const struct mmxd_conn *c,
+			       const struct mmx_proto_header *h)
+{
+	if (is_media_data(h->type) && s->media && c->hello &&
+	    mmxd_media_conn_has_stream(s->media, c))
+		return MMX_PROTO_MAX_MEDIA_REQUEST;
+	return MMX_PROTO_MAX_REQUEST;
+}
+
+/* With nothing in @c->out, make the oldest queued event the output. */
+static void conn_next_event(struct mmxd_conn *c)
+{
+	struct mmxd_msg *m = c->events;
+
+	if (c->out || !m)
+		return;
+	c->events = m->next;
+	if (!c->events)
+		c->events_tail = NULL;
+	c->nevents--;
+	/* the message moves into a buffer of its own */
+	memmove(m, m->data, m->len);
+	c->out = (uint8_t *)m;
+	c->out_len = m->len;
+	c->out_off = 0;
+	c->out_since = now_ms();
+	c->out_event = 1;
+}
+
+/* Send what we can of @c's reply and events. */
 static void conn_flush(struct mmxd_server *s, struct mmxd_conn *c)
 {
+	conn_next_event(c);
 	while (c->out && !c->dead) {
 		ssize_t n = send(c->fd, c->out + c->out_off,
 				 c->out_len - c->out_off,
@@ -318,17 +454,49 @@ static void conn_flush(struct mmxd_server *s, struct mmxd_conn *c)
 			free(c->out);
 			c->out = NULL;
 			c->out_len = c->out_off = 0;
+			c->out_event = 0;
+			conn_next_event(c);
 		}
 	}
+}
+
+/*
+ * Make room in @c->in for a media request announced by the header there
+ * (media data may exceed MMX_PROTO_MAX_REQUEST). 0 or -ENOMEM.
+ */
+static int conn_grow(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	struct mmx_proto_header h;
+	uint8_t *n;
+
+	if (c->in_len < MMX_PROTO_HEADER_SIZE)
+		return 0;
+	mmx_wire_get_header(c->in, &h);
+	if (h.length <= c->in_cap ||
+	    mmx_wire_check_length(h.length, conn_max_request(s, c, &h)))
+		return 0;
+	n = realloc(c->in, h.length);
+	if (!n)
+		return -ENOMEM;
+	c->in = n;
+	c->in_cap = h.length;
+	return 0;
 }
 
 /* Read what is there (only while no reply is pending). */
 static void conn_read(struct mmxd_server *s, struct mmxd_conn *c)
 {
-	while (!c->eof && !c->dead && c->in_len < MMX_PROTO_MAX_REQUEST) {
-		ssize_t n = recv(c->fd, c->in + c->in_len,
-				 MMX_PROTO_MAX_REQUEST - c->in_len,
-				 MSG_DONTWAIT);
+	while (!c->eof && !c->dead) {
+		ssize_t n;
+
+		if (conn_grow(s, c)) {
+			conn_drop(s, c, "out of memory");
+			return;
+		}
+		if (c->in_len >= c->in_cap)
+			return;
+		n = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len,
+			 MSG_DONTWAIT);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -347,22 +515,23 @@ static void conn_read(struct mmxd_server *s, struct mmxd_conn *c)
 }
 
 /* Is a complete message (or a bad header) waiting in @c->in? */
-static int conn_has_message(const struct mmxd_conn *c)
+static int conn_has_message(const struct mmxd_server *s,
+			    const struct mmxd_conn *c)
 {
 	struct mmx_proto_header h;
 
 	if (c->in_len < MMX_PROTO_HEADER_SIZE)
 		return 0;
 	mmx_wire_get_header(c->in, &h);
-	if (mmx_wire_check_length(h.length, MMX_PROTO_MAX_REQUEST))
+	if (mmx_wire_check_length(h.length, conn_max_request(s, c, &h)))
 		return 1;
 	return c->in_len >= h.length;
 }
 
 /* Can @c make progress without waiting for I/O? */
-static int conn_ready(const struct mmxd_conn *c)
+static int conn_ready(const struct mmxd_server *s, const struct mmxd_conn *c)
 {
-	return !c->dead && !c->closing && !c->out && conn_has_message(c);
+	return !c->dead && !c->closing && !c->out && conn_has_message(s, c);
 }
 
 /* Handle up to MMXD_BATCH complete messages of @c. */
@@ -370,19 +539,20 @@ static void conn_process(struct mmxd_server *s, struct mmxd_conn *c)
 {
 	unsigned int n;
 
-	for (n = 0; n < MMXD_BATCH && conn_ready(c); n++) {
+	for (n = 0; n < MMXD_BATCH && conn_ready(s, c); n++) {
 		struct mmx_proto_header h;
+		size_t max;
 		int ret;
 
 		mmx_wire_get_header(c->in, &h);
-		ret = mmx_wire_check_length(h.length, MMX_PROTO_MAX_REQUEST);
+		max = conn_max_request(s, c, &h);
+		ret = mmx_wire_check_length(h.length, max);
 		if (ret) {
 			char msg[96];
 
 			snprintf(msg, sizeof(msg),
-				 "bad message length %u (%u..%u): closing",
-				 h.length, MMX_PROTO_HEADER_SIZE,
-				 MMX_PROTO_MAX_REQUEST);
+				 "bad message length %u (%u..%zu): closing",
+				 h.length, MMX_PROTO_HEADER_SIZE, max);
 			mmxd_log(s, 1, "client %u: %s", c->id, msg);
 			mmxd_conn_reply(s, c, h.sequence, h.type, ret, msg,
 					NULL, 0, NULL, 0);
@@ -411,16 +581,15 @@ static void conn_settle(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	if (c->closing)
 		conn_drop(s, c, "protocol error or refused");
-	else if (c->eof && !conn_has_message(c))
+	else if (c->eof && !conn_has_message(s, c))
 		conn_drop(s, c, c->in_len ? "disconnected mid-request" :
 			  "disconnected");
 }
 
-static void accept_clients(struct mmxd_server *s)
+static void accept_clients(struct mmxd_server *s, int lfd, int tcp)
 {
 	for (;;) {
-		int fd = accept4(s->listen_fd, NULL, NULL,
-				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0) {
 			if (errno == EINTR)
@@ -429,7 +598,13 @@ static void accept_clients(struct mmxd_server *s)
 				mmxd_log(s, 0, "accept: %s", strerror(errno));
 			return;
 		}
-		mmxd_server_add_client(s, fd);
+		if (tcp) {
+			int one = 1;
+
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
+		}
+		add_conn(s, fd, tcp);
 	}
 }
 
@@ -438,9 +613,12 @@ static void remove_dead(struct mmxd_server *s)
 	unsigned int i, j = 0;
 
 	for (i = 0; i < s->nconn; i++) {
-		if (s->conns[i]->dead)
+		if (s->conns[i]->dead) {
+			if (s->media)
+				mmxd_media_conn_gone(s, s->media,
+						     s->conns[i]);
 			conn_free(s->conns[i]);
-		else
+		} else
 			s->conns[j++] = s->conns[i];
 	}
 	s->nconn = j;
@@ -448,17 +626,18 @@ static void remove_dead(struct mmxd_server *s)
 
 int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 {
-	unsigned int i, n = 0, nc = s->nconn;
-	int stop_idx = -1, listen_idx = -1, ret;
+	unsigned int i, n = 0, nc = s->nconn, media_idx = 0, nmedia = 0;
+	int stop_idx = -1, listen_idx = -1, tcp_idx = -1, ret;
 	uint64_t now = now_ms();
+	const unsigned int extra = 3 + MMXD_MEDIA_POLLFDS;
 
-	if (s->npfd < nc + 2) {
-		struct pollfd *p = realloc(s->pfds, (nc + 2) * sizeof(*p));
+	if (s->npfd < nc + extra) {
+		struct pollfd *p = realloc(s->pfds, (nc + extra) * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
 		s->pfds = p;
-		s->npfd = nc + 2;
+		s->npfd = nc + extra;
 	}
 	if (stop_fd >= 0) {
 		stop_idx = (int)n;
@@ -469,6 +648,17 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 		s->pfds[n++] = (struct pollfd){ .fd = s->listen_fd,
 						.events = POLLIN };
 	}
+	if (s->tcp_fd >= 0) {
+		tcp_idx = (int)n;
+		s->pfds[n++] = (struct pollfd){ .fd = s->tcp_fd,
+						.events = POLLIN };
+	}
+	if (s->media) {
+		media_idx = n;
+		nmedia = mmxd_media_poll_fill(s->media, s->pfds + n,
+					      MMXD_MEDIA_POLLFDS);
+		n += nmedia;
+	}
 	for (i = 0; i < nc; i++) {
 		struct mmxd_conn *c = s->conns[i];
 		struct pollfd *p = &s->pfds[n + i];
@@ -476,6 +666,7 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 		p->fd = c->fd;
 		p->events = 0;
 		p->revents = 0;
+		conn_next_event(c);
 		if (c->out) {
 			uint64_t left = now - c->out_since >= s->opts.stall_ms ?
 					0 : s->opts.stall_ms -
@@ -485,16 +676,19 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 			if (timeout_ms < 0 || left < (uint64_t)timeout_ms)
 				timeout_ms = (int)left;
 		} else if (!c->closing && !c->eof) {
-			if (c->in_len < MMX_PROTO_MAX_REQUEST)
+			if (c->in_len < c->in_cap)
 				p->events = POLLIN;
 		}
-		if (conn_ready(c) || ((c->closing || c->eof) && !c->out))
+		if (conn_ready(s, c) || ((c->closing || c->eof) && !c->out))
 			timeout_ms = 0;
 	}
 
 	ret = poll(s->pfds, n + nc, timeout_ms);
 	if (ret < 0)
 		return errno == EINTR ? 0 : -errno;
+	/* media first: the events it queues go out in this round */
+	if (s->media)
+		mmxd_media_poll_done(s, s->media, s->pfds + media_idx, nmedia);
 
 	for (i = 0; i < nc; i++) {
 		struct mmxd_conn *c = s->conns[i];
@@ -504,7 +698,8 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 			conn_drop(s, c, "invalid fd");
 			continue;
 		}
-		if (c->out && (re & (POLLOUT | POLLERR | POLLHUP)))
+		if ((c->out || c->events) &&
+		    (re & (POLLOUT | POLLERR | POLLHUP)))
 			conn_flush(s, c);
 		if (!c->out && !c->closing && (re & (POLLIN | POLLERR |
 						     POLLHUP)))
@@ -517,7 +712,9 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 	remove_dead(s);
 
 	if (listen_idx >= 0 && (s->pfds[listen_idx].revents & POLLIN))
-		accept_clients(s);
+		accept_clients(s, s->listen_fd, 0);
+	if (tcp_idx >= 0 && (s->pfds[tcp_idx].revents & POLLIN))
+		accept_clients(s, s->tcp_fd, 1);
 	if (stop_idx >= 0 && (s->pfds[stop_idx].revents & POLLIN))
 		return 1;
 	return 0;

@@ -2,14 +2,20 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmxd's listening UNIX socket (Documentation/mmxd-protocol.rst,
- * "Security").
+ * mmxd's listening sockets: the UNIX socket and the opt-in TCP one with
+ * its cookie file (Documentation/mmxd-protocol.rst, "Transport and
+ * security").
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -97,4 +103,118 @@ void mmxd_socket_close(int fd, const char *path)
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
+}
+
+static int is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+		return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 =
+			(const struct sockaddr_in6 *)sa;
+
+		return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+	}
+	return 0;
+}
+
+int mmxd_tcp_open(const char *spec, int any)
+{
+	struct addrinfo hints = {
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
+	}, *res;
+	char host[256], port[32];
+	const char *colon, *h = spec;
+	size_t hlen;
+	int fd, ret, one = 1;
+
+	if (*spec == '[') {
+		const char *br = strchr(spec, ']');
+
+		if (!br || br[1] != ':')
+			return -EINVAL;
+		h = spec + 1;
+		hlen = (size_t)(br - h);
+		colon = br + 1;
+	} else {
+		colon = strrchr(spec, ':');
+		if (!colon)
+			return -EINVAL;
+		hlen = (size_t)(colon - spec);
+	}
+	if (hlen >= sizeof(host) || !colon[1] ||
+	    strlen(colon + 1) >= sizeof(port))
+		return -EINVAL;
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	strcpy(port, colon + 1);
+	if (!host[0])
+		strcpy(host, "127.0.0.1");
+	ret = getaddrinfo(host, port, &hints, &res);
+	if (ret)
+		return ret == EAI_SYSTEM ? -errno : -EADDRNOTAVAIL;
+	if (!any && !is_loopback(res->ai_addr)) {
+		freeaddrinfo(res);
+		return -EPERM;
+	}
+	fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    0);
+	if (fd < 0) {
+		ret = -errno;
+		freeaddrinfo(res);
+		return ret;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 64)) {
+		ret = -errno;
+		close(fd);
+		freeaddrinfo(res);
+		return ret;
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+int mmxd_cookie_write(const char *path, uint8_t *cookie, size_t len)
+{
+	char tmp[4096];
+	size_t off = 0;
+	int fd, ret;
+
+	while (off < len) {
+		ssize_t n = getrandom(cookie + off, len - off, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		off += (size_t)n;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	ret = make_parent(path);
+	if (ret)
+		return ret;
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0600) || write(fd, cookie, len) != (ssize_t)len) {
+		ret = errno ? -errno : -EIO;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		ret = -errno;
+		unlink(tmp);
+		return ret;
+	}
+	return 0;
 }

@@ -1,0 +1,1185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd's media streams (Documentation/mmxd-protocol.rst, "Media
+ * streams"): a client's JPEG frames are decoded ahead of time in the
+ * sandboxed decoder pool into a ring of framebuffers, then each is
+ * scheduled as a kernel timed commit of the stream's plane at the
+ * CLOCK_MONOTONIC time of its pts on the stream clock; the kernel's
+ * completion events become the client's stream events. Audio chunks are
+ * played by the audio device at the position of their pts (MPEG decoded
+ * in the pool first); with audio as the clock, the device's position
+ * defines stream time.
+ *
+ * A frame goes WAITING (JPEG held, no framebuffer free) -> DECODING (in
+ * the pool, into a framebuffer) -> DECODED (stream not started) ->
+ * SCHEDULED (a kernel entry) -> done (an event; the framebuffer it showed
+ * stays busy until the next frame is presented). A retracted or replaced
+ * SCHEDULED frame waits in RETRACTING for the kernel's event. Nothing
+ * here blocks: the pool, the kernel and the audio device are polled by the
+ * server's loop.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmxd.h"
+#include "mmx_wire.h"
+
+/* MMX_SCHEDULE_* of mmx_drm.h, the kernel's completion statuses */
+#define K_PRESENTED	1
+#define K_EXPIRED	2
+#define K_RETRACTED	3
+#define K_REPLACED	4
+#define K_FAILED	5
+
+enum frame_state {
+	F_WAITING,
+	F_DECODING,
+	F_DECODED,
+	F_SCHEDULED,
+	F_RETRACTING,
+};
+
+struct mframe {
+	struct mframe *next;
+	uint64_t id;
+	uint64_t token;		/* decode id and kernel user data */
+	int64_t pts;
+	int64_t expire;
+	enum frame_state state;
+	int buf;		/* ring index or -1 */
+	uint8_t *jpeg;		/* F_WAITING only */
+	size_t len;
+	uint64_t sched;		/* F_SCHEDULED, F_RETRACTING */
+	uint32_t report;	/* status to report instead of the kernel's */
+};
+
+enum chunk_state {
+	A_READY,	/* PCM, waiting for the start */
+	A_DECODING,	/* MPEG in the pool */
+	A_PLAYING,	/* queued on the device */
+};
+
+struct mchunk {
+	struct mchunk *next;
+	uint64_t num;		/* 1, 2, ... (the client's event id) */
+	uint64_t token;
+	int64_t pts;
+	enum chunk_state state;
+	int16_t *pcm;		/* A_READY; A_DECODING: the destination */
+	uint64_t frames;
+	uint32_t max_frames;
+};
+
+enum buf_state {
+	B_FREE,
+	B_BUSY,		/* a frame decodes into it or it is scheduled */
+	B_SHOWN,	/* on screen */
+};
+
+struct mstream {
+	struct mmxd_conn *conn;
+	uint32_t id;
+	struct mmx_stream_config cfg;
+	struct mmxd_video_target t;
+	int32_t x, y;
+	uint32_t max_frames;
+	struct mmxd_fb fb[MMXD_STREAM_BUFFERS + 1];
+	enum buf_state bs[MMXD_STREAM_BUFFERS + 1];
+	unsigned int nbuf;
+	int shown_any;
+	struct mframe *frames;
+	unsigned int nframes;
+	size_t bytes;
+	int started;
+	int64_t origin_ns;	/* CLOCK_MONOTONIC of stream time 0 */
+	int audio;		/* has audio (owns the device) */
+	int audio_clock;
+	int64_t audio_origin;	/* device frame of stream time 0 */
+	struct mchunk *chunks;
+	unsigned int nchunks;
+	uint64_t next_chunk;
+};
+
+struct mmxd_media {
+	const struct mmxd_media_ops *ops;
+	void *ctx;
+	struct mstream *streams[MMXD_MAX_STREAMS];
+	unsigned int n;
+	uint64_t next_token;
+	uint32_t next_id;
+	void *audio;		/* the device, while a stream has audio */
+};
+
+int mmxd_media_new(const struct mmxd_media_ops *ops, void *ctx,
+		   struct mmxd_media **out)
+{
+	struct mmxd_media *m;
+
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->ops = ops;
+	m->ctx = ctx;
+	*out = m;
+	return 0;
+}
+
+uint32_t mmxd_media_caps(const struct mmxd_media *m)
+{
+	uint32_t caps = 0;
+
+	if (m->ops->decode_fd(m->ctx) < 0)
+		return 0;
+	caps |= MMX_PROTO_CAP_STREAM;
+	if (m->ops->audio) {
+		caps |= MMX_PROTO_CAP_AUDIO;
+		if (m->ops->decode_submit_audio)
+			caps |= MMX_PROTO_CAP_MPEG;
+	}
+	return caps;
+}
+
+unsigned int mmxd_media_nstreams(const struct mmxd_media *m)
+{
+	return m->n;
+}
+
+static struct mstream *stream_of_conn(const struct mmxd_media *m,
+				      const struct mmxd_conn *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->streams[i]->conn == c)
+			return m->streams[i];
+	return NULL;
+}
+
+int mmxd_media_conn_has_stream(const struct mmxd_media *m,
+			       const struct mmxd_conn *c)
+{
+	return stream_of_conn(m, c) != NULL;
+}
+
+/* Replies (one per request, as in handlers.c) */
+
+static void media_reply(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h, int err,
+			const char *msg, const void *data, size_t len)
+{
+	if (err)
+		mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
+			 mmx_wire_type_name(h->type), h->sequence, msg,
+			 strerror(-err));
+	else
+		mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
+			 mmx_wire_type_name(h->type), h->sequence);
+	mmxd_conn_reply(s, c, h->sequence, h->type, err, err ? msg : "",
+			data, len, NULL, 0);
+}
+
+/* Clocks */
+
+static int64_t ns_to_frames(int64_t ns, uint32_t rate)
+{
+	return (int64_t)llround((double)ns * rate / 1e9);
+}
+
+/* The CLOCK_MONOTONIC time at which the stream clock reads @t. */
+static int64_t stream_to_mono(struct mmxd_media *m, struct mstream *st,
+			      int64_t t)
+{
+	if (st->audio_clock && m->audio) {
+		int64_t ns;
+
+		if (!m->ops->audio->frame_to_ns(m->ctx, m->audio,
+			st->audio_origin + ns_to_frames(t, st->cfg.audio_rate),
+			&ns))
+			return ns;
+		/* the device does not run yet: its nominal start */
+	}
+	return st->origin_ns + t;
+}
+
+/* The stream clock at CLOCK_MONOTONIC @mono. */
+static int64_t stream_at(struct mmxd_media *m, struct mstream *st,
+			 int64_t mono)
+{
+	if (st->audio_clock && m->audio) {
+		double frame;
+
+		if (!m->ops->audio->ns_to_frame(m->ctx, m->audio, mono, &frame))
+			return (int64_t)llround((frame - st->audio_origin) *
+						1e9 / st->cfg.audio_rate);
+	}
+	return mono - st->origin_ns;
+}
+
+/* Events */
+
+static void send_event(struct mmxd_server *s, struct mstream *st,
+		       uint32_t kind, uint32_t status, int32_t error,
+		       uint64_t id, int64_t pts, int64_t present,
+		       int64_t stream_ns, uint64_t sequence)
+{
+	struct mmx_proto_stream_event se;
+
+	memset(&se, 0, sizeof(se));
+	se.stream = st->id;
+	se.ev.id = id;
+	se.ev.kind = kind;
+	se.ev.status = status;
+	se.ev.error = error;
+	se.ev.pts_ns = pts;
+	se.ev.present_ns = present;
+	se.ev.stream_ns_at_present = stream_ns;
+	se.ev.sequence = sequence;
+	mmxd_conn_event(s, st->conn, MMX_PROTO_EVENT_STREAM, &se, sizeof(se));
+}
+
+static void unlink_frame(struct mstream *st, struct mframe *f)
+{
+	struct mframe **pp;
+
+	for (pp = &st->frames; *pp; pp = &(*pp)->next) {
+		if (*pp == f) {
+			*pp = f->next;
+			st->nframes--;
+			break;
+		}
+	}
+	if (f->jpeg)
+		st->bytes -= f->len;
+	free(f->jpeg);
+	free(f);
+}
+
+/* @f ended without being shown: its buffer is free again. */
+static void frame_end(struct mmxd_server *s, struct mstream *st,
+		      struct mframe *f, uint32_t status, int32_t error,
+		      int64_t when, uint64_t sequence, int quiet)
+{
+	if (f->buf >= 0)
+		st->bs[f->buf] = B_FREE;
+	if (!quiet)
+		send_event(s, st, MMX_STREAM_VIDEO, status, error, f->id,
+			   f->pts, when, 0, sequence);
+	unlink_frame(st, f);
+}
+
+static struct mframe *find_frame(struct mstream *st, uint64_t id)
+{
+	struct mframe *f;
+
+	for (f = st->frames; f; f = f->next)
+		if (f->id == id && f->state != F_RETRACTING)
+			return f;
+	return NULL;
+}
+
+static int free_buffer(struct mstream *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->nbuf; i++)
+		if (st->bs[i] == B_FREE)
+			return (int)i;
+	return -1;
+}
+
+/* Move frames and audio along: decode what has a buffer, schedule what
+ * is decoded once the clock runs, play what audio is ready. */
+static void pump(struct mmxd_server *s, struct mmxd_media *m,
+		 struct mstream *st)
+{
+	struct mframe *f, *next;
+	struct mchunk *a, **pp;
+
+	for (f = st->frames; f; f = next) {
+		int b, ret;
+
+		next = f->next;
+		if (f->state != F_WAITING)
+			continue;
+		b = free_buffer(st);
+		if (b < 0)
+			break;
+		ret = m->ops->decode_submit(m->ctx, f->token, f->jpeg, f->len,
+					    st->fb[b].map, st->fb[b].pitch,
+					    st->cfg.width, st->cfg.height);
+		if (ret == -EAGAIN)
+			break;
+		if (ret) {
+			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, ret, 0,
+				  0, 0);
+			continue;
+		}
+		st->bs[b] = B_BUSY;
+		f->buf = b;
+		f->state = F_DECODING;
+		st->bytes -= f->len;
+		free(f->jpeg);
+		f->jpeg = NULL;
+	}
+	if (!st->started)
+		return;
+	for (f = st->frames; f; f = next) {
+		int64_t exec, expire;
+		int ret;
+
+		next = f->next;
+		if (f->state != F_DECODED)
+			continue;
+		exec = stream_to_mono(m, st, f->pts);
+		expire = f->expire == INT64_MAX ? INT64_MAX :
+			 stream_to_mono(m, st, f->expire);
+		if (exec < 0)
+			exec = 0;
+		if (expire < exec)
+			expire = exec;
+		ret = m->ops->schedule(m->ctx, &st->t, st->fb[f->buf].id,
+				       st->x, st->y, st->cfg.width,
+				       st->cfg.height, exec, expire, f->token,
+				       &f->sched);
+		if (ret == -ENOSPC)
+			break;	/* the kernel's queue: again at its next event */
+		if (ret) {
+			frame_end(s, st, f, MMX_STREAM_FAILED, ret, 0, 0, 0);
+			continue;
+		}
+		f->state = F_SCHEDULED;
+	}
+	if (!st->audio)
+		return;
+	for (pp = &st->chunks; (a = *pp);) {
+		int ret;
+
+		if (a->state != A_READY) {
+			pp = &a->next;
+			continue;
+		}
+		ret = m->ops->audio->play(m->ctx, m->audio, a->token, a->pcm,
+			a->frames, st->audio_origin +
+			ns_to_frames(a->pts, st->cfg.audio_rate));
+		free(a->pcm);
+		a->pcm = NULL;
+		if (!ret) {
+			a->state = A_PLAYING;
+			pp = &a->next;
+			continue;
+		}
+		send_event(s, st, MMX_STREAM_AUDIO, MMX_STREAM_FAILED, ret,
+			   a->num, a->pts, 0, 0, 0);
+		*pp = a->next;
+		st->nchunks--;
+		free(a);
+	}
+}
+
+/* Closing */
+
+static void chunk_free(struct mmxd_media *m, struct mstream *st,
+		       struct mchunk *a)
+{
+	if (a->state == A_DECODING)
+		m->ops->decode_cancel(m->ctx, a->token);
+	else if (a->state == A_PLAYING && m->audio)
+		m->ops->audio->cancel(m->ctx, m->audio, a->token);
+	free(a->pcm);
+	free(a);
+	st->nchunks--;
+}
+
+static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
+			struct mstream *st)
+{
+	unsigned int i;
+
+	while (st->frames) {
+		struct mframe *f = st->frames;
+
+		if (f->state == F_DECODING)
+			m->ops->decode_cancel(m->ctx, f->token);
+		else if (f->state == F_SCHEDULED)
+			/* -EBUSY: executing; its event finds no frame */
+			m->ops->retract(m->ctx, f->sched);
+		frame_end(s, st, f, 0, 0, 0, 0, 1);
+	}
+	while (st->chunks) {
+		struct mchunk *a = st->chunks;
+
+		st->chunks = a->next;
+		chunk_free(m, st, a);
+	}
+	if (st->shown_any)
+		m->ops->untarget(m->ctx, &st->t);
+	for (i = 0; i < st->nbuf; i++)
+		m->ops->fb_free(m->ctx, &st->fb[i]);
+	if (st->audio && m->audio) {
+		m->ops->audio->close(m->ctx, m->audio);
+		m->audio = NULL;
+	}
+	for (i = 0; i < m->n; i++) {
+		if (m->streams[i] == st) {
+			m->streams[i] = m->streams[--m->n];
+			break;
+		}
+	}
+	if (s)
+		mmxd_log(s, 1, "client %u: stream %u closed", st->conn->id,
+			 st->id);
+	free(st);
+}
+
+void mmxd_media_conn_gone(struct mmxd_server *s, struct mmxd_media *m,
+			  struct mmxd_conn *c)
+{
+	struct mstream *st = stream_of_conn(m, c);
+
+	if (st)
+		stream_free(s, m, st);
+}
+
+void mmxd_media_free(struct mmxd_media *m)
+{
+	if (!m)
+		return;
+	while (m->n)
+		stream_free(NULL, m, m->streams[0]);
+	free(m);
+}
+
+/* Requests */
+
+static const char *check_config(const struct mmxd_media *m,
+				const struct mmx_stream_config *cfg, int *err)
+{
+	unsigned int i;
+
+	*err = -EINVAL;
+	for (i = 0; i < sizeof(cfg->reserved) / sizeof(cfg->reserved[0]); i++)
+		if (cfg->reserved[i])
+			return "reserved fields must be 0";
+	if (!cfg->width || !cfg->height || cfg->width > MMX_STREAM_MAX_DIM ||
+	    cfg->height > MMX_STREAM_MAX_DIM)
+		return "frame size out of 1..MMX_STREAM_MAX_DIM";
+	if (cfg->flags & ~MMX_STREAM_PRIMARY_PLANE)
+		return "unknown flags";
+	if (cfg->flags & MMX_STREAM_PRIMARY_PLANE) {
+		*err = -EOPNOTSUPP;
+		return "the primary plane is not supported yet";
+	}
+	if (cfg->max_frames > MMX_STREAM_MAX_FRAMES)
+		return "max_frames above MMX_STREAM_MAX_FRAMES";
+	if (cfg->audio_format > MMX_AUDIO_MPEG)
+		return "unknown audio format";
+	if (cfg->clock > MMX_STREAM_CLOCK_AUDIO)
+		return "unknown clock";
+	if (cfg->audio_format == MMX_AUDIO_NONE) {
+		if (cfg->clock == MMX_STREAM_CLOCK_AUDIO)
+			return "the audio clock needs audio";
+		if (cfg->audio_rate || cfg->audio_channels)
+			return "audio rate and channels without audio";
+		return NULL;
+	}
+	if (cfg->audio_rate < 8000 || cfg->audio_rate > 192000 ||
+	    !cfg->audio_channels || cfg->audio_channels > 8)
+		return "audio rate 8000..192000, channels 1..8";
+	*err = -EOPNOTSUPP;
+	if (!m->ops->audio)
+		return "no audio device in this server";
+	if (cfg->audio_format == MMX_AUDIO_MPEG &&
+	    !m->ops->decode_submit_audio)
+		return "no MPEG audio decoder in this server";
+	*err = -EBUSY;
+	if (m->audio)
+		return "the audio device is used by another stream";
+	return NULL;
+}
+
+static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
+			struct mmxd_conn *c, const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_stream_open_reply r;
+	uint32_t busy[MMXD_MAX_STREAMS];
+	struct mmx_stream_config cfg;
+	struct mstream *st;
+	const char *why;
+	unsigned int i;
+	int ret;
+
+	if (len != sizeof(cfg)) {
+		media_reply(s, c, h, -EINVAL, "bad STREAM_OPEN size", NULL, 0);
+		return;
+	}
+	memcpy(&cfg, payload, sizeof(cfg));
+	if (stream_of_conn(m, c)) {
+		media_reply(s, c, h, -EBUSY, "a stream is open already",
+			    NULL, 0);
+		return;
+	}
+	why = check_config(m, &cfg, &ret);
+	if (why) {
+		media_reply(s, c, h, ret, why, NULL, 0);
+		return;
+	}
+	if (m->n >= MMXD_MAX_STREAMS) {
+		media_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
+		return;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	st->conn = c;
+	st->cfg = cfg;
+	st->max_frames = cfg.max_frames ? cfg.max_frames :
+			 MMX_STREAM_DEFAULT_FRAMES;
+	for (i = 0; i < m->n; i++)
+		busy[i] = m->streams[i]->t.plane;
+	ret = m->ops->target(m->ctx, cfg.output, busy, m->n, &st->t);
+	if (ret) {
+		free(st);
+		media_reply(s, c, h, ret,
+			    "no lit output with a free overlay plane", NULL, 0);
+		return;
+	}
+	if (cfg.x == -1 && cfg.y == -1) {
+		st->x = ((int32_t)st->t.crtc_width - (int32_t)cfg.width) / 2;
+		st->y = ((int32_t)st->t.crtc_height - (int32_t)cfg.height) / 2;
+	} else {
+		st->x = cfg.x;
+		st->y = cfg.y;
+	}
+	st->nbuf = (st->max_frames < MMXD_STREAM_BUFFERS ? st->max_frames :
+		    MMXD_STREAM_BUFFERS) + 1;
+	if (st->nbuf < 3)
+		st->nbuf = 3;
+	for (i = 0; i < st->nbuf; i++) {
+		ret = m->ops->fb_new(m->ctx, cfg.width, cfg.height, &st->fb[i]);
+		if (ret) {
+			while (i--)
+				m->ops->fb_free(m->ctx, &st->fb[i]);
+			free(st);
+			media_reply(s, c, h, ret == -ENOMEM ? -ENOSPC : ret,
+				    "cannot create the framebuffers", NULL, 0);
+			return;
+		}
+	}
+	if (cfg.audio_format != MMX_AUDIO_NONE) {
+		ret = m->ops->audio->open(m->ctx, cfg.audio_rate,
+					  cfg.audio_channels, &m->audio);
+		if (ret) {
+			for (i = 0; i < st->nbuf; i++)
+				m->ops->fb_free(m->ctx, &st->fb[i]);
+			free(st);
+			m->audio = NULL;
+			media_reply(s, c, h, ret, "cannot open the audio device",
+				    NULL, 0);
+			return;
+		}
+		st->audio = 1;
+		st->audio_clock = cfg.clock != MMX_STREAM_CLOCK_MONOTONIC;
+	}
+	st->id = ++m->next_id ? m->next_id : ++m->next_id;
+	m->streams[m->n++] = st;
+
+	memset(&r, 0, sizeof(r));
+	r.stream = st->id;
+	r.crtc = st->t.crtc;
+	r.plane = st->t.plane;
+	r.max_frames = st->max_frames;
+	r.x = st->x;
+	r.y = st->y;
+	r.audio_rate = st->audio ? cfg.audio_rate : 0;
+	r.audio_channels = st->audio ? cfg.audio_channels : 0;
+	mmxd_log(s, 1,
+		 "client %u: stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
+		 c->id, st->id, cfg.width, cfg.height, st->x, st->y,
+		 st->t.crtc, st->t.plane, st->nbuf,
+		 st->audio ? ", audio" : "");
+	media_reply(s, c, h, 0, "", &r, sizeof(r));
+}
+
+/* The stream @id of @c, or NULL after replying -ENOENT. */
+static struct mstream *lookup(struct mmxd_server *s, struct mmxd_media *m,
+			      struct mmxd_conn *c,
+			      const struct mmx_proto_header *h, uint32_t id)
+{
+	struct mstream *st = stream_of_conn(m, c);
+
+	if (st && st->id == id)
+		return st;
+	media_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
+	return NULL;
+}
+
+static void handle_start(struct mmxd_server *s, struct mmxd_media *m,
+			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_stream_start req;
+	struct mstream *st;
+
+	if (len != sizeof(req)) {
+		media_reply(s, c, h, -EINVAL, "bad STREAM_START size", NULL,
+			    0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	st = lookup(s, m, c, h, req.stream);
+	if (!st)
+		return;
+	if (req.pad || req.delay_ns < 0 ||
+	    req.delay_ns > 60 * 1000000000ll) {
+		media_reply(s, c, h, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
+		return;
+	}
+	if (st->started) {
+		media_reply(s, c, h, -EBUSY, "started already", NULL, 0);
+		return;
+	}
+	st->started = 1;
+	st->origin_ns = m->ops->now(m->ctx) + req.delay_ns;
+	if (st->audio)
+		st->audio_origin = m->ops->audio->written(m->ctx, m->audio) +
+			ns_to_frames(req.delay_ns, st->cfg.audio_rate);
+	pump(s, m, st);
+	media_reply(s, c, h, 0, "", NULL, 0);
+}
+
+static void handle_video(struct mmxd_server *s, struct mmxd_media *m,
+			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len)
+{
+	int replace = h->type == MMX_MSG_STREAM_REPLACE;
+	struct mmx_proto_stream_video req;
+	struct mframe *f, *old = NULL;
+	struct mstream *st;
+	size_t dlen;
+
+	if (len <= sizeof(req)) {
+		media_reply(s, c, h, -EINVAL, "no JPEG data", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	dlen = len - sizeof(req);
+	st = lookup(s, m, c, h, req.stream);
+	if (!st)
+		return;
+	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
+	    dlen > MMX_STREAM_MAX_CHUNK) {
+		media_reply(s, c, h, -EINVAL,
+			    "flags 0, id non-zero, expire >= pts", NULL, 0);
+		return;
+	}
+	old = find_frame(st, req.id);
+	if (replace && !old) {
+		media_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		return;
+	}
+	if (!replace && old) {
+		media_reply(s, c, h, -EEXIST, "frame id pending already",
+			    NULL, 0);
+		return;
+	}
+	if ((!replace && st->nframes >= st->max_frames) ||
+	    st->nframes >= 2 * st->max_frames ||
+	    st->bytes + dlen > MMXD_STREAM_MAX_BYTES) {
+		media_reply(s, c, h, -EAGAIN, "stream queue full", NULL, 0);
+		return;
+	}
+	f = calloc(1, sizeof(*f));
+	if (f)
+		f->jpeg = malloc(dlen);
+	if (!f || !f->jpeg) {
+		free(f);
+		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	if (old) {
+		if (old->state == F_SCHEDULED) {
+			int ret = m->ops->retract(m->ctx, old->sched);
+
+			if (ret) {
+				free(f->jpeg);
+				free(f);
+				media_reply(s, c, h, ret,
+					    ret == -EBUSY ? "too late" :
+					    "retract failed", NULL, 0);
+				return;
+			}
+			old->state = F_RETRACTING;
+			old->report = MMX_STREAM_REPLACED;
+		} else {
+			if (old->state == F_DECODING)
+				m->ops->decode_cancel(m->ctx, old->token);
+			frame_end(s, st, old, MMX_STREAM_REPLACED, 0, 0, 0, 0);
+		}
+	}
+	memcpy(f->jpeg, payload + sizeof(req), dlen);
+	f->len = dlen;
+	f->id = req.id;
+	f->token = ++m->next_token;
+	f->pts = req.pts_ns;
+	f->expire = req.expire_ns;
+	f->state = F_WAITING;
+	f->buf = -1;
+	/* append: frames are decoded in the order they came */
+	{
+		struct mframe **pp = &st->frames;
+
+		while (*pp)
+			pp = &(*pp)->next;
+		*pp = f;
+	}
+	st->nframes++;
+	st->bytes += dlen;
+	pump(s, m, st);
+	media_reply(s, c, h, 0, "", NULL, 0);
+}
+
+static void handle_retract(struct mmxd_server *s, struct mmxd_media *m,
+			   struct mmxd_conn *c,
+			   const struct mmx_proto_header *h,
+			   const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_stream_retract req;
+	struct mstream *st;
+	struct mframe *f;
+	int ret;
+
+	if (len != sizeof(req)) {
+		media_reply(s, c, h, -EINVAL, "bad STREAM_RETRACT size", NULL,
+			    0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	st = lookup(s, m, c, h, req.stream);
+	if (!st)
+		return;
+	if (req.pad) {
+		media_reply(s, c, h, -EINVAL, "pad must be 0", NULL, 0);
+		return;
+	}
+	f = find_frame(st, req.id);
+	if (!f) {
+		media_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		return;
+	}
+	if (f->state == F_SCHEDULED) {
+		ret = m->ops->retract(m->ctx, f->sched);
+		if (ret) {
+			media_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+				    "retract failed", NULL, 0);
+			return;
+		}
+		/* the kernel's RETRACTED event ends it */
+		f->state = F_RETRACTING;
+	} else {
+		if (f->state == F_DECODING)
+			m->ops->decode_cancel(m->ctx, f->token);
+		frame_end(s, st, f, MMX_STREAM_RETRACTED, 0, 0, 0, 0);
+		pump(s, m, st);
+	}
+	media_reply(s, c, h, 0, "", NULL, 0);
+}
+
+static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
+			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_stream_audio req;
+	const uint8_t *data = payload + sizeof(req);
+	struct mchunk *a, **pp;
+	struct mstream *st;
+	size_t dlen, fsize;
+	int ret;
+
+	if (len <= sizeof(req)) {
+		media_reply(s, c, h, -EINVAL, "no audio data", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	dlen = len - sizeof(req);
+	st = lookup(s, m, c, h, req.stream);
+	if (!st)
+		return;
+	if (!st->audio) {
+		media_reply(s, c, h, -EOPNOTSUPP, "a stream without audio",
+			    NULL, 0);
+		return;
+	}
+	fsize = 2u * st->cfg.audio_channels;
+	if (req.flags || dlen > MMX_STREAM_MAX_CHUNK ||
+	    (st->cfg.audio_format == MMX_AUDIO_S16LE && dlen % fsize)) {
+		media_reply(s, c, h, -EINVAL,
+			    "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
+			    NULL, 0);
+		return;
+	}
+	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
+		media_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
+		return;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	a->token = ++m->next_token;
+	a->pts = req.pts_ns;
+	if (st->cfg.audio_format == MMX_AUDIO_S16LE) {
+		a->frames = dlen / fsize;
+		a->pcm = malloc(dlen);
+		if (a->pcm)
+			memcpy(a->pcm, data, dlen);
+		a->state = A_READY;
+	} else {
+		/* at most 60 s a chunk; MPEG never packs more than 1152
+		 * frames in 24 bytes (8 kbit/s at 8 kHz: 48 a byte) */
+		uint64_t max = (uint64_t)dlen * 48 + 1152;
+
+		if (max > 60ull * st->cfg.audio_rate)
+			max = 60ull * st->cfg.audio_rate;
+		a->max_frames = (uint32_t)max;
+		a->pcm = malloc((size_t)max * fsize);
+		a->state = A_DECODING;
+	}
+	if (!a->pcm) {
+		free(a);
+		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	if (a->state == A_DECODING) {
+		ret = m->ops->decode_submit_audio(m->ctx, a->token, data, dlen,
+						  a->pcm, a->max_frames,
+						  st->cfg.audio_channels);
+		if (ret) {
+			free(a->pcm);
+			free(a);
+			media_reply(s, c, h, ret, "decoder queue", NULL, 0);
+			return;
+		}
+	}
+	a->num = ++st->next_chunk;
+	for (pp = &st->chunks; *pp; pp = &(*pp)->next)
+		;
+	*pp = a;
+	st->nchunks++;
+	pump(s, m, st);
+	media_reply(s, c, h, 0, "", NULL, 0);
+}
+
+static void handle_clock_query(struct mmxd_server *s, struct mmxd_media *m,
+			       struct mmxd_conn *c,
+			       const struct mmx_proto_header *h,
+			       const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_stream_ref req;
+	struct mmx_stream_clock r;
+	struct mstream *st;
+
+	if (len != sizeof(req)) {
+		media_reply(s, c, h, -EINVAL, "bad CLOCK_QUERY size", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	st = lookup(s, m, c, h, req.stream);
+	if (!st)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.mono_ns = m->ops->now(m->ctx);
+	r.running = (uint32_t)st->started;
+	r.clock = st->audio_clock ? MMX_STREAM_CLOCK_AUDIO :
+		  MMX_STREAM_CLOCK_MONOTONIC;
+	r.stream_ns = st->started ? stream_at(m, st, r.mono_ns) : 0;
+	if (st->audio && m->audio) {
+		int64_t played;
+
+		if (!m->ops->audio->played(m->ctx, m->audio, &played))
+			r.audio_frames = played;
+	}
+	media_reply(s, c, h, 0, "", &r, sizeof(r));
+}
+
+static void handle_close(struct mmxd_server *s, struct mmxd_media *m,
+			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_stream_ref req;
+	struct mstream *st;
+
+	if (len != sizeof(req)) {
+		media_reply(s, c, h, -EINVAL, "bad STREAM_CLOSE size", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	st = lookup(s, m, c, h, req.stream);
+	if (!st)
+		return;
+	stream_free(s, m, st);
+	media_reply(s, c, h, 0, "", NULL, 0);
+}
+
+void mmxd_media_handle(struct mmxd_server *s, struct mmxd_conn *c,
+		       const struct mmx_proto_header *h,
+		       const uint8_t *payload, size_t len)
+{
+	struct mmxd_media *m = mmxd_server_media(s);
+
+	switch (h->type) {
+	case MMX_MSG_STREAM_OPEN:
+		handle_open(s, m, c, h, payload, len);
+		break;
+	case MMX_MSG_STREAM_CLOSE:
+		handle_close(s, m, c, h, payload, len);
+		break;
+	case MMX_MSG_STREAM_START:
+		handle_start(s, m, c, h, payload, len);
+		break;
+	case MMX_MSG_STREAM_VIDEO:
+	case MMX_MSG_STREAM_REPLACE:
+		handle_video(s, m, c, h, payload, len);
+		break;
+	case MMX_MSG_STREAM_RETRACT:
+		handle_retract(s, m, c, h, payload, len);
+		break;
+	case MMX_MSG_STREAM_AUDIO:
+		handle_audio(s, m, c, h, payload, len);
+		break;
+	case MMX_MSG_CLOCK_QUERY:
+		handle_clock_query(s, m, c, h, payload, len);
+		break;
+	default:
+		media_reply(s, c, h, -ENOSYS, "not implemented", NULL, 0);
+		break;
+	}
+}
+
+/* Completions */
+
+static int find_token(struct mmxd_media *m, uint64_t token,
+		      struct mstream **stp, struct mframe **fp,
+		      struct mchunk **ap)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++) {
+		struct mstream *st = m->streams[i];
+		struct mframe *f;
+		struct mchunk *a;
+
+		for (f = st->frames; f; f = f->next) {
+			if (f->token == token) {
+				*stp = st;
+				*fp = f;
+				return 1;
+			}
+		}
+		for (a = st->chunks; a; a = a->next) {
+			if (a->token == token) {
+				*stp = st;
+				*ap = a;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void unlink_chunk(struct mstream *st, struct mchunk *a)
+{
+	struct mchunk **pp;
+
+	for (pp = &st->chunks; *pp; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			st->nchunks--;
+			break;
+		}
+	}
+	free(a->pcm);
+	free(a);
+}
+
+static void decode_done(struct mmxd_server *s, struct mmxd_media *m,
+			const struct mmx_decode_result *r)
+{
+	struct mstream *st = NULL;
+	struct mframe *f = NULL;
+	struct mchunk *a = NULL;
+
+	if (!find_token(m, r->id, &st, &f, &a))
+		return;
+	if (a) {
+		if (a->state != A_DECODING)
+			return;
+		if (!r->status && (r->rate != st->cfg.audio_rate ||
+				   r->height != st->cfg.audio_channels ||
+				   !r->width)) {
+			send_event(s, st, MMX_STREAM_AUDIO,
+				   MMX_STREAM_DECODE_FAILED, -EINVAL, a->num,
+				   a->pts, 0, 0, 0);
+			unlink_chunk(st, a);
+		} else if (r->status) {
+			send_event(s, st, MMX_STREAM_AUDIO,
+				   MMX_STREAM_DECODE_FAILED, r->status, a->num,
+				   a->pts, 0, 0, 0);
+			unlink_chunk(st, a);
+		} else {
+			a->frames = r->width;
+			a->state = A_READY;
+		}
+	} else {
+		if (f->state != F_DECODING)
+			return;
+		if (!r->status && (r->width != st->cfg.width ||
+				   r->height != st->cfg.height)) {
+			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, -E2BIG, 0,
+				  0, 0);
+		} else if (r->status) {
+			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, r->status,
+				  0, 0, 0);
+		} else {
+			f->state = F_DECODED;
+		}
+	}
+	pump(s, m, st);
+}
+
+static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
+		       const struct mmxd_sched_event *e)
+{
+	struct mstream *st = NULL;
+	struct mframe *f = NULL;
+	struct mchunk *a = NULL;
+	uint32_t status;
+
+	if (!find_token(m, e->user, &st, &f, &a) || !f ||
+	    (f->state != F_SCHEDULED && f->state != F_RETRACTING) ||
+	    f->sched != e->sched)
+		return;
+	if (e->status == K_PRESENTED) {
+		int64_t at = stream_at(m, st, e->timestamp_ns);
+		unsigned int i;
+
+		/* the previous picture is off the screen now */
+		for (i = 0; i < st->nbuf; i++)
+			if (st->bs[i] == B_SHOWN)
+				st->bs[i] = B_FREE;
+		st->bs[f->buf] = B_SHOWN;
+		st->shown_any = 1;
+		send_event(s, st, MMX_STREAM_VIDEO, MMX_STREAM_PRESENTED, 0,
+			   f->id, f->pts, e->timestamp_ns, at, e->sequence);
+		f->buf = -1;
+		unlink_frame(st, f);
+	} else {
+		switch (e->status) {
+		case K_EXPIRED:
+			status = MMX_STREAM_EXPIRED;
+			break;
+		case K_RETRACTED:
+			status = MMX_STREAM_RETRACTED;
+			break;
+		case K_REPLACED:
+			status = MMX_STREAM_REPLACED;
+			break;
+		default:
+			status = MMX_STREAM_FAILED;
+			break;
+		}
+		if (f->report)
+			status = f->report;
+		frame_end(s, st, f, status, e->status == K_FAILED ?
+			  e->error : 0, e->timestamp_ns,
+			  e->status == K_EXPIRED ? e->sequence : 0, 0);
+	}
+	pump(s, m, st);
+}
+
+static void audio_done(struct mmxd_server *s, struct mmxd_media *m,
+		       uint64_t token, int64_t end_ns)
+{
+	struct mstream *st = NULL;
+	struct mframe *f = NULL;
+	struct mchunk *a = NULL;
+
+	if (!find_token(m, token, &st, &f, &a) || !a ||
+	    a->state != A_PLAYING)
+		return;
+	send_event(s, st, MMX_STREAM_AUDIO, MMX_STREAM_PRESENTED, 0, a->num,
+		   a->pts, end_ns, end_ns ? stream_at(m, st, end_ns) : 0, 0);
+	unlink_chunk(st, a);
+}
+
+/* Poll set: [event fd] [decode fd] [audio fds...] */
+unsigned int mmxd_media_poll_fill(struct mmxd_media *m, struct pollfd *pfd,
+				  unsigned int n)
+{
+	unsigned int k = 0;
+	int fd;
+
+	if (n < 2)
+		return 0;
+	fd = m->ops->event_fd(m->ctx);
+	pfd[k++] = (struct pollfd){ .fd = fd, .events = fd >= 0 ? POLLIN : 0 };
+	fd = m->ops->decode_fd(m->ctx);
+	pfd[k++] = (struct pollfd){ .fd = fd, .events = fd >= 0 ? POLLIN : 0 };
+	if (m->audio) {
+		int ret = m->ops->audio->poll_fill(m->ctx, m->audio, pfd + k,
+						   n - k);
+
+		if (ret > 0)
+			k += (unsigned int)ret;
+	}
+	return k;
+}
+
+void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
+			  const struct pollfd *pfd, unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	if (n >= 1 && pfd[0].fd >= 0 && (pfd[0].revents & POLLIN)) {
+		struct mmxd_sched_event ev[16];
+
+		ret = m->ops->read_events(m->ctx, ev, 16);
+		for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
+			sched_done(s, m, &ev[i]);
+	}
+	if (n >= 2 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
+		struct mmx_decode_result r[16];
+
+		do {
+			ret = m->ops->decode_collect(m->ctx, r, 16);
+			for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
+				decode_done(s, m, &r[i]);
+		} while (ret == 16);
+	}
+	if (n > 2 && m->audio) {
+		unsigned int any = 0;
+
+		for (i = 2; i < n; i++)
+			any |= pfd[i].revents;
+		if (any) {
+			uint64_t ids[16];
+			int64_t end[16];
+
+			ret = m->ops->audio->service(m->ctx, m->audio, ids, end,
+						     16);
+			for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
+				audio_done(s, m, ids[i], end[i]);
+		}
+	}
+}
