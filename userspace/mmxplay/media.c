@@ -61,7 +61,7 @@ uint32_t mmxplay_pattern(uint32_t frame, uint32_t x, uint32_t y, uint32_t w,
 	}
 	r = (x * 255 / w + frame * 4) & 0xff;
 	g = h > band ? (y - band) * 255 / (h - band) : 0;
-	b = (uint32_t)(128 + 90 * sin((x + 2.0 * y + 6.0 * frame) * 0.15));
+	b = (uint32_t)(128 + 90 * sin((x + 2.0 * y + 6.0 * frame) * 0.09));
 	return r << 16 | g << 8 | b;
 }
 
@@ -235,7 +235,7 @@ static int16_t tone(uint64_t n, uint32_t rate, uint32_t ch)
 	double t = (double)n / rate;
 	double f = fmod(t, 1.0) < 0.05 ? 1000.0 : 440.0;
 
-	return (int16_t)(8000 * sin(2 * M_PI * f * t + ch * 0.5));
+	return (int16_t)(8000 * sin(2 * M_PI * f * t + ch * 0.09));
 }
 
 int mmxplay_make_media(const char *path, const struct mmxplay_media *m,

@@ -198,6 +198,9 @@ struct mmxplay_frame {
  * @messages: requests sent
  * @elapsed_ns: from the first send to the last event
  * @media_ns: the file's duration
+ * @stalls: times mmxplay's 1 ms sleeper woke more than
+ *	MMXPLAY_STALL_NS late (the machine, e.g. an emulator, stopped)
+ * @stall_max_ns: the longest such pause
  */
 struct mmxplay_report {
 	uint32_t frames;
@@ -226,7 +229,11 @@ struct mmxplay_report {
 	uint64_t messages;
 	int64_t elapsed_ns;
 	int64_t media_ns;
+	uint32_t stalls;
+	int64_t stall_max_ns;
 };
+
+#define MMXPLAY_STALL_NS	50000000ll
 
 /* Nearest-rank percentile @p (0..100) of @n values (sorted in place). */
 int64_t mmxplay_percentile(int64_t *v, size_t n, double p);

@@ -20,7 +20,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +48,53 @@ int64_t mmxplay_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * A thread sleeping 1 ms at a time notes when it wakes much later: the
+ * machine stopped (an emulator's vCPU descheduled). Tests use it to tell a
+ * stalled guest from a late player.
+ */
+struct stall_watch {
+	pthread_t thread;
+	atomic_bool run;
+	atomic_uint count;
+	_Atomic int64_t longest;
+	bool started;
+};
+
+static void *stall_fn(void *arg)
+{
+	struct stall_watch *w = arg;
+	struct timespec one_ms = { 0, 1000000 };
+	int64_t last = mmxplay_now_ns(), now;
+
+	while (atomic_load(&w->run)) {
+		nanosleep(&one_ms, NULL);
+		now = mmxplay_now_ns();
+		if (now - last > MMXPLAY_STALL_NS) {
+			atomic_fetch_add(&w->count, 1);
+			if (now - last > atomic_load(&w->longest))
+				atomic_store(&w->longest, now - last);
+		}
+		last = now;
+	}
+	return NULL;
+}
+
+static void stall_start(struct stall_watch *w)
+{
+	atomic_store(&w->run, true);
+	w->started = !pthread_create(&w->thread, NULL, stall_fn, w);
+}
+
+static void stall_stop(struct stall_watch *w)
+{
+	if (!w->started)
+		return;
+	atomic_store(&w->run, false);
+	pthread_join(w->thread, NULL);
+	w->started = false;
 }
 
 struct player {
@@ -80,6 +129,7 @@ struct player {
 	uint32_t captures_done;
 	uint32_t capture_last;
 	bool capture_failed;
+	struct stall_watch stalls;
 	struct mmxplay_report rep;
 };
 
@@ -582,7 +632,11 @@ int mmxplay_play(const struct mmxplay_opts *o)
 		errmsg("--capture-check: no lit output found");
 		goto out;
 	}
+	stall_start(&p->stalls);
 	ret = run(p);
+	stall_stop(&p->stalls);
+	p->rep.stalls = atomic_load(&p->stalls.count);
+	p->rep.stall_max_ns = atomic_load(&p->stalls.longest);
 
 	p->rep.audio_sent = p->audio_sent;
 	for (i = 0; i < p->audio_sent; i++)

@@ -158,10 +158,12 @@ void mmxplay_report_print(FILE *fp, const struct mmxplay_report *r,
 		secs ? r->payload_bytes / 1000.0 / secs : 0,
 		secs ? r->bytes_sent / 1000.0 / secs : 0, secs,
 		(double)r->elapsed_ns / 1e9);
+	fprintf(fp, "stalls: %u pauses of mmxplay over %.0f ms, the longest %.1f ms\n",
+		r->stalls, ms(MMXPLAY_STALL_NS), ms(r->stall_max_ns));
 	if (!machine)
 		return;
 	fprintf(fp,
-		"mmxplay-stats: frames=%u sent=%u presented=%u on_time=%u late=%u expired=%u failed=%u decode_failed=%u missing=%u audio_sent=%u audio_played=%u audio_failed=%u frame_ms=%.3f off_median_ms=%.3f off_p99_ms=%.3f off_max_ms=%.3f off_mean_ms=%.3f off_median_frames=%.3f off_p99_frames=%.3f lat_median_ms=%.3f lat_p99_ms=%.3f bytes_sent=%" PRIu64 " payload=%" PRIu64 " received=%" PRIu64 " messages=%" PRIu64 " overhead_pct=%.4f payload_kBps=%.2f media_s=%.3f elapsed_s=%.3f\n",
+		"mmxplay-stats: frames=%u sent=%u presented=%u on_time=%u late=%u expired=%u failed=%u decode_failed=%u missing=%u audio_sent=%u audio_played=%u audio_failed=%u frame_ms=%.3f off_median_ms=%.3f off_p99_ms=%.3f off_max_ms=%.3f off_mean_ms=%.3f off_median_frames=%.3f off_p99_frames=%.3f lat_median_ms=%.3f lat_p99_ms=%.3f bytes_sent=%" PRIu64 " payload=%" PRIu64 " received=%" PRIu64 " messages=%" PRIu64 " overhead_pct=%.4f payload_kBps=%.2f media_s=%.3f elapsed_s=%.3f stalls=%u stall_max_ms=%.1f\n",
 		r->frames, r->sent, r->presented, r->on_time, r->late,
 		r->expired, r->failed, r->decode_failed, r->missing,
 		r->audio_sent, r->audio_played, r->audio_failed,
@@ -172,5 +174,5 @@ void mmxplay_report_print(FILE *fp, const struct mmxplay_report *r,
 		r->payload_bytes, r->bytes_received, r->messages,
 		mmxplay_overhead_pct(r),
 		secs ? r->payload_bytes / 1000.0 / secs : 0, secs,
-		(double)r->elapsed_ns / 1e9);
+		(double)r->elapsed_ns / 1e9, r->stalls, ms(r->stall_max_ns));
 }
