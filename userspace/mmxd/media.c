@@ -57,7 +57,18 @@ struct mframe {
 	size_t len;
 	uint64_t sched;		/* F_SCHEDULED, F_RETRACTING */
 	uint32_t report;	/* status to report instead of the kernel's */
+	unsigned int retries;	/* resubmissions after a modeset */
+	int64_t retry_at;	/* F_DECODED: not submitted before (mono) */
 };
+
+/*
+ * A modeset of the stream's CRTC (a capture attaching the writeback
+ * connector, an output reconfigured) fails its pending timed commits with
+ * -EINVAL: such a frame is submitted again, MMXD_RETRY_NS later, up to
+ * MMXD_RETRIES times, before it is reported FAILED.
+ */
+#define MMXD_RETRIES	5
+#define MMXD_RETRY_NS	20000000ll
 
 enum chunk_state {
 	A_READY,	/* PCM, waiting for the start */
@@ -335,7 +346,8 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 		int ret;
 
 		next = f->next;
-		if (f->state != F_DECODED)
+		if (f->state != F_DECODED ||
+		    (f->retry_at && f->retry_at > m->ops->now(m->ctx)))
 			continue;
 		exec = stream_to_mono(m, st, f->pts);
 		expire = f->expire == INT64_MAX ? INT64_MAX :
@@ -350,6 +362,12 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 				       &f->sched);
 		if (ret == -ENOSPC)
 			break;	/* the kernel's queue: again at its next event */
+		if (ret == -EINVAL && f->retries && f->retries < MMXD_RETRIES) {
+			/* the CRTC is still being modeset */
+			f->retries++;
+			f->retry_at = m->ops->now(m->ctx) + MMXD_RETRY_NS;
+			continue;
+		}
 		if (ret) {
 			frame_end(s, st, f, MMX_STREAM_FAILED, ret, 0, 0, 0);
 			continue;
@@ -1083,6 +1101,13 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 			   f->id, f->pts, e->timestamp_ns, at, e->sequence);
 		f->buf = -1;
 		unlink_frame(st, f);
+	} else if (e->status == K_FAILED && e->error == -EINVAL &&
+		   !f->report && f->state == F_SCHEDULED &&
+		   f->retries < MMXD_RETRIES) {
+		/* failed by a modeset: again, a little later */
+		f->retries++;
+		f->state = F_DECODED;
+		f->retry_at = m->ops->now(m->ctx) + MMXD_RETRY_NS;
 	} else {
 		switch (e->status) {
 		case K_EXPIRED:
@@ -1120,6 +1145,27 @@ static void audio_done(struct mmxd_server *s, struct mmxd_media *m,
 	send_event(s, st, MMX_STREAM_AUDIO, MMX_STREAM_PRESENTED, 0, a->num,
 		   a->pts, end_ns, end_ns ? stream_at(m, st, end_ns) : 0, 0);
 	unlink_chunk(st, a);
+}
+
+int mmxd_media_timeout_ms(struct mmxd_media *m)
+{
+	int64_t first = 0, now;
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++) {
+		struct mframe *f;
+
+		if (!m->streams[i]->started)
+			continue;
+		for (f = m->streams[i]->frames; f; f = f->next)
+			if (f->state == F_DECODED && f->retry_at &&
+			    (!first || f->retry_at < first))
+				first = f->retry_at;
+	}
+	if (!first)
+		return -1;
+	now = m->ops->now(m->ctx);
+	return first <= now ? 0 : (int)((first - now) / 1000000 + 1);
 }
 
 /* Poll set: [event fd] [decode fd] [audio fds...] */
@@ -1167,6 +1213,8 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 				decode_done(s, m, &r[i]);
 		} while (ret == 16);
 	}
+	for (i = 0; i < m->n; i++)
+		pump(s, m, m->streams[i]);
 	if (n > 2 && m->audio) {
 		unsigned int any = 0;
 

@@ -364,6 +364,8 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 			  const struct pollfd *pfd, unsigned int n);
 /* Streams open. */
 unsigned int mmxd_media_nstreams(const struct mmxd_media *m);
+/* Milliseconds until a frame is due to be submitted again, -1: none. */
+int mmxd_media_timeout_ms(struct mmxd_media *m);
 
 /*
  * The real backend over @d's KMS device, a decoder pool (NULL: no

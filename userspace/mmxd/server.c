@@ -415,6 +415,7 @@ static size_t conn_max_request(const struct mmxd_server *s,
 static void conn_next_event(struct mmxd_conn *c)
 {
 	struct mmxd_msg *m = c->events;
+	size_t len;
 
 	if (c->out || !m)
 		return;
@@ -422,10 +423,11 @@ static void conn_next_event(struct mmxd_conn *c)
 	if (!c->events)
 		c->events_tail = NULL;
 	c->nevents--;
-	/* the message moves into a buffer of its own */
-	memmove(m, m->data, m->len);
+	/* the message moves to the start of its allocation */
+	len = m->len;
+	memmove(m, m->data, len);
 	c->out = (uint8_t *)m;
-	c->out_len = m->len;
+	c->out_len = len;
 	c->out_off = 0;
 	c->out_since = now_ms();
 	c->out_event = 1;
@@ -654,6 +656,10 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 						.events = POLLIN };
 	}
 	if (s->media) {
+		int mt = mmxd_media_timeout_ms(s->media);
+
+		if (mt >= 0 && (timeout_ms < 0 || mt < timeout_ms))
+			timeout_ms = mt;
 		media_idx = n;
 		nmedia = mmxd_media_poll_fill(s->media, s->pfds + n,
 					      MMXD_MEDIA_POLLFDS);
