@@ -64,8 +64,8 @@ extern "C" {
 #define MMX_STREAM_CLOCK_AUDIO		2	/* the PCM's position */
 
 /* struct mmx_stream_config.flags */
-/* Show the video on the CRTC's primary plane instead of an overlay; the
- * screen's framebuffer is put back when the stream closes. */
+/* Show the video on the CRTC's primary plane instead of an overlay
+ * (reserved: mmxd 0.1 refuses it with -EOPNOTSUPP). */
 #define MMX_STREAM_PRIMARY_PLANE	(1u << 0)
 
 /* Largest frame size accepted. */
