@@ -38,7 +38,10 @@ void mmxplay_usage(FILE *fp)
 "      --ahead MS         send data this far ahead of the clock (default 500)\n"
 "      --expire MS        a frame may be shown this late before it expires\n"
 "                         (default: 2 frame periods, at least 100; 0: never)\n"
-"      --delay MS         the first frame's time after the start (default 300)\n"
+"      --delay MS         stream time 0 this long after the start (default 300)\n"
+"      --lead-in MS       start the media at this stream time (default: 1000\n"
+"                         with audio as the clock, so that it has settled;\n"
+"                         else 0)\n"
 "      --capture-check N  capture the output N times while playing and read\n"
 "                         the test media's frame number in each capture\n"
 "      --stats            also print every figure on one line (key=value)\n"
@@ -138,7 +141,7 @@ static int parse_size(const char *s, uint32_t *w, uint32_t *h)
 /* the options that take a value */
 static const char *const with_value[] = {
 	"--display", "-d", "--output", "-o", "--clock", "--ahead", "--expire",
-	"--delay", "--capture-check", "--seconds", "--size", "--fps",
+	"--delay", "--lead-in", "--capture-check", "--seconds", "--size", "--fps",
 	"--quality", "--audio", "--rate", "--channels", "--bitrate",
 	"--corrupt-every", NULL
 };
@@ -164,6 +167,7 @@ int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 	o->ahead_ns = 500000000;
 	o->expire_ns = -1;
 	o->delay_ns = 300000000;
+	o->lead_ns = -1;
 	o->media.seconds = 5;
 	o->media.width = 320;
 	o->media.height = 240;
@@ -255,6 +259,11 @@ int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 			if (parse_ms(val, 60000, &o->delay_ns))
 				return bad(err, errlen,
 					   "--delay: '%s' is not 0..60000 ms",
+					   val);
+		} else if (!strcmp(name, "--lead-in")) {
+			if (parse_ms(val, 60000, &o->lead_ns))
+				return bad(err, errlen,
+					   "--lead-in: '%s' is not 0..60000 ms",
 					   val);
 		} else if (!strcmp(name, "--capture-check")) {
 			if (parse_u32(val, 0, 100, &o->capture_checks))

@@ -25,6 +25,8 @@
 
 #define MMXPLAY_VERSION		"0.1.0"
 #define MMXPLAY_ERR_LEN		256
+/* --lead-in's default with audio as the clock */
+#define MMXPLAY_AUDIO_LEAD_NS	1000000000ll
 
 /* enum mmxplay_clock: --clock */
 enum mmxplay_clock {
@@ -77,6 +79,8 @@ struct mmxplay_media {
  * @expire_ns: --expire: a frame may be shown this late, then expires;
  *	-1: the default (two frame periods, at least 100 ms); 0: never
  * @delay_ns: --delay: stream time 0 is this long after the start
+ * @lead_ns: --lead-in: the media starts at this stream time; -1: the
+ *	default (MMXPLAY_AUDIO_LEAD_NS with audio as the clock, else 0)
  * @stats: --stats: a machine-readable line with every figure
  * @verbose: --verbose: every event
  * @capture_checks: --capture-check N: capture the output N times while
@@ -93,6 +97,7 @@ struct mmxplay_opts {
 	int64_t ahead_ns;
 	int64_t expire_ns;
 	int64_t delay_ns;
+	int64_t lead_ns;
 	bool stats;
 	bool verbose;
 	uint32_t capture_checks;

@@ -120,6 +120,7 @@ struct player {
 	int64_t corr;			/* mmxd's stream clock - the local estimate */
 	int64_t last_query;
 	int64_t expire;			/* ns after pts; INT64_MAX: never */
+	int64_t lead;			/* stream time of the media's start */
 	uint32_t pending_video;
 	uint32_t pending_audio;
 	uint32_t audio_sent;
@@ -259,8 +260,8 @@ static int send_item(struct player *p, const struct mmxplay_item *it)
 		if (p->pending_video >= MMX_STREAM_DEFAULT_FRAMES)
 			return -EAGAIN;
 		expire = p->expire == INT64_MAX ? INT64_MAX :
-			c->pts_ns + p->expire;
-		ret = mmx_stream_video(p->s, it->first + 1, c->pts_ns, expire,
+			it->pts_ns + p->expire;
+		ret = mmx_stream_video(p->s, it->first + 1, it->pts_ns, expire,
 				       p->data + c->offset, c->size);
 		if (ret == -EAGAIN)
 			return ret;
@@ -379,7 +380,7 @@ static void capture_check(struct player *p)
 		p->capture_failed = true;
 		return;
 	}
-	due = (before + after) / 2 / p->avi.frame_ns;
+	due = ((before + after) / 2 - p->lead) / p->avi.frame_ns;
 	printf("capture %u: frame %u shown at stream time %.3f s (frame %" PRId64 " due)\n",
 	       p->captures_done, frame, (before + after) / 2e9, due);
 	if (p->captures_done > 1 && frame < p->capture_last) {
@@ -387,8 +388,8 @@ static void capture_check(struct player *p)
 		       frame, p->capture_last);
 		p->capture_failed = true;
 	}
-	if ((int64_t)frame * p->avi.frame_ns < before - tol ||
-	    (int64_t)frame * p->avi.frame_ns > after + tol) {
+	if ((int64_t)frame * p->avi.frame_ns + p->lead < before - tol ||
+	    (int64_t)frame * p->avi.frame_ns + p->lead > after + tol) {
 		errmsg("capture %u: frame %u is not near the stream time %.3f-%.3f s",
 		       p->captures_done, frame, before / 1e9, after / 1e9);
 		p->capture_failed = true;
@@ -484,7 +485,7 @@ static int run(struct player *p)
 		}
 		if (p->started && o->capture_checks && p->crtc &&
 		    p->captures_done < o->capture_checks) {
-			cap_at = p->avi.duration_ns *
+			cap_at = p->lead + p->avi.duration_ns *
 				 (int64_t)(p->captures_done + 1) /
 				 (o->capture_checks + 1);
 			if (est >= cap_at) {
@@ -515,7 +516,8 @@ static int run(struct player *p)
 			p->started = true;
 			p->t_zero = now + o->delay_ns;
 			p->last_query = now;
-			deadline = p->t_zero + p->avi.duration_ns + TAIL_NS;
+			deadline = p->t_zero + p->lead + p->avi.duration_ns +
+				   TAIL_NS;
 			continue;
 		}
 		if (p->next == p->nitems && !p->pending_video &&
@@ -567,6 +569,9 @@ static void print_file(const struct player *p)
 	       f->duration_ns / 1e9, f->from_index ? "idx1" : "movi scanned");
 	if (f->note[0])
 		printf("note: %s\n", f->note);
+	if (p->lead)
+		printf("lead-in: the media starts at stream time %.3f s\n",
+		       p->lead / 1e9);
 }
 
 int mmxplay_play(const struct mmxplay_opts *o)
@@ -599,6 +604,16 @@ int mmxplay_play(const struct mmxplay_opts *o)
 		       o->file);
 		goto out;
 	}
+	/*
+	 * The audio clock: mmxd starts the device at stream time 0, and its
+	 * first position timestamps are rough (the device buffer fills, the
+	 * fit has few pairs); the media starts a lead-in later, over
+	 * silence, once the clock is settled.
+	 */
+	if (o->lead_ns >= 0)
+		p->lead = o->lead_ns;
+	else if (p->audio && o->clock != MMXPLAY_CLOCK_MONOTONIC)
+		p->lead = MMXPLAY_AUDIO_LEAD_NS;
 	print_file(p);
 	ret = mmxplay_plan(&p->avi, p->audio, AUDIO_GROUP_NS, &p->items,
 			   &p->nitems);
@@ -615,8 +630,10 @@ int mmxplay_play(const struct mmxplay_opts *o)
 		goto oom;
 	for (i = 0; i < p->avi.nvideo; i++) {
 		p->frames[i].outcome = MMXPLAY_UNSENT;
-		p->frames[i].pts_ns = p->avi.video[i].pts_ns;
+		p->frames[i].pts_ns = p->avi.video[i].pts_ns + p->lead;
 	}
+	for (i = 0; i < p->nitems; i++)
+		p->items[i].pts_ns += p->lead;
 	if (o->expire_ns == 0)
 		p->expire = INT64_MAX;
 	else if (o->expire_ns > 0)
