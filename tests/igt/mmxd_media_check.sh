@@ -17,9 +17,13 @@
 #   cycles           20 open/stream/close cycles (half closing the stream,
 #                    half the connection): no framebuffer of mmxd's left
 #                    beyond the screen's, the same decoder processes
+#   audio            (with --audio-device) a stream with S16LE audio as its
+#                    clock: chunks play out, video follows the audio
+#                    position within 2 vblanks
 #   daemon-alive     mmxd still answers and logged no crash
 #
 # Usage: mmxd_media_check [--subtest NAME[,NAME...]] [--cycles N]
+#                         [--audio-device PCM]
 
 only=
 failed=0
@@ -27,12 +31,14 @@ cycles=20
 sock=/run/mmx/mmxd.sock
 port=7301
 cookie=/run/mmx/cookie
+audio=
 log=/tmp/mmxd.log
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--subtest) only=$2; shift ;;
 	--cycles) cycles=$2; shift ;;
+	--audio-device) audio=$2; shift ;;
 	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "mmxd_media_check: unknown option '$1'" >&2; exit 2 ;;
 	esac
@@ -91,8 +97,13 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
 # ---------------------------------------------------------------------------
 start start "mmxd with --listen tcp:127.0.0.1:$port: socket, cookie file 0600, decoders"
 rm -rf /run/mmx
+if [ -n "$audio" ]; then
+	set -- --audio-device "$audio"
+else
+	set -- --no-audio
+fi
 mmxd --socket $sock --listen tcp:127.0.0.1:$port --auth-file $cookie \
-	--decoders 2 --no-audio --verbose >$log 2>&1 &
+	--decoders 2 "$@" --verbose >$log 2>&1 &
 daemon_pid=$!
 i=0
 while [ ! -S $sock ] && [ $i -lt 100 ] && alive; do
@@ -174,6 +185,13 @@ if wanted cycles; then
 	[ "$fbs" = "$fbs0" ] || { msg "framebuffers left behind"; st=FAIL; }
 	[ "$dec" = "$dec0" ] || { msg "decoder processes changed"; st=FAIL; }
 	result cycles
+fi
+
+# ---------------------------------------------------------------------------
+if [ -n "$audio" ] && wanted audio; then
+	out=$(stream_check unix --spec unix:$sock --subtest audio)
+	echo "$out"
+	echo "$out" | grep -q "^Subtest .*: FAIL" && failed=1
 fi
 
 # ---------------------------------------------------------------------------

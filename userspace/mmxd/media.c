@@ -56,6 +56,8 @@ struct mframe {
 	uint8_t *jpeg;		/* F_WAITING only */
 	size_t len;
 	uint64_t sched;		/* F_SCHEDULED, F_RETRACTING */
+	int64_t exec;		/* F_SCHEDULED: its execution time */
+	int64_t expire_mono;	/* and expiry */
 	uint32_t report;	/* status to report instead of the kernel's */
 	unsigned int retries;	/* resubmissions after a modeset */
 	int64_t retry_at;	/* F_DECODED: not submitted before (mono) */
@@ -305,6 +307,50 @@ static int free_buffer(struct mstream *st)
 	return -1;
 }
 
+/*
+ * With audio as the clock, the monotonic time of a pts is a prediction
+ * from the audio device's fit, which starts only once the device runs and
+ * then settles: move the frames submitted already (the kernel's REPLACE)
+ * when the prediction moved by more than MMXD_FOLLOW_NS and they are not
+ * about to execute.
+ */
+#define MMXD_FOLLOW_NS		2000000ll
+#define MMXD_FOLLOW_MARGIN_NS	8000000ll
+
+static void follow_audio(struct mmxd_media *m, struct mstream *st)
+{
+	int64_t now = m->ops->now(m->ctx);
+	struct mframe *f;
+
+	if (!m->ops->replace)
+		return;
+	for (f = st->frames; f; f = f->next) {
+		int64_t exec, expire;
+		uint64_t id;
+
+		if (f->state != F_SCHEDULED ||
+		    f->exec - now < MMXD_FOLLOW_MARGIN_NS)
+			continue;
+		exec = stream_to_mono(m, st, f->pts);
+		if (llabs(exec - f->exec) <= MMXD_FOLLOW_NS ||
+		    exec - now < MMXD_FOLLOW_MARGIN_NS)
+			continue;
+		expire = f->expire == INT64_MAX ? INT64_MAX :
+			 stream_to_mono(m, st, f->expire);
+		if (expire < exec)
+			expire = exec;
+		if (m->ops->replace(m->ctx, f->sched, &st->t,
+				    st->fb[f->buf].id, st->x, st->y,
+				    st->cfg.width, st->cfg.height, exec, expire,
+				    f->token, &id))
+			continue;	/* executing: it shows as it is */
+		/* the old entry's REPLACED event matches no frame */
+		f->sched = id;
+		f->exec = exec;
+		f->expire_mono = expire;
+	}
+}
+
 /* Move frames and audio along: decode what has a buffer, schedule what
  * is decoded once the clock runs, play what audio is ready. */
 static void pump(struct mmxd_server *s, struct mmxd_media *m,
@@ -373,9 +419,13 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 			continue;
 		}
 		f->state = F_SCHEDULED;
+		f->exec = exec;
+		f->expire_mono = expire;
 	}
 	if (!st->audio)
 		return;
+	if (st->audio_clock)
+		follow_audio(m, st);
 	for (pp = &st->chunks; (a = *pp);) {
 		int ret;
 

@@ -300,40 +300,80 @@ static void kms_fb_free(void *ctx, struct mmxd_fb *fb)
 	memset(fb, 0, sizeof(*fb));
 }
 
+/* Fill @sub for a frame's commit (the arrays live in @objs...@values). */
+static int fill_submit(struct kms_media *k, const struct mmxd_video_target *t,
+		       uint32_t fb, int32_t x, int32_t y, uint32_t w,
+		       uint32_t h, int64_t exec_ns, int64_t expire_ns,
+		       uint64_t user, uint32_t *objs, uint32_t *counts,
+		       uint64_t *values, struct drm_mmx_schedule_submit *sub)
+{
+	const struct plane_props *pp = props_of(k, t->plane);
+
+	if (!pp)
+		return -ENOENT;
+	objs[0] = t->plane;
+	counts[0] = P_COUNT;
+	values[P_FB_ID] = fb;
+	values[P_CRTC_ID] = t->crtc;
+	values[P_SRC_X] = 0;
+	values[P_SRC_Y] = 0;
+	values[P_SRC_W] = (uint64_t)w << 16;
+	values[P_SRC_H] = (uint64_t)h << 16;
+	values[P_CRTC_X] = (uint64_t)(int64_t)x;
+	values[P_CRTC_Y] = (uint64_t)(int64_t)y;
+	values[P_CRTC_W] = w;
+	values[P_CRTC_H] = h;
+	memset(sub, 0, sizeof(*sub));
+	sub->crtc_id = t->crtc;
+	sub->count_objs = 1;
+	sub->objs_ptr = (uintptr_t)objs;
+	sub->count_props_ptr = (uintptr_t)counts;
+	sub->props_ptr = (uintptr_t)pp->id;
+	sub->prop_values_ptr = (uintptr_t)values;
+	sub->exec_ns = (uint64_t)exec_ns;
+	sub->expire_ns = (uint64_t)expire_ns;
+	sub->user_data = user;
+	return 0;
+}
+
+static int kms_replace(void *ctx, uint64_t sched,
+		       const struct mmxd_video_target *t, uint32_t fb,
+		       int32_t x, int32_t y, uint32_t w, uint32_t h,
+		       int64_t exec_ns, int64_t expire_ns, uint64_t user,
+		       uint64_t *new_sched)
+{
+	struct kms_media *k = ctx;
+	uint32_t objs[1], counts[1];
+	uint64_t values[P_COUNT];
+	struct drm_mmx_schedule_replace r;
+	int ret;
+
+	ret = fill_submit(k, t, fb, x, y, w, h, exec_ns, expire_ns, user,
+			  objs, counts, values, &r.submit);
+	if (ret)
+		return ret;
+	r.schedule_id = sched;
+	if (drmIoctl(k->fd, DRM_IOCTL_MMX_SCHEDULE_REPLACE, &r))
+		return -errno;
+	*new_sched = r.submit.schedule_id;
+	return 0;
+}
+
 static int kms_schedule(void *ctx, const struct mmxd_video_target *t,
 			uint32_t fb, int32_t x, int32_t y, uint32_t w,
 			uint32_t h, int64_t exec_ns, int64_t expire_ns,
 			uint64_t user, uint64_t *sched)
 {
 	struct kms_media *k = ctx;
-	const struct plane_props *pp = props_of(k, t->plane);
-	uint32_t objs[1] = { t->plane }, counts[1] = { P_COUNT };
-	uint64_t values[P_COUNT] = {
-		[P_FB_ID] = fb,
-		[P_CRTC_ID] = t->crtc,
-		[P_SRC_X] = 0,
-		[P_SRC_Y] = 0,
-		[P_SRC_W] = (uint64_t)w << 16,
-		[P_SRC_H] = (uint64_t)h << 16,
-		[P_CRTC_X] = (uint64_t)(int64_t)x,
-		[P_CRTC_Y] = (uint64_t)(int64_t)y,
-		[P_CRTC_W] = w,
-		[P_CRTC_H] = h,
-	};
+	uint32_t objs[1], counts[1];
+	uint64_t values[P_COUNT];
 	struct drm_mmx_schedule_submit sub;
+	int ret;
 
-	if (!pp)
-		return -ENOENT;
-	memset(&sub, 0, sizeof(sub));
-	sub.crtc_id = t->crtc;
-	sub.count_objs = 1;
-	sub.objs_ptr = (uintptr_t)objs;
-	sub.count_props_ptr = (uintptr_t)counts;
-	sub.props_ptr = (uintptr_t)pp->id;
-	sub.prop_values_ptr = (uintptr_t)values;
-	sub.exec_ns = (uint64_t)exec_ns;
-	sub.expire_ns = (uint64_t)expire_ns;
-	sub.user_data = user;
+	ret = fill_submit(k, t, fb, x, y, w, h, exec_ns, expire_ns, user,
+			  objs, counts, values, &sub);
+	if (ret)
+		return ret;
 	if (drmIoctl(k->fd, DRM_IOCTL_MMX_SCHEDULE_SUBMIT, &sub))
 		return -errno;
 	*sched = sub.schedule_id;
@@ -576,6 +616,7 @@ static const struct mmxd_audio_ops kms_audio_ops = {
 	.fb_free = kms_fb_free,						\
 	.schedule = kms_schedule,					\
 	.retract = kms_retract,						\
+	.replace = kms_replace,						\
 	.event_fd = kms_event_fd,					\
 	.read_events = kms_read_events,					\
 	.decode_fd = kms_decode_fd,					\

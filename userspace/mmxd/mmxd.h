@@ -253,6 +253,9 @@ struct mmxd_sched_event {
  *	at @exec_ns, expiring at @expire_ns, with user data @user; its
  *	schedule id in @sched
  * @retract: cancel pending timed commit @sched (-EBUSY: too late)
+ * @replace: swap pending timed commit @sched for a new one (arguments as
+ *	@schedule; the old one completes REPLACED), its id in @new_sched;
+ *	-EBUSY: too late
  * @event_fd: fd that polls readable when @read_events has something
  * @read_events: up to @n completions, without blocking; the count
  * @decode_fd: the decoder pool's fd (mmx_decode_fd()); -1 without a pool
@@ -276,6 +279,11 @@ struct mmxd_media_ops {
 			uint32_t h, int64_t exec_ns, int64_t expire_ns,
 			uint64_t user, uint64_t *sched);
 	int (*retract)(void *ctx, uint64_t sched);
+	int (*replace)(void *ctx, uint64_t sched,
+		       const struct mmxd_video_target *t, uint32_t fb,
+		       int32_t x, int32_t y, uint32_t w, uint32_t h,
+		       int64_t exec_ns, int64_t expire_ns, uint64_t user,
+		       uint64_t *new_sched);
 	int (*event_fd)(void *ctx);
 	int (*read_events)(void *ctx, struct mmxd_sched_event *ev,
 			   unsigned int n);
