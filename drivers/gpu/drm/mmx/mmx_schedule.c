@@ -645,9 +645,14 @@ static unsigned int mmx_sched_take_due(struct mmx_device *mmx,
 		if (e->state != MMX_SCHED_EXECUTING || !e->due)
 			continue;
 		e->due = false;
-		if (e->target < seq) {
-			e->target = seq;
-			e->target_ns = next;
+		/*
+		 * Late, it can only be shown at vblank seq. Its commit keeps
+		 * its target all the same: merged with the next target's, it
+		 * would be presented without ever being seen.
+		 */
+		if (e->target < seq && next > e->expire_ns) {
+			mmx_sched_done(e, MMX_SCHEDULE_EXPIRED, 0, seq, next);
+			continue;
 		}
 		if (e->target_ns > e->expire_ns) {
 			mmx_sched_done(e, MMX_SCHEDULE_EXPIRED, 0, e->target,
