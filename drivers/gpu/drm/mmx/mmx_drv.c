@@ -38,6 +38,10 @@
  *	devices present when the module loads and creates the virtual device
  *	only if none bound. ``outputs`` and ``connectors`` apply to the
  *	virtual device only.
+ * ``timed_lead_frames``
+ *	how many frames before its target vblank a timed commit starts
+ *	executing, 1 to 8 (default 2); see mmx_schedule.c. Writable at run
+ *	time.
  */
 
 #include <linux/dma-mapping.h>
