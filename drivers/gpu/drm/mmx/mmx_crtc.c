@@ -148,48 +148,68 @@ static struct mmx_crtc_held *mmx_crtc_held_at(struct mmx_output *output,
 	return &output->held[(output->held_head + i) % MMX_CRTC_HELD_MAX];
 }
 
-/* Hand @h's state to the composer, with its damage. */
+/* Hand @h's state to the composer (if @show), with its damage. */
 static void mmx_crtc_held_switch(struct mmx_output *output,
-				 const struct mmx_crtc_held *h)
+				 const struct mmx_crtc_held *h, bool show)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&output->lock, flags);
-	output->composer_state = h->state;
+	if (show)
+		output->composer_state = h->state;
 	mmx_virtio_add_damage(output, &h->damage);
 	spin_unlock_irqrestore(&output->lock, flags);
 }
 
+/* Has the vblank @seq at @now_ns come for the held state @h? */
+static bool mmx_crtc_held_due(const struct mmx_crtc_held *h, u64 seq,
+			      u64 now_ns)
+{
+	return seq >= h->target && now_ns >= h->not_before_ns;
+}
+
 /*
  * At a vblank, in the timer: latch the oldest held state if its vblank has
- * come. One per vblank, so that each is shown for a frame at least.
- * Return: true if one was latched; the caller then drops the vblank
- * reference it held and wakes &mmx_output.latch_wq.
+ * come, and, if the commits behind it are timed ones whose vblank has come
+ * too (they were late), those as well: the newest goes to the composer and
+ * all report this vblank, as entries due at the same vblank do. A held
+ * ordinary commit goes at the vblank after the one before it.
+ * Return: how many were latched; the caller then drops the vblank
+ * references they held and wakes &mmx_output.latch_wq.
  */
-static bool mmx_crtc_latch(struct mmx_output *output)
+static unsigned int mmx_crtc_latch(struct mmx_output *output)
 {
 	struct drm_crtc *crtc = &output->crtc;
 	struct drm_device *dev = crtc->dev;
-	struct mmx_crtc_held *h;
+	struct mmx_crtc_held *h = NULL, *next;
+	unsigned int n = 0;
 	ktime_t now;
 	u64 seq;
 
 	seq = drm_crtc_vblank_count_and_time(crtc, &now);
 	spin_lock(&dev->event_lock);
-	h = mmx_crtc_held_at(output, 0);
-	if (!output->held_count || seq < h->target ||
-	    ktime_to_ns(now) < h->not_before_ns) {
-		spin_unlock(&dev->event_lock);
-		return false;
+	while (output->held_count) {
+		next = mmx_crtc_held_at(output, 0);
+		if (!mmx_crtc_held_due(next, seq, ktime_to_ns(now)) ||
+		    (h && !next->target))
+			break;
+		h = next;
+		output->held_head = (output->held_head + 1) % MMX_CRTC_HELD_MAX;
+		output->held_count--;
+		/* Damage of each, the picture of the last (done below). */
+		mmx_crtc_held_switch(output, h, false);
+		if (h->event)
+			drm_crtc_send_vblank_event(crtc, h->event);
+		mmx_schedule_flushed(output, h->state, true, seq);
+		n++;
 	}
-	output->held_head = (output->held_head + 1) % MMX_CRTC_HELD_MAX;
-	output->held_count--;
-	mmx_crtc_held_switch(output, h);
-	if (h->event)
-		drm_crtc_send_vblank_event(crtc, h->event);
-	mmx_schedule_flushed(output, h->state, true, seq);
+	if (h) {
+		spin_lock(&output->lock);
+		output->composer_state = h->state;
+		spin_unlock(&output->lock);
+	}
 	spin_unlock(&dev->event_lock);
-	return true;
+	return n;
 }
 
 /*
@@ -209,8 +229,7 @@ static void mmx_crtc_drop_held(struct mmx_output *output)
 		h = mmx_crtc_held_at(output, 0);
 		output->held_head = (output->held_head + 1) % MMX_CRTC_HELD_MAX;
 		output->held_count--;
-		if (!output->held_count)
-			mmx_crtc_held_switch(output, h);
+		mmx_crtc_held_switch(output, h, !output->held_count);
 		if (h->event)
 			drm_crtc_send_vblank_event(crtc, h->event);
 		mmx_schedule_flushed(output, h->state, false, 0);
@@ -265,7 +284,7 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 	struct mmx_output *output = container_of(timer, struct mmx_output,
 						  vblank_timer);
 	struct drm_crtc *crtc = &output->crtc;
-	bool latched;
+	unsigned int latched;
 	u64 overruns;
 
 	if (!READ_ONCE(output->vblank_on))
@@ -283,7 +302,8 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 	mmx_composer_vblank(output, drm_crtc_vblank_count(crtc));
 	mmx_schedule_vblank(output);
 	if (latched) {
-		drm_crtc_vblank_put(crtc);
+		while (latched--)
+			drm_crtc_vblank_put(crtc);
 		wake_up_all(&output->latch_wq);
 	}
 	return READ_ONCE(output->vblank_on) ? HRTIMER_RESTART :

@@ -646,13 +646,13 @@ static unsigned int mmx_sched_take_due(struct mmx_device *mmx,
 			continue;
 		e->due = false;
 		/*
-		 * Late, it can only be shown at vblank seq. Its commit keeps
-		 * its target all the same: merged with the next target's, it
-		 * would be presented without ever being seen.
+		 * Late, it can only be shown at vblank seq: it catches up by
+		 * sharing the commit of the entries due then (the vblank
+		 * timer would latch their commits together anyway).
 		 */
-		if (e->target < seq && next > e->expire_ns) {
-			mmx_sched_done(e, MMX_SCHEDULE_EXPIRED, 0, seq, next);
-			continue;
+		if (e->target < seq) {
+			e->target = seq;
+			e->target_ns = next;
 		}
 		if (e->target_ns > e->expire_ns) {
 			mmx_sched_done(e, MMX_SCHEDULE_EXPIRED, 0, e->target,
