@@ -373,9 +373,11 @@ struct drm_mmx_panning {
  * long as the commit is flushed within L frames. An entry submitted less
  * than L frames before its target starts at the next vblank and has less
  * time; a commit flushed after vblank T has passed (the machine stalled)
- * is latched at the next vblank, one state per vblank, and its event
- * reports that vblank's sequence and timestamp, never T. Entries due at
- * the same vblank share one commit; entries of different targets never do.
+ * is latched at the next vblank and its event reports that vblank's
+ * sequence and timestamp, never T. Entries due at the same vblank share
+ * one commit; late entries catch up with the ones due at the vblank they
+ * can still reach (applied in order, all reported at that vblank) instead
+ * of delaying every later entry.
  *
  * Retract and replace: DRM_IOCTL_MMX_SCHEDULE_RETRACT cancels a pending
  * entry (it completes ``retracted``); DRM_IOCTL_MMX_SCHEDULE_REPLACE swaps
