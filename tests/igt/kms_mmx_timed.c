@@ -413,6 +413,17 @@ static void sleep_until(uint64_t ns)
 		;
 }
 
+/* The driver's timed_lead_frames: entries start that many frames ahead. */
+static uint64_t lead_frames(void)
+{
+	char buf[32];
+
+	if (mmx_read_file("/sys/module/mmx/parameters/timed_lead_frames", buf,
+			  sizeof(buf)) <= 0)
+		return 1;
+	return strtoull(buf, NULL, 10);
+}
+
 static int count_fbs(struct mmx_dev *d, uint32_t only_id)
 {
 	static char buf[1 << 16];
@@ -997,6 +1008,8 @@ static void test_race_retract(struct mmx_dev *d)
 	struct tset s;
 	struct ctx c;
 
+	uint64_t lead = lead_frames();
+
 	setup(d, &c);
 	shown = c.fb[0]->id;
 	srand(7);
@@ -1005,8 +1018,9 @@ static void test_race_retract(struct mmx_dev *d)
 		int ret;
 
 		last_vblank(&c, &seq0, &t0);
-		/* Due at vblank seq0 + 2, executed right after it. */
-		exec = t0 + 2 * c.period + 1 + (uint64_t)rand() % (c.period - 1);
+		/* Target seq0 + 2 + lead: started at vblank seq0 + 2. */
+		exec = t0 + (1 + lead) * c.period + 1 +
+		       (uint64_t)rand() % (c.period - 1);
 		at = t0 + 2 * c.period - 2000000 + (uint64_t)rand() % 5000000;
 		fb = c.fb[i % 2 ? 0 : 1]->id;
 		tset_flip(d, &s, c.o, fb);
@@ -1032,7 +1046,7 @@ static void test_race_retract(struct mmx_dev *d)
 		/* Exactly one event per entry. */
 		timed_expect_none(d->fd, 0);
 		/* And the picture agrees, also after the vblank it aimed at. */
-		sleep_until(t0 + 4 * c.period);
+		sleep_until(t0 + (lead + 3) * c.period);
 		mmx_assert_f(mmx_prop_get(d, c.o->primary, "FB_ID") == shown,
 			     "iteration %d: retract %s, but FB_ID is %llu", i,
 			     ret ? "failed" : "succeeded",
@@ -1100,6 +1114,322 @@ static void test_close_with_pending(struct mmx_dev *d)
 		mmx_sleep_ms(20);
 	mmx_assert_eq(count_fbs(d, 0), base);
 	timed_expect_none(d->fd, 50);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Prepared ahead: the latch                                                */
+
+#define EARLY_N 24
+
+/*
+ * EARLY_N entries on consecutive vblanks T0 + j, each with its execution
+ * time just after vblank T0 + j - 1 (so it is prepared timed_lead_frames
+ * ahead yet may not show before T0 + j), alternating B and A. Correctness:
+ * every event presented, timestamp >= exec, on the vblank grid, in order
+ * (two at the same vblank only when the first was late); every
+ * recorded frame shows the picture of the last entry presented at or
+ * before it (so no picture changes before its reported vblank, hence
+ * before its execution time). Timing: each at exactly its target.
+ */
+static bool early_once(struct mmx_dev *d, void *arg)
+{
+	struct ctx *c = arg;
+	struct drm_mmx_event_schedule ev[EARLY_N];
+	uint64_t seq0, t0, t_first, exec[EARLY_N], id[EARLY_N];
+	struct recorder rec;
+	struct tset s;
+	bool ok = true;
+	int j, k;
+
+	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
+	rec_start(d, c->o, &rec);
+	last_vblank(c, &seq0, &t0);
+	t_first = seq0 + 6 + lead_frames();
+	for (j = 0; j < EARLY_N; j++) {
+		exec[j] = t0 + (t_first + (uint64_t)j - 1 - seq0) * c->period +
+			  1 + (uint64_t)rand() % 1000;
+		tset_flip(d, &s, c->o, c->fb[j % 2 ? 0 : 1]->id);
+		mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec[j],
+				    exec[j] + 1000000000ULL, (uint64_t)j,
+				    &id[j]));
+	}
+	for (j = 0; j < EARLY_N; j++) {
+		timed_wait(d->fd, id[j], &ev[j]);
+		mmx_assert_eq(ev[j].status, MMX_SCHEDULE_PRESENTED);
+		mmx_assert_f(ev[j].timestamp_ns >= exec[j],
+			     "entry %d presented at %llu, before its exec %llu",
+			     j, (unsigned long long)ev[j].timestamp_ns,
+			     (unsigned long long)exec[j]);
+		mmx_assert_eq_u64(ev[j].timestamp_ns,
+				  t0 + (ev[j].sequence - seq0) * c->period);
+		/* Only late entries catch up by sharing a vblank. */
+		mmx_assert_f(!j || ev[j].sequence > ev[j - 1].sequence ||
+			     ev[j - 1].sequence > t_first + (uint64_t)j - 1,
+			     "entries %d and %d presented at the same vblank",
+			     j - 1, j);
+		mmx_assert_f(!j || ev[j].sequence >= ev[j - 1].sequence,
+			     "entry %d presented before entry %d", j, j - 1);
+		if (ev[j].sequence != t_first + (uint64_t)j) {
+			mmx_info("entry %d presented at %llu, aimed at %llu", j,
+				 (unsigned long long)ev[j].sequence,
+				 (unsigned long long)(t_first + j));
+			ok = false;
+		}
+	}
+	rec_wait_frame(&rec, (uint32_t)ev[EARLY_N - 1].sequence + 2);
+	rec_stop(&rec);
+	for (k = 0; k < rec.n; k++) {
+		uint32_t f = rec.frame[k], want = c->crc[0];
+
+		if ((int32_t)(f - (uint32_t)seq0) <= 0)
+			continue;
+		for (j = 0; j < EARLY_N; j++) {
+			if ((int32_t)(f - (uint32_t)ev[j].sequence) >= 0)
+				want = c->crc[j % 2 ? 0 : 1];
+		}
+		mmx_assert_f(rec.value[k] == want,
+			     "frame %u shows 0x%08x, the events say 0x%08x", f,
+			     rec.value[k], want);
+	}
+	return ok;
+}
+
+static void test_never_early(struct mmx_dev *d)
+{
+	struct ctx c;
+
+	setup(d, &c);
+	measure_crcs(&c, 2);
+	srand(3);
+	mmx_timing_attempts(early_once, d, &c, (double)c.period,
+			    "prepared-ahead entries");
+}
+
+/*
+ * Retract around the start: an entry for vblank T starts at vblank
+ * T - lead. A retract half a frame after that vblank fails with EBUSY and
+ * the entry is presented at T; one half a frame before it succeeds and the
+ * entry is never shown.
+ */
+static bool retract_prepared_once(struct mmx_dev *d, void *arg)
+{
+	struct ctx *c = arg;
+	uint64_t lead = lead_frames(), seq0, t0, target, exec, id;
+	struct drm_mmx_event_schedule ev;
+	uint32_t shown = c->fb[0]->id;
+	struct recorder rec;
+	struct tset s;
+	bool ok = true;
+	int round, ret;
+
+	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
+	rec_start(d, c->o, &rec);
+	for (round = 0; round < 2; round++) {
+		bool late = round == 0;	/* retract after the start */
+
+		last_vblank(c, &seq0, &t0);
+		target = seq0 + lead + 4;
+		exec = t0 + (target - seq0) * c->period - c->period / 2;
+		tset_flip(d, &s, c->o, c->fb[late ? 1 : 2]->id);
+		mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec,
+				    exec + 1000000000ULL, (uint64_t)round, &id));
+		sleep_until(t0 + (target - lead - seq0) * c->period +
+			    (late ? c->period / 2 : -(c->period / 2)));
+		ret = timed_retract(d->fd, id);
+		mmx_assert_f(ret == 0 || ret == -EBUSY, "retract: %d", ret);
+		timed_wait(d->fd, id, &ev);
+		if (ret == 0) {
+			mmx_assert_eq(ev.status, MMX_SCHEDULE_RETRACTED);
+		} else {
+			mmx_assert_eq(ev.status, MMX_SCHEDULE_PRESENTED);
+			mmx_assert_gte(ev.timestamp_ns, exec);
+		}
+		timed_expect_none(d->fd, 0);
+		if ((ret == -EBUSY) != late) {
+			mmx_info("retract %s of the start vblank: %s",
+				 late ? "after" : "before",
+				 ret ? "EBUSY" : "succeeded");
+			ok = false;
+		} else if (late && ev.sequence != target) {
+			mmx_info("presented at %llu, aimed at %llu",
+				 (unsigned long long)ev.sequence,
+				 (unsigned long long)target);
+			ok = false;
+		}
+		if (ret)
+			shown = c->fb[late ? 1 : 2]->id;
+		sleep_until(t0 + (target + 2 - seq0) * c->period);
+		mmx_assert_eq(mmx_prop_get(d, c->o->primary, "FB_ID"), shown);
+	}
+	rec_wait_frame(&rec, (uint32_t)target + 2);
+	rec_stop(&rec);
+	if (shown != c->fb[2]->id)
+		mmx_assert_f(rec_count(&rec, c->crc[2]) == 0,
+			     "a retracted entry was shown in %d frames",
+			     rec_count(&rec, c->crc[2]));
+	return ok;
+}
+
+static void test_retract_prepared(struct mmx_dev *d)
+{
+	struct ctx c;
+
+	setup(d, &c);
+	measure_crcs(&c, 3);
+	mmx_timing_attempts(retract_prepared_once, d, &c, (double)c.period,
+			    "retract around the start");
+}
+
+/*
+ * While a timed flip to B for vblank T is held (after its start, before
+ * T), an ordinary blocking commit flips to C: it waits behind the held
+ * commit and is latched at a later vblank; B is shown from T, C after.
+ * A blocking commit on the second output meanwhile is not held up.
+ */
+static bool ordinary_once(struct mmx_dev *d, void *arg)
+{
+	struct ctx *c = arg;
+	struct mmx_output *o1 = &c->d->out[1];
+	uint64_t lead = lead_frames(), seq0, t0, target, exec, id, t1, t2;
+	struct drm_mmx_event_schedule ev;
+	uint32_t crc, f, first_c = 0;
+	struct recorder rec;
+	struct mmx_req *r;
+	struct tset s;
+	bool ok = true;
+	int k;
+
+	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
+	mmx_do(mmx_output_set(d, o1, &c->mode, c->fb[0], 0, 0));
+	rec_start(d, c->o, &rec);
+	last_vblank(c, &seq0, &t0);
+	target = seq0 + lead + 4;
+	exec = t0 + (target - 1 - seq0) * c->period + c->period / 2;
+	tset_flip(d, &s, c->o, c->fb[1]->id);
+	mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec,
+			    exec + 1000000000ULL, 1, &id));
+	/* Held: started at T - lead, committed since; T not yet come. */
+	sleep_until(t0 + (target - 1 - seq0) * c->period + c->period / 4);
+
+	t1 = (uint64_t)mmx_now_ns();
+	r = mmx_req_new(d);
+	mmx_req_add(r, o1->primary, "FB_ID", c->fb[2]->id);
+	mmx_do(mmx_req_commit(r, 0));
+	t2 = (uint64_t)mmx_now_ns();
+	if (t2 - t1 > 2 * c->period) {
+		mmx_info("a commit on the other CRTC took %.1f ms",
+			 (t2 - t1) / 1e6);
+		ok = false;
+	}
+
+	r = mmx_req_new(d);
+	mmx_req_add(r, c->o->primary, "FB_ID", c->fb[2]->id);
+	mmx_do(mmx_req_commit(r, 0));
+	timed_wait(d->fd, id, &ev);
+	mmx_assert_eq(ev.status, MMX_SCHEDULE_PRESENTED);
+	mmx_assert_gte(ev.timestamp_ns, exec);
+	if (ev.sequence != target) {
+		mmx_info("presented at %llu, aimed at %llu",
+			 (unsigned long long)ev.sequence,
+			 (unsigned long long)target);
+		ok = false;
+	}
+	rec_wait_frame(&rec, (uint32_t)ev.sequence + 3);
+	rec_stop(&rec);
+	if (mmx_prop_get(d, c->o->primary, "FB_ID") == c->fb[1]->id) {
+		/* The timed commit was not held yet: it came second. */
+		mmx_info("the timed commit was made after the ordinary one");
+		return false;
+	}
+	mmx_assert_eq(mmx_prop_get(d, c->o->primary, "FB_ID"), c->fb[2]->id);
+	for (k = 0; k < rec.n; k++) {
+		f = rec.frame[k];
+		if ((int32_t)(f - (uint32_t)seq0) <= 0)
+			continue;
+		crc = rec.value[k];
+		if ((int32_t)(f - (uint32_t)ev.sequence) < 0)
+			mmx_assert_f(crc == c->crc[0], "frame %u before %llu is not A",
+				     f, (unsigned long long)ev.sequence);
+		else if (f == (uint32_t)ev.sequence)
+			mmx_assert_f(crc == c->crc[1], "frame %u (timed) is not B", f);
+		else if (crc == c->crc[2] && !first_c)
+			first_c = f;
+		else if (!first_c)
+			mmx_assert_f(crc == c->crc[1], "frame %u is neither B nor C", f);
+		else
+			mmx_assert_f(crc == c->crc[2], "frame %u after C is not C", f);
+	}
+	mmx_assert_f(first_c, "C never shown");
+	return ok;
+}
+
+static void test_ordinary_during_held(struct mmx_dev *d)
+{
+	struct ctx c;
+
+	mmx_require_f(d->n_outputs >= 2, "needs two outputs");
+	setup(d, &c);
+	measure_crcs(&c, 3);
+	mmx_timing_attempts(ordinary_once, d, &c, (double)c.period,
+			    "ordinary commit during a held one");
+}
+
+/*
+ * The CRTC turned off while a timed flip is held: the entry fails with
+ * EINVAL (or, if the off came after its vblank, was presented), one event;
+ * lit again, the CRTC runs timed entries as before.
+ */
+static bool off_once(struct mmx_dev *d, void *arg)
+{
+	struct ctx *c = arg;
+	uint64_t lead = lead_frames(), seq0, t0, target, exec, id;
+	struct drm_mmx_event_schedule ev;
+	struct mmx_req *r;
+	struct tset s;
+	bool ok = true;
+
+	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
+	last_vblank(c, &seq0, &t0);
+	target = seq0 + lead + 4;
+	exec = t0 + (target - 1 - seq0) * c->period + c->period / 2;
+	tset_flip(d, &s, c->o, c->fb[1]->id);
+	mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec,
+			    exec + 1000000000ULL, 1, &id));
+	sleep_until(t0 + (target - 1 - seq0) * c->period + c->period / 4);
+	r = mmx_req_new(d);
+	mmx_req_output_off(r, c->o);
+	mmx_req_plane_off(r, c->o->primary);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	timed_wait(d->fd, id, &ev);
+	if (ev.status == MMX_SCHEDULE_PRESENTED) {
+		mmx_info("presented at %llu before the CRTC went off",
+			 (unsigned long long)ev.sequence);
+		ok = false;
+	} else {
+		mmx_assert_eq(ev.status, MMX_SCHEDULE_FAILED);
+		mmx_assert_eq(ev.error, -EINVAL);
+	}
+	timed_expect_none(d->fd, 50);
+
+	/* Lit again: timed entries work. */
+	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
+	exec = (uint64_t)mmx_now_ns() + 5 * c->period;
+	mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec,
+			    exec + 1000000000ULL, 2, &id));
+	timed_wait(d->fd, id, &ev);
+	mmx_assert_eq(ev.status, MMX_SCHEDULE_PRESENTED);
+	mmx_assert_gte(ev.timestamp_ns, exec);
+	mmx_assert_eq(mmx_prop_get(d, c->o->primary, "FB_ID"), c->fb[1]->id);
+	return ok;
+}
+
+static void test_off_while_held(struct mmx_dev *d)
+{
+	struct ctx c;
+
+	setup(d, &c);
+	mmx_timing_attempts(off_once, d, &c, (double)c.period,
+			    "CRTC off with a held commit");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1332,6 +1662,14 @@ static const struct mmx_subtest tests[] = {
 	  test_race_retract, NULL, NULL },
 	{ "close-with-pending", "20 cycles of open (master) / submit 6 entries on own FBs / close with entries pending or executing: every FB is freed, nothing leaks",
 	  test_close_with_pending, NULL, NULL },
+	{ "never-early-prepared", "24 entries on consecutive vblanks, each executing just after the vblank before its own, prepared timed_lead_frames ahead: each presented at its vblank, never before its exec time, and every frame's CRC shows what the events say",
+	  test_never_early, NULL, NULL },
+	{ "retract-prepared", "a retract after the vblank that starts an entry (timed_lead_frames before its target) is EBUSY and the entry is presented at its target; one before that vblank succeeds and the entry is never shown",
+	  test_retract_prepared, NULL, NULL },
+	{ "ordinary-during-held", "an ordinary blocking commit made while a timed one is held waits behind it: the timed picture shows from its vblank, the ordinary one from a later vblank; a commit on the other CRTC is not held up",
+	  test_ordinary_during_held, NULL, NULL },
+	{ "crtc-off-held", "turning the CRTC off while a timed commit is held fails the entry with EINVAL (one event, never shown), and timed entries work again once it is lit",
+	  test_off_while_held, NULL, NULL },
 	{ "bench-1000", "benchmark, prints figures: 1000 timed commits (80% to present, 10% retracted before execution, 10% due to expire): share presented exactly at the first vblank at or after exec, retract success share, frames showing expired or retracted content",
 	  test_bench, NULL, NULL },
 };

@@ -363,13 +363,31 @@ struct drm_mmx_panning {
  * the entry executes is not shown: the entry completes ``failed`` with
  * -ENOENT.
  *
+ * Latency model: an entry's target is the first vblank T of its CRTC at or
+ * after exec_ns. It starts to execute at vblank T - L, where L is the
+ * module parameter ``timed_lead_frames`` (1 to 8, default 2; read in
+ * ``/sys/module/mmx/parameters/timed_lead_frames``): its commit is built,
+ * checked and flushed then, and held by the driver, which latches it
+ * exactly at vblank T (the picture changes there, and never at a vblank
+ * before exec_ns). Scheduling delay in the guest thus costs nothing as
+ * long as the commit is flushed within L frames. An entry submitted less
+ * than L frames before its target starts at the next vblank and has less
+ * time; a commit flushed after vblank T has passed (the machine stalled)
+ * is latched at the next vblank and its event reports that vblank's
+ * sequence and timestamp, never T. Entries due at the same vblank share
+ * one commit; late entries catch up with the ones due at the vblank they
+ * can still reach (applied in order, all reported at that vblank) instead
+ * of delaying every later entry.
+ *
  * Retract and replace: DRM_IOCTL_MMX_SCHEDULE_RETRACT cancels a pending
  * entry (it completes ``retracted``); DRM_IOCTL_MMX_SCHEDULE_REPLACE swaps
  * a pending entry for a new set with new times and user data: the old id
  * completes ``replaced`` and the new entry gets a new id, returned in
  * &drm_mmx_schedule_replace.submit. Both succeed only while the entry has
- * not started to execute; once it has (or has completed) they fail with
- * -EBUSY, and with -ENOENT for an id this file was never given. An entry
+ * not started to execute, i.e. until vblank T - ``timed_lead_frames`` is
+ * handled; once it has (its commit is prepared or held, or it completed)
+ * they fail with -EBUSY, and with -ENOENT for an id this file was never
+ * given. A prepared entry is not aborted: it is shown at T. An entry
  * either executes or is retracted (or replaced), never both: its state
  * (pending, executing, done) changes under a lock.
  *
@@ -390,11 +408,20 @@ struct drm_mmx_panning {
  * than expire_ns is -EINVAL.
  *
  * Ordering with ordinary commits: a timed entry executes against whatever
- * state is current when it runs; an ordinary atomic commit never waits for
- * the queue. A timed commit that follows an ordinary one still in flight
- * on its CRTC waits for it (so it may land a vblank later, which its event
- * reports). Turning the CRTC off (or any modeset that disables it) fails
- * its pending entries with -EINVAL.
+ * state is current when it starts (L frames before T); an ordinary atomic
+ * commit never waits for the queue, but it does wait, as commits do behind
+ * earlier commits, for a timed commit that is held on its CRTC: it is
+ * latched at a vblank after the held one (its page-flip event says which),
+ * and a blocking one returns then. A nonblocking ordinary commit made
+ * while another ordinary one is in flight gets -EBUSY as usual; a held
+ * timed commit does not cause that. Other CRTCs are never affected. A
+ * timed commit that follows an ordinary one still in flight on its CRTC
+ * waits for it (so it may land a vblank later, which its event reports).
+ * Turning the CRTC off (or any modeset that disables it) fails its pending
+ * entries, and those whose commit is held (never shown), with -EINVAL;
+ * closing the file drops its pending entries, while held ones are still
+ * latched (without events); unloading the module turns the CRTCs off
+ * first.
  */
 
 /* Driver ioctl numbers, relative to DRM_COMMAND_BASE */

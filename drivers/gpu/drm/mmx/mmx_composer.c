@@ -181,8 +181,14 @@ void mmx_composer_vblank(struct mmx_output *output, u64 frame)
 
 	spin_lock(&output->lock);
 	if (output->crc_enabled) {
-		if (!output->crc_pending)
+		/*
+		 * Frames owed from before the picture changed are dropped: the
+		 * composer would show them the new one.
+		 */
+		if (!output->crc_pending ||
+		    output->crc_state != output->composer_state)
 			output->crc_frame_start = frame;
+		output->crc_state = output->composer_state;
 		output->crc_frame_end = frame;
 		output->crc_pending = true;
 	}

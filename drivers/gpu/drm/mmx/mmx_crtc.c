@@ -57,6 +57,8 @@ static struct drm_crtc_state *mmx_crtc_duplicate_state(struct drm_crtc *crtc)
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
 	state->touched_planes = 0;
 	state->sched_token = 0;
+	state->sched_target = 0;
+	state->sched_not_before_ns = 0;
 	if (state->transform_blob)
 		drm_property_blob_get(state->transform_blob);
 	if (state->panning_blob)
@@ -133,11 +135,156 @@ static int mmx_crtc_get_property(struct drm_crtc *crtc,
 
 /* Vertical blanking */
 
+/*
+ * Held states: the double-buffered registers of the simulated hardware.
+ * A state flushed ahead of its vblank waits in &mmx_output.held; the
+ * vblank timer makes it the composer's at that vblank, which is when the
+ * picture changes, and sends its event then.
+ */
+
+static struct mmx_crtc_held *mmx_crtc_held_at(struct mmx_output *output,
+					      unsigned int i)
+{
+	return &output->held[(output->held_head + i) % MMX_CRTC_HELD_MAX];
+}
+
+/* Hand @h's state to the composer (if @show), with its damage. */
+static void mmx_crtc_held_switch(struct mmx_output *output,
+				 const struct mmx_crtc_held *h, bool show)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&output->lock, flags);
+	if (show)
+		output->composer_state = h->state;
+	mmx_virtio_add_damage(output, &h->damage);
+	spin_unlock_irqrestore(&output->lock, flags);
+}
+
+/* Has the vblank @seq at @now_ns come for the held state @h? */
+static bool mmx_crtc_held_due(const struct mmx_crtc_held *h, u64 seq,
+			      u64 now_ns)
+{
+	return seq >= h->target && now_ns >= h->not_before_ns;
+}
+
+/*
+ * At a vblank, in the timer: latch the oldest held state if its vblank has
+ * come, and, if the commits behind it are timed ones whose vblank has come
+ * too (they were late), those as well: the newest goes to the composer and
+ * all report this vblank, as entries due at the same vblank do. A held
+ * ordinary commit goes at the vblank after the one before it.
+ * Return: how many were latched; the caller then drops the vblank
+ * references they held and wakes &mmx_output.latch_wq.
+ */
+static unsigned int mmx_crtc_latch(struct mmx_output *output)
+{
+	struct drm_crtc *crtc = &output->crtc;
+	struct drm_device *dev = crtc->dev;
+	struct mmx_crtc_held *h = NULL, *next;
+	unsigned int n = 0;
+	ktime_t now;
+	u64 seq;
+
+	seq = drm_crtc_vblank_count_and_time(crtc, &now);
+	spin_lock(&dev->event_lock);
+	while (output->held_count) {
+		next = mmx_crtc_held_at(output, 0);
+		if (!mmx_crtc_held_due(next, seq, ktime_to_ns(now)) ||
+		    (h && !next->target))
+			break;
+		h = next;
+		output->held_head = (output->held_head + 1) % MMX_CRTC_HELD_MAX;
+		output->held_count--;
+		/* Damage of each, the picture of the last (done below). */
+		mmx_crtc_held_switch(output, h, false);
+		if (h->event)
+			drm_crtc_send_vblank_event(crtc, h->event);
+		mmx_schedule_flushed(output, h->state, true, seq);
+		n++;
+	}
+	if (h) {
+		spin_lock(&output->lock);
+		output->composer_state = h->state;
+		spin_unlock(&output->lock);
+	}
+	spin_unlock(&dev->event_lock);
+	return n;
+}
+
+/*
+ * Drop every held state of a CRTC whose vblank stopped: the newest goes to
+ * the composer (older ones' commits may free the states before it), none
+ * was shown, their events go out now and their timed entries fail.
+ */
+static void mmx_crtc_drop_held(struct mmx_output *output)
+{
+	struct drm_crtc *crtc = &output->crtc;
+	struct drm_device *dev = crtc->dev;
+	struct mmx_crtc_held *h;
+	unsigned int puts = 0;
+
+	spin_lock_irq(&dev->event_lock);
+	while (output->held_count) {
+		h = mmx_crtc_held_at(output, 0);
+		output->held_head = (output->held_head + 1) % MMX_CRTC_HELD_MAX;
+		output->held_count--;
+		mmx_crtc_held_switch(output, h, !output->held_count);
+		if (h->event)
+			drm_crtc_send_vblank_event(crtc, h->event);
+		mmx_schedule_flushed(output, h->state, false, 0);
+		puts++;
+	}
+	spin_unlock_irq(&dev->event_lock);
+	if (!puts)
+		return;
+	while (puts--)
+		drm_crtc_vblank_put(crtc);
+	wake_up_all(&output->latch_wq);
+}
+
+static bool mmx_crtc_holds(struct mmx_output *output,
+			   const struct drm_crtc_state *state)
+{
+	bool held = false;
+	unsigned int i;
+
+	spin_lock_irq(&output->crtc.dev->event_lock);
+	for (i = 0; i < output->held_count; i++)
+		held |= &mmx_crtc_held_at(output, i)->state->base == state;
+	spin_unlock_irq(&output->crtc.dev->event_lock);
+	return held;
+}
+
+/**
+ * mmx_crtc_wait_latched - wait until a flushed CRTC state is latched
+ * @output: the output
+ * @state: a new CRTC state of a commit past its atomic_flush
+ *
+ * Called from the commit tail before the old plane states are cleaned up:
+ * the composer shows them until @state is latched. Returns at once for a
+ * state that was not held. The vblank that latches it is at most a few
+ * frames away; if it never comes (it always does: a held state holds a
+ * vblank reference and disabling the CRTC drops the held states), after
+ * ten seconds the held states are dropped.
+ */
+void mmx_crtc_wait_latched(struct mmx_output *output,
+			   const struct drm_crtc_state *state)
+{
+	if (wait_event_timeout(output->latch_wq,
+			       !mmx_crtc_holds(output, state), 10 * HZ))
+		return;
+	drm_err(output->crtc.dev, "[CRTC:%d:%s] held state not latched in 10 s\n",
+		output->crtc.base.id, output->crtc.name);
+	mmx_crtc_drop_held(output);
+}
+
 static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 {
 	struct mmx_output *output = container_of(timer, struct mmx_output,
 						  vblank_timer);
 	struct drm_crtc *crtc = &output->crtc;
+	unsigned int latched;
 	u64 overruns;
 
 	if (!READ_ONCE(output->vblank_on))
@@ -151,8 +298,14 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 	/* Disabled while this ran: see mmx_crtc_disable_vblank(). */
 	if (!drm_crtc_handle_vblank(crtc))
 		return HRTIMER_NORESTART;
+	latched = mmx_crtc_latch(output);
 	mmx_composer_vblank(output, drm_crtc_vblank_count(crtc));
 	mmx_schedule_vblank(output);
+	if (latched) {
+		while (latched--)
+			drm_crtc_vblank_put(crtc);
+		wake_up_all(&output->latch_wq);
+	}
 	return READ_ONCE(output->vblank_on) ? HRTIMER_RESTART :
 					      HRTIMER_NORESTART;
 }
@@ -456,9 +609,63 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 	drm_crtc_vblank_off(crtc);
 	/* No lock held now: wait for a callback that was still running. */
 	hrtimer_cancel(&output->vblank_timer);
+	mmx_crtc_drop_held(output);
 	mmx_composer_drain(output);
 	mmx_schedule_crtc_off(output);
 	mmx_virtio_crtc_disable(output, state);
+}
+
+/*
+ * Hold the new state of @output's CRTC until its vblank if it is a timed
+ * commit (even one whose target is the next vblank: the composer must not
+ * see it before), or if states are held already (it goes behind them). A
+ * timed commit's event (the atomic helper's own, nobody reads it) is sent
+ * at once: its flip is done as far as the DRM core is concerned, so the
+ * next timed commit can be flushed behind it, and the commit tail waits
+ * for the latch itself before cleaning up (mmx_crtc_wait_latched()).
+ * Return: true if held; the caller must then not touch @event.
+ */
+static bool mmx_crtc_hold(struct mmx_output *output,
+			  struct drm_atomic_state *state,
+			  struct drm_pending_vblank_event *event)
+{
+	struct drm_crtc *crtc = &output->crtc;
+	struct drm_device *dev = crtc->dev;
+	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(crtc->state);
+	struct mmx_virtio_damage damage;
+	struct mmx_crtc_held *h;
+	bool timed = mmx_state->sched_token && mmx_state->sched_target;
+
+	if (!timed && !READ_ONCE(output->held_count))
+		return false;
+	mmx_virtio_crtc_damage(output, state, &damage);
+
+	for (;;) {
+		spin_lock_irq(&dev->event_lock);
+		if (output->held_count < MMX_CRTC_HELD_MAX)
+			break;
+		spin_unlock_irq(&dev->event_lock);
+		/* Cannot happen (see the define); the vblank frees a slot. */
+		wait_event_timeout(output->latch_wq,
+				   READ_ONCE(output->held_count) <
+				   MMX_CRTC_HELD_MAX, HZ / 10);
+	}
+	if ((!timed && !output->held_count) || drm_crtc_vblank_get(crtc)) {
+		spin_unlock_irq(&dev->event_lock);
+		return false;
+	}
+	h = mmx_crtc_held_at(output, output->held_count++);
+	h->state = mmx_state;
+	h->target = timed ? mmx_state->sched_target : 0;
+	h->not_before_ns = timed ? mmx_state->sched_not_before_ns : 0;
+	h->damage = damage;
+	h->event = event;
+	if (event && timed) {
+		drm_crtc_send_vblank_event(crtc, event);
+		h->event = NULL;
+	}
+	spin_unlock_irq(&dev->event_lock);
+	return true;
 }
 
 static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
@@ -467,13 +674,16 @@ static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
 	struct mmx_output *output = crtc_to_mmx_output(crtc);
 	struct drm_pending_vblank_event *event = crtc->state->event;
 
+	crtc->state->event = NULL;
+	if (crtc->state->active && mmx_crtc_hold(output, state, event))
+		return;
+
 	spin_lock_irq(&output->lock);
 	output->composer_state = to_mmx_crtc_state(crtc->state);
 	spin_unlock_irq(&output->lock);
 	/* After the switch: damage must never precede its picture. */
 	mmx_virtio_crtc_flush(output, state);
 
-	crtc->state->event = NULL;
 	spin_lock_irq(&crtc->dev->event_lock);
 	if (event && crtc->state->active && drm_crtc_vblank_get(crtc) == 0) {
 		drm_crtc_arm_vblank_event(crtc, event);
@@ -572,6 +782,7 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 		return -EINVAL;
 
 	spin_lock_init(&output->lock);
+	init_waitqueue_head(&output->latch_wq);
 	hrtimer_init(&output->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	output->vblank_timer.function = mmx_vblank_timer_fn;
 	INIT_WORK(&output->compose_work, mmx_composer_work);

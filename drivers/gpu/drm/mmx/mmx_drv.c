@@ -38,6 +38,10 @@
  *	devices present when the module loads and creates the virtual device
  *	only if none bound. ``outputs`` and ``connectors`` apply to the
  *	virtual device only.
+ * ``timed_lead_frames``
+ *	how many frames before its target vblank a timed commit starts
+ *	executing, 1 to 8 (default 2); see mmx_schedule.c. Writable at run
+ *	time.
  */
 
 #include <linux/dma-mapping.h>
@@ -237,13 +241,14 @@ static int mmx_atomic_check(struct drm_device *dev,
 
 /*
  * The helper's commit tail, plus: before the old plane states are unmapped,
- * wait for any composition that may still read them.
+ * wait until the new CRTC states are latched (see mmx_crtc_hold()) and for
+ * any composition that may still read the old ones.
  */
 static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
 {
 	struct drm_device *dev = old_state->dev;
 	struct drm_connector_state *old_conn_state, *new_conn_state;
-	struct drm_crtc_state *old_crtc_state;
+	struct drm_crtc_state *old_crtc_state, *new_crtc_state;
 	struct drm_connector *connector;
 	struct drm_crtc *crtc;
 	int i;
@@ -263,6 +268,9 @@ static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
 
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(dev, old_state);
+	/* A held state's flip is done when it is latched. */
+	for_each_new_crtc_in_state(old_state, crtc, new_crtc_state, i)
+		mmx_crtc_wait_latched(crtc_to_mmx_output(crtc), new_crtc_state);
 
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i) {
 		/* Only an active state has layers the composer may read. */

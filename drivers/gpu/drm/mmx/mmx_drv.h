@@ -9,6 +9,7 @@
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_connector.h>
@@ -122,7 +123,13 @@ struct mmx_crtc_layer {
  * @space: the CRTC space shown: the mode's rectangle, or the bounding box
  *	of the transformed mode rectangle
  * @sched_token: non-zero in the state of a timed commit: identifies its
- *	entries when atomic_flush hands the state to the composer; never
+ *	entries when the state is latched (handed to the composer); never
+ *	duplicated
+ * @sched_target: for a timed commit, the vblank at which the state is to
+ *	be latched: atomic_flush holds it (see &mmx_output.held) until the
+ *	vblank timer reaches that count; never duplicated
+ * @sched_not_before_ns: for a timed commit, the latest execution time of
+ *	its entries: it is never latched at a vblank before that time; never
  *	duplicated
  */
 struct mmx_crtc_state {
@@ -137,15 +144,25 @@ struct mmx_crtc_state {
 	struct mmx_transform transform;
 	struct drm_rect space;
 	u64 sched_token;
+	u64 sched_target;
+	u64 sched_not_before_ns;
 };
 
 #define to_mmx_crtc_state(s) container_of(s, struct mmx_crtc_state, base)
 
 /*
- * Timed commits handed to the composer but not yet latched: one, plus the
- * previous one between its flip and the vblank handler's look at it.
+ * Timed commits latched but not yet seen by the schedule: the one latched
+ * at this vblank, plus those dropped when the CRTC is turned off (at most
+ * MMX_CRTC_HELD_MAX).
  */
-#define MMX_SCHED_FLUSHED_MAX	4
+#define MMX_SCHED_FLUSHED_MAX	8
+
+/*
+ * CRTC states flushed but not yet latched. The DRM core lets a CRTC have
+ * two commits in flight (a third waits for the cleanup of the first), so
+ * two are held at most; atomic_flush waits for a free slot otherwise.
+ */
+#define MMX_CRTC_HELD_MAX	4
 
 /**
  * struct mmx_sched_flushed - a timed commit handed to the composer
@@ -158,6 +175,40 @@ struct mmx_sched_flushed {
 	u64 token;
 	u64 seq;
 	bool armed;
+};
+
+#define MMX_VIRTIO_DAMAGE_MAX	8
+
+/**
+ * struct mmx_virtio_damage - what changed on a CRTC since its last frame
+ * went to the host
+ * @count: number of entries used in @rects
+ * @rects: rectangles in CRTC coordinates, merged so that they rarely
+ *	overlap
+ */
+struct mmx_virtio_damage {
+	unsigned int count;
+	struct drm_rect rects[MMX_VIRTIO_DAMAGE_MAX];
+};
+
+/**
+ * struct mmx_crtc_held - a CRTC state flushed but not yet latched
+ * @state: the state, latched by the vblank timer at @target
+ * @event: the commit's vblank event, sent when @state is latched; NULL
+ *	for a timed commit, whose event is sent at once (see
+ *	mmx_crtc_atomic_flush())
+ * @target: latch at the first vblank at or after this count (0: the
+ *	next one)
+ * @not_before_ns: and not at a vblank before this time
+ * @damage: what the state changes for the virtio backend, recorded when
+ *	it is latched
+ */
+struct mmx_crtc_held {
+	struct mmx_crtc_state *state;
+	struct drm_pending_vblank_event *event;
+	u64 target;
+	u64 not_before_ns;
+	struct mmx_virtio_damage damage;
 };
 
 /**
@@ -177,12 +228,14 @@ struct mmx_sched_flushed {
  *	(set under the DRM vblank locks, read by the timer callback)
  * @frame_period: the current mode's frame duration; written only while
  *	the timer is stopped
- * @lock: protects @composer_state, @crc_enabled, @crc_frame_start and
- *	@crc_frame_end; taken from hard interrupt context
+ * @lock: protects @composer_state, @crc_enabled, @crc_state,
+ *	@crc_frame_start and @crc_frame_end; taken from hard interrupt context
  * @composer_state: the CRTC state the composer shows, switched in
  *	atomic_flush
  * @crc_enabled: a CRC source is set
  * @crc_vblank_ref: the CRC source holds a vblank reference
+ * @crc_state: @composer_state when @crc_frame_start began; compared only,
+ *	never dereferenced
  * @crc_frame_start: first vblank whose CRC is owed
  * @crc_frame_end: last vblank whose CRC is owed
  * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
@@ -215,9 +268,15 @@ struct mmx_sched_flushed {
  * @sched_next_seq: its sequence; protected by &mmx_device.sched_lock
  * @sched_work: runs due timed entries and completes the others; on
  *	&mmx_device.sched_wq
- * @sched_flushed: the timed commits handed to the composer and not yet
- *	seen latched by a vblank (free slots have token 0); protected by
+ * @sched_flushed: the timed commits latched (handed to the composer) and
+ *	not yet seen by the schedule (free slots have token 0); protected by
  *	&drm_device.event_lock
+ * @held: ring of the CRTC states flushed but not yet latched, oldest at
+ *	@held_head; the vblank timer latches at most one per vblank, in
+ *	order; protected by &drm_device.event_lock
+ * @held_head: index of the oldest entry of @held
+ * @held_count: number of entries in @held
+ * @latch_wq: woken when a held state is latched or dropped
  */
 struct mmx_output {
 	struct drm_crtc crtc;
@@ -239,6 +298,7 @@ struct mmx_output {
 	bool crc_enabled;
 	bool crc_vblank_ref;
 	bool crc_pending;
+	const struct mmx_crtc_state *crc_state;
 	u64 crc_frame_start;
 	u64 crc_frame_end;
 
@@ -267,6 +327,11 @@ struct mmx_output {
 	u64 sched_next_seq;
 	struct work_struct sched_work;
 	struct mmx_sched_flushed sched_flushed[MMX_SCHED_FLUSHED_MAX];
+
+	struct mmx_crtc_held held[MMX_CRTC_HELD_MAX];
+	unsigned int held_head;
+	unsigned int held_count;
+	wait_queue_head_t latch_wq;
 };
 
 struct mmx_virtio;
@@ -348,6 +413,8 @@ bool mmx_format_lookup(u32 fourcc, enum mmx_format *format);
 
 /* CRTC */
 int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output);
+void mmx_crtc_wait_latched(struct mmx_output *output,
+			   const struct drm_crtc_state *state);
 
 /* Composer */
 void mmx_composer_work(struct work_struct *work);
@@ -382,20 +449,6 @@ void mmx_schedule_flushed(struct mmx_output *output,
 void mmx_schedule_crtc_off(struct mmx_output *output);
 
 /* virtio backend */
-#define MMX_VIRTIO_DAMAGE_MAX	8
-
-/**
- * struct mmx_virtio_damage - what changed on a CRTC since its last frame
- * went to the host
- * @count: number of entries used in @rects
- * @rects: rectangles in CRTC coordinates, merged so that they rarely
- *	overlap
- */
-struct mmx_virtio_damage {
-	unsigned int count;
-	struct drm_rect rects[MMX_VIRTIO_DAMAGE_MAX];
-};
-
 int mmx_virtio_register(void);
 void mmx_virtio_unregister(void);
 unsigned int mmx_virtio_devices(void);
@@ -405,6 +458,11 @@ void mmx_virtio_crtc_disable(struct mmx_output *output,
 			     struct drm_atomic_state *state);
 void mmx_virtio_crtc_flush(struct mmx_output *output,
 			   struct drm_atomic_state *state);
+void mmx_virtio_crtc_damage(struct mmx_output *output,
+			    struct drm_atomic_state *state,
+			    struct mmx_virtio_damage *damage);
+void mmx_virtio_add_damage(struct mmx_output *output,
+			   const struct mmx_virtio_damage *damage);
 bool mmx_virtio_frame_due(struct mmx_output *output);
 bool mmx_virtio_take_damage(struct mmx_output *output,
 			    struct mmx_virtio_damage *damage);

@@ -9,19 +9,27 @@
  * Flow: an ioctl parses the set into items holding references on their
  * framebuffers and blobs, checks it as a TEST_ONLY commit and queues the
  * entry on its CRTC. The vblank timer (hard interrupt context) only looks
- * at the queue: at vblank N it marks the entries due whose first vblank at
- * or after their execution time is N + 1 (or completes them expired), and
- * the entries whose commit was latched at this vblank presented, then
- * kicks the CRTC's work item. The work item builds one atomic state from
- * the due entries and commits it (nonblocking); it also sends the
- * completion events and drops the references, which may sleep.
+ * at the queue: at vblank N it starts the entries whose target vblank T
+ * (the first vblank at or after their execution time) is at most N +
+ * timed_lead_frames (or completes them expired), completes presented the
+ * entries whose commit was latched at this vblank, and kicks the CRTC's
+ * work item. The work item builds one atomic state per target from the
+ * started entries and commits it (nonblocking) with that target: the
+ * CRTC's atomic_flush holds the state and the vblank timer latches it at
+ * vblank T exactly (see mmx_crtc_hold()), so the work item has
+ * timed_lead_frames frames to run, not one. It also sends the completion
+ * events and drops the references, which may sleep.
  *
  * Entry state: PENDING -> EXECUTING -> DONE, or PENDING -> DONE (retracted,
  * replaced, expired, CRTC off), changed only under &mmx_device.sched_lock,
- * so a retract and an execution never both succeed.
+ * so a retract and an execution never both succeed. An entry leaves
+ * PENDING at vblank T - timed_lead_frames: from then on it is prepared and
+ * cannot be retracted or replaced (-EBUSY).
  */
 
 #include <linux/list_sort.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -37,6 +45,31 @@
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
+
+#define MMX_SCHED_LEAD_MAX	8
+
+/* How many frames before its target vblank an entry starts executing. */
+static unsigned int timed_lead_frames = 2;
+
+static int mmx_sched_lead_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n < 1 || n > MMX_SCHED_LEAD_MAX)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+static const struct kernel_param_ops mmx_sched_lead_ops = {
+	.set = mmx_sched_lead_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(timed_lead_frames, &mmx_sched_lead_ops, &timed_lead_frames,
+		0644);
+MODULE_PARM_DESC(timed_lead_frames,
+		 "Frames before its vblank a timed commit starts executing, 1-8 (default 2)");
 
 enum mmx_sched_state {
 	MMX_SCHED_PENDING,
@@ -71,8 +104,11 @@ struct mmx_sched_file {
 
 /*
  * A timed entry. @crtc_link (on &mmx_output.sched_entries), @file_link,
- * @sfile, @state, @due, @token and the completion fields are protected by
- * &mmx_device.sched_lock; @batch_link belongs to the CRTC's work item.
+ * @sfile, @state, @due, @target, @target_ns, @token and the completion
+ * fields are protected by &mmx_device.sched_lock; @batch_link belongs to
+ * the CRTC's work item. @due: started (EXECUTING) by the vblank timer, not
+ * yet taken by the work item; @target, @target_ns: the vblank to present
+ * at and its time.
  */
 struct mmx_sched_entry {
 	struct list_head crtc_link;
@@ -87,6 +123,8 @@ struct mmx_sched_entry {
 	u64 user_data;
 	enum mmx_sched_state state;
 	bool due;
+	u64 target;
+	u64 target_ns;
 	bool vblank_ref;
 	u32 status;
 	int error;
@@ -469,11 +507,12 @@ static int mmx_sched_apply(struct drm_atomic_state *state,
  * current state of @output's CRTC and check (@test_only) or commit the
  * result. The commit is nonblocking; if an earlier commit on the CRTC has
  * not flipped yet (-EBUSY) it blocks behind it instead. @token marks the
- * CRTC state so that atomic_flush reports when it goes to the composer.
+ * CRTC state so that its latch is reported; @target is the vblank to latch
+ * it at, never one before @not_before_ns.
  */
 static int mmx_sched_commit(struct mmx_output *output,
-			    struct list_head *batch, u64 token,
-			    bool test_only)
+			    struct list_head *batch, u64 token, u64 target,
+			    u64 not_before_ns, bool test_only)
 {
 	struct drm_device *dev = output->crtc.dev;
 	struct drm_modeset_acquire_ctx ctx;
@@ -497,6 +536,8 @@ retry:
 		goto out;
 	}
 	to_mmx_crtc_state(cstate)->sched_token = token;
+	to_mmx_crtc_state(cstate)->sched_target = target;
+	to_mmx_crtc_state(cstate)->sched_not_before_ns = not_before_ns;
 	list_for_each_entry(e, batch, batch_link) {
 		ret = mmx_sched_apply(state, e);
 		if (ret)
@@ -568,6 +609,8 @@ static int mmx_sched_cmp(void *priv, const struct list_head *a,
 	const struct mmx_sched_entry *eb =
 		list_entry(b, struct mmx_sched_entry, batch_link);
 
+	if (ea->target != eb->target)
+		return ea->target < eb->target ? -1 : 1;
 	if (ea->exec_ns != eb->exec_ns)
 		return ea->exec_ns < eb->exec_ns ? -1 : 1;
 	if (ea->sfile != eb->sfile)
@@ -576,18 +619,18 @@ static int mmx_sched_cmp(void *priv, const struct list_head *a,
 }
 
 /*
- * Move the due entries of @output to EXECUTING on @batch, or complete them
- * expired when the vblank they can still reach is past their expiration.
- * Return: the token marking their commit, 0 when there is none.
+ * Move the started entries of @output to @batch, or complete them expired
+ * when the vblank they can still reach is past their expiration. Return:
+ * how many were moved.
  */
-static u64 mmx_sched_take_due(struct mmx_device *mmx,
-			      struct mmx_output *output,
-			      struct list_head *batch)
+static unsigned int mmx_sched_take_due(struct mmx_device *mmx,
+				       struct mmx_output *output,
+				       struct list_head *batch)
 {
 	u64 period = ktime_to_ns(output->frame_period);
 	struct mmx_sched_entry *e;
+	unsigned int n = 0;
 	u64 next, seq, now;
-	u64 token = 0;
 
 	spin_lock_irq(&mmx->sched_lock);
 	next = output->sched_next_ns;
@@ -599,17 +642,53 @@ static u64 mmx_sched_take_due(struct mmx_device *mmx,
 		seq++;
 	}
 	list_for_each_entry(e, &output->sched_entries, crtc_link) {
-		if (e->state != MMX_SCHED_PENDING || !e->due)
+		if (e->state != MMX_SCHED_EXECUTING || !e->due)
 			continue;
-		if (next > e->expire_ns) {
-			mmx_sched_done(e, MMX_SCHEDULE_EXPIRED, 0, seq, next);
+		e->due = false;
+		/*
+		 * Late, it can only be shown at vblank seq: it catches up by
+		 * sharing the commit of the entries due then (the vblank
+		 * timer would latch their commits together anyway).
+		 */
+		if (e->target < seq) {
+			e->target = seq;
+			e->target_ns = next;
+		}
+		if (e->target_ns > e->expire_ns) {
+			mmx_sched_done(e, MMX_SCHEDULE_EXPIRED, 0, e->target,
+				       e->target_ns);
 			continue;
 		}
-		if (!token)
-			token = ++mmx->sched_token;
-		e->state = MMX_SCHED_EXECUTING;
-		e->token = token;
 		list_add_tail(&e->batch_link, batch);
+		n++;
+	}
+	spin_unlock_irq(&mmx->sched_lock);
+	return n;
+}
+
+/*
+ * Move from @batch (sorted by target) to @group the entries of the first
+ * target, marked with a new token. Return: the token.
+ */
+static u64 mmx_sched_take_group(struct mmx_device *mmx,
+				struct list_head *batch,
+				struct list_head *group, u64 *target,
+				u64 *not_before_ns)
+{
+	struct mmx_sched_entry *e, *tmp;
+	u64 token;
+
+	spin_lock_irq(&mmx->sched_lock);
+	token = ++mmx->sched_token;
+	*target = list_first_entry(batch, struct mmx_sched_entry,
+				   batch_link)->target;
+	*not_before_ns = 0;
+	list_for_each_entry_safe(e, tmp, batch, batch_link) {
+		if (e->target != *target)
+			break;
+		e->token = token;
+		*not_before_ns = max(*not_before_ns, e->exec_ns);
+		list_move_tail(&e->batch_link, group);
 	}
 	spin_unlock_irq(&mmx->sched_lock);
 	return token;
@@ -642,39 +721,58 @@ static void mmx_sched_check_unarmed(struct mmx_device *mmx,
 	spin_unlock_irq(&mmx->sched_lock);
 }
 
+/*
+ * Set @e's target: the first vblank at or after its execution time, seen
+ * from vblank @seq, the next one being at @next_ns.
+ */
+static void mmx_sched_target(struct mmx_sched_entry *e, u64 seq, u64 next_ns,
+			     u64 period)
+{
+	u64 k = 0;
+
+	if (e->exec_ns > next_ns && period)
+		k = div64_u64(e->exec_ns - next_ns + period - 1, period);
+	e->target = seq + 1 + k;
+	e->target_ns = next_ns + k * period;
+}
+
 static void mmx_sched_work(struct work_struct *work)
 {
 	struct mmx_output *output = container_of(work, struct mmx_output,
 						  sched_work);
 	struct mmx_device *mmx = to_mmx_device(output->crtc.dev);
 	struct drm_device *dev = &mmx->drm;
+	u64 token, target, not_before_ns;
 	struct mmx_sched_entry *e;
 	LIST_HEAD(batch);
-	u64 token;
 	int idx, ret;
 
 	mmx_sched_check_unarmed(mmx, output);
 	mmx_sched_reap(mmx, output);
-	token = mmx_sched_take_due(mmx, output, &batch);
-	if (!token) {
+	if (!mmx_sched_take_due(mmx, output, &batch)) {
 		mmx_sched_reap(mmx, output);
 		return;
 	}
 	list_sort(NULL, &batch, mmx_sched_cmp);
 
-	/* The frame that started before this commit shows the old state. */
-	flush_work(&output->compose_work);
-	ret = -ENODEV;
-	if (drm_dev_enter(dev, &idx)) {
-		ret = mmx_sched_commit(output, &batch, token, false);
-		drm_dev_exit(idx);
-	}
+	/* One commit per target vblank, earliest first. */
+	while (!list_empty(&batch)) {
+		LIST_HEAD(group);
 
-	if (ret) {
+		token = mmx_sched_take_group(mmx, &batch, &group, &target,
+					     &not_before_ns);
+		ret = -ENODEV;
+		if (drm_dev_enter(dev, &idx)) {
+			ret = mmx_sched_commit(output, &group, token, target,
+					       not_before_ns, false);
+			drm_dev_exit(idx);
+		}
+		if (!ret)
+			continue;
 		drm_dbg_kms(dev, "[CRTC:%d:%s] timed commit failed: %d\n",
 			    output->crtc.base.id, output->crtc.name, ret);
 		spin_lock_irq(&mmx->sched_lock);
-		list_for_each_entry(e, &batch, batch_link) {
+		list_for_each_entry(e, &group, batch_link) {
 			if (e->state == MMX_SCHED_EXECUTING)
 				mmx_sched_done(e, MMX_SCHEDULE_FAILED, ret, 0, 0);
 		}
@@ -692,10 +790,11 @@ static void mmx_sched_work(struct work_struct *work)
  * @output: the output whose vblank was just handled
  *
  * Called from the vblank timer, in hard interrupt context, after
- * drm_crtc_handle_vblank(). Completes the entries whose commit was latched
- * at this vblank (presented) and the ones that can no longer be shown in
- * time (expired), marks due the ones to show at the next vblank, and kicks
- * the CRTC's work item for all of that. Never sleeps or commits.
+ * drm_crtc_handle_vblank() and the latch of held states. Completes the
+ * entries whose commit was latched at this vblank (presented) and the ones
+ * that can no longer be shown in time (expired), starts the ones whose
+ * target vblank is at most timed_lead_frames ahead, and kicks the CRTC's
+ * work item for all of that. Never sleeps or commits.
  */
 void mmx_schedule_vblank(struct mmx_output *output)
 {
@@ -703,15 +802,18 @@ void mmx_schedule_vblank(struct mmx_output *output)
 	struct drm_device *dev = crtc->dev;
 	struct mmx_device *mmx = to_mmx_device(dev);
 	u64 tokens[MMX_SCHED_FLUSHED_MAX];
+	u64 period = ktime_to_ns(output->frame_period);
+	u64 lead = READ_ONCE(timed_lead_frames);
+	u64 seq, now_ns, next_ns, ahead_ns;
 	struct mmx_sched_entry *e;
-	u64 seq, now_ns, next_ns;
 	bool kick = false;
 	unsigned int n;
 	ktime_t now;
 
 	seq = drm_crtc_vblank_count_and_time(crtc, &now);
 	now_ns = ktime_to_ns(now);
-	next_ns = now_ns + ktime_to_ns(output->frame_period);
+	next_ns = now_ns + period;
+	ahead_ns = now_ns + lead * period;
 
 	spin_lock(&dev->event_lock);
 	n = mmx_sched_take_flushed(output, true, seq, tokens);
@@ -726,12 +828,15 @@ void mmx_schedule_vblank(struct mmx_output *output)
 			mmx_sched_done(e, MMX_SCHEDULE_PRESENTED, 0, seq, now_ns);
 			kick = true;
 		} else if (e->state == MMX_SCHED_PENDING &&
-			   e->exec_ns <= next_ns) {
-			if (next_ns > e->expire_ns)
+			   e->exec_ns <= ahead_ns) {
+			mmx_sched_target(e, seq, next_ns, period);
+			if (e->target_ns > e->expire_ns) {
 				mmx_sched_done(e, MMX_SCHEDULE_EXPIRED, 0,
-					       seq + 1, next_ns);
-			else
+					       e->target, e->target_ns);
+			} else {
+				e->state = MMX_SCHED_EXECUTING;
 				e->due = true;
+			}
 			kick = true;
 		}
 	}
@@ -786,8 +891,10 @@ void mmx_schedule_flushed(struct mmx_output *output,
  * mmx_schedule_crtc_off - fail the timed entries of a CRTC being disabled
  * @output: the output, whose vblank timer is stopped
  *
- * Pending entries, and an executing one whose commit was latched but whose
- * vblank never came, complete failed with -EINVAL.
+ * Pending entries, started ones not yet committed, and an executing one
+ * whose commit was latched but whose vblank never came, complete failed
+ * with -EINVAL. Those whose commit was held are dropped with it (see
+ * mmx_crtc_drop_held()) and fail the same way.
  */
 void mmx_schedule_crtc_off(struct mmx_output *output)
 {
@@ -806,7 +913,7 @@ void mmx_schedule_crtc_off(struct mmx_output *output)
 	list_for_each_entry(e, &output->sched_entries, crtc_link) {
 		if (e->state == MMX_SCHED_PENDING ||
 		    (e->state == MMX_SCHED_EXECUTING &&
-		     mmx_sched_token_in(e->token, tokens, n))) {
+		     (e->due || mmx_sched_token_in(e->token, tokens, n)))) {
 			mmx_sched_done(e, MMX_SCHEDULE_FAILED, -EINVAL, 0, 0);
 			kick = true;
 		}
@@ -879,7 +986,7 @@ mmx_sched_prepare(struct drm_device *dev, struct drm_file *file,
 		goto err_free;
 
 	list_add(&e->batch_link, &one);
-	ret = mmx_sched_commit(e->output, &one, 0, true);
+	ret = mmx_sched_commit(e->output, &one, 0, 0, 0, true);
 	list_del(&e->batch_link);
 	if (ret)
 		goto err_free;

@@ -946,29 +946,29 @@ void mmx_virtio_atomic_check(struct drm_atomic_state *state)
 }
 
 /**
- * mmx_virtio_crtc_flush - add what a commit changed to its CRTC's damage
+ * mmx_virtio_crtc_damage - what a commit changes on its CRTC
  * @output: the output
  * @state: the commit
+ * @damage: where to store the rectangles (none on the virtual backend)
  *
- * Called from the CRTC's atomic_flush, after the composer was given the new
- * state.
+ * Called from the CRTC's atomic_flush. The result goes to the host, with
+ * mmx_virtio_add_damage(), once the composer was given the new state.
  */
-void mmx_virtio_crtc_flush(struct mmx_output *output,
-			   struct drm_atomic_state *state)
+void mmx_virtio_crtc_damage(struct mmx_output *output,
+			    struct drm_atomic_state *state,
+			    struct mmx_virtio_damage *damage)
 {
-	struct mmx_virtio *vg = mmx_virtio_of(output);
 	struct drm_plane_state *old_plane_state, *new_plane_state;
 	struct drm_crtc_state *old_crtc_state, *new_crtc_state;
-	struct mmx_virtio_damage damage = {};
 	struct drm_crtc *crtc = &output->crtc;
-	struct mmx_virtio_scanout *sc;
 	struct drm_plane *plane;
+	unsigned int i, n;
 	struct drm_rect full;
-	unsigned int i;
 	u32 touched;
 	int j;
 
-	if (!vg)
+	damage->count = 0;
+	if (!mmx_virtio_of(output))
 		return;
 	old_crtc_state = drm_atomic_get_old_crtc_state(state, crtc);
 	new_crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
@@ -990,24 +990,61 @@ void mmx_virtio_crtc_flush(struct mmx_output *output,
 	    new_crtc_state->color_mgmt_changed ||
 	    to_mmx_crtc_state(new_crtc_state)->transformed ||
 	    to_mmx_crtc_state(old_crtc_state)->transformed) {
-		mmx_virtio_damage_add(&damage, &full);
+		mmx_virtio_damage_add(damage, &full);
 	} else {
 		touched = to_mmx_crtc_state(new_crtc_state)->touched_planes;
 		for_each_oldnew_plane_in_state(state, plane, old_plane_state,
 					       new_plane_state, j)
-			mmx_virtio_plane_damage(&damage, crtc, touched, plane,
+			mmx_virtio_plane_damage(damage, crtc, touched, plane,
 						old_plane_state,
 						new_plane_state);
 	}
+	for (i = 0, n = 0; i < damage->count; i++) {
+		if (drm_rect_intersect(&damage->rects[i], &full))
+			damage->rects[n++] = damage->rects[i];
+	}
+	damage->count = n;
+}
+
+/**
+ * mmx_virtio_add_damage - add rectangles to a CRTC's damage
+ * @output: the output, whose &mmx_output.lock the caller holds
+ * @damage: from mmx_virtio_crtc_damage()
+ */
+void mmx_virtio_add_damage(struct mmx_output *output,
+			   const struct mmx_virtio_damage *damage)
+{
+	struct mmx_virtio *vg = mmx_virtio_of(output);
+	struct mmx_virtio_scanout *sc;
+	unsigned int i;
+
+	lockdep_assert_held(&output->lock);
+
+	if (!vg)
+		return;
+	sc = &vg->scanouts[output->index];
+	for (i = 0; i < damage->count; i++)
+		mmx_virtio_damage_add(&sc->damage, &damage->rects[i]);
+}
+
+/**
+ * mmx_virtio_crtc_flush - add what a commit changed to its CRTC's damage
+ * @output: the output
+ * @state: the commit
+ *
+ * Called from the CRTC's atomic_flush, after the composer was given the new
+ * state.
+ */
+void mmx_virtio_crtc_flush(struct mmx_output *output,
+			   struct drm_atomic_state *state)
+{
+	struct mmx_virtio_damage damage;
+
+	mmx_virtio_crtc_damage(output, state, &damage);
 	if (!damage.count)
 		return;
-
-	sc = &vg->scanouts[output->index];
 	spin_lock_irq(&output->lock);
-	for (i = 0; i < damage.count; i++) {
-		if (drm_rect_intersect(&damage.rects[i], &full))
-			mmx_virtio_damage_add(&sc->damage, &damage.rects[i]);
-	}
+	mmx_virtio_add_damage(output, &damage);
 	spin_unlock_irq(&output->lock);
 }
 
