@@ -746,7 +746,7 @@ static int test_args(void)
 
 	UNIT_CHECK(parse("a.avi", &o) == 0 && !strcmp(o.file, "a.avi") &&
 		   o.ahead_ns == 500000000 && o.expire_ns == -1 &&
-		   o.lead_ns == -1 && o.delay_ns == 300000000 &&
+		   o.lead_ns == 0 && o.delay_ns == 300000000 &&
 		   !o.display && !o.make, "defaults: %s", err);
 	UNIT_CHECK(parse("--display tcp:127.0.0.1:6000 --output=VGA-1 --no-audio --ahead 250 --expire 0 --stats a.avi",
 			 &o) == 0 && !strcmp(o.display, "tcp:127.0.0.1:6000") &&
@@ -755,8 +755,9 @@ static int test_args(void)
 		   "options: %s", err);
 	UNIT_CHECK(parse("--clock audio a.avi", &o) == 0 &&
 		   o.clock == MMXPLAY_CLOCK_AUDIO, "clock");
-	UNIT_CHECK(parse("--lead-in 0 --delay=50 a.avi", &o) == 0 &&
-		   o.lead_ns == 0 && o.delay_ns == 50000000, "lead-in: %s", err);
+	UNIT_CHECK(parse("--lead-in 1000 --delay=50 a.avi", &o) == 0 &&
+		   o.lead_ns == 1000000000 && o.delay_ns == 50000000,
+		   "lead-in: %s", err);
 	UNIT_CHECK(parse("--lead-in -5 a.avi", &o) == -EINVAL, "lead-in -5");
 	UNIT_CHECK(parse("--make-test-media o.avi --seconds 60 --size 640x480 --fps 25 --audio mpeg",
 			 &o) == 0 && o.make && o.media.seconds == 60 &&

@@ -39,9 +39,8 @@ void mmxplay_usage(FILE *fp)
 "      --expire MS        a frame may be shown this late before it expires\n"
 "                         (default: 2 frame periods, at least 100; 0: never)\n"
 "      --delay MS         stream time 0 this long after the start (default 300)\n"
-"      --lead-in MS       start the media at this stream time (default: 1000\n"
-"                         with audio as the clock, so that it has settled;\n"
-"                         else 0)\n"
+"      --lead-in MS       start the media at this stream time, after silence\n"
+"                         (default 0)\n"
 "      --capture-check N  capture the output N times while playing and read\n"
 "                         the test media's frame number in each capture\n"
 "      --stats            also print every figure on one line (key=value)\n"
@@ -167,7 +166,7 @@ int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 	o->ahead_ns = 500000000;
 	o->expire_ns = -1;
 	o->delay_ns = 300000000;
-	o->lead_ns = -1;
+	o->lead_ns = 0;
 	o->media.seconds = 5;
 	o->media.width = 320;
 	o->media.height = 240;

@@ -25,8 +25,6 @@
 
 #define MMXPLAY_VERSION		"0.1.0"
 #define MMXPLAY_ERR_LEN		256
-/* --lead-in's default with audio as the clock */
-#define MMXPLAY_AUDIO_LEAD_NS	1000000000ll
 
 /* enum mmxplay_clock: --clock */
 enum mmxplay_clock {
@@ -79,8 +77,7 @@ struct mmxplay_media {
  * @expire_ns: --expire: a frame may be shown this late, then expires;
  *	-1: the default (two frame periods, at least 100 ms); 0: never
  * @delay_ns: --delay: stream time 0 is this long after the start
- * @lead_ns: --lead-in: the media starts at this stream time; -1: the
- *	default (MMXPLAY_AUDIO_LEAD_NS with audio as the clock, else 0)
+ * @lead_ns: --lead-in: the media starts at this stream time (0)
  * @stats: --stats: a machine-readable line with every figure
  * @verbose: --verbose: every event
  * @capture_checks: --capture-check N: capture the output N times while

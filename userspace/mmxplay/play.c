@@ -604,16 +604,8 @@ int mmxplay_play(const struct mmxplay_opts *o)
 		       o->file);
 		goto out;
 	}
-	/*
-	 * The audio clock: mmxd starts the device at stream time 0, and its
-	 * first position timestamps are rough (the device buffer fills, the
-	 * fit has few pairs); the media starts a lead-in later, over
-	 * silence, once the clock is settled.
-	 */
-	if (o->lead_ns >= 0)
-		p->lead = o->lead_ns;
-	else if (p->audio && o->clock != MMXPLAY_CLOCK_MONOTONIC)
-		p->lead = MMXPLAY_AUDIO_LEAD_NS;
+	/* the media may start later than stream time 0, over silence */
+	p->lead = o->lead_ns;
 	print_file(p);
 	ret = mmxplay_plan(&p->avi, p->audio, AUDIO_GROUP_NS, &p->items,
 			   &p->nitems);
