@@ -6,7 +6,8 @@
 #   make            module + userspace + tests
 #   make demo       README's main job: boot a guest, light every output
 #   make check      every test (host unit tests, then guest tests)
-#   make bench      host benchmarks (figures, not tests)
+#   make bench      benchmarks (figures, not tests): the host ones, then
+#                   mmxplay's 60 s A/V sync run in a guest
 #   make install    libmmx, mmxd, mmxrandr, headers, pkg-config file and
 #                   man pages (PREFIX=/usr/local, DESTDIR honoured); the
 #                   module goes through kbuild's modules_install
@@ -49,6 +50,8 @@ demo: deps
 # Host benchmarks: programs that print figures, never pass/fail.
 bench: deps
 	$(MAKE) -C bench BUILD=$(BUILD) run
+	$(MAKE) all
+	tests/vm/media-check --bench
 
 install: userspace
 	$(MAKE) -C userspace BUILD=$(BUILD) install
