@@ -377,25 +377,38 @@ static void test_vblank_clock(struct mmx_dev *d)
 	uint64_t seq0, seq;
 	int64_t t0, t, tq, when, start;
 	struct timespec ts;
+	int attempt;
 
 	mmx_do(mmx_output_set(d, o, mmx_small_mode(), NULL, 0, 0));
-	mmx_do(mmx_vblank_source_new(d->fd, o->crtc_id, o->index, &vs));
-	mmx_vblank_source_get(vs, &src);
-	mmx_do(mmx_clock_new(&src, &c));
-	start = mmx_clock_monotonic_ns();
-	mmx_do(mmx_clock_start_at(c, start));
-	mmx_do(mmx_vblank_source_sample(vs, &seq0, &t0));
-	ts.tv_sec = 0;
-	ts.tv_nsec = 300 * 1000000;
-	nanosleep(&ts, NULL);
-	mmx_do(mmx_clock_query(c, &st));
-	mmx_do(mmx_vblank_source_sample(vs, &seq, &t));
-	fitted = mmx_vblank_source_frame_ns(vs);
-	mmx_info("%llu vblanks in %.3f ms; frame %.3f ms (mode %.3f ms); "
-		 "clock %.3f ms", (unsigned long long)(seq - seq0),
-		 (t - t0) / 1e6, fitted / 1e6, frame / 1e6, st.value / 1e6);
-	if (mmx_clock_monotonic_ns() - start > 2 * MMX_NSEC_PER_SEC)
-		mmx_skip("the emulator stalled");
+	/*
+	 * Up to 3 tries: on a loaded host the emulated guest stalls and
+	 * its vblank timestamps stray from the grid; a fit within 1% on one
+	 * try shows the clock works.
+	 */
+	for (attempt = 1;; attempt++) {
+		mmx_do(mmx_vblank_source_new(d->fd, o->crtc_id, o->index, &vs));
+		mmx_vblank_source_get(vs, &src);
+		mmx_do(mmx_clock_new(&src, &c));
+		start = mmx_clock_monotonic_ns();
+		mmx_do(mmx_clock_start_at(c, start));
+		mmx_do(mmx_vblank_source_sample(vs, &seq0, &t0));
+		ts.tv_sec = 0;
+		ts.tv_nsec = 300 * 1000000;
+		nanosleep(&ts, NULL);
+		mmx_do(mmx_clock_query(c, &st));
+		mmx_do(mmx_vblank_source_sample(vs, &seq, &t));
+		fitted = mmx_vblank_source_frame_ns(vs);
+		mmx_info("try %d: %llu vblanks in %.3f ms; frame %.3f ms "
+			 "(mode %.3f ms); clock %.3f ms", attempt,
+			 (unsigned long long)(seq - seq0), (t - t0) / 1e6,
+			 fitted / 1e6, frame / 1e6, st.value / 1e6);
+		if (mmx_clock_monotonic_ns() - start > 2 * MMX_NSEC_PER_SEC)
+			mmx_skip("the emulator stalled");
+		if (fabs(fitted / frame - 1) < 0.01 || attempt == 3)
+			break;
+		mmx_clock_free(c);
+		mmx_vblank_source_free(vs);
+	}
 	/* the clock reads the latest vblank: whole frames since its start
 	 * (the emulated vblank period, fitted, can be off the mode's) */
 	mmx_assert_f(fabs(fmod(st.value + fitted / 2, fitted) - fitted / 2) <
