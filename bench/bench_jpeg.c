@@ -36,6 +36,7 @@
 #include <unistd.h>
 #include <turbojpeg.h>
 
+#include "jpegd_path.h"
 #include "mmx_decode.h"
 
 #define W	1920
@@ -247,23 +248,12 @@ static void bench_idle_latency(unsigned int workers,
 
 int main(void)
 {
-	const char *env = getenv("MMX_JPEGD");
 	unsigned char *jpeg, *dst = malloc((size_t)W * H * 4);
 	unsigned long len;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	char exe[PATH_MAX];
-	ssize_t n;
 
-	if (env && *env) {
-		snprintf(jpegd, sizeof(jpegd), "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
-			return 1;
-		exe[n] = 0;
-		snprintf(jpegd, sizeof(jpegd), "%s/../bin/mmx-jpegd",
-			 dirname(exe));
-	}
+	if (jpegd_path(jpegd, sizeof(jpegd)))
+		return 1;
 	jpeg = make_jpeg(&len);
 	if (!jpeg || !dst)
 		return 1;

@@ -35,6 +35,7 @@
 #include <lame/lame.h>
 #include <twolame.h>
 
+#include "jpegd_path.h"
 #include "unit.h"
 #include "mmx_decode.h"
 
@@ -464,26 +465,10 @@ static const struct unit_case cases[] = {
 
 int main(int argc, char **argv)
 {
-	const char *env = getenv("MMX_JPEGD");
-	char exe[PATH_MAX];
-	ssize_t n;
 	int ret;
 
-	if (env && *env) {
-		snprintf(jpegd, sizeof(jpegd), "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
-			return 1;
-		exe[n] = 0;
-		snprintf(jpegd, sizeof(jpegd), "%s/../bin/mmx-jpegd",
-			 dirname(exe));
-	}
-	if (access(jpegd, X_OK)) {
-		fprintf(stderr, "%s: %s (build userspace first, or set "
-			"MMX_JPEGD)\n", jpegd, strerror(errno));
+	if (jpegd_path(jpegd, sizeof(jpegd)))
 		return 1;
-	}
 	mp2.rate = 48000;
 	mp2.channels = 2;
 	mp2.freq[0] = 1000;

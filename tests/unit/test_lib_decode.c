@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "jpegd_path.h"
 #include "unit.h"
 #include "mmx_decode.h"
 
@@ -1037,26 +1038,10 @@ static const struct unit_case cases[] = {
 
 int main(int argc, char **argv)
 {
-	const char *env = getenv("MMX_JPEGD");
-	char exe[PATH_MAX];
-	ssize_t n;
 	int ret;
 
-	if (env && *env) {
-		snprintf(jpegd, sizeof(jpegd), "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
-			return 1;
-		exe[n] = 0;
-		snprintf(jpegd, sizeof(jpegd), "%s/../bin/mmx-jpegd",
-			 dirname(exe));
-	}
-	if (access(jpegd, X_OK)) {
-		fprintf(stderr, "%s: %s (build userspace first, or set "
-			"MMX_JPEGD)\n", jpegd, strerror(errno));
+	if (jpegd_path(jpegd, sizeof(jpegd)))
 		return 1;
-	}
 	if (make_corpus())
 		return 1;
 	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
