@@ -1187,8 +1187,18 @@ void mmx_reset(struct mmx_dev *d)
 	for (i = 0; i < d->n_connectors; i++)
 		mmx_req_add(r, d->connectors[i], "CRTC_ID", 0);
 	for (i = 0; i < d->n_crtcs; i++) {
+		static const char *const crtc_defaults[] = {
+			"TRANSFORM", "TRANSFORM_FILTER", "PANNING",
+		};
+		unsigned int k;
+
 		mmx_req_add(r, d->crtcs[i], "MODE_ID", 0);
 		mmx_req_add(r, d->crtcs[i], "ACTIVE", 0);
+		/* mmx's CRTC properties back to their boot values (0) */
+		for (k = 0; k < 3; k++)
+			if (mmx_prop_lookup(d->fd, d->crtcs[i],
+					    crtc_defaults[k], NULL, NULL, NULL))
+				mmx_req_add(r, d->crtcs[i], crtc_defaults[k], 0);
 	}
 	ret = mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET);
 	mmx_assert_f(ret == 0, "resetting all outputs to off: %s",
