@@ -290,6 +290,139 @@ int mmx_stream_stats(const struct mmx_stream *s, struct mmx_stream_stats *st);
  */
 void mmx_stream_close(struct mmx_stream *s);
 
+/*
+ * TIME (protocol 1.2): clocks and schedules held by mmxd for this
+ * connection, freed when it closes. Every function returns 0 or -errno
+ * (-ENOSYS: not a remote display, or mmxd older than 1.2).
+ */
+
+/* mmx_remote_clock_create() kinds */
+#define MMX_REMOTE_CLOCK_MONOTONIC	1	/* CLOCK_MONOTONIC */
+#define MMX_REMOTE_CLOCK_VBLANK		2	/* an output's CRTC vblanks */
+#define MMX_REMOTE_CLOCK_AUDIO		3	/* a stream's clock */
+
+/* Clocks and pending schedules a connection may hold at most. */
+#define MMX_REMOTE_CLOCK_MAX		16
+#define MMX_SCHEDULE_PENDING_MAX	64
+
+/**
+ * struct mmx_remote_clock_state - a clock read (CLOCK_READ's reply)
+ * @value_ns: the clock's value
+ * @mono_ns: the CLOCK_MONOTONIC time it was read for (in mmxd)
+ * @rate_num: rate numerator
+ * @rate_den: rate denominator
+ * @running: started and not stopped
+ * @kind: MMX_REMOTE_CLOCK_*
+ */
+struct mmx_remote_clock_state {
+	int64_t value_ns;
+	int64_t mono_ns;
+	int32_t rate_num;
+	uint32_t rate_den;
+	uint32_t running;
+	uint32_t kind;
+};
+
+/* struct mmx_schedule_request.kind */
+#define MMX_SCHEDULE_KIND_DISPLAY	1
+#define MMX_SCHEDULE_KIND_AUDIO		2	/* reserved: -ENOSYS */
+
+/**
+ * struct mmx_schedule_request - a request group valid over
+ *	[@begin_ns, @end_ns) of a clock (the SCHEDULE_SUBMIT payload)
+ * @id: chosen by the client, non-zero, unique among its pending ones
+ * @clock: the clock (running, rate > 0) that @begin_ns and @end_ns are of
+ * @kind: MMX_SCHEDULE_KIND_DISPLAY
+ * @stream: DISPLAY: the client's stream whose overlay plane it moves
+ * @begin_ns: the clock value to execute at: the first vblank at or after
+ *	its CLOCK_MONOTONIC time
+ * @end_ns: > @begin_ns; if that vblank is at or after the CLOCK_MONOTONIC
+ *	time of @end_ns, it is never shown (EXPIRED)
+ * @x: DISPLAY: the stream's latest presented picture is shown at @x, @y of
+ *	its CRTC (one kernel timed commit of the stream's overlay plane;
+ *	the stream's next frame puts it back at the stream's position)
+ * @y: see @x
+ * @flags: 0
+ * @reserved: 0
+ */
+struct mmx_schedule_request {
+	uint64_t id;
+	uint32_t clock;
+	uint32_t kind;
+	uint32_t stream;
+	uint32_t flags;
+	int64_t begin_ns;
+	int64_t end_ns;
+	int32_t x;
+	int32_t y;
+	uint32_t reserved[4];
+};
+
+/* struct mmx_schedule_event.status */
+enum mmx_time_status {
+	MMX_TIME_PRESENTED = 1,
+	MMX_TIME_EXPIRED = 2,
+	MMX_TIME_RETRACTED = 3,
+	MMX_TIME_REPLACED = 4,
+	MMX_TIME_FAILED = 5,
+};
+
+/**
+ * struct mmx_schedule_event - the completion of a schedule (the payload
+ *	of an EVENT MMX_PROTO_EVENT_SCHEDULE)
+ * @id: the schedule
+ * @status: enum mmx_time_status
+ * @error: FAILED: its negative errno, else 0
+ * @present_ns: PRESENTED: CLOCK_MONOTONIC of the vblank that showed it;
+ *	EXPIRED: of the first vblank it could have had; else 0
+ * @sequence: the vblank sequence of @present_ns, 0 when none
+ * @clock_ns: the schedule's clock at @present_ns (0 without)
+ */
+struct mmx_schedule_event {
+	uint64_t id;
+	uint32_t status;
+	int32_t error;
+	int64_t present_ns;
+	uint64_t sequence;
+	int64_t clock_ns;
+};
+
+/*
+ * A clock of @kind over @target (VBLANK: an output id whose CRTC is lit;
+ * AUDIO: the stream id of mmx_stream_id(); MONOTONIC: 0), stopped at 0,
+ * rate 1/1; its id in @clock.
+ */
+int mmx_remote_clock_create(struct mmx_display *d, uint32_t kind,
+			    uint32_t target, uint32_t *clock);
+/* Start (stop) @clock at CLOCK_MONOTONIC @mono_ns, or now if < 0. */
+int mmx_remote_clock_start(struct mmx_display *d, uint32_t clock,
+			   int64_t mono_ns);
+int mmx_remote_clock_stop(struct mmx_display *d, uint32_t clock,
+			  int64_t mono_ns);
+/* The clock advances @num / @den ns a source ns (-1000..1000 / 1..1000). */
+int mmx_remote_clock_set_rate(struct mmx_display *d, uint32_t clock,
+			      int32_t num, uint32_t den);
+int mmx_remote_clock_query(struct mmx_display *d, uint32_t clock,
+			   struct mmx_remote_clock_state *st);
+int mmx_remote_clock_destroy(struct mmx_display *d, uint32_t clock);
+
+/* Queue @req; its completion comes as an event (mmx_time_events()). */
+int mmx_schedule_submit(struct mmx_display *d,
+			const struct mmx_schedule_request *req);
+/* Cancel pending @id (-EBUSY once it started: its event says how). */
+int mmx_schedule_retract(struct mmx_display *d, uint64_t id);
+/* Swap pending @old_id for @req (old: REPLACED); -EBUSY once started. */
+int mmx_schedule_replace(struct mmx_display *d, uint64_t old_id,
+			 const struct mmx_schedule_request *req);
+/*
+ * Up to @max schedule completions, waiting up to @timeout_ms (-1:
+ * forever, 0: not). The count (0 on timeout) or -errno.
+ */
+int mmx_time_events(struct mmx_display *d, struct mmx_schedule_event *ev,
+		    int max, int timeout_ms);
+/* The stream's id in mmxd (for MMX_REMOTE_CLOCK_AUDIO, schedules). */
+uint32_t mmx_stream_id(const struct mmx_stream *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,7 +33,7 @@ extern "C" {
 
 /* Protocol version: a different major is refused, minors only add. */
 #define MMX_PROTO_MAJOR		1
-#define MMX_PROTO_MINOR		1
+#define MMX_PROTO_MINOR		2
 
 /**
  * struct mmx_proto_header - the start of every message (little-endian)
@@ -108,6 +108,22 @@ struct mmx_proto_header {
  * @MMX_MSG_STREAM_RETRACT: struct mmx_proto_stream_retract; reply: no
  *	payload
  * @MMX_MSG_STREAM_REPLACE: as STREAM_VIDEO, for a pending id
+ * @MMX_MSG_CLOCK_CREATE: (1.2) struct mmx_proto_clock_create; reply:
+ *	struct mmx_proto_clock_ref (the new clock's id)
+ * @MMX_MSG_CLOCK_START: (1.2) struct mmx_proto_clock_at; reply: no payload
+ * @MMX_MSG_CLOCK_STOP: (1.2) struct mmx_proto_clock_at; reply: no payload
+ * @MMX_MSG_CLOCK_SET_RATE: (1.2) struct mmx_proto_clock_rate; reply: no
+ *	payload
+ * @MMX_MSG_CLOCK_READ: (1.2) struct mmx_proto_clock_ref; reply: struct
+ *	mmx_remote_clock_state
+ * @MMX_MSG_CLOCK_DESTROY: (1.2) struct mmx_proto_clock_ref; reply: no
+ *	payload
+ * @MMX_MSG_SCHEDULE_SUBMIT: (1.2) struct mmx_schedule_request; reply: no
+ *	payload
+ * @MMX_MSG_SCHEDULE_RETRACT: (1.2) struct mmx_proto_schedule_ref; reply:
+ *	no payload
+ * @MMX_MSG_SCHEDULE_REPLACE: (1.2) struct mmx_proto_schedule_replace;
+ *	reply: no payload
  * @MMX_MSG_TIME_FIRST: first of the range for TIME (clocks, scheduled
  *	commits)
  * @MMX_MSG_TIME_LAST: last of it
@@ -131,6 +147,15 @@ enum mmx_proto_type {
 
 	MMX_MSG_TIME_FIRST = 0x0100,
 	MMX_MSG_CLOCK_QUERY = 0x0100,
+	MMX_MSG_CLOCK_CREATE = 0x0101,
+	MMX_MSG_CLOCK_START = 0x0102,
+	MMX_MSG_CLOCK_STOP = 0x0103,
+	MMX_MSG_CLOCK_SET_RATE = 0x0104,
+	MMX_MSG_CLOCK_READ = 0x0105,
+	MMX_MSG_CLOCK_DESTROY = 0x0106,
+	MMX_MSG_SCHEDULE_SUBMIT = 0x0110,
+	MMX_MSG_SCHEDULE_RETRACT = 0x0111,
+	MMX_MSG_SCHEDULE_REPLACE = 0x0112,
 	MMX_MSG_TIME_LAST = 0x01ff,
 	MMX_MSG_AUDIO_FIRST = 0x0200,
 	MMX_MSG_STREAM_AUDIO = 0x0200,
@@ -156,6 +181,7 @@ enum mmx_proto_type {
 #define MMX_PROTO_CAP_STREAM	(1u << 4)	/* STREAM_* video (1.1) */
 #define MMX_PROTO_CAP_AUDIO	(1u << 5)	/* streams with S16LE audio */
 #define MMX_PROTO_CAP_MPEG	(1u << 6)	/* streams with MPEG audio */
+#define MMX_PROTO_CAP_TIME	(1u << 7)	/* CLOCK_* and SCHEDULE_* (1.2) */
 
 /**
  * struct mmx_proto_hello - HELLO request
@@ -358,6 +384,7 @@ struct mmx_proto_stream_audio {
 
 /* struct mmx_proto_event.event */
 #define MMX_PROTO_EVENT_STREAM	1	/* struct mmx_proto_stream_event */
+#define MMX_PROTO_EVENT_SCHEDULE 2	/* struct mmx_schedule_event (1.2) */
 
 /**
  * struct mmx_proto_event - start of an EVENT payload; the event's data
@@ -382,6 +409,76 @@ struct mmx_proto_stream_event {
 	uint32_t stream;
 	uint32_t pad;
 	struct mmx_stream_event ev;
+};
+
+/**
+ * struct mmx_proto_clock_create - CLOCK_CREATE request (1.2)
+ * @kind: MMX_REMOTE_CLOCK_* (libmmx_media.h)
+ * @target: VBLANK: an output (connector) id whose CRTC is lit; AUDIO: a
+ *	stream id of this connection; MONOTONIC: 0
+ */
+struct mmx_proto_clock_create {
+	uint32_t kind;
+	uint32_t target;
+};
+
+/**
+ * struct mmx_proto_clock_ref - CLOCK_READ, CLOCK_DESTROY request and
+ *	CLOCK_CREATE's reply (1.2)
+ * @clock: a clock id of this connection (non-zero)
+ * @pad: 0
+ */
+struct mmx_proto_clock_ref {
+	uint32_t clock;
+	uint32_t pad;
+};
+
+/* struct mmx_proto_clock_at.flags */
+#define MMX_PROTO_CLOCK_NOW	(1u << 0)	/* now, @mono_ns ignored */
+
+/**
+ * struct mmx_proto_clock_at - CLOCK_START and CLOCK_STOP request (1.2)
+ * @clock: the clock
+ * @flags: MMX_PROTO_CLOCK_NOW or 0
+ * @mono_ns: the CLOCK_MONOTONIC time it starts (stops) at, as if it had
+ *	been done then; at most 60 s away from now
+ */
+struct mmx_proto_clock_at {
+	uint32_t clock;
+	uint32_t flags;
+	int64_t mono_ns;
+};
+
+/**
+ * struct mmx_proto_clock_rate - CLOCK_SET_RATE request (1.2)
+ * @clock: the clock
+ * @num: rate numerator, -1000..1000
+ * @den: rate denominator, 1..1000
+ * @pad: 0
+ */
+struct mmx_proto_clock_rate {
+	uint32_t clock;
+	int32_t num;
+	uint32_t den;
+	uint32_t pad;
+};
+
+/**
+ * struct mmx_proto_schedule_ref - SCHEDULE_RETRACT request (1.2)
+ * @id: a pending schedule id of this connection
+ */
+struct mmx_proto_schedule_ref {
+	uint64_t id;
+};
+
+/**
+ * struct mmx_proto_schedule_replace - SCHEDULE_REPLACE request (1.2)
+ * @old_id: the pending schedule to replace (it completes REPLACED)
+ * @req: the new one (its own id)
+ */
+struct mmx_proto_schedule_replace {
+	uint64_t old_id;
+	struct mmx_schedule_request req;
 };
 
 #ifdef __cplusplus

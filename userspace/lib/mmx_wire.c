@@ -304,6 +304,24 @@ const char *mmx_wire_type_name(uint16_t type)
 		return "CAPTURE";
 	case MMX_MSG_CLOCK_QUERY:
 		return "CLOCK_QUERY";
+	case MMX_MSG_CLOCK_CREATE:
+		return "CLOCK_CREATE";
+	case MMX_MSG_CLOCK_START:
+		return "CLOCK_START";
+	case MMX_MSG_CLOCK_STOP:
+		return "CLOCK_STOP";
+	case MMX_MSG_CLOCK_SET_RATE:
+		return "CLOCK_SET_RATE";
+	case MMX_MSG_CLOCK_READ:
+		return "CLOCK_READ";
+	case MMX_MSG_CLOCK_DESTROY:
+		return "CLOCK_DESTROY";
+	case MMX_MSG_SCHEDULE_SUBMIT:
+		return "SCHEDULE_SUBMIT";
+	case MMX_MSG_SCHEDULE_RETRACT:
+		return "SCHEDULE_RETRACT";
+	case MMX_MSG_SCHEDULE_REPLACE:
+		return "SCHEDULE_REPLACE";
 	case MMX_MSG_STREAM_AUDIO:
 		return "STREAM_AUDIO";
 	case MMX_MSG_STREAM_OPEN:

@@ -318,6 +318,15 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		handle_hello(s, c, h, payload, len);
 		return;
 	case MMX_MSG_CLOCK_QUERY:
+	case MMX_MSG_CLOCK_CREATE:
+	case MMX_MSG_CLOCK_START:
+	case MMX_MSG_CLOCK_STOP:
+	case MMX_MSG_CLOCK_SET_RATE:
+	case MMX_MSG_CLOCK_READ:
+	case MMX_MSG_CLOCK_DESTROY:
+	case MMX_MSG_SCHEDULE_SUBMIT:
+	case MMX_MSG_SCHEDULE_RETRACT:
+	case MMX_MSG_SCHEDULE_REPLACE:
 	case MMX_MSG_STREAM_AUDIO:
 	case MMX_MSG_STREAM_OPEN:
 	case MMX_MSG_STREAM_CLOSE:

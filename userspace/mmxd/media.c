@@ -127,29 +127,67 @@ struct mmxd_media {
 	uint64_t next_token;
 	uint32_t next_id;
 	void *audio;		/* the device, while a stream has audio */
+	struct mmxd_time *time;	/* TIME's clocks and schedules */
 };
 
 int mmxd_media_new(const struct mmxd_media_ops *ops, void *ctx,
 		   struct mmxd_media **out)
 {
 	struct mmxd_media *m;
+	int ret;
 
 	*out = NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+
 	m->ops = ops;
 	m->ctx = ctx;
+	ret = mmxd_time_new(m, &m->time);
+	if (ret) {
+		free(m);
+		return ret;
+	}
 	*out = m;
 	return 0;
 }
 
+struct mmxd_time *mmxd_media_time(const struct mmxd_media *m)
+{
+	return m->time;
+}
+
+const struct mmxd_media_ops *mmxd_media_backend(const struct mmxd_media *m,
+						void **ctx)
+{
+	*ctx = m->ctx;
+	return m->ops;
+}
+
+static struct mstream *stream_by_id(const struct mmxd_media *m, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->streams[i]->id == id)
+			return m->streams[i];
+	return NULL;
+}
+
+int mmxd_media_stream_of(struct mmxd_media *m, const struct mmxd_conn *c,
+			 uint32_t stream)
+{
+	struct mstream *st = stream_by_id(m, stream);
+
+	return st && st->conn == c;
+}
+
 uint32_t mmxd_media_caps(const struct mmxd_media *m)
 {
-	uint32_t caps = 0;
+	uint32_t caps = MMX_PROTO_CAP_TIME;
 
 	if (m->ops->decode_fd(m->ctx) < 0)
-		return 0;
+		return caps;
 	caps |= MMX_PROTO_CAP_STREAM;
 	if (m->ops->audio) {
 		caps |= MMX_PROTO_CAP_AUDIO;
@@ -233,6 +271,54 @@ static int64_t stream_at(struct mmxd_media *m, struct mstream *st,
 						1e9 / st->cfg.audio_rate);
 	}
 	return mono - st->origin_ns;
+}
+
+int mmxd_media_stream_picture(struct mmxd_media *m,
+			      const struct mmxd_conn *c, uint32_t stream,
+			      struct mmxd_video_target *t, uint32_t *fb,
+			      uint32_t *w, uint32_t *h)
+{
+	struct mstream *st = stream_by_id(m, stream);
+	unsigned int i;
+
+	if (!st || st->conn != c)
+		return -ENOENT;
+	for (i = 0; i < st->nbuf; i++) {
+		if (st->bs[i] == B_SHOWN) {
+			*t = st->t;
+			*fb = st->fb[i].id;
+			*w = st->cfg.width;
+			*h = st->cfg.height;
+			return 0;
+		}
+	}
+	return -EAGAIN;
+}
+
+int mmxd_media_stream_time(struct mmxd_media *m, uint32_t stream,
+			   int64_t mono, int64_t *ns)
+{
+	struct mstream *st = stream_by_id(m, stream);
+
+	if (!st)
+		return -ENOENT;
+	if (!st->started)
+		return -EAGAIN;
+	*ns = stream_at(m, st, mono);
+	return 0;
+}
+
+int mmxd_media_stream_mono(struct mmxd_media *m, uint32_t stream, int64_t t,
+			   int64_t *mono)
+{
+	struct mstream *st = stream_by_id(m, stream);
+
+	if (!st)
+		return -ENOENT;
+	if (!st->started)
+		return -EAGAIN;
+	*mono = stream_to_mono(m, st, t);
+	return 0;
 }
 
 /* Events */
@@ -511,6 +597,7 @@ void mmxd_media_conn_gone(struct mmxd_server *s, struct mmxd_media *m,
 {
 	struct mstream *st = stream_of_conn(m, c);
 
+	mmxd_time_conn_gone(m->time, c);
 	if (st)
 		stream_free(s, m, st);
 }
@@ -519,6 +606,7 @@ void mmxd_media_free(struct mmxd_media *m)
 {
 	if (!m)
 		return;
+	mmxd_time_free(m->time);
 	while (m->n)
 		stream_free(NULL, m, m->streams[0]);
 	free(m);
@@ -1029,6 +1117,10 @@ void mmxd_media_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		handle_clock_query(s, m, c, h, payload, len);
 		break;
 	default:
+		if (mmxd_time_is_request(h->type)) {
+			mmxd_time_handle(s, m->time, c, h, payload, len);
+			break;
+		}
 		media_reply(s, c, h, -ENOSYS, "not implemented", NULL, 0);
 		break;
 	}
@@ -1133,6 +1225,10 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 	struct mchunk *a = NULL;
 	uint32_t status;
 
+	if (e->user & MMXD_TIME_TOKEN) {
+		mmxd_time_sched_done(s, m->time, e);
+		return;
+	}
 	if (!find_token(m, e->user, &st, &f, &a) || !f ||
 	    (f->state != F_SCHEDULED && f->state != F_RETRACTING) ||
 	    f->sched != e->sched)

@@ -608,6 +608,40 @@ static const struct mmxd_audio_ops kms_audio_ops = {
 	.played = au_played,
 };
 
+/* TIME's VBLANK clocks: a vblank source of @output's CRTC. */
+static int kms_vblank_source(void *ctx, uint32_t output,
+			     struct mmx_clock_source *src, void **handle)
+{
+	struct kms_media *k = ctx;
+	struct mmx_vblank_source *v;
+	drmModeResPtr res;
+	uint32_t crtc, pipe = 0;
+	int i, ret;
+
+	ret = find_crtc(k, output, &crtc);
+	if (ret)
+		return ret == -ENODEV ? -ENOENT : ret;
+	res = drmModeGetResources(k->fd);
+	if (!res)
+		return -ENODEV;
+	for (i = 0; i < res->count_crtcs; i++)
+		if (res->crtcs[i] == crtc)
+			pipe = (uint32_t)i;
+	drmModeFreeResources(res);
+	ret = mmx_vblank_source_new(k->fd, crtc, pipe, &v);
+	if (ret)
+		return ret;
+	mmx_vblank_source_get(v, src);
+	*handle = v;
+	return 0;
+}
+
+static void kms_vblank_source_free(void *ctx, void *handle)
+{
+	(void)ctx;
+	mmx_vblank_source_free(handle);
+}
+
 #define KMS_MEDIA_OPS						\
 	.now = kms_now,							\
 	.target = kms_target,						\
@@ -623,7 +657,9 @@ static const struct mmxd_audio_ops kms_audio_ops = {
 	.decode_submit = kms_decode_submit,				\
 	.decode_submit_audio = kms_decode_submit_audio,			\
 	.decode_collect = kms_decode_collect,				\
-	.decode_cancel = kms_decode_cancel
+	.decode_cancel = kms_decode_cancel,				\
+	.vblank_source = kms_vblank_source,				\
+	.vblank_source_free = kms_vblank_source_free
 
 const struct mmxd_media_ops mmxd_kms_media_ops = {
 	KMS_MEDIA_OPS,

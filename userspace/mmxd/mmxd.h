@@ -19,6 +19,7 @@
 #include "libmmx_media.h"
 #include "mmx_protocol.h"
 #include "mmx_decode.h"
+#include "mmx_clock.h"
 
 #define MMXD_VERSION		"0.1.0"
 
@@ -265,6 +266,10 @@ struct mmxd_sched_event {
  * @decode_cancel: mmx_decode_cancel()
  * @audio: the audio device ops, NULL without audio (struct
  *	mmxd_audio_ops)
+ * @vblank_source: (TIME) the vblank clock source of @output's CRTC in
+ *	@src, its handle (freed by @vblank_source_free) in @handle; NULL:
+ *	no VBLANK clocks (-ENOSYS)
+ * @vblank_source_free: free it
  */
 struct mmxd_media_ops {
 	int64_t (*now)(void *ctx);
@@ -298,6 +303,9 @@ struct mmxd_media_ops {
 			      unsigned int n);
 	int (*decode_cancel)(void *ctx, uint64_t id);
 	const struct mmxd_audio_ops *audio;
+	int (*vblank_source)(void *ctx, uint32_t output,
+			     struct mmx_clock_source *src, void **handle);
+	void (*vblank_source_free)(void *ctx, void *handle);
 };
 
 /**
@@ -374,6 +382,52 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 unsigned int mmxd_media_nstreams(const struct mmxd_media *m);
 /* Milliseconds until a frame is due to be submitted again, -1: none. */
 int mmxd_media_timeout_ms(struct mmxd_media *m);
+
+/* For TIME (time.c): the backend. */
+const struct mmxd_media_ops *mmxd_media_backend(const struct mmxd_media *m,
+						void **ctx);
+/*
+ * @c's stream @stream: its overlay target, its latest presented picture
+ * (@fb, @w x @h). -ENOENT: no such stream of @c; -EAGAIN: nothing shown.
+ */
+int mmxd_media_stream_picture(struct mmxd_media *m,
+			      const struct mmxd_conn *c, uint32_t stream,
+			      struct mmxd_video_target *t, uint32_t *fb,
+			      uint32_t *w, uint32_t *h);
+/* Is @stream one of @c's streams? */
+int mmxd_media_stream_of(struct mmxd_media *m, const struct mmxd_conn *c,
+			 uint32_t stream);
+/* The stream clock at @mono (-ENOENT: gone; -EAGAIN: not started). */
+int mmxd_media_stream_time(struct mmxd_media *m, uint32_t stream,
+			   int64_t mono, int64_t *ns);
+/* The CLOCK_MONOTONIC time the stream clock reads @t. */
+int mmxd_media_stream_mono(struct mmxd_media *m, uint32_t stream, int64_t t,
+			   int64_t *mono);
+
+/* TIME: clocks and schedules (time.c) */
+struct mmxd_time;
+
+/* Server limits (per connection). */
+#define MMXD_TIME_MAX_CLOCKS	MMX_REMOTE_CLOCK_MAX
+#define MMXD_TIME_MAX_PENDING	MMX_SCHEDULE_PENDING_MAX
+/* User data of TIME's timed commits has this bit (streams' never). */
+#define MMXD_TIME_TOKEN		(1ull << 63)
+
+int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out);
+/* Retract every pending schedule, free everything. */
+void mmxd_time_free(struct mmxd_time *t);
+struct mmxd_time *mmxd_media_time(const struct mmxd_media *m);
+/* Handle a TIME request but CLOCK_QUERY (after HELLO). */
+void mmxd_time_handle(struct mmxd_server *s, struct mmxd_time *t,
+		      struct mmxd_conn *c, const struct mmx_proto_header *h,
+		      const uint8_t *payload, size_t len);
+/* A timed commit of TIME's (user & MMXD_TIME_TOKEN) completed. */
+void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
+			  const struct mmxd_sched_event *e);
+/* @c is going away: its schedules retracted, its clocks freed. */
+void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c);
+/* Is @type one of time.c's requests? */
+int mmxd_time_is_request(uint16_t type);
 
 /*
  * The real backend over @d's KMS device, a decoder pool (NULL: no

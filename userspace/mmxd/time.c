@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * mmxd's TIME requests (protocol 1.2): clock objects of a connection over
+ * CLOCK_MONOTONIC, a CRTC's vblanks or a stream's clock (libmmx's
+ * mmx_clock.h), and schedules: request groups valid over [begin, end) of
+ * such a clock, each mapped onto one kernel timed commit (exec = the
+ * CLOCK_MONOTONIC time of begin, expire = that of end, less 1 ns), with
+ * retract, replace and an EVENT for each completion. A display request
+ * shows the client's stream's latest presented picture at a position of
+ * its CRTC: the only plane it touches is the overlay mmxd gave the stream.
+ * Documentation/mmxd-protocol.rst has the messages.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmxd.h"
+#include "mmx_wire.h"
+
+/* MMX_SCHEDULE_* of mmx_drm.h, the kernel's completion statuses */
+#define K_PRESENTED	1
+#define K_EXPIRED	2
+#define K_RETRACTED	3
+#define K_REPLACED	4
+#define K_FAILED	5
+
+/* CLOCK_START/STOP times at most this far from now */
+#define TIME_MAX_AWAY_NS	(60ll * MMX_NSEC_PER_SEC)
+/* Display positions within +-this */
+#define TIME_MAX_POS		16384
+/* Rates: |num| and den at most */
+#define TIME_MAX_RATE		1000
+
+/* An AUDIO clock's source: the stream's clock, looked up on each use. */
+struct stream_src {
+	struct mmxd_media *m;
+	uint32_t stream;
+};
+
+struct tclock {
+	struct tclock *next;
+	const struct mmxd_conn *conn;
+	uint32_t id;
+	uint32_t kind;
+	struct mmx_clock *clock;
+	void *vblank;		/* the backend's handle (VBLANK) */
+	struct stream_src *ss;	/* AUDIO */
+};
+
+enum tsched_state {
+	S_PENDING,	/* submitted: retract and replace may succeed */
+	S_GONE,		/* retracted or replaced: its event is to come */
+};
+
+struct tsched {
+	struct tsched *next;
+	const struct mmxd_conn *conn;
+	struct mmxd_conn *wconn;	/* the same, writable (events) */
+	uint64_t id;
+	uint64_t token;
+	uint64_t ksched;
+	uint32_t clock;
+	enum tsched_state state;
+};
+
+struct mmxd_time {
+	struct mmxd_media *m;
+	struct tclock *clocks;
+	struct tsched *scheds;
+	uint32_t next_clock;
+	uint64_t next_token;
+};
+
+int mmxd_time_is_request(uint16_t type)
+{
+	switch (type) {
+	case MMX_MSG_CLOCK_CREATE:
+	case MMX_MSG_CLOCK_START:
+	case MMX_MSG_CLOCK_STOP:
+	case MMX_MSG_CLOCK_SET_RATE:
+	case MMX_MSG_CLOCK_READ:
+	case MMX_MSG_CLOCK_DESTROY:
+	case MMX_MSG_SCHEDULE_SUBMIT:
+	case MMX_MSG_SCHEDULE_RETRACT:
+	case MMX_MSG_SCHEDULE_REPLACE:
+		return 1;
+	}
+	return 0;
+}
+
+int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out)
+{
+	struct mmxd_time *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->m = m;
+	*out = t;
+	return 0;
+}
+
+static void clock_free(struct mmxd_time *t, struct tclock *k)
+{
+	const struct mmxd_media_ops *ops;
+	void *ctx;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	mmx_clock_free(k->clock);
+	if (k->vblank && ops->vblank_source_free)
+		ops->vblank_source_free(ctx, k->vblank);
+	free(k->ss);
+	free(k);
+}
+
+/* Drop @c's schedules (NULL: all), retracting the pending ones. */
+static void scheds_drop(struct mmxd_time *t, const struct mmxd_conn *c)
+{
+	const struct mmxd_media_ops *ops;
+	struct tsched **pp = &t->scheds;
+	void *ctx;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	while (*pp) {
+		struct tsched *e = *pp;
+
+		if (c && e->conn != c) {
+			pp = &e->next;
+			continue;
+		}
+		/* -EBUSY: executing; its event finds nothing */
+		if (e->state == S_PENDING)
+			ops->retract(ctx, e->ksched);
+		*pp = e->next;
+		free(e);
+	}
+}
+
+void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c)
+{
+	struct tclock **pp = &t->clocks;
+
+	scheds_drop(t, c);
+	while (*pp) {
+		struct tclock *k = *pp;
+
+		if (k->conn != c) {
+			pp = &k->next;
+			continue;
+		}
+		*pp = k->next;
+		clock_free(t, k);
+	}
+}
+
+void mmxd_time_free(struct mmxd_time *t)
+{
+	if (!t)
+		return;
+	scheds_drop(t, NULL);
+	while (t->clocks) {
+		struct tclock *k = t->clocks;
+
+		t->clocks = k->next;
+		clock_free(t, k);
+	}
+	free(t);
+}
+
+/* Replies */
+
+static void time_reply(struct mmxd_server *s, struct mmxd_conn *c,
+		       const struct mmx_proto_header *h, int err,
+		       const char *msg, const void *data, size_t len)
+{
+	if (err)
+		mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
+			 mmx_wire_type_name(h->type), h->sequence, msg,
+			 strerror(-err));
+	else
+		mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
+			 mmx_wire_type_name(h->type), h->sequence);
+	mmxd_conn_reply(s, c, h->sequence, h->type, err, err ? msg : "",
+			data, len, NULL, 0);
+}
+
+static int64_t now_ns(struct mmxd_time *t)
+{
+	const struct mmxd_media_ops *ops;
+	void *ctx;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	return ops->now(ctx);
+}
+
+/* Clocks */
+
+static int ss_now(void *ctx, int64_t mono_ns, int64_t *src_ns)
+{
+	struct stream_src *ss = ctx;
+
+	return mmxd_media_stream_time(ss->m, ss->stream, mono_ns, src_ns);
+}
+
+static int ss_to_monotonic(void *ctx, int64_t src_ns, int64_t *mono_ns)
+{
+	struct stream_src *ss = ctx;
+
+	return mmxd_media_stream_mono(ss->m, ss->stream, src_ns, mono_ns);
+}
+
+static struct tclock *clock_find(struct mmxd_time *t,
+				 const struct mmxd_conn *c, uint32_t id)
+{
+	struct tclock *k;
+
+	for (k = t->clocks; k; k = k->next)
+		if (k->conn == c && k->id == id)
+			return k;
+	return NULL;
+}
+
+static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
+{
+	unsigned int n = 0;
+	struct tclock *k;
+
+	for (k = t->clocks; k; k = k->next)
+		n += k->conn == c;
+	return n;
+}
+
+static void handle_create(struct mmxd_server *s, struct mmxd_time *t,
+			  struct mmxd_conn *c,
+			  const struct mmx_proto_header *h,
+			  const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_clock_create req;
+	struct mmx_proto_clock_ref r;
+	const struct mmxd_media_ops *ops;
+	struct mmx_clock_source src;
+	struct tclock *k;
+	void *ctx;
+	int ret;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	if (len != sizeof(req)) {
+		time_reply(s, c, h, -EINVAL, "bad CLOCK_CREATE size", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	if (clocks_of(t, c) >= MMXD_TIME_MAX_CLOCKS) {
+		time_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
+		return;
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k) {
+		time_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	k->conn = c;
+	k->kind = req.kind;
+	switch (req.kind) {
+	case MMX_REMOTE_CLOCK_MONOTONIC:
+		if (req.target) {
+			ret = -EINVAL;
+			goto err_free;
+		}
+		src = mmx_clock_source_monotonic;
+		break;
+	case MMX_REMOTE_CLOCK_VBLANK:
+		if (!ops->vblank_source) {
+			ret = -ENOSYS;
+			goto err_free;
+		}
+		ret = ops->vblank_source(ctx, req.target, &src, &k->vblank);
+		if (ret)
+			goto err_free;
+		break;
+	case MMX_REMOTE_CLOCK_AUDIO:
+		if (!mmxd_media_stream_of(t->m, c, req.target)) {
+			ret = -ENOENT;
+			goto err_free;
+		}
+		k->ss = malloc(sizeof(*k->ss));
+		if (!k->ss) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
+		k->ss->m = t->m;
+		k->ss->stream = req.target;
+		src = (struct mmx_clock_source){
+			.now = ss_now,
+			.to_monotonic = ss_to_monotonic,
+			.ctx = k->ss,
+		};
+		break;
+	default:
+		ret = -EINVAL;
+		goto err_free;
+	}
+	ret = mmx_clock_new(&src, &k->clock);
+	if (ret)
+		goto err_free;
+	do {
+		k->id = ++t->next_clock;
+	} while (!k->id || clock_find(t, c, k->id));
+	k->next = t->clocks;
+	t->clocks = k;
+	memset(&r, 0, sizeof(r));
+	r.clock = k->id;
+	time_reply(s, c, h, 0, "", &r, sizeof(r));
+	return;
+
+err_free:
+	clock_free(t, k);
+	time_reply(s, c, h, ret, ret == -EINVAL ? "bad clock kind or target" :
+		   ret == -ENOENT ? "no such stream or output" :
+		   "cannot make the clock", NULL, 0);
+}
+
+static struct tclock *lookup_clock(struct mmxd_server *s, struct mmxd_time *t,
+				   struct mmxd_conn *c,
+				   const struct mmx_proto_header *h,
+				   uint32_t id)
+{
+	struct tclock *k = clock_find(t, c, id);
+
+	if (!k)
+		time_reply(s, c, h, -ENOENT, "no such clock", NULL, 0);
+	return k;
+}
+
+static void handle_start_stop(struct mmxd_server *s, struct mmxd_time *t,
+			      struct mmxd_conn *c,
+			      const struct mmx_proto_header *h,
+			      const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_clock_at req;
+	struct tclock *k;
+	int64_t now = now_ns(t), at;
+	int ret;
+
+	if (len != sizeof(req)) {
+		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	if (req.flags & ~MMX_PROTO_CLOCK_NOW) {
+		time_reply(s, c, h, -EINVAL, "unknown flags", NULL, 0);
+		return;
+	}
+	at = (req.flags & MMX_PROTO_CLOCK_NOW) ? now : req.mono_ns;
+	if (at < now - TIME_MAX_AWAY_NS || at > now + TIME_MAX_AWAY_NS) {
+		time_reply(s, c, h, -EINVAL, "time more than 60 s away", NULL,
+			   0);
+		return;
+	}
+	k = lookup_clock(s, t, c, h, req.clock);
+	if (!k)
+		return;
+	if (h->type == MMX_MSG_CLOCK_START)
+		ret = mmx_clock_start_at(k->clock, at);
+	else
+		ret = mmx_clock_stop_at(k->clock, at);
+	time_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+}
+
+static void handle_rate(struct mmxd_server *s, struct mmxd_time *t,
+			struct mmxd_conn *c, const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_clock_rate req;
+	struct tclock *k;
+	int ret;
+
+	if (len != sizeof(req)) {
+		time_reply(s, c, h, -EINVAL, "bad CLOCK_SET_RATE size", NULL,
+			   0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	if (req.pad || !req.den || req.den > TIME_MAX_RATE ||
+	    req.num < -TIME_MAX_RATE || req.num > TIME_MAX_RATE) {
+		time_reply(s, c, h, -EINVAL, "bad rate", NULL, 0);
+		return;
+	}
+	k = lookup_clock(s, t, c, h, req.clock);
+	if (!k)
+		return;
+	ret = mmx_clock_set_rate_at(k->clock, now_ns(t), req.num, req.den);
+	time_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+}
+
+static void handle_read(struct mmxd_server *s, struct mmxd_time *t,
+			struct mmxd_conn *c, const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_clock_ref req;
+	struct mmx_remote_clock_state r;
+	struct mmx_clock_state st;
+	struct tclock *k;
+	int ret;
+
+	if (len != sizeof(req)) {
+		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	if (req.pad) {
+		time_reply(s, c, h, -EINVAL, "pad not 0", NULL, 0);
+		return;
+	}
+	k = lookup_clock(s, t, c, h, req.clock);
+	if (!k)
+		return;
+	if (h->type == MMX_MSG_CLOCK_DESTROY) {
+		struct tclock **pp;
+
+		for (pp = &t->clocks; *pp != k; pp = &(*pp)->next)
+			;
+		*pp = k->next;
+		clock_free(t, k);
+		time_reply(s, c, h, 0, "", NULL, 0);
+		return;
+	}
+	ret = mmx_clock_query_at(k->clock, now_ns(t), &st);
+	if (ret) {
+		time_reply(s, c, h, ret, "the clock's source cannot be read",
+			   NULL, 0);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.value_ns = st.value;
+	r.mono_ns = st.mono_ns;
+	r.rate_num = st.rate_num;
+	r.rate_den = st.rate_den;
+	r.running = st.running;
+	r.kind = k->kind;
+	time_reply(s, c, h, 0, "", &r, sizeof(r));
+}
+
+/* Schedules */
+
+static struct tsched *sched_find(struct mmxd_time *t,
+				 const struct mmxd_conn *c, uint64_t id)
+{
+	struct tsched *e;
+
+	for (e = t->scheds; e; e = e->next)
+		if (e->conn == c && e->id == id && e->state == S_PENDING)
+			return e;
+	return NULL;
+}
+
+static unsigned int scheds_of(struct mmxd_time *t, const struct mmxd_conn *c)
+{
+	unsigned int n = 0;
+	struct tsched *e;
+
+	for (e = t->scheds; e; e = e->next)
+		n += e->conn == c;
+	return n;
+}
+
+/*
+ * What a request becomes: a timed commit of @tgt showing @fb... from
+ * @exec to @expire; @expired: no vblank in [begin, end) can show it.
+ * 0 or -errno with *@msg set.
+ */
+struct plan {
+	struct mmxd_video_target tgt;
+	uint32_t fb, w, h;
+	int64_t exec, expire;
+	int expired;
+};
+
+static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
+			const struct mmx_schedule_request *r,
+			struct plan *p, const char **msg)
+{
+	struct tclock *k;
+	int64_t end;
+	unsigned int i;
+	int ret;
+
+	*msg = "bad request";
+	if (!r->id || r->flags)
+		return -EINVAL;
+	for (i = 0; i < 4; i++)
+		if (r->reserved[i])
+			return -EINVAL;
+	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
+		*msg = "audio schedules are not implemented";
+		return -ENOSYS;
+	}
+	if (r->kind != MMX_SCHEDULE_KIND_DISPLAY) {
+		*msg = "bad kind";
+		return -EINVAL;
+	}
+	if (r->begin_ns >= r->end_ns) {
+		*msg = "begin not before end";
+		return -EINVAL;
+	}
+	if (r->x < -TIME_MAX_POS || r->x > TIME_MAX_POS ||
+	    r->y < -TIME_MAX_POS || r->y > TIME_MAX_POS) {
+		*msg = "position out of range";
+		return -EINVAL;
+	}
+	k = clock_find(t, c, r->clock);
+	if (!k) {
+		*msg = "no such clock";
+		return -ENOENT;
+	}
+	ret = mmxd_media_stream_picture(t->m, c, r->stream, &p->tgt, &p->fb,
+					&p->w, &p->h);
+	if (ret) {
+		*msg = ret == -ENOENT ? "no such stream" :
+		       "the stream has shown nothing yet";
+		return ret;
+	}
+	ret = mmx_clock_to_monotonic(k->clock, r->begin_ns, &p->exec);
+	if (!ret)
+		ret = mmx_clock_to_monotonic(k->clock, r->end_ns, &end);
+	if (ret) {
+		*msg = "the clock does not run forward";
+		return ret;
+	}
+	p->expire = end - 1;
+	p->expired = p->expire < p->exec;
+	return 0;
+}
+
+static void sched_event(struct mmxd_server *s, struct mmxd_time *t,
+			struct mmxd_conn *c, uint64_t id, uint32_t clock,
+			uint32_t status, int32_t error, int64_t present,
+			uint64_t sequence)
+{
+	struct mmx_schedule_event ev;
+	struct mmx_clock_state st;
+	struct tclock *k = clock_find(t, c, clock);
+
+	memset(&ev, 0, sizeof(ev));
+	ev.id = id;
+	ev.status = status;
+	ev.error = error;
+	ev.present_ns = present;
+	ev.sequence = sequence;
+	if (present && k && !mmx_clock_query_at(k->clock, present, &st))
+		ev.clock_ns = st.value;
+	mmxd_conn_event(s, c, MMX_PROTO_EVENT_SCHEDULE, &ev, sizeof(ev));
+}
+
+static void sched_unlink(struct mmxd_time *t, struct tsched *e)
+{
+	struct tsched **pp;
+
+	for (pp = &t->scheds; *pp != e; pp = &(*pp)->next)
+		;
+	*pp = e->next;
+	free(e);
+}
+
+static struct tsched *sched_new(struct mmxd_time *t, struct mmxd_conn *c,
+				const struct mmx_schedule_request *r)
+{
+	struct tsched *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->conn = c;
+	e->wconn = c;
+	e->id = r->id;
+	e->clock = r->clock;
+	e->token = MMXD_TIME_TOKEN | ++t->next_token;
+	return e;
+}
+
+static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
+			  struct mmxd_conn *c,
+			  const struct mmx_proto_header *h,
+			  const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_schedule_replace req;
+	const struct mmx_schedule_request *r = &req.req;
+	const struct mmxd_media_ops *ops;
+	struct tsched *old = NULL, *e;
+	const char *msg;
+	struct plan p;
+	void *ctx;
+	int ret;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	memset(&req, 0, sizeof(req));
+	if (h->type == MMX_MSG_SCHEDULE_SUBMIT) {
+		if (len != sizeof(req.req)) {
+			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
+			return;
+		}
+		memcpy(&req.req, payload, sizeof(req.req));
+	} else {
+		if (len != sizeof(req)) {
+			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
+			return;
+		}
+		memcpy(&req, payload, sizeof(req));
+		old = sched_find(t, c, req.old_id);
+		if (!old) {
+			time_reply(s, c, h, -ENOENT, "no such pending schedule",
+				   NULL, 0);
+			return;
+		}
+	}
+	ret = plan_request(t, c, r, &p, &msg);
+	if (ret) {
+		time_reply(s, c, h, ret, msg, NULL, 0);
+		return;
+	}
+	if (sched_find(t, c, r->id) != old) {
+		time_reply(s, c, h, -EEXIST, "id already pending", NULL, 0);
+		return;
+	}
+	if (!old && scheds_of(t, c) >= MMXD_TIME_MAX_PENDING) {
+		time_reply(s, c, h, -ENOSPC, "too many pending schedules",
+			   NULL, 0);
+		return;
+	}
+	e = sched_new(t, c, r);
+	if (!e) {
+		time_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	if (p.expired) {
+		/* nothing to commit: no vblank of [begin, end) */
+		if (old) {
+			ret = ops->retract(ctx, old->ksched);
+			if (ret) {
+				free(e);
+				time_reply(s, c, h, ret, "too late", NULL, 0);
+				return;
+			}
+			/* its RETRACTED finds nothing: it is REPLACED */
+			sched_event(s, t, c, old->id, old->clock,
+				    MMX_TIME_REPLACED, 0, 0, 0);
+			sched_unlink(t, old);
+		}
+		free(e);
+		time_reply(s, c, h, 0, "", NULL, 0);
+		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
+			    0);
+		return;
+	}
+	if (old)
+		ret = ops->replace(ctx, old->ksched, &p.tgt, p.fb, r->x, r->y,
+				   p.w, p.h, p.exec, p.expire, e->token,
+				   &e->ksched);
+	else
+		ret = ops->schedule(ctx, &p.tgt, p.fb, r->x, r->y, p.w, p.h,
+				    p.exec, p.expire, e->token, &e->ksched);
+	if (ret) {
+		free(e);
+		time_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+			   "the kernel refused the commit", NULL, 0);
+		return;
+	}
+	if (old)
+		old->state = S_GONE;
+	e->next = t->scheds;
+	t->scheds = e;
+	time_reply(s, c, h, 0, "", NULL, 0);
+}
+
+static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
+			   struct mmxd_conn *c,
+			   const struct mmx_proto_header *h,
+			   const uint8_t *payload, size_t len)
+{
+	struct mmx_proto_schedule_ref req;
+	const struct mmxd_media_ops *ops;
+	struct tsched *e;
+	void *ctx;
+	int ret;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	if (len != sizeof(req)) {
+		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
+		return;
+	}
+	memcpy(&req, payload, sizeof(req));
+	e = sched_find(t, c, req.id);
+	if (!e) {
+		time_reply(s, c, h, -ENOENT, "no such pending schedule", NULL,
+			   0);
+		return;
+	}
+	ret = ops->retract(ctx, e->ksched);
+	if (!ret)
+		e->state = S_GONE;
+	time_reply(s, c, h, ret, "too late", NULL, 0);
+}
+
+void mmxd_time_handle(struct mmxd_server *s, struct mmxd_time *t,
+		      struct mmxd_conn *c, const struct mmx_proto_header *h,
+		      const uint8_t *payload, size_t len)
+{
+	switch (h->type) {
+	case MMX_MSG_CLOCK_CREATE:
+		handle_create(s, t, c, h, payload, len);
+		break;
+	case MMX_MSG_CLOCK_START:
+	case MMX_MSG_CLOCK_STOP:
+		handle_start_stop(s, t, c, h, payload, len);
+		break;
+	case MMX_MSG_CLOCK_SET_RATE:
+		handle_rate(s, t, c, h, payload, len);
+		break;
+	case MMX_MSG_CLOCK_READ:
+	case MMX_MSG_CLOCK_DESTROY:
+		handle_read(s, t, c, h, payload, len);
+		break;
+	case MMX_MSG_SCHEDULE_SUBMIT:
+	case MMX_MSG_SCHEDULE_REPLACE:
+		handle_submit(s, t, c, h, payload, len);
+		break;
+	case MMX_MSG_SCHEDULE_RETRACT:
+		handle_retract(s, t, c, h, payload, len);
+		break;
+	default:
+		time_reply(s, c, h, -ENOSYS, "not implemented", NULL, 0);
+		break;
+	}
+}
+
+void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
+			  const struct mmxd_sched_event *ke)
+{
+	struct tsched **pp, *e;
+	uint32_t status;
+	int64_t present = 0;
+	uint64_t seq = 0;
+
+	for (pp = &t->scheds; *pp; pp = &(*pp)->next)
+		if ((*pp)->token == ke->user && (*pp)->ksched == ke->sched)
+			break;
+	e = *pp;
+	if (!e)
+		return;
+	switch (ke->status) {
+	case K_PRESENTED:
+		status = MMX_TIME_PRESENTED;
+		present = ke->timestamp_ns;
+		seq = ke->sequence;
+		break;
+	case K_EXPIRED:
+		status = MMX_TIME_EXPIRED;
+		present = ke->timestamp_ns;
+		seq = ke->sequence;
+		break;
+	case K_RETRACTED:
+		status = MMX_TIME_RETRACTED;
+		break;
+	case K_REPLACED:
+		status = MMX_TIME_REPLACED;
+		break;
+	default:
+		status = MMX_TIME_FAILED;
+		break;
+	}
+	sched_event(s, t, e->wconn, e->id, e->clock, status,
+		    status == MMX_TIME_FAILED ? ke->error : 0, present, seq);
+	*pp = e->next;
+	free(e);
+}
