@@ -619,7 +619,8 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 		time_reply(s, c, h, ret, msg, NULL, 0);
 		return;
 	}
-	if (sched_find(t, c, r->id) != old) {
+	e = sched_find(t, c, r->id);
+	if (e && e != old) {
 		time_reply(s, c, h, -EEXIST, "id already pending", NULL, 0);
 		return;
 	}

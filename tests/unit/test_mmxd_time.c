@@ -1,0 +1,1341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mmxd's TIME requests (protocol 1.2: CLOCK_CREATE/START/STOP/SET_RATE/
+ * READ/DESTROY, SCHEDULE_SUBMIT/RETRACT/REPLACE and schedule EVENTs) over
+ * socketpairs with the fake backend of test_mmxd_media.c (a fake clock,
+ * timed commits in a table that a fake vblank executes) plus a fake
+ * vblank clock source (vblanks every FRAME ns from 0). Checks validation
+ * (sizes, kinds, unknown and other clients' ids, begin >= end, limits),
+ * clock arithmetic through the protocol, the schedule flow (PRESENTED at
+ * the first vblank at or after begin, EXPIRED, RETRACTED, REPLACED, -EBUSY
+ * too late), that closing frees everything, and 20k random TIME messages
+ * with the daemon still answering PING.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "mmxd.h"
+#include "mmx_wire.h"
+
+/* ---- the fake display (only what HELLO needs) --------------------------- */
+
+static int fd_state(void *ctx, int probe, struct mmx_state *s)
+{
+	(void)ctx;
+	(void)probe;
+	memset(s, 0, sizeof(*s));
+	return 0;
+}
+
+static int fd_apply(void *ctx, const struct mmx_config *cfg,
+		    struct mmx_error *err)
+{
+	(void)ctx;
+	(void)cfg;
+	(void)err;
+	return 0;
+}
+
+static int fd_pointer(void *ctx, int32_t x, int32_t y)
+{
+	(void)ctx;
+	(void)x;
+	(void)y;
+	return 0;
+}
+
+static int fd_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
+		      uint32_t **px)
+{
+	(void)ctx;
+	(void)crtc;
+	(void)w;
+	(void)h;
+	(void)px;
+	return -EOPNOTSUPP;
+}
+
+static const struct mmxd_ops display_ops = {
+	.state = fd_state,
+	.apply = fd_apply,
+	.pointer_moved = fd_pointer,
+	.capture = fd_capture,
+};
+
+/* ---- the fake media backend -------------------------------------------- */
+
+#define NSCHED	256
+#define NDEC	512
+
+struct sched {
+	int used;
+	uint64_t id, user;
+	int64_t exec, expire;
+	uint32_t fb;
+};
+
+static struct {
+	int64_t now;
+	unsigned int fbs;		/* alive */
+	uint32_t next_fb;
+	struct sched sched[NSCHED];
+	uint64_t next_sched;
+	unsigned int pending;		/* timed commits not completed */
+	struct mmxd_sched_event done[NSCHED];
+	unsigned int ndone;
+	int ev_pipe[2];
+	struct mmx_decode_result dec[NDEC];
+	unsigned int ndec;
+	int dec_pipe[2];
+	unsigned int cancels, untargets;
+	uint64_t seq;
+	int vsources;
+} fk;
+
+static int64_t fk_now(void *ctx)
+{
+	(void)ctx;
+	return fk.now;
+}
+
+static int fk_target(void *ctx, uint32_t output, const uint32_t *busy,
+		     unsigned int nbusy, struct mmxd_video_target *t)
+{
+	uint32_t plane;
+	unsigned int i;
+
+	(void)ctx;
+	if (output && output != 50)
+		return -ENODEV;
+	for (plane = 60; plane < 70; plane++) {
+		int used = 0;
+
+		for (i = 0; i < nbusy; i++)
+			used |= busy[i] == plane;
+		if (!used)
+			break;
+	}
+	t->crtc = 40;
+	t->plane = plane;
+	t->crtc_width = 1024;
+	t->crtc_height = 768;
+	return 0;
+}
+
+static void fk_untarget(void *ctx, const struct mmxd_video_target *t)
+{
+	(void)ctx;
+	(void)t;
+	fk.untargets++;
+}
+
+static int fk_fb_new(void *ctx, uint32_t w, uint32_t h, struct mmxd_fb *fb)
+{
+	(void)ctx;
+	fb->pitch = w * 4;
+	fb->size = (size_t)fb->pitch * h;
+	fb->map = calloc(1, fb->size);
+	if (!fb->map)
+		return -ENOMEM;
+	fb->id = ++fk.next_fb;
+	fk.fbs++;
+	return 0;
+}
+
+static void fk_fb_free(void *ctx, struct mmxd_fb *fb)
+{
+	(void)ctx;
+	free(fb->map);
+	memset(fb, 0, sizeof(*fb));
+	fk.fbs--;
+}
+
+static void kick(int fd)
+{
+	char c = 1;
+
+	if (write(fd, &c, 1) != 1)
+		abort();
+}
+
+static void complete(struct sched *e, uint32_t status, int64_t ts)
+{
+	struct mmxd_sched_event *d = &fk.done[fk.ndone++];
+
+	d->user = e->user;
+	d->sched = e->id;
+	d->status = status;
+	d->error = 0;
+	d->sequence = status == 1 ? ++fk.seq : 0;
+	d->timestamp_ns = ts;
+	e->used = 0;
+	fk.pending--;
+	kick(fk.ev_pipe[1]);
+}
+
+static int fk_schedule(void *ctx, const struct mmxd_video_target *t,
+		       uint32_t fb, int32_t x, int32_t y, uint32_t w, uint32_t h,
+		       int64_t exec, int64_t expire, uint64_t user,
+		       uint64_t *sched)
+{
+	unsigned int i;
+
+	(void)ctx;
+	(void)t;
+	(void)x;
+	(void)y;
+	(void)w;
+	(void)h;
+	if (exec > expire || !fb)
+		return -EINVAL;
+	if (fk.pending >= 64)
+		return -ENOSPC;
+	for (i = 0; i < NSCHED; i++) {
+		if (!fk.sched[i].used) {
+			fk.sched[i] = (struct sched){
+				.used = 1, .id = ++fk.next_sched, .user = user,
+				.exec = exec, .expire = expire, .fb = fb,
+			};
+			fk.pending++;
+			*sched = fk.sched[i].id;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static int fk_retract(void *ctx, uint64_t id)
+{
+	unsigned int i;
+
+	(void)ctx;
+	for (i = 0; i < NSCHED; i++) {
+		if (fk.sched[i].used && fk.sched[i].id == id) {
+			complete(&fk.sched[i], 3, 0);
+			return 0;
+		}
+	}
+	return id && id <= fk.next_sched ? -EBUSY : -ENOENT;
+}
+
+static int fk_schedule(void *ctx, const struct mmxd_video_target *t,
+		       uint32_t fb, int32_t x, int32_t y, uint32_t w, uint32_t h,
+		       int64_t exec, int64_t expire, uint64_t user,
+		       uint64_t *sched);
+
+static int fk_replace(void *ctx, uint64_t id,
+		      const struct mmxd_video_target *t, uint32_t fb,
+		      int32_t x, int32_t y, uint32_t w, uint32_t h,
+		      int64_t exec, int64_t expire, uint64_t user,
+		      uint64_t *new_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < NSCHED; i++) {
+		if (fk.sched[i].used && fk.sched[i].id == id) {
+			int ret = fk_schedule(ctx, t, fb, x, y, w, h, exec,
+					      expire, user, new_id);
+
+			if (ret)
+				return ret;
+			complete(&fk.sched[i], 4, 0);
+			return 0;
+		}
+	}
+	return id && id <= fk.next_sched ? -EBUSY : -ENOENT;
+}
+
+/* The fake vblank clock: vblanks at every multiple of FRAME. */
+#define FRAME	16666667ll
+
+static int vb_now(void *ctx, int64_t mono, int64_t *src)
+{
+	(void)ctx;
+	*src = mono / FRAME * FRAME;
+	return 0;
+}
+
+static int vb_to_mono(void *ctx, int64_t src, int64_t *mono)
+{
+	(void)ctx;
+	*mono = (src + FRAME - 1) / FRAME * FRAME;
+	return 0;
+}
+
+static int fk_vblank_source(void *ctx, uint32_t output,
+			    struct mmx_clock_source *src, void **handle)
+{
+	(void)ctx;
+	if (output != 50)
+		return -ENOENT;
+	src->now = vb_now;
+	src->to_monotonic = vb_to_mono;
+	src->ctx = NULL;
+	*handle = malloc(1);
+	fk.vsources++;
+	return *handle ? 0 : -ENOMEM;
+}
+
+static void fk_vblank_source_free(void *ctx, void *handle)
+{
+	(void)ctx;
+	free(handle);
+	fk.vsources--;
+}
+
+static int fk_event_fd(void *ctx)
+{
+	(void)ctx;
+	return fk.ev_pipe[0];
+}
+
+static int fk_read_events(void *ctx, struct mmxd_sched_event *ev,
+			  unsigned int n)
+{
+	unsigned int k = fk.ndone < n ? fk.ndone : n;
+	char buf[256];
+
+	(void)ctx;
+	memcpy(ev, fk.done, k * sizeof(*ev));
+	memmove(fk.done, fk.done + k, (fk.ndone - k) * sizeof(*ev));
+	fk.ndone -= k;
+	if (!fk.ndone)
+		while (read(fk.ev_pipe[0], buf, sizeof(buf)) > 0)
+			;
+	return (int)k;
+}
+
+static int fk_decode_fd(void *ctx)
+{
+	(void)ctx;
+	return fk.dec_pipe[0];
+}
+
+static int fk_decode_submit(void *ctx, uint64_t id, const void *jpeg,
+			    size_t len, void *dst, uint32_t pitch,
+			    uint32_t width, uint32_t height)
+{
+	struct mmx_decode_result *r;
+	char text[32] = { 0 };
+	unsigned int w = 0, h = 0;
+
+	(void)ctx;
+	if (!len || !dst || pitch < width * 4)
+		return -EINVAL;
+	if (fk.ndec >= NDEC)
+		return -EAGAIN;
+	memcpy(text, jpeg, len < sizeof(text) - 1 ? len : sizeof(text) - 1);
+	r = &fk.dec[fk.ndec++];
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	if (sscanf(text, "FRAME %u %u", &w, &h) == 2 && w <= width &&
+	    h <= height) {
+		r->width = w;
+		r->height = h;
+		memset(dst, 0x5a, (size_t)pitch * h);
+	} else if (w > width || h > height) {
+		r->status = -E2BIG;
+	} else {
+		r->status = -EBADMSG;
+	}
+	kick(fk.dec_pipe[1]);
+	return 0;
+}
+
+static int fk_decode_collect(void *ctx, struct mmx_decode_result *r,
+			     unsigned int n)
+{
+	unsigned int k = fk.ndec < n ? fk.ndec : n;
+	char buf[256];
+
+	(void)ctx;
+	memcpy(r, fk.dec, k * sizeof(*r));
+	memmove(fk.dec, fk.dec + k, (fk.ndec - k) * sizeof(*r));
+	fk.ndec -= k;
+	if (!fk.ndec)
+		while (read(fk.dec_pipe[0], buf, sizeof(buf)) > 0)
+			;
+	return (int)k;
+}
+
+static int fk_decode_cancel(void *ctx, uint64_t id)
+{
+	unsigned int i;
+
+	(void)ctx;
+	for (i = 0; i < fk.ndec; i++) {
+		if (fk.dec[i].id == id) {
+			memmove(&fk.dec[i], &fk.dec[i + 1],
+				(fk.ndec - i - 1) * sizeof(fk.dec[0]));
+			fk.ndec--;
+			fk.cancels++;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static const struct mmxd_media_ops media_ops = {
+	.now = fk_now,
+	.target = fk_target,
+	.untarget = fk_untarget,
+	.fb_new = fk_fb_new,
+	.fb_free = fk_fb_free,
+	.schedule = fk_schedule,
+	.retract = fk_retract,
+	.replace = fk_replace,
+	.vblank_source = fk_vblank_source,
+	.vblank_source_free = fk_vblank_source_free,
+	.event_fd = fk_event_fd,
+	.read_events = fk_read_events,
+	.decode_fd = fk_decode_fd,
+	.decode_submit = fk_decode_submit,
+	.decode_collect = fk_decode_collect,
+	.decode_cancel = fk_decode_cancel,
+};
+
+/*
+ * A vblank at @t: every pending entry due (exec <= t) is presented, or
+ * expired when @t is past its expiry.
+ */
+static void vblank(int64_t t)
+{
+	unsigned int i;
+
+	fk.now = t;
+	for (i = 0; i < NSCHED; i++) {
+		struct sched *e = &fk.sched[i];
+
+		if (e->used && e->exec <= t)
+			complete(e, t > e->expire ? 2 : 1, t);
+	}
+}
+
+/* Events received, in order. */
+#define MAXEV	4096
+static struct mmx_proto_stream_event evs[MAXEV];
+static unsigned int nev;
+static unsigned int bad_events;
+static struct mmx_schedule_event tev[MAXEV];
+static unsigned int ntev;
+
+/* ---- harness ------------------------------------------------------------ */
+
+static struct mmxd_server *srv;
+static struct mmxd_media *media;
+static const uint8_t good_cookie[MMX_AUTH_COOKIE_LEN] = { 1, 2, 3, 4, 5 };
+
+static int server_start(void)
+{
+	struct mmxd_options o;
+	int ret;
+
+	memset(&fk, 0, sizeof(fk));
+	nev = ntev = bad_events = 0;
+	fk.now = 1000000000000ll;
+	if (pipe2(fk.ev_pipe, O_NONBLOCK | O_CLOEXEC) ||
+	    pipe2(fk.dec_pipe, O_NONBLOCK | O_CLOEXEC))
+		return -errno;
+	mmxd_options_init(&o);
+	strcpy(o.driver, "fake");
+	memcpy(o.cookie, good_cookie, sizeof(o.cookie));
+	o.tcp_auth = 1;
+	ret = mmxd_server_new(&display_ops, NULL, &o, &srv);
+	if (!ret)
+		ret = mmxd_media_new(&media_ops, NULL, &media);
+	if (!ret)
+		mmxd_server_set_media(srv, media);
+	return ret;
+}
+
+static void server_stop(void)
+{
+	mmxd_server_free(srv);
+	mmxd_media_free(media);
+	srv = NULL;
+	media = NULL;
+	close(fk.ev_pipe[0]);
+	close(fk.ev_pipe[1]);
+	close(fk.dec_pipe[0]);
+	close(fk.dec_pipe[1]);
+}
+
+static int client_new_tcp(int tcp)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	if ((tcp ? mmxd_server_add_tcp_client :
+	     mmxd_server_add_client)(srv, sv[0])) {
+		close(sv[1]);
+		return -1;
+	}
+	fcntl(sv[1], F_SETFL, fcntl(sv[1], F_GETFL) | O_NONBLOCK);
+	return sv[1];
+}
+
+static void pump(int n)
+{
+	while (n-- > 0)
+		mmxd_server_step(srv, 0, -1);
+}
+
+static int send_bytes(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			pump(1);
+			continue;
+		}
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int send_msg2(int fd, uint16_t type, uint32_t seq, const void *a,
+		     size_t alen, const void *b, size_t blen)
+{
+	uint8_t *buf = malloc(MMX_PROTO_HEADER_SIZE + alen + blen);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	mmx_wire_put_header(buf, (uint32_t)(MMX_PROTO_HEADER_SIZE + alen +
+					    blen), type, seq);
+	if (alen)
+		memcpy(buf + MMX_PROTO_HEADER_SIZE, a, alen);
+	if (blen)
+		memcpy(buf + MMX_PROTO_HEADER_SIZE + alen, b, blen);
+	ret = send_bytes(fd, buf, MMX_PROTO_HEADER_SIZE + alen + blen);
+	free(buf);
+	return ret;
+}
+
+static int recv_bytes(int fd, void *buf, size_t len, int rounds)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, 0);
+
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				return -errno;
+			if (rounds-- <= 0)
+				return -ETIMEDOUT;
+			mmxd_server_step(srv, 1, -1);
+			continue;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+
+/* Receive one message; an EVENT is stored in evs and 1 returned. */
+static int recv_one(int fd, struct mmx_proto_header *h,
+		    struct mmx_proto_reply *r, uint8_t *data, size_t max,
+		    size_t *dlen, int rounds)
+{
+	uint8_t hdr[MMX_PROTO_HEADER_SIZE], *raw;
+	size_t len;
+	int ret;
+
+	ret = recv_bytes(fd, hdr, sizeof(hdr), rounds);
+	if (ret)
+		return ret;
+	mmx_wire_get_header(hdr, h);
+	if (h->length < MMX_PROTO_HEADER_SIZE ||
+	    h->length > MMX_PROTO_MAX_REPLY)
+		return -EPROTO;
+	len = h->length - MMX_PROTO_HEADER_SIZE;
+	raw = malloc(len ? len : 1);
+	if (!raw)
+		return -ENOMEM;
+	ret = recv_bytes(fd, raw, len, 3000);
+	if (ret) {
+		free(raw);
+		return ret;
+	}
+	if (h->type == MMX_MSG_EVENT) {
+		struct mmx_proto_event e;
+
+		if (len == sizeof(e) + sizeof(tev[0])) {
+			memcpy(&e, raw, sizeof(e));
+			if (e.event != MMX_PROTO_EVENT_SCHEDULE)
+				bad_events++;
+			else if (ntev < MAXEV)
+				memcpy(&tev[ntev++], raw + sizeof(e),
+				       sizeof(tev[0]));
+		} else if (len != sizeof(e) + sizeof(evs[0])) {
+			bad_events++;
+		} else {
+			memcpy(&e, raw, sizeof(e));
+			if (e.event != MMX_PROTO_EVENT_STREAM)
+				bad_events++;
+			else if (nev < MAXEV)
+				memcpy(&evs[nev++], raw + sizeof(e),
+				       sizeof(evs[0]));
+		}
+		free(raw);
+		return 1;
+	}
+	if (h->type != MMX_MSG_REPLY || len < MMX_PROTO_REPLY_SIZE) {
+		free(raw);
+		return -EPROTO;
+	}
+	memcpy(r, raw, sizeof(*r));
+	*dlen = len - MMX_PROTO_REPLY_SIZE;
+	if (data && *dlen <= max)
+		memcpy(data, raw + MMX_PROTO_REPLY_SIZE, *dlen);
+	free(raw);
+	return 0;
+}
+
+/* Request with data @b; the reply's data (exactly @outlen) to @out. */
+static int req2(int fd, uint16_t type, const void *a, size_t alen,
+		const void *b, size_t blen, void *out, size_t outlen)
+{
+	static uint32_t seq = 100;
+	struct mmx_proto_header h;
+	struct mmx_proto_reply r;
+	uint8_t data[512];
+	size_t dlen = 0;
+	int ret;
+
+	seq++;
+	ret = send_msg2(fd, type, seq, a, alen, b, blen);
+	if (ret)
+		return 1000;
+	do {
+		ret = recv_one(fd, &h, &r, data, sizeof(data), &dlen, 3000);
+	} while (ret == 1);
+	if (ret)
+		return 1000;
+	if (h.sequence != seq || r.request != type)
+		return 1001;
+	if (!r.error && out) {
+		if (dlen != outlen)
+			return 1002;
+		memcpy(out, data, outlen);
+	}
+	return r.error;
+}
+
+static int req(int fd, uint16_t type, const void *a, size_t alen)
+{
+	return req2(fd, type, a, alen, NULL, 0, NULL, 0);
+}
+
+/* Run the server until @n events came (or a while). */
+static void wait_events(int fd, unsigned int n)
+{
+	int rounds = 200;
+
+	while (nev + ntev < n && rounds-- > 0) {
+		struct mmx_proto_header h;
+		struct mmx_proto_reply r;
+		size_t dl;
+		int ret = recv_one(fd, &h, &r, NULL, 0, &dl, 5);
+
+		if (ret < 0 && ret != -ETIMEDOUT)
+			break;
+	}
+}
+
+static int hello(int fd)
+{
+	struct mmx_proto_hello h;
+	struct mmx_proto_hello_reply hr;
+
+	memset(&h, 0, sizeof(h));
+	h.major = MMX_PROTO_MAJOR;
+	h.minor = MMX_PROTO_MINOR;
+	h.state_size = sizeof(struct mmx_state);
+	h.config_size = sizeof(struct mmx_config);
+	strcpy(h.client, "test");
+	return req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr, sizeof(hr));
+}
+
+static const struct mmx_stream_config good = {
+	.width = 320, .height = 240, .x = -1, .y = -1,
+};
+
+/* Open a stream (config @cfg or the good one); its id, or < 0. */
+static int open_stream(int fd, const struct mmx_stream_config *cfg,
+		       struct mmx_proto_stream_open_reply *r)
+{
+	struct mmx_proto_stream_open_reply tmp;
+	int ret;
+
+	if (!r)
+		r = &tmp;
+	ret = req2(fd, MMX_MSG_STREAM_OPEN, cfg ? cfg : &good,
+		   sizeof(good), NULL, 0, r, sizeof(*r));
+	return ret ? ret : (int)r->stream;
+}
+
+static int video(int fd, uint16_t type, uint32_t stream, uint64_t id,
+		 int64_t pts, int64_t expire, const char *data)
+{
+	struct mmx_proto_stream_video v = {
+		.stream = stream, .id = id, .pts_ns = pts, .expire_ns = expire,
+	};
+
+	return req2(fd, type, &v, sizeof(v), data, strlen(data), NULL, 0);
+}
+
+static int start(int fd, uint32_t stream, int64_t delay)
+{
+	struct mmx_proto_stream_start s = { .stream = stream,
+					    .delay_ns = delay };
+
+	return req(fd, MMX_MSG_STREAM_START, &s, sizeof(s));
+}
+
+
+#define CHECK_ERR(expr, want)						\
+	do {								\
+		int _r = (expr);					\
+		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
+			   _r, (want));					\
+	} while (0)
+
+/* ---- TIME helpers ------------------------------------------------------- */
+
+static int clk_create(int fd, uint32_t kind, uint32_t target)
+{
+	struct mmx_proto_clock_create c = { .kind = kind, .target = target };
+	struct mmx_proto_clock_ref r;
+	int ret = req2(fd, MMX_MSG_CLOCK_CREATE, &c, sizeof(c), NULL, 0, &r,
+		       sizeof(r));
+
+	return ret ? ret : (int)r.clock;
+}
+
+static int clk_at(int fd, uint16_t type, int clock, uint32_t flags,
+		  int64_t mono)
+{
+	struct mmx_proto_clock_at a = { .clock = (uint32_t)clock,
+					.flags = flags, .mono_ns = mono };
+
+	return req(fd, type, &a, sizeof(a));
+}
+
+static int clk_rate(int fd, int clock, int32_t num, uint32_t den)
+{
+	struct mmx_proto_clock_rate r = { .clock = (uint32_t)clock,
+					  .num = num, .den = den };
+
+	return req(fd, MMX_MSG_CLOCK_SET_RATE, &r, sizeof(r));
+}
+
+static int clk_read(int fd, int clock, struct mmx_remote_clock_state *st)
+{
+	struct mmx_proto_clock_ref r = { .clock = (uint32_t)clock };
+
+	return req2(fd, MMX_MSG_CLOCK_READ, &r, sizeof(r), NULL, 0, st,
+		    sizeof(*st));
+}
+
+static int clk_destroy(int fd, int clock)
+{
+	struct mmx_proto_clock_ref r = { .clock = (uint32_t)clock };
+
+	return req(fd, MMX_MSG_CLOCK_DESTROY, &r, sizeof(r));
+}
+
+static struct mmx_schedule_request sreq(uint64_t id, int clock, int sid,
+					int64_t begin, int64_t end)
+{
+	struct mmx_schedule_request r;
+
+	memset(&r, 0, sizeof(r));
+	r.id = id;
+	r.clock = (uint32_t)clock;
+	r.kind = MMX_SCHEDULE_KIND_DISPLAY;
+	r.stream = (uint32_t)sid;
+	r.begin_ns = begin;
+	r.end_ns = end;
+	r.x = 10;
+	r.y = 20;
+	return r;
+}
+
+static int submit(int fd, const struct mmx_schedule_request *r)
+{
+	return req(fd, MMX_MSG_SCHEDULE_SUBMIT, r, sizeof(*r));
+}
+
+static int replace(int fd, uint64_t old, const struct mmx_schedule_request *r)
+{
+	struct mmx_proto_schedule_replace rp = { .old_id = old, .req = *r };
+
+	return req(fd, MMX_MSG_SCHEDULE_REPLACE, &rp, sizeof(rp));
+}
+
+static int retract(int fd, uint64_t id)
+{
+	struct mmx_proto_schedule_ref r = { .id = id };
+
+	return req(fd, MMX_MSG_SCHEDULE_RETRACT, &r, sizeof(r));
+}
+
+/* A stream of @fd that has presented a picture; its id. */
+static int shown_stream(int fd)
+{
+	int sid = open_stream(fd, NULL, NULL);
+
+	if (sid <= 0)
+		return -1;
+	if (video(fd, MMX_MSG_STREAM_VIDEO, (uint32_t)sid, 1, 0, INT64_MAX,
+		  "FRAME 320 240") || start(fd, (uint32_t)sid, 0))
+		return -1;
+	pump(3);
+	vblank(fk.now + FRAME);
+	wait_events(fd, nev + 1);
+	return nev == 1 && evs[0].ev.status == MMX_STREAM_PRESENTED ? sid : -1;
+}
+
+static const struct mmx_schedule_event *tevent(uint64_t id, uint32_t status)
+{
+	unsigned int i;
+
+	for (i = 0; i < ntev; i++)
+		if (tev[i].id == id && tev[i].status == status)
+			return &tev[i];
+	return NULL;
+}
+
+/* The fake's pending entry with user data of TIME, the newest. */
+static struct sched *time_entry(void)
+{
+	struct sched *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < NSCHED; i++)
+		if (fk.sched[i].used && (fk.sched[i].user & MMXD_TIME_TOKEN) &&
+		    (!best || fk.sched[i].id > best->id))
+			best = &fk.sched[i];
+	return best;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static int test_caps(void)
+{
+	struct mmx_proto_hello h;
+	struct mmx_proto_hello_reply hr;
+	int fd;
+
+	UNIT_CHECK(!server_start(), "server");
+	fd = client_new_tcp(0);
+	memset(&h, 0, sizeof(h));
+	h.major = MMX_PROTO_MAJOR;
+	h.minor = 1;	/* a 1.1 client is served */
+	h.state_size = sizeof(struct mmx_state);
+	h.config_size = sizeof(struct mmx_config);
+	CHECK_ERR(req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr,
+		       sizeof(hr)), 0);
+	UNIT_CHECK(hr.minor == 2 && MMX_PROTO_MINOR == 2, "minor %u",
+		   hr.minor);
+	UNIT_CHECK((hr.caps & MMX_PROTO_CAP_TIME) &&
+		   (hr.caps & MMX_PROTO_CAP_STREAM), "caps 0x%x", hr.caps);
+	close(fd);
+	server_stop();
+	return 0;
+}
+
+static int test_validation(void)
+{
+	struct mmx_proto_clock_create cc = { .kind = 1 };
+	struct mmx_remote_clock_state st;
+	struct mmx_schedule_request r;
+	uint8_t big[200] = { 0 };
+	int fd, fd2, fd3, mono, other, sid, sid2, i, ids[MMXD_TIME_MAX_CLOCKS];
+
+	UNIT_CHECK(!server_start(), "server");
+	fd = client_new_tcp(0);
+	fd2 = client_new_tcp(0);
+	fd3 = client_new_tcp(0);
+	CHECK_ERR(hello(fd), 0);
+	CHECK_ERR(hello(fd2), 0);
+	/* before HELLO */
+	CHECK_ERR(req(fd3, MMX_MSG_CLOCK_CREATE, &cc, sizeof(cc)), -EPROTO);
+	/* sizes */
+	CHECK_ERR(req(fd, MMX_MSG_CLOCK_CREATE, &cc, 4), -EINVAL);
+	CHECK_ERR(req(fd, MMX_MSG_CLOCK_CREATE, big, sizeof(big)), -EINVAL);
+	CHECK_ERR(req(fd, MMX_MSG_CLOCK_START, big, 8), -EINVAL);
+	CHECK_ERR(req(fd, MMX_MSG_CLOCK_SET_RATE, big, 8), -EINVAL);
+	CHECK_ERR(req(fd, MMX_MSG_CLOCK_READ, big, 16), -EINVAL);
+	CHECK_ERR(req(fd, MMX_MSG_SCHEDULE_SUBMIT, big, 8), -EINVAL);
+	CHECK_ERR(req(fd, MMX_MSG_SCHEDULE_REPLACE, big, 8), -EINVAL);
+	CHECK_ERR(req(fd, MMX_MSG_SCHEDULE_RETRACT, big, 4), -EINVAL);
+	/* kinds and targets */
+	CHECK_ERR(clk_create(fd, 0, 0), -EINVAL);
+	CHECK_ERR(clk_create(fd, 4, 0), -EINVAL);
+	CHECK_ERR(clk_create(fd, 0xffffffffu, 0), -EINVAL);
+	CHECK_ERR(clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 1), -EINVAL);
+	CHECK_ERR(clk_create(fd, MMX_REMOTE_CLOCK_VBLANK, 51), -ENOENT);
+	CHECK_ERR(clk_create(fd, MMX_REMOTE_CLOCK_AUDIO, 99), -ENOENT);
+	UNIT_CHECK(fk.vsources == 0, "%d vblank sources", fk.vsources);
+	mono = clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 0);
+	UNIT_CHECK(mono > 0, "create %d", mono);
+	other = clk_create(fd2, MMX_REMOTE_CLOCK_VBLANK, 50);
+	UNIT_CHECK(other > 0, "create vblank %d", other);
+	/* unknown ids, other client's ids */
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, 777, 1, 0), -ENOENT);
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, other, 1, 0),
+		  other == mono ? 0 : -ENOENT);
+	CHECK_ERR(clk_read(fd, other == mono ? 777 : other, &st), -ENOENT);
+	CHECK_ERR(clk_destroy(fd, 777), -ENOENT);
+	CHECK_ERR(clk_rate(fd, 777, 1, 1), -ENOENT);
+	/* fields */
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, mono, 2, 0), -EINVAL);
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, mono, 0, 0), -EINVAL);
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_STOP, mono, 0,
+			 fk.now + 61 * MMX_NSEC_PER_SEC), -EINVAL);
+	CHECK_ERR(clk_rate(fd, mono, 1, 0), -EINVAL);
+	CHECK_ERR(clk_rate(fd, mono, 1001, 1), -EINVAL);
+	CHECK_ERR(clk_rate(fd, mono, -1001, 1), -EINVAL);
+	CHECK_ERR(clk_rate(fd, mono, 1, 1001), -EINVAL);
+	{
+		struct mmx_proto_clock_rate rr = { .clock = (uint32_t)mono,
+						   .num = 1, .den = 1,
+						   .pad = 1 };
+		struct mmx_proto_clock_ref ref = { .clock = (uint32_t)mono,
+						   .pad = 1 };
+
+		CHECK_ERR(req(fd, MMX_MSG_CLOCK_SET_RATE, &rr, sizeof(rr)),
+			  -EINVAL);
+		CHECK_ERR(req(fd, MMX_MSG_CLOCK_READ, &ref, sizeof(ref)),
+			  -EINVAL);
+	}
+	/* the clock limit */
+	for (i = 1; i < MMXD_TIME_MAX_CLOCKS; i++) {
+		ids[i] = clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 0);
+		UNIT_CHECK(ids[i] > 0, "clock %d: %d", i, ids[i]);
+	}
+	CHECK_ERR(clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 0), -ENOSPC);
+	CHECK_ERR(clk_destroy(fd, ids[3]), 0);
+	CHECK_ERR(clk_destroy(fd, ids[3]), -ENOENT);
+	ids[3] = clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 0);
+	UNIT_CHECK(ids[3] > 0, "again %d", ids[3]);
+	/* schedules */
+	sid2 = shown_stream(fd2);
+	UNIT_CHECK(sid2 > 0, "stream of client 2");
+	nev = 0;
+	sid = open_stream(fd, NULL, NULL);
+	UNIT_CHECK(sid > 0, "stream");
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, mono, 1, 0), 0);
+	r = sreq(1, mono, sid, 0, 1000);
+	CHECK_ERR(submit(fd, &r), -EAGAIN);	/* nothing shown yet */
+	CHECK_ERR(video(fd, MMX_MSG_STREAM_VIDEO, (uint32_t)sid, 1, 0,
+			INT64_MAX, "FRAME 320 240"), 0);
+	CHECK_ERR(start(fd, (uint32_t)sid, 0), 0);
+	pump(3);
+	vblank(fk.now + FRAME);
+	wait_events(fd, 1);
+	CHECK_ERR(submit(fd, &r), 0);
+	CHECK_ERR(submit(fd, &r), -EEXIST);
+	r = sreq(0, mono, sid, 0, 1000);
+	CHECK_ERR(submit(fd, &r), -EINVAL);
+	r = sreq(2, mono, sid, 1000, 1000);
+	CHECK_ERR(submit(fd, &r), -EINVAL);
+	r = sreq(2, mono, sid, 1001, 1000);
+	CHECK_ERR(submit(fd, &r), -EINVAL);
+	r = sreq(2, mono, sid, 0, 1000);
+	r.flags = 1;
+	CHECK_ERR(submit(fd, &r), -EINVAL);
+	r = sreq(2, mono, sid, 0, 1000);
+	r.reserved[3] = 1;
+	CHECK_ERR(submit(fd, &r), -EINVAL);
+	r = sreq(2, mono, sid, 0, 1000);
+	r.kind = 7;
+	CHECK_ERR(submit(fd, &r), -EINVAL);
+	r.kind = MMX_SCHEDULE_KIND_AUDIO;
+	CHECK_ERR(submit(fd, &r), -ENOSYS);
+	r = sreq(2, mono, sid, 0, 1000);
+	r.x = 20000;
+	CHECK_ERR(submit(fd, &r), -EINVAL);
+	r = sreq(2, 777, sid, 0, 1000);
+	CHECK_ERR(submit(fd, &r), -ENOENT);
+	r = sreq(2, mono, sid2, 0, 1000);	/* client 2's stream */
+	CHECK_ERR(submit(fd, &r), -ENOENT);
+	r = sreq(2, ids[5], sid, 0, 1000);	/* a stopped clock */
+	CHECK_ERR(submit(fd, &r), -EAGAIN);
+	CHECK_ERR(retract(fd, 55), -ENOENT);
+	r = sreq(3, mono, sid, 0, 1000);
+	CHECK_ERR(replace(fd, 55, &r), -ENOENT);
+	/* client 2 cannot touch client 1's schedule */
+	CHECK_ERR(retract(fd2, 1), -ENOENT);
+	/* the pending limit */
+	for (i = 2; i <= MMXD_TIME_MAX_PENDING; i++) {
+		r = sreq((uint64_t)i, mono, sid, 1000000000, 2000000000);
+		CHECK_ERR(submit(fd, &r), 0);
+	}
+	r = sreq(1000, mono, sid, 1000000000, 2000000000);
+	CHECK_ERR(submit(fd, &r), -ENOSPC);
+	CHECK_ERR(retract(fd, 5), 0);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(5, MMX_TIME_RETRACTED), "RETRACTED");
+	CHECK_ERR(submit(fd, &r), 0);
+	UNIT_CHECK(fk.pending == MMXD_TIME_MAX_PENDING, "pending %u",
+		   fk.pending);
+	/* closing frees the clocks and retracts the schedules */
+	close(fd);
+	close(fd2);
+	close(fd3);
+	pump(5);
+	UNIT_CHECK(fk.pending == 0 && fk.vsources == 0 && fk.fbs == 0,
+		   "left: %u commits, %d vblank sources, %u fbs", fk.pending,
+		   fk.vsources, fk.fbs);
+	UNIT_CHECK(!bad_events, "%u malformed events", bad_events);
+	server_stop();
+	return 0;
+}
+
+static int test_clocks(void)
+{
+	struct mmx_remote_clock_state st;
+	int fd, c, v, a, sid;
+	int64_t t0;
+
+	UNIT_CHECK(!server_start(), "server");
+	fd = client_new_tcp(0);
+	CHECK_ERR(hello(fd), 0);
+	c = clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 0);
+	UNIT_CHECK(c > 0, "create");
+	CHECK_ERR(clk_read(fd, c, &st), 0);
+	UNIT_CHECK(st.value_ns == 0 && !st.running && st.rate_num == 1 &&
+		   st.rate_den == 1 && st.kind == MMX_REMOTE_CLOCK_MONOTONIC &&
+		   st.mono_ns == fk.now, "new clock: %lld running %u %d/%u",
+		   (long long)st.value_ns, st.running, st.rate_num,
+		   st.rate_den);
+	t0 = fk.now;
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, c, MMX_PROTO_CLOCK_NOW, 0),
+		  0);
+	fk.now = t0 + 1000000000;
+	CHECK_ERR(clk_read(fd, c, &st), 0);
+	UNIT_CHECK(st.value_ns == 1000000000 && st.running &&
+		   st.mono_ns == fk.now, "1 s: %lld", (long long)st.value_ns);
+	CHECK_ERR(clk_rate(fd, c, 2, 1), 0);
+	fk.now += 1000000000;
+	CHECK_ERR(clk_read(fd, c, &st), 0);
+	UNIT_CHECK(st.value_ns == 3000000000 && st.rate_num == 2,
+		   "rate 2/1: %lld", (long long)st.value_ns);
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_STOP, c, MMX_PROTO_CLOCK_NOW, 0), 0);
+	fk.now += 1000000000;
+	CHECK_ERR(clk_read(fd, c, &st), 0);
+	UNIT_CHECK(st.value_ns == 3000000000 && !st.running, "stopped: %lld",
+		   (long long)st.value_ns);
+	/* started half a second ago: as if it had run since */
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, c, 0, fk.now - 500000000),
+		  0);
+	CHECK_ERR(clk_read(fd, c, &st), 0);
+	UNIT_CHECK(st.value_ns == 4000000000, "started in the past: %lld",
+		   (long long)st.value_ns);
+	CHECK_ERR(clk_rate(fd, c, 1, 3), 0);
+	fk.now += 3000000000;
+	CHECK_ERR(clk_read(fd, c, &st), 0);
+	UNIT_CHECK(st.value_ns == 5000000000, "rate 1/3: %lld",
+		   (long long)st.value_ns);
+	/* vblank clock: moves in whole frames */
+	v = clk_create(fd, MMX_REMOTE_CLOCK_VBLANK, 50);
+	UNIT_CHECK(v > 0 && fk.vsources == 1, "vblank clock");
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, v, MMX_PROTO_CLOCK_NOW, 0),
+		  0);
+	fk.now += 10 * FRAME + FRAME / 2;
+	CHECK_ERR(clk_read(fd, v, &st), 0);
+	UNIT_CHECK(st.value_ns == 10 * FRAME || st.value_ns == 11 * FRAME,
+		   "vblank clock after 10.5 frames: %lld",
+		   (long long)st.value_ns);
+	UNIT_CHECK(st.kind == MMX_REMOTE_CLOCK_VBLANK, "kind %u", st.kind);
+	/* a stream's clock: not before the stream starts */
+	sid = open_stream(fd, NULL, NULL);
+	a = clk_create(fd, MMX_REMOTE_CLOCK_AUDIO, (uint32_t)sid);
+	UNIT_CHECK(sid > 0 && a > 0, "stream clock %d", a);
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, a, MMX_PROTO_CLOCK_NOW, 0),
+		  -EAGAIN);
+	CHECK_ERR(start(fd, (uint32_t)sid, 0), 0);
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, a, MMX_PROTO_CLOCK_NOW, 0),
+		  0);
+	fk.now += 250000000;
+	CHECK_ERR(clk_read(fd, a, &st), 0);
+	UNIT_CHECK(st.value_ns == 250000000, "stream clock %lld",
+		   (long long)st.value_ns);
+	/* the stream gone: its clock cannot be read */
+	{
+		struct mmx_proto_stream_ref ref = { .stream = (uint32_t)sid };
+
+		CHECK_ERR(req(fd, MMX_MSG_STREAM_CLOSE, &ref, sizeof(ref)), 0);
+	}
+	CHECK_ERR(clk_read(fd, a, &st), -ENOENT);
+	CHECK_ERR(clk_destroy(fd, v), 0);
+	UNIT_CHECK(fk.vsources == 0, "vblank source not freed");
+	close(fd);
+	pump(3);
+	server_stop();
+	return 0;
+}
+
+static int test_flow(void)
+{
+	const struct mmx_schedule_event *e;
+	struct mmx_schedule_request r;
+	struct sched *k, copy;
+	int fd, v, m, sid;
+	int64_t s0, b;
+
+	UNIT_CHECK(!server_start(), "server");
+	fd = client_new_tcp(0);
+	CHECK_ERR(hello(fd), 0);
+	sid = shown_stream(fd);
+	UNIT_CHECK(sid > 0, "shown stream");
+	v = clk_create(fd, MMX_REMOTE_CLOCK_VBLANK, 50);
+	m = clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 0);
+	s0 = fk.now;
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, v, 0, s0), 0);
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, m, 0, s0), 0);
+	/* presented at the first vblank at or after begin */
+	b = 5 * FRAME + 1;
+	r = sreq(1, v, sid, b, b + 10 * FRAME);
+	CHECK_ERR(submit(fd, &r), 0);
+	k = time_entry();
+	UNIT_CHECK(k && k->exec % FRAME == 0 &&
+		   k->exec >= s0 / FRAME * FRAME + b &&
+		   k->exec < s0 / FRAME * FRAME + b + FRAME,
+		   "exec %lld", k ? (long long)(k->exec - s0) : -1ll);
+	UNIT_CHECK(k && k->expire >= k->exec + 9 * FRAME &&
+		   k->expire < k->exec + 11 * FRAME, "expire");
+	vblank(k->exec);
+	wait_events(fd, nev + 1);
+	e = tevent(1, MMX_TIME_PRESENTED);
+	UNIT_CHECK(e && e->present_ns == fk.now && e->sequence &&
+		   e->clock_ns >= b && e->clock_ns < b + FRAME,
+		   "PRESENTED %p clock %lld", (const void *)e,
+		   e ? (long long)e->clock_ns : 0);
+	/* no vblank in [begin, end): EXPIRED, nothing committed */
+	r = sreq(2, v, sid, 20 * FRAME + 5, 20 * FRAME + 9);
+	CHECK_ERR(submit(fd, &r), 0);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(2, MMX_TIME_EXPIRED) && !time_entry(),
+		   "EXPIRED without a commit");
+	/* expired by the kernel: its vblank is past end */
+	r = sreq(3, m, sid, 1000000000, 1000000100);
+	CHECK_ERR(submit(fd, &r), 0);
+	k = time_entry();
+	UNIT_CHECK(k && k->exec == s0 + 1000000000 &&
+		   k->expire == s0 + 1000000099, "mono exec/expire");
+	vblank(s0 + 1000000000 + FRAME / 2);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(3, MMX_TIME_EXPIRED), "EXPIRED by the kernel");
+	/* retract */
+	r = sreq(4, m, sid, 2000000000, 3000000000);
+	CHECK_ERR(submit(fd, &r), 0);
+	CHECK_ERR(retract(fd, 4), 0);
+	CHECK_ERR(retract(fd, 4), -ENOENT);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(4, MMX_TIME_RETRACTED), "RETRACTED");
+	/* replace (a new id), then presented */
+	r = sreq(5, m, sid, 2000000000, 3000000000);
+	CHECK_ERR(submit(fd, &r), 0);
+	r = sreq(6, m, sid, 2100000000, 3000000000);
+	CHECK_ERR(replace(fd, 5, &r), 0);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(5, MMX_TIME_REPLACED), "REPLACED");
+	k = time_entry();
+	UNIT_CHECK(k && k->exec == s0 + 2100000000, "replacement exec");
+	/* replace keeping the id */
+	r = sreq(6, m, sid, 2200000000, 3000000000);
+	CHECK_ERR(replace(fd, 6, &r), 0);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(6, MMX_TIME_REPLACED), "REPLACED, same id");
+	vblank(s0 + 2200000000);
+	wait_events(fd, nev + ntev + 1);
+	e = tevent(6, MMX_TIME_PRESENTED);
+	UNIT_CHECK(e && e->clock_ns == 2200000000, "replacement PRESENTED");
+	/* too late: the kernel says -EBUSY, so does mmxd */
+	r = sreq(7, m, sid, 2500000000, 3000000000);
+	CHECK_ERR(submit(fd, &r), 0);
+	k = time_entry();
+	UNIT_CHECK(k != NULL, "entry 7");
+	if (k) {
+		copy = *k;
+		k->used = 0;
+		CHECK_ERR(retract(fd, 7), -EBUSY);
+		r = sreq(8, m, sid, 2600000000, 3000000000);
+		CHECK_ERR(replace(fd, 7, &r), -EBUSY);
+		*k = copy;
+		fk.now = s0 + 2500000000;
+		complete(k, 1, fk.now);
+		wait_events(fd, nev + ntev + 1);
+		UNIT_CHECK(tevent(7, MMX_TIME_PRESENTED),
+			   "PRESENTED after -EBUSY");
+	}
+	/* a rate-2 clock: begin 4 s is 1.5 s of CLOCK_MONOTONIC later */
+	CHECK_ERR(clk_rate(fd, m, 2, 1), 0);	/* at 2.5 s: value 2.5 s */
+	r = sreq(9, m, sid, 4000000000, 5000000000);
+	CHECK_ERR(submit(fd, &r), 0);
+	k = time_entry();
+	UNIT_CHECK(k && k->exec == s0 + 3250000000 &&
+		   k->expire == s0 + 3750000000 - 1, "rate 2 exec %lld",
+		   k ? (long long)(k->exec - s0) : -1ll);
+	UNIT_CHECK(!bad_events, "%u malformed events", bad_events);
+	close(fd);
+	pump(5);
+	UNIT_CHECK(fk.pending == 0 && fk.vsources == 0 && fk.fbs == 0,
+		   "left: %u commits, %d sources, %u fbs", fk.pending,
+		   fk.vsources, fk.fbs);
+	server_stop();
+	return 0;
+}
+
+static int test_fuzz(void)
+{
+	static const uint16_t types[] = {
+		MMX_MSG_CLOCK_CREATE, MMX_MSG_CLOCK_START, MMX_MSG_CLOCK_STOP,
+		MMX_MSG_CLOCK_SET_RATE, MMX_MSG_CLOCK_READ,
+		MMX_MSG_CLOCK_DESTROY, MMX_MSG_SCHEDULE_SUBMIT,
+		MMX_MSG_SCHEDULE_RETRACT, MMX_MSG_SCHEDULE_REPLACE,
+		MMX_MSG_CLOCK_QUERY, MMX_MSG_TIME_FIRST + 0x20,
+	};
+	uint32_t seed = 4242;
+	uint8_t buf[160];
+	int fd, i, sid, errors = 0;
+
+	UNIT_CHECK(!server_start(), "server");
+	fd = client_new_tcp(0);
+	CHECK_ERR(hello(fd), 0);
+	sid = shown_stream(fd);
+	UNIT_CHECK(sid > 0, "stream");
+	for (i = 0; i < 20000; i++) {
+		uint16_t type;
+		size_t len, k;
+		int ret;
+
+		seed = seed * 1103515245u + 12345u;
+		type = types[(seed >> 8) % (sizeof(types) / sizeof(types[0]))];
+		len = (seed >> 16) % sizeof(buf);
+		for (k = 0; k < len; k++) {
+			seed = seed * 1103515245u + 12345u;
+			buf[k] = (uint8_t)(seed >> 16);
+		}
+		seed = seed * 1103515245u + 12345u;
+		/* often plausible: right sizes, small ids, sane fields */
+		if (seed & 3) {
+			struct mmx_schedule_request r;
+			uint32_t small = (seed >> 4) % 4;
+
+			switch (type) {
+			case MMX_MSG_CLOCK_CREATE:
+				len = 8;
+				buf[0] = (uint8_t)(1 + small % 3);
+				memset(buf + 1, 0, 3);
+				memcpy(buf + 4, small == 1 ? "\x32" : "\x00", 1);
+				memset(buf + 5, 0, 3);
+				break;
+			case MMX_MSG_CLOCK_START:
+			case MMX_MSG_CLOCK_STOP:
+			case MMX_MSG_CLOCK_SET_RATE:
+				len = 16;
+				memcpy(buf, &small, 4);
+				if (type != MMX_MSG_CLOCK_SET_RATE) {
+					memcpy(buf + 4, "\x01\0\0\0", 4);
+				} else {
+					int32_t num = (int32_t)(seed % 5) - 1;
+					uint32_t den = 1 + seed % 3;
+
+					memcpy(buf + 4, &num, 4);
+					memcpy(buf + 8, &den, 4);
+					memset(buf + 12, 0, 4);
+				}
+				break;
+			case MMX_MSG_CLOCK_READ:
+			case MMX_MSG_CLOCK_DESTROY:
+				len = 8;
+				memcpy(buf, &small, 4);
+				memset(buf + 4, 0, 4);
+				break;
+			case MMX_MSG_SCHEDULE_RETRACT:
+				len = 8;
+				memset(buf, 0, 8);
+				buf[0] = (uint8_t)(seed % 8);
+				break;
+			case MMX_MSG_SCHEDULE_SUBMIT:
+			case MMX_MSG_SCHEDULE_REPLACE:
+				r = sreq(seed % 8, (int)small, sid,
+					 (int64_t)(seed % 1000) * 1000000,
+					 (int64_t)(seed % 1000) * 1000000 +
+					 (int64_t)((seed >> 10) % 100) *
+					 1000000 - 1000000);
+				k = 0;
+				if (type == MMX_MSG_SCHEDULE_REPLACE) {
+					uint64_t old = (seed >> 3) % 8;
+
+					memcpy(buf, &old, 8);
+					k = 8;
+				}
+				memcpy(buf + k, &r, sizeof(r));
+				len = k + sizeof(r);
+				break;
+			}
+		}
+		ret = req2(fd, type, buf, len, NULL, 0, NULL, 0);
+		if (ret >= 1000) {
+			fprintf(stderr, "message %d (%s, %zu bytes): %d\n", i,
+				mmx_wire_type_name(type), len, ret);
+			errors++;
+			break;
+		}
+		if (!(i % 37))
+			vblank(fk.now + FRAME);
+	}
+	UNIT_CHECK(!errors, "the server stopped answering");
+	CHECK_ERR(req(fd, MMX_MSG_PING, NULL, 0), 0);
+	UNIT_CHECK(!bad_events, "%u malformed events", bad_events);
+	UNIT_CHECK(ntev > 0, "no schedule ever completed");
+	close(fd);
+	pump(5);
+	UNIT_CHECK(fk.fbs == 0 && fk.pending == 0 && fk.vsources == 0,
+		   "%u framebuffers, %u timed commits, %d sources left",
+		   fk.fbs, fk.pending, fk.vsources);
+	server_stop();
+	return 0;
+}
+
+static const struct unit_case cases[] = {
+	{ "caps", "HELLO: protocol 1.2 with TIME to a 1.1 client", test_caps },
+	{ "validation", "bad sizes, kinds, fields, unknown and other clients' ids, begin >= end, limits; closing frees all",
+	  test_validation },
+	{ "clocks", "MONOTONIC start/stop/rate/start in the past, VBLANK in frames, a stream's clock, through the protocol",
+	  test_clocks },
+	{ "flow", "PRESENTED at the first vblank >= begin, EXPIRED (with and without a commit), RETRACTED, REPLACED, -EBUSY when too late, rate 2",
+	  test_flow },
+	{ "fuzz", "20k random TIME messages (fixed seed): one reply each, then PING; nothing left",
+	  test_fuzz },
+};
+
+int main(int argc, char **argv)
+{
+	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+}
