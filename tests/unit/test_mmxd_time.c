@@ -16,6 +16,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -1323,6 +1326,86 @@ static int test_fuzz(void)
 	return 0;
 }
 
+/* libmmx's TIME API against the server in a thread over a UNIX socket. */
+struct daemon {
+	pthread_t thread;
+	int stop[2];
+};
+
+static void *daemon_main(void *arg)
+{
+	struct daemon *dm = arg;
+
+	while (mmxd_server_step(srv, 100, dm->stop[0]) == 0)
+		;
+	return NULL;
+}
+
+static int test_client(void)
+{
+	char path[] = "/tmp/mmxd-time-XXXXXX", sock[64], spec[80];
+	struct mmx_remote_clock_state st;
+	struct mmx_schedule_request r;
+	struct mmx_schedule_event ev[4];
+	struct mmx_display *d = NULL;
+	struct daemon dm;
+	uint32_t c = 0, c2 = 0;
+	int fd, ret;
+
+	UNIT_CHECK(mkdtemp(path) != NULL, "mkdtemp");
+	snprintf(sock, sizeof(sock), "%s/s", path);
+	snprintf(spec, sizeof(spec), "unix:%s", sock);
+	UNIT_CHECK(!server_start(), "server");
+	fd = mmxd_socket_open(sock, (gid_t)-1);
+	UNIT_CHECK(fd >= 0, "socket %d", fd);
+	mmxd_server_listen(srv, fd);
+	UNIT_CHECK(!pipe(dm.stop), "pipe");
+	UNIT_CHECK(!pthread_create(&dm.thread, NULL, daemon_main, &dm),
+		   "thread");
+	ret = mmx_open(spec, &d);
+	UNIT_CHECK(!ret, "mmx_open: %d", ret);
+	if (!ret) {
+		/* fk.now does not move while the thread serves */
+		CHECK_ERR(mmx_remote_clock_create(d, MMX_REMOTE_CLOCK_AUDIO,
+						  9, &c), -ENOENT);
+		CHECK_ERR(mmx_remote_clock_create(d, MMX_REMOTE_CLOCK_MONOTONIC,
+						  0, &c), 0);
+		CHECK_ERR(mmx_remote_clock_create(d, MMX_REMOTE_CLOCK_VBLANK,
+						  50, &c2), 0);
+		UNIT_CHECK(c && c2 && c != c2, "ids %u %u", c, c2);
+		CHECK_ERR(mmx_remote_clock_start(d, c, fk.now - 2000000000),
+			  0);
+		CHECK_ERR(mmx_remote_clock_set_rate(d, c, 3, 2), 0);
+		CHECK_ERR(mmx_remote_clock_query(d, c, &st), 0);
+		UNIT_CHECK(st.value_ns == 2000000000 && st.running &&
+			   st.rate_num == 3 && st.rate_den == 2 &&
+			   st.kind == MMX_REMOTE_CLOCK_MONOTONIC,
+			   "query %lld", (long long)st.value_ns);
+		CHECK_ERR(mmx_remote_clock_stop(d, c, -1), 0);
+		CHECK_ERR(mmx_remote_clock_query(d, c, &st), 0);
+		UNIT_CHECK(!st.running, "still running");
+		r = sreq(1, (int)c, 1, 0, 1000);
+		CHECK_ERR(mmx_schedule_submit(d, &r), -ENOENT);
+		CHECK_ERR(mmx_schedule_retract(d, 1), -ENOENT);
+		CHECK_ERR(mmx_schedule_replace(d, 1, &r), -ENOENT);
+		CHECK_ERR(mmx_time_events(d, ev, 4, 0), 0);
+		CHECK_ERR(mmx_time_events(d, ev, 4, 20), 0);
+		CHECK_ERR(mmx_remote_clock_destroy(d, c2), 0);
+		CHECK_ERR(mmx_remote_clock_destroy(d, c2), -ENOENT);
+		mmx_close(d);
+	}
+	UNIT_CHECK(write(dm.stop[1], "x", 1) == 1, "stop");
+	pthread_join(dm.thread, NULL);
+	close(dm.stop[0]);
+	close(dm.stop[1]);
+	pump(3);
+	UNIT_CHECK(fk.vsources == 0, "vblank source left");
+	server_stop();
+	unlink(sock);
+	rmdir(path);
+	return 0;
+}
+
 static const struct unit_case cases[] = {
 	{ "caps", "HELLO: protocol 1.2 with TIME to a 1.1 client", test_caps },
 	{ "validation", "bad sizes, kinds, fields, unknown and other clients' ids, begin >= end, limits; closing frees all",
@@ -1331,6 +1414,8 @@ static const struct unit_case cases[] = {
 	  test_clocks },
 	{ "flow", "PRESENTED at the first vblank >= begin, EXPIRED (with and without a commit), RETRACTED, REPLACED, -EBUSY when too late, rate 2",
 	  test_flow },
+	{ "client", "libmmx's mmx_remote_clock_*, mmx_schedule_*, mmx_time_events against the server",
+	  test_client },
 	{ "fuzz", "20k random TIME messages (fixed seed): one reply each, then PING; nothing left",
 	  test_fuzz },
 };

@@ -40,9 +40,30 @@ struct mmx_client {
 	/* EVENT messages go here (else they are dropped) */
 	void (*event_sink)(void *ctx, const void *payload, size_t len);
 	void *event_ctx;
+	/* MMX_PROTO_EVENT_SCHEDULE events go here (mmx_time.c) */
+	void (*time_sink)(void *ctx, const void *payload, size_t len);
+	void *time_ctx;
 	uint64_t bytes_sent;
 	uint64_t bytes_received;
 };
+
+/* An EVENT payload to its sink: schedules to the time sink, others to the
+ * event sink (streams). */
+static void deliver_event(struct mmx_client *c, const void *p, size_t len)
+{
+	struct mmx_proto_event e;
+
+	if (len >= sizeof(e)) {
+		memcpy(&e, p, sizeof(e));
+		if (e.event == MMX_PROTO_EVENT_SCHEDULE) {
+			if (c->time_sink)
+				c->time_sink(c->time_ctx, p, len);
+			return;
+		}
+	}
+	if (c->event_sink)
+		c->event_sink(c->event_ctx, p, len);
+}
 
 /* Fill @err (may be NULL); a local twin of mmx_error_set(). */
 static int client_error(struct mmx_error *err, int e, const char *fmt, ...)
@@ -122,9 +143,7 @@ static int transact2(struct mmx_client *c, uint16_t type, const void *req,
 			goto broken;
 		c->bytes_received += h.length;
 		if (h.type == MMX_MSG_EVENT) {
-			if (c->event_sink)
-				c->event_sink(c->event_ctx, p,
-					      h.length - MMX_PROTO_HEADER_SIZE);
+			deliver_event(c, p, h.length - MMX_PROTO_HEADER_SIZE);
 			free(p);
 			continue;
 		}
@@ -503,6 +522,15 @@ uint32_t mmx_client_caps(const struct mmx_client *c)
 	       c->server.caps & 0xfu;
 }
 
+void mmx_client_set_time_sink(struct mmx_client *c,
+			      void (*sink)(void *ctx, const void *payload,
+					   size_t len),
+			      void *ctx)
+{
+	c->time_sink = sink;
+	c->time_ctx = ctx;
+}
+
 void mmx_client_set_event_sink(struct mmx_client *c,
 			       void (*sink)(void *ctx, const void *payload,
 					    size_t len),
@@ -569,9 +597,7 @@ int mmx_client_wait_event(struct mmx_client *c, int timeout_ms)
 		c->broken = 1;
 		return -EPROTO;
 	}
-	if (c->event_sink)
-		c->event_sink(c->event_ctx, p,
-			      h.length - MMX_PROTO_HEADER_SIZE);
+	deliver_event(c, p, h.length - MMX_PROTO_HEADER_SIZE);
 	free(p);
 	return 1;
 }

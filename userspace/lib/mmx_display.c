@@ -165,6 +165,7 @@ void mmx_close(struct mmx_display *d)
 		return;
 	if (d->stream)
 		mmx_stream_forget(d->stream);
+	mmx_time_free(d->time);
 	if (d->kms)
 		mmx_kms_close(d->kms);
 	if (d->client)

@@ -23,7 +23,12 @@ struct mmx_display {
 	struct mmx_kms *kms;		/* local, or NULL */
 	struct mmx_client *client;	/* remote, or NULL */
 	struct mmx_stream *stream;	/* the open media stream, or NULL */
+	struct mmx_time *time;		/* TIME events (mmx_time.c), or NULL */
 };
+
+struct mmx_time;
+/* Free the TIME state (the display is closing). */
+void mmx_time_free(struct mmx_time *t);
 
 /* Free a stream without telling mmxd (the display is closing). */
 void mmx_stream_forget(struct mmx_stream *s);
@@ -55,6 +60,11 @@ int mmx_client_capture(struct mmx_client *c, uint32_t crtc, uint32_t *width,
 int mmx_client_fd(const struct mmx_client *c);
 /* HELLO reply's caps (MMX_PROTO_CAP_*). */
 uint32_t mmx_client_caps(const struct mmx_client *c);
+/* Where MMX_PROTO_EVENT_SCHEDULE payloads go (else the event sink). */
+void mmx_client_set_time_sink(struct mmx_client *c,
+			      void (*sink)(void *ctx, const void *payload,
+					   size_t len),
+			      void *ctx);
 /* Where EVENT payloads go (while a request waits and in wait_event). */
 void mmx_client_set_event_sink(struct mmx_client *c,
 			       void (*sink)(void *ctx, const void *payload,

@@ -206,6 +206,11 @@ int mmx_stream_retract(struct mmx_stream *s, uint64_t id)
 			      NULL, 0, NULL, 0);
 }
 
+uint32_t mmx_stream_id(const struct mmx_stream *s)
+{
+	return s ? s->id : 0;
+}
+
 int mmx_stream_fd(const struct mmx_stream *s)
 {
 	return mmx_client_fd(s->c);
