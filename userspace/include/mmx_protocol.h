@@ -16,8 +16,8 @@
  * The client speaks first: HELLO, then any number of requests, each
  * answered by exactly one REPLY carrying the request's sequence number, in
  * request order. The server may also send EVENT messages at any time
- * between messages (1.1: media stream completions; clients skip the
- * events they do not know). A TCP connection starts with AUTH.
+ * between messages (1.1: media stream completions; 1.2: schedule
+ * completions; clients skip the events they do not know). A TCP connection starts with AUTH.
  */
 
 #ifndef MMX_PROTOCOL_H
