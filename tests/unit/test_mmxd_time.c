@@ -386,6 +386,145 @@ static int fk_decode_cancel(void *ctx, uint64_t id)
 	return -ENOENT;
 }
 
+/* A fake audio device at 48 kHz whose frame 0 played at AU0. */
+#define AU_RATE	48000
+#define AU0	1000000000000ll
+#define NPLAY	64
+
+static struct {
+	int open;
+	int64_t written;		/* set by the tests */
+	struct { uint64_t id; uint64_t frames; int64_t at; } play[NPLAY];
+	unsigned int nplay;
+	uint64_t done[NPLAY];
+	unsigned int ndone, cancels;
+	int pipe[2];
+} au;
+
+static int au_open(void *ctx, uint32_t rate, uint32_t ch, void **out)
+{
+	(void)ctx;
+	if (rate != AU_RATE || ch != 2 || au.open)
+		return -EINVAL;
+	au.open = 1;
+	*out = &au;
+	return 0;
+}
+
+static void au_close(void *ctx, void *a)
+{
+	(void)ctx;
+	(void)a;
+	au.open = 0;
+	au.nplay = 0;
+}
+
+static int au_play(void *ctx, void *a, uint64_t id, const int16_t *samples,
+		   uint64_t frames, int64_t at)
+{
+	(void)ctx;
+	(void)a;
+	(void)samples;
+	if (au.nplay >= NPLAY)
+		return -ENOMEM;
+	au.play[au.nplay].id = id;
+	au.play[au.nplay].frames = frames;
+	au.play[au.nplay].at = at;
+	au.nplay++;
+	return 0;
+}
+
+static int au_cancel(void *ctx, void *a, uint64_t id)
+{
+	unsigned int i;
+
+	(void)ctx;
+	(void)a;
+	for (i = 0; i < au.nplay; i++) {
+		if (au.play[i].id == id) {
+			au.play[i] = au.play[--au.nplay];
+			au.cancels++;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int64_t au_written(void *ctx, void *a)
+{
+	(void)ctx;
+	(void)a;
+	return au.written;
+}
+
+static int au_poll_fill(void *ctx, void *a, struct pollfd *pfd,
+			unsigned int n)
+{
+	(void)ctx;
+	(void)a;
+	if (!n)
+		return 0;
+	pfd[0] = (struct pollfd){ .fd = au.pipe[0], .events = POLLIN };
+	return 1;
+}
+
+static int au_service(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
+		      unsigned int n)
+{
+	unsigned int k = 0;
+	char buf[64];
+
+	(void)ctx;
+	(void)a;
+	while (read(au.pipe[0], buf, sizeof(buf)) > 0)
+		;
+	while (k < n && au.ndone) {
+		ids[k] = au.done[--au.ndone];
+		end_ns[k] = fk.now;
+		k++;
+	}
+	return (int)k;
+}
+
+static int au_frame_to_ns(void *ctx, void *a, int64_t frame, int64_t *ns)
+{
+	(void)ctx;
+	(void)a;
+	*ns = AU0 + frame * 1000000000ll / AU_RATE;
+	return 0;
+}
+
+static int au_ns_to_frame(void *ctx, void *a, int64_t ns, double *frame)
+{
+	(void)ctx;
+	(void)a;
+	*frame = (double)(ns - AU0) * AU_RATE / 1e9;
+	return 0;
+}
+
+static int au_played(void *ctx, void *a, int64_t *frames)
+{
+	(void)ctx;
+	(void)a;
+	*frames = (fk.now - AU0) * AU_RATE / 1000000000ll;
+	return 0;
+}
+
+static const struct mmxd_audio_ops audio_ops = {
+	.open = au_open,
+	.close = au_close,
+	.play = au_play,
+	.cancel = au_cancel,
+	.written = au_written,
+	.poll_fill = au_poll_fill,
+	.service = au_service,
+	.frame_to_ns = au_frame_to_ns,
+	.ns_to_frame = au_ns_to_frame,
+	.played = au_played,
+};
+
+static int with_audio;
+
 static const struct mmxd_media_ops media_ops = {
 	.now = fk_now,
 	.target = fk_target,
@@ -403,6 +542,26 @@ static const struct mmxd_media_ops media_ops = {
 	.decode_submit = fk_decode_submit,
 	.decode_collect = fk_decode_collect,
 	.decode_cancel = fk_decode_cancel,
+};
+
+static const struct mmxd_media_ops media_ops_audio = {
+	.now = fk_now,
+	.target = fk_target,
+	.untarget = fk_untarget,
+	.fb_new = fk_fb_new,
+	.fb_free = fk_fb_free,
+	.schedule = fk_schedule,
+	.retract = fk_retract,
+	.replace = fk_replace,
+	.event_fd = fk_event_fd,
+	.read_events = fk_read_events,
+	.decode_fd = fk_decode_fd,
+	.decode_submit = fk_decode_submit,
+	.decode_collect = fk_decode_collect,
+	.decode_cancel = fk_decode_cancel,
+	.vblank_source = fk_vblank_source,
+	.vblank_source_free = fk_vblank_source_free,
+	.audio = &audio_ops,
 };
 
 /*
@@ -442,6 +601,9 @@ static int server_start(void)
 	int ret;
 
 	memset(&fk, 0, sizeof(fk));
+	memset(&au, 0, sizeof(au));
+	if (pipe2(au.pipe, O_NONBLOCK | O_CLOEXEC))
+		return -errno;
 	nev = ntev = bad_events = 0;
 	fk.now = 1000000000000ll;
 	if (pipe2(fk.ev_pipe, O_NONBLOCK | O_CLOEXEC) ||
@@ -453,7 +615,8 @@ static int server_start(void)
 	o.tcp_auth = 1;
 	ret = mmxd_server_new(&display_ops, NULL, &o, &srv);
 	if (!ret)
-		ret = mmxd_media_new(&media_ops, NULL, &media);
+		ret = mmxd_media_new(with_audio ? &media_ops_audio :
+				     &media_ops, NULL, &media);
 	if (!ret)
 		mmxd_server_set_media(srv, media);
 	return ret;
@@ -469,6 +632,8 @@ static void server_stop(void)
 	close(fk.ev_pipe[1]);
 	close(fk.dec_pipe[0]);
 	close(fk.dec_pipe[1]);
+	close(au.pipe[0]);
+	close(au.pipe[1]);
 }
 
 static int client_new_tcp(int tcp)
@@ -976,7 +1141,13 @@ static int test_validation(void)
 	r.kind = 7;
 	CHECK_ERR(submit(fd, &r), -EINVAL);
 	r.kind = MMX_SCHEDULE_KIND_AUDIO;
-	CHECK_ERR(submit(fd, &r), -ENOSYS);
+	r.x = r.y = 0;
+	CHECK_ERR(submit(fd, &r), -EINVAL);	/* no samples */
+	CHECK_ERR(req2(fd, MMX_MSG_SCHEDULE_SUBMIT, &r, sizeof(r), big, 8,
+		       NULL, 0), -EOPNOTSUPP);	/* no audio */
+	r.kind = MMX_SCHEDULE_KIND_DISPLAY;
+	CHECK_ERR(req2(fd, MMX_MSG_SCHEDULE_SUBMIT, &r, sizeof(r), big, 8,
+		       NULL, 0), -EINVAL);	/* display with data */
 	r = sreq(2, mono, sid, 0, 1000);
 	r.x = 20000;
 	CHECK_ERR(submit(fd, &r), -EINVAL);
@@ -1326,6 +1497,122 @@ static int test_fuzz(void)
 	return 0;
 }
 
+static int submit_pcm(int fd, const struct mmx_schedule_request *r,
+		      size_t bytes)
+{
+	static const int16_t pcm[4096];
+
+	return req2(fd, MMX_MSG_SCHEDULE_SUBMIT, r, sizeof(*r), pcm, bytes,
+		    NULL, 0);
+}
+
+static int test_audio(void)
+{
+	static const struct mmx_stream_config acfg = {
+		.width = 320, .height = 240, .x = -1, .y = -1,
+		.audio_format = MMX_AUDIO_S16LE, .audio_rate = AU_RATE,
+		.audio_channels = 2,
+	};
+	struct mmx_proto_stream_open_reply orep;
+	struct mmx_schedule_request r;
+	const struct mmx_schedule_event *e;
+	int fd, m, sid;
+	int64_t s0;
+
+	with_audio = 1;
+	UNIT_CHECK(!server_start(), "server");
+	with_audio = 0;
+	fd = client_new_tcp(0);
+	CHECK_ERR(hello(fd), 0);
+	sid = open_stream(fd, &acfg, &orep);
+	UNIT_CHECK(sid > 0 && au.open, "audio stream %d", sid);
+	m = clk_create(fd, MMX_REMOTE_CLOCK_MONOTONIC, 0);
+	s0 = fk.now;
+	CHECK_ERR(clk_at(fd, MMX_MSG_CLOCK_START, m, 0, s0), 0);
+	au.written = (s0 - AU0) * AU_RATE / 1000000000ll;
+	/* not whole frames */
+	r = sreq(1, m, sid, 100000000, 200000000);
+	r.kind = MMX_SCHEDULE_KIND_AUDIO;
+	r.x = r.y = 0;
+	CHECK_ERR(submit_pcm(fd, &r, 6), -EINVAL);
+	/* plays from the device frame of begin */
+	CHECK_ERR(submit_pcm(fd, &r, 4 * 480), 0);
+	UNIT_CHECK(au.nplay == 1 && au.play[0].frames == 480 &&
+		   au.play[0].at == (s0 + 100000000 - AU0) * AU_RATE /
+				    1000000000ll,
+		   "play: %u at %lld", au.nplay,
+		   au.nplay ? (long long)au.play[0].at : 0);
+	/* it played out: PRESENTED at begin's time */
+	au.done[au.ndone++] = au.play[0].id;
+	au.nplay = 0;
+	kick(au.pipe[1]);
+	wait_events(fd, nev + ntev + 1);
+	e = tevent(1, MMX_TIME_PRESENTED);
+	UNIT_CHECK(e && e->present_ns == s0 + 100000000 &&
+		   e->clock_ns == 100000000, "PRESENTED");
+	/* retract before it starts; -EBUSY once written */
+	r.id = 2;
+	CHECK_ERR(submit_pcm(fd, &r, 4 * 480), 0);
+	CHECK_ERR(retract(fd, 2), 0);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(2, MMX_TIME_RETRACTED) && au.nplay == 0 &&
+		   au.cancels == 1, "RETRACTED");
+	r.id = 3;
+	CHECK_ERR(submit_pcm(fd, &r, 4 * 480), 0);
+	au.written += AU_RATE;	/* a second later: it started */
+	CHECK_ERR(retract(fd, 3), -EBUSY);
+	{
+		struct mmx_proto_schedule_replace rp = { .old_id = 3,
+							 .req = r };
+		static const int16_t pcm[200];
+
+		rp.req.id = 4;
+		CHECK_ERR(req2(fd, MMX_MSG_SCHEDULE_REPLACE, &rp, sizeof(rp),
+			       pcm, sizeof(pcm), NULL, 0), -EBUSY);
+	}
+	/* end already written: EXPIRED, nothing played */
+	r.id = 5;
+	CHECK_ERR(submit_pcm(fd, &r, 4 * 480), 0);
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(5, MMX_TIME_EXPIRED) && au.nplay == 1,
+		   "EXPIRED, %u plays", au.nplay);
+	/* replace before it starts */
+	r = sreq(6, m, sid, 3000000000, 4000000000);
+	r.kind = MMX_SCHEDULE_KIND_AUDIO;
+	r.x = r.y = 0;
+	CHECK_ERR(submit_pcm(fd, &r, 4 * 100), 0);
+	r.id = 7;
+	r.begin_ns = 3500000000;
+	{
+		struct mmx_proto_schedule_replace rp = { .old_id = 6,
+							 .req = r };
+		static const int16_t pcm[200];
+
+		CHECK_ERR(req2(fd, MMX_MSG_SCHEDULE_REPLACE, &rp, sizeof(rp),
+			       pcm, sizeof(pcm), NULL, 0), 0);
+	}
+	wait_events(fd, nev + ntev + 1);
+	UNIT_CHECK(tevent(6, MMX_TIME_REPLACED) && au.nplay == 2 &&
+		   au.play[1].frames == 100, "REPLACED, %u plays",
+		   au.nplay);
+	/* the stream closes: its pending audio schedules FAIL */
+	{
+		struct mmx_proto_stream_ref ref = { .stream = (uint32_t)sid };
+
+		CHECK_ERR(req(fd, MMX_MSG_STREAM_CLOSE, &ref, sizeof(ref)), 0);
+	}
+	wait_events(fd, nev + ntev + 2);
+	e = tevent(7, MMX_TIME_FAILED);
+	UNIT_CHECK(e && e->error == -ENOENT && tevent(3, MMX_TIME_FAILED) &&
+		   !au.open, "FAILED on close");
+	CHECK_ERR(retract(fd, 7), -ENOENT);
+	UNIT_CHECK(!bad_events, "%u malformed events", bad_events);
+	close(fd);
+	pump(3);
+	server_stop();
+	return 0;
+}
+
 /* libmmx's TIME API against the server in a thread over a UNIX socket. */
 struct daemon {
 	pthread_t thread;
@@ -1414,6 +1701,8 @@ static const struct unit_case cases[] = {
 	  test_clocks },
 	{ "flow", "PRESENTED at the first vblank >= begin, EXPIRED (with and without a commit), RETRACTED, REPLACED, -EBUSY when too late, rate 2",
 	  test_flow },
+	{ "audio", "AUDIO schedules: played from begin's device frame, PRESENTED, RETRACTED, -EBUSY once written, EXPIRED, REPLACED, FAILED when the stream closes",
+	  test_audio },
 	{ "client", "libmmx's mmx_remote_clock_*, mmx_schedule_*, mmx_time_events against the server",
 	  test_client },
 	{ "fuzz", "20k random TIME messages (fixed seed): one reply each, then PING; nothing left",

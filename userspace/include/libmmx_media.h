@@ -325,22 +325,27 @@ struct mmx_remote_clock_state {
 
 /* struct mmx_schedule_request.kind */
 #define MMX_SCHEDULE_KIND_DISPLAY	1
-#define MMX_SCHEDULE_KIND_AUDIO		2	/* reserved: -ENOSYS */
+#define MMX_SCHEDULE_KIND_AUDIO		2
 
 /**
  * struct mmx_schedule_request - a request group valid over
  *	[@begin_ns, @end_ns) of a clock (the SCHEDULE_SUBMIT payload)
  * @id: chosen by the client, non-zero, unique among its pending ones
  * @clock: the clock (running, rate > 0) that @begin_ns and @end_ns are of
- * @kind: MMX_SCHEDULE_KIND_DISPLAY
- * @stream: DISPLAY: the client's stream whose overlay plane it moves
+ * @kind: MMX_SCHEDULE_KIND_DISPLAY or MMX_SCHEDULE_KIND_AUDIO
+ * @stream: DISPLAY: the client's stream whose overlay plane it moves;
+ *	AUDIO: the client's stream with audio whose device plays it
  * @begin_ns: the clock value to execute at: the first vblank at or after
  *	its CLOCK_MONOTONIC time
  * @end_ns: > @begin_ns; if that vblank is at or after the CLOCK_MONOTONIC
  *	time of @end_ns, it is never shown (EXPIRED)
  * @x: DISPLAY: the stream's latest presented picture is shown at @x, @y of
  *	its CRTC (one kernel timed commit of the stream's overlay plane;
- *	the stream's next frame puts it back at the stream's position)
+ *	the stream's next frame puts it back at the stream's position).
+ *	AUDIO: 0; the request is followed by whole S16LE frames (the
+ *	stream's channels, at its rate) that mmxd plays (mixed with the
+ *	stream's audio) from the device position of @begin_ns; not played
+ *	at all (EXPIRED) when the device has written past @end_ns already
  * @y: see @x
  * @flags: 0
  * @reserved: 0
@@ -409,6 +414,10 @@ int mmx_remote_clock_destroy(struct mmx_display *d, uint32_t clock);
 /* Queue @req; its completion comes as an event (mmx_time_events()). */
 int mmx_schedule_submit(struct mmx_display *d,
 			const struct mmx_schedule_request *req);
+/* The same for an AUDIO request with its samples (@len bytes). */
+int mmx_schedule_submit_audio(struct mmx_display *d,
+			      const struct mmx_schedule_request *req,
+			      const void *samples, size_t len);
 /* Cancel pending @id (-EBUSY once it started: its event says how). */
 int mmx_schedule_retract(struct mmx_display *d, uint64_t id);
 /* Swap pending @old_id for @req (old: REPLACED); -EBUSY once started. */

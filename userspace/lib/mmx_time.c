@@ -181,6 +181,23 @@ int mmx_schedule_submit(struct mmx_display *d,
 			    NULL, 0);
 }
 
+int mmx_schedule_submit_audio(struct mmx_display *d,
+			      const struct mmx_schedule_request *req,
+			      const void *samples, size_t len)
+{
+	struct mmx_time *t;
+	int ret;
+
+	if (!req || !samples || !len ||
+	    len > MMX_PROTO_MAX_REQUEST - MMX_PROTO_HEADER_SIZE - sizeof(*req))
+		return -EINVAL;
+	ret = time_of(d, &t);
+	if (ret)
+		return ret;
+	return mmx_client_request(d->client, MMX_MSG_SCHEDULE_SUBMIT, req,
+				  sizeof(*req), samples, len, NULL, 0);
+}
+
 int mmx_schedule_retract(struct mmx_display *d, uint64_t id)
 {
 	struct mmx_proto_schedule_ref req = { .id = id };

@@ -295,6 +295,20 @@ int mmxd_media_stream_picture(struct mmxd_media *m,
 	return -EAGAIN;
 }
 
+int mmxd_media_stream_audio(struct mmxd_media *m, const struct mmxd_conn *c,
+			    uint32_t stream, uint32_t *channels, void **dev)
+{
+	struct mstream *st = stream_by_id(m, stream);
+
+	if (!st || (c && st->conn != c))
+		return -ENOENT;
+	if (!st->audio || !m->audio)
+		return -EOPNOTSUPP;
+	*channels = st->cfg.audio_channels;
+	*dev = m->audio;
+	return 0;
+}
+
 int mmxd_media_stream_time(struct mmxd_media *m, uint32_t stream,
 			   int64_t mono, int64_t *ns)
 {
@@ -576,6 +590,7 @@ static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
 		m->ops->untarget(m->ctx, &st->t);
 	for (i = 0; i < st->nbuf; i++)
 		m->ops->fb_free(m->ctx, &st->fb[i]);
+	mmxd_time_stream_gone(s, m->time, st->id);
 	if (st->audio && m->audio) {
 		m->ops->audio->close(m->ctx, m->audio);
 		m->audio = NULL;
@@ -606,9 +621,9 @@ void mmxd_media_free(struct mmxd_media *m)
 {
 	if (!m)
 		return;
-	mmxd_time_free(m->time);
 	while (m->n)
 		stream_free(NULL, m, m->streams[0]);
+	mmxd_time_free(m->time);
 	free(m);
 }
 
@@ -1285,6 +1300,10 @@ static void audio_done(struct mmxd_server *s, struct mmxd_media *m,
 	struct mframe *f = NULL;
 	struct mchunk *a = NULL;
 
+	if (token & MMXD_TIME_TOKEN) {
+		mmxd_time_audio_done(s, m->time, token, end_ns);
+		return;
+	}
 	if (!find_token(m, token, &st, &f, &a) || !a ||
 	    a->state != A_PLAYING)
 		return;

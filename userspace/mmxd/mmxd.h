@@ -397,6 +397,12 @@ int mmxd_media_stream_picture(struct mmxd_media *m,
 /* Is @stream one of @c's streams? */
 int mmxd_media_stream_of(struct mmxd_media *m, const struct mmxd_conn *c,
 			 uint32_t stream);
+/*
+ * @c's (NULL: anyone's) stream @stream's audio device and channels.
+ * -ENOENT: no such stream; -EOPNOTSUPP: it has no audio.
+ */
+int mmxd_media_stream_audio(struct mmxd_media *m, const struct mmxd_conn *c,
+			    uint32_t stream, uint32_t *channels, void **dev);
 /* The stream clock at @mono (-ENOENT: gone; -EAGAIN: not started). */
 int mmxd_media_stream_time(struct mmxd_media *m, uint32_t stream,
 			   int64_t mono, int64_t *ns);
@@ -424,6 +430,12 @@ void mmxd_time_handle(struct mmxd_server *s, struct mmxd_time *t,
 /* A timed commit of TIME's (user & MMXD_TIME_TOKEN) completed. */
 void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 			  const struct mmxd_sched_event *e);
+/* A play of TIME's (token & MMXD_TIME_TOKEN) finished at @end_ns. */
+void mmxd_time_audio_done(struct mmxd_server *s, struct mmxd_time *t,
+			  uint64_t token, int64_t end_ns);
+/* Stream @stream closes: its audio schedules FAILED (-ENOENT). */
+void mmxd_time_stream_gone(struct mmxd_server *s, struct mmxd_time *t,
+			   uint32_t stream);
 /* @c is going away: its schedules retracted, its clocks freed. */
 void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c);
 /* Is @type one of time.c's requests? */

@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,10 @@ struct tsched {
 	uint64_t ksched;
 	uint32_t clock;
 	enum tsched_state state;
+	uint32_t kind;		/* MMX_SCHEDULE_KIND_* */
+	uint32_t stream;
+	int64_t exec;		/* AUDIO: CLOCK_MONOTONIC of begin */
+	int64_t at;		/* AUDIO: the device frame it plays from */
 };
 
 struct mmxd_time {
@@ -132,8 +137,17 @@ static void scheds_drop(struct mmxd_time *t, const struct mmxd_conn *c)
 			continue;
 		}
 		/* -EBUSY: executing; its event finds nothing */
-		if (e->state == S_PENDING)
+		if (e->state == S_PENDING &&
+		    e->kind == MMX_SCHEDULE_KIND_DISPLAY) {
 			ops->retract(ctx, e->ksched);
+		} else if (e->state == S_PENDING) {
+			uint32_t ch;
+			void *dev;
+
+			if (!mmxd_media_stream_audio(t->m, NULL, e->stream,
+						     &ch, &dev))
+				ops->audio->cancel(ctx, dev, e->token);
+		}
 		*pp = e->next;
 		free(e);
 	}
@@ -476,6 +490,8 @@ struct plan {
 	uint32_t fb, w, h;
 	int64_t exec, expire;
 	int expired;
+	uint32_t channels;	/* AUDIO */
+	void *dev;
 };
 
 static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
@@ -493,11 +509,8 @@ static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
 	for (i = 0; i < 4; i++)
 		if (r->reserved[i])
 			return -EINVAL;
-	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
-		*msg = "audio schedules are not implemented";
-		return -ENOSYS;
-	}
-	if (r->kind != MMX_SCHEDULE_KIND_DISPLAY) {
+	if (r->kind != MMX_SCHEDULE_KIND_DISPLAY &&
+	    r->kind != MMX_SCHEDULE_KIND_AUDIO) {
 		*msg = "bad kind";
 		return -EINVAL;
 	}
@@ -515,8 +528,20 @@ static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
 		*msg = "no such clock";
 		return -ENOENT;
 	}
-	ret = mmxd_media_stream_picture(t->m, c, r->stream, &p->tgt, &p->fb,
-					&p->w, &p->h);
+	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
+		if (r->x || r->y)
+			return -EINVAL;
+		ret = mmxd_media_stream_audio(t->m, c, r->stream,
+					      &p->channels, &p->dev);
+		if (ret) {
+			*msg = ret == -ENOENT ? "no such stream" :
+			       "the stream has no audio";
+			return ret;
+		}
+	} else {
+		ret = mmxd_media_stream_picture(t->m, c, r->stream, &p->tgt,
+						&p->fb, &p->w, &p->h);
+	}
 	if (ret) {
 		*msg = ret == -ENOENT ? "no such stream" :
 		       "the stream has shown nothing yet";
@@ -576,7 +601,113 @@ static struct tsched *sched_new(struct mmxd_time *t, struct mmxd_conn *c,
 	e->id = r->id;
 	e->clock = r->clock;
 	e->token = MMXD_TIME_TOKEN | ++t->next_token;
+	e->kind = r->kind;
+	e->stream = r->stream;
 	return e;
+}
+
+/* Has the device written (started) the play of @e? */
+static int audio_started(struct mmxd_time *t, const struct tsched *e)
+{
+	const struct mmxd_media_ops *ops;
+	uint32_t ch;
+	void *ctx, *dev;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	if (mmxd_media_stream_audio(t->m, NULL, e->stream, &ch, &dev))
+		return 1;
+	return ops->audio->written(ctx, dev) > e->at;
+}
+
+/* Cancel the play of pending @e, before it started: 0 or -EBUSY. */
+static int audio_cancel(struct mmxd_time *t, const struct tsched *e)
+{
+	const struct mmxd_media_ops *ops;
+	uint32_t ch;
+	void *ctx, *dev;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	if (audio_started(t, e) ||
+	    mmxd_media_stream_audio(t->m, NULL, e->stream, &ch, &dev))
+		return -EBUSY;
+	ops->audio->cancel(ctx, dev, e->token);
+	return 0;
+}
+
+/*
+ * An AUDIO schedule (@e, made for @r; @old: the one it replaces): the
+ * samples (@dlen bytes) play from the device frame of begin, unless the
+ * device has written past end's frame already (EXPIRED). mmxd's audio
+ * device mixes them with the stream's audio.
+ */
+static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
+			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+			 const struct mmx_schedule_request *r,
+			 struct tsched *old, struct tsched *e,
+			 const struct plan *p, const uint8_t *data,
+			 size_t dlen)
+{
+	const struct mmxd_media_ops *ops;
+	double at, endf;
+	int16_t *pcm;
+	void *ctx;
+	int ret;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	if (dlen % (2u * p->channels)) {
+		free(e);
+		time_reply(s, c, h, -EINVAL, "not whole S16LE frames", NULL, 0);
+		return;
+	}
+	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
+	if (!ret)
+		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
+	if (ret) {
+		free(e);
+		time_reply(s, c, h, ret, "the audio device does not run", NULL,
+			   0);
+		return;
+	}
+	if (old) {
+		ret = audio_cancel(t, old);
+		if (ret) {
+			free(e);
+			time_reply(s, c, h, ret, "too late", NULL, 0);
+			return;
+		}
+		sched_event(s, t, c, old->id, old->clock, MMX_TIME_REPLACED, 0,
+			    0, 0);
+		sched_unlink(t, old);
+	}
+	e->exec = p->exec;
+	e->at = llround(at);
+	if (p->expired ||
+	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf)) {
+		free(e);
+		time_reply(s, c, h, 0, "", NULL, 0);
+		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
+			    0);
+		return;
+	}
+	pcm = malloc(dlen);
+	if (!pcm) {
+		free(e);
+		time_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	memcpy(pcm, data, dlen);
+	ret = ops->audio->play(ctx, p->dev, e->token, pcm,
+			       dlen / (2u * p->channels), e->at);
+	free(pcm);
+	if (ret) {
+		free(e);
+		time_reply(s, c, h, ret, "the audio device refused it", NULL,
+			   0);
+		return;
+	}
+	e->next = t->scheds;
+	t->scheds = e;
+	time_reply(s, c, h, 0, "", NULL, 0);
 }
 
 static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
@@ -588,25 +719,31 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 	const struct mmx_schedule_request *r = &req.req;
 	const struct mmxd_media_ops *ops;
 	struct tsched *old = NULL, *e;
+	const uint8_t *data;
 	const char *msg;
 	struct plan p;
+	size_t dlen;
 	void *ctx;
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
 	memset(&req, 0, sizeof(req));
 	if (h->type == MMX_MSG_SCHEDULE_SUBMIT) {
-		if (len != sizeof(req.req)) {
+		if (len < sizeof(req.req)) {
 			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
 			return;
 		}
 		memcpy(&req.req, payload, sizeof(req.req));
+		data = payload + sizeof(req.req);
+		dlen = len - sizeof(req.req);
 	} else {
-		if (len != sizeof(req)) {
+		if (len < sizeof(req)) {
 			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
 			return;
 		}
 		memcpy(&req, payload, sizeof(req));
+		data = payload + sizeof(req);
+		dlen = len - sizeof(req);
 		old = sched_find(t, c, req.old_id);
 		if (!old) {
 			time_reply(s, c, h, -ENOENT, "no such pending schedule",
@@ -614,9 +751,19 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 			return;
 		}
 	}
+	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
+		time_reply(s, c, h, -EINVAL, dlen ? "data with a display request"
+			   : "an audio request without samples", NULL, 0);
+		return;
+	}
 	ret = plan_request(t, c, r, &p, &msg);
 	if (ret) {
 		time_reply(s, c, h, ret, msg, NULL, 0);
+		return;
+	}
+	if (old && old->kind != r->kind) {
+		time_reply(s, c, h, -EINVAL, "replace by another kind", NULL,
+			   0);
 		return;
 	}
 	e = sched_find(t, c, r->id);
@@ -632,6 +779,10 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 	e = sched_new(t, c, r);
 	if (!e) {
 		time_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
+		submit_audio(s, t, c, h, r, old, e, &p, data, dlen);
 		return;
 	}
 	if (p.expired) {
@@ -695,6 +846,16 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
 	if (!e) {
 		time_reply(s, c, h, -ENOENT, "no such pending schedule", NULL,
 			   0);
+		return;
+	}
+	if (e->kind == MMX_SCHEDULE_KIND_AUDIO) {
+		ret = audio_cancel(t, e);
+		time_reply(s, c, h, ret, "too late", NULL, 0);
+		if (!ret) {
+			sched_event(s, t, c, e->id, e->clock,
+				    MMX_TIME_RETRACTED, 0, 0, 0);
+			sched_unlink(t, e);
+		}
 		return;
 	}
 	ret = ops->retract(ctx, e->ksched);
@@ -774,4 +935,37 @@ void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 		    status == MMX_TIME_FAILED ? ke->error : 0, present, seq);
 	*pp = e->next;
 	free(e);
+}
+
+void mmxd_time_audio_done(struct mmxd_server *s, struct mmxd_time *t,
+			  uint64_t token, int64_t end_ns)
+{
+	struct tsched *e;
+
+	(void)end_ns;
+	for (e = t->scheds; e; e = e->next)
+		if (e->token == token && e->kind == MMX_SCHEDULE_KIND_AUDIO)
+			break;
+	if (!e)
+		return;
+	/* present: when its first frame was due */
+	sched_event(s, t, e->wconn, e->id, e->clock, MMX_TIME_PRESENTED, 0,
+		    e->exec, 0);
+	sched_unlink(t, e);
+}
+
+void mmxd_time_stream_gone(struct mmxd_server *s, struct mmxd_time *t,
+			   uint32_t stream)
+{
+	struct tsched *e = t->scheds, *next;
+
+	for (; e; e = next) {
+		next = e->next;
+		if (e->kind != MMX_SCHEDULE_KIND_AUDIO || e->stream != stream)
+			continue;
+		if (s)
+			sched_event(s, t, e->wconn, e->id, e->clock,
+				    MMX_TIME_FAILED, -ENOENT, 0, 0);
+		sched_unlink(t, e);
+	}
 }
