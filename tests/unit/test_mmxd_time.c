@@ -968,10 +968,12 @@ static int retract(int fd, uint64_t id)
 	return req(fd, MMX_MSG_SCHEDULE_RETRACT, &r, sizeof(r));
 }
 
+static const struct mmx_stream_config *shown_cfg;	/* NULL: video */
+
 /* A stream of @fd that has presented a picture; its id. */
 static int shown_stream(int fd)
 {
-	int sid = open_stream(fd, NULL, NULL);
+	int sid = open_stream(fd, shown_cfg, NULL);
 
 	if (sid <= 0)
 		return -1;
@@ -1397,12 +1399,24 @@ static int test_fuzz(void)
 	uint8_t buf[160];
 	int fd, i, sid, errors = 0;
 
+	static const struct mmx_stream_config acfg = {
+		.width = 320, .height = 240, .x = -1, .y = -1,
+		.audio_format = MMX_AUDIO_S16LE, .audio_rate = AU_RATE,
+		.audio_channels = 2, .clock = MMX_STREAM_CLOCK_MONOTONIC,
+	};
+
+	with_audio = 1;
 	UNIT_CHECK(!server_start(), "server");
+	with_audio = 0;
 	fd = client_new_tcp(0);
 	CHECK_ERR(hello(fd), 0);
+	shown_cfg = &acfg;
 	sid = shown_stream(fd);
-	UNIT_CHECK(sid > 0, "stream");
+	shown_cfg = NULL;
+	UNIT_CHECK(sid > 0 && au.open, "stream with audio");
 	for (i = 0; i < 20000; i++) {
+		size_t extra = 0;
+
 		uint16_t type;
 		size_t len, k;
 		int ret;
@@ -1469,25 +1483,51 @@ static int test_fuzz(void)
 					memcpy(buf, &old, 8);
 					k = 8;
 				}
+				if (seed & 16) {
+					r.kind = MMX_SCHEDULE_KIND_AUDIO;
+					r.x = r.y = 0;
+					extra = 4 * ((seed >> 5) % 8);
+				}
 				memcpy(buf + k, &r, sizeof(r));
 				len = k + sizeof(r);
 				break;
 			}
 		}
-		ret = req2(fd, type, buf, len, NULL, 0, NULL, 0);
+		if (extra) {
+			static const int16_t pcm[32];
+
+			ret = req2(fd, type, buf, len, pcm, extra, NULL, 0);
+		} else {
+			ret = req2(fd, type, buf, len, NULL, 0, NULL, 0);
+		}
 		if (ret >= 1000) {
 			fprintf(stderr, "message %d (%s, %zu bytes): %d\n", i,
 				mmx_wire_type_name(type), len, ret);
 			errors++;
 			break;
 		}
-		if (!(i % 37))
+		if (!(i % 37)) {
 			vblank(fk.now + FRAME);
+			au.written = (fk.now - AU0) * AU_RATE / 1000000000ll;
+			if (au.nplay && au.ndone < NPLAY) {
+				au.done[au.ndone++] = au.play[0].id;
+				au.play[0] = au.play[--au.nplay];
+				kick(au.pipe[1]);
+			}
+		}
 	}
 	UNIT_CHECK(!errors, "the server stopped answering");
 	CHECK_ERR(req(fd, MMX_MSG_PING, NULL, 0), 0);
 	UNIT_CHECK(!bad_events, "%u malformed events", bad_events);
 	UNIT_CHECK(ntev > 0, "no schedule ever completed");
+	{
+		unsigned int j, audio_ok = 0;
+
+		for (j = 0; j < ntev; j++)
+			audio_ok += tev[j].status == MMX_TIME_PRESENTED &&
+				    !tev[j].sequence;
+		UNIT_CHECK(audio_ok > 0, "no audio schedule played");
+	}
 	close(fd);
 	pump(5);
 	UNIT_CHECK(fk.fbs == 0 && fk.pending == 0 && fk.vsources == 0,
@@ -1705,7 +1745,7 @@ static const struct unit_case cases[] = {
 	  test_audio },
 	{ "client", "libmmx's mmx_remote_clock_*, mmx_schedule_*, mmx_time_events against the server",
 	  test_client },
-	{ "fuzz", "20k random TIME messages (fixed seed): one reply each, then PING; nothing left",
+	{ "fuzz", "20k random TIME (display and audio) messages (fixed seed): one reply each, then PING; nothing left",
 	  test_fuzz },
 };
 
