@@ -26,6 +26,10 @@
  *                   at its position
  *   replace         REPLACED, then the replacement PRESENTED and captured
  *   expired         an interval with no vblank in it: EXPIRED, never shown
+ *   audio           (SKIP without a sound card in mmxd) a stream with S16LE
+ *                   audio: its AUDIO clock follows the PCM; an AUDIO
+ *                   schedule plays out (PRESENTED, not before begin's
+ *                   time), a retracted one completes RETRACTED
  *
  * Usage: mmx_time_check [--spec SPEC] [--subtest A,B]
  */
@@ -633,6 +637,130 @@ static const char *test_expired(void)
 	return NULL;
 }
 
+static const char *test_audio(int *skip)
+{
+	struct mmx_stream_config cfg = {
+		.width = 64, .height = 64, .x = 0, .y = 0,
+		.audio_format = MMX_AUDIO_S16LE, .audio_rate = 48000,
+		.audio_channels = 2,
+	};
+	static int16_t pcm[2 * 4800];
+	struct mmx_remote_clock_state a, b;
+	struct mmx_schedule_request r;
+	struct mmx_schedule_event ev;
+	struct mmx_display *d = NULL;
+	struct mmx_stream *st = NULL;
+	const char *err = NULL;
+	uint32_t c;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < 4800; i++)
+		pcm[2 * i] = pcm[2 * i + 1] = (int16_t)((i % 48) * 500 - 12000);
+	ret = mmx_open(spec, &d);
+	if (ret)
+		return ERR("mmx_open: %s", strerror(-ret));
+	ret = mmx_stream_open(d, &cfg, &st);
+	if (ret) {
+		*skip = 1;
+		err = ERR("no stream with audio (%s): no sound card?",
+			  strerror(-ret));
+		goto out;
+	}
+	ret = mmx_stream_start(st, 0);
+	if (!ret)
+		ret = mmx_remote_clock_create(d, MMX_REMOTE_CLOCK_AUDIO,
+					      mmx_stream_id(st), &c);
+	if (ret) {
+		err = ERR("audio clock: %s", strerror(-ret));
+		goto out;
+	}
+	/* the PCM runs once it has something to play */
+	ret = mmx_stream_audio(st, 0, pcm, sizeof(pcm));
+	if (ret) {
+		err = ERR("stream audio: %s", strerror(-ret));
+		goto out;
+	}
+	usleep(300000);
+	ret = mmx_remote_clock_start(d, c, -1);
+	if (!ret)
+		ret = mmx_remote_clock_query(d, c, &a);
+	usleep(300000);
+	if (!ret)
+		ret = mmx_remote_clock_query(d, c, &b);
+	if (ret) {
+		err = ERR("audio clock: %s", strerror(-ret));
+		goto out;
+	}
+	if (llabs((b.value_ns - a.value_ns) - (b.mono_ns - a.mono_ns)) >
+	    (b.mono_ns - a.mono_ns) / 10) {
+		err = ERR("audio clock advanced %lld ns in %lld ns",
+			  (long long)(b.value_ns - a.value_ns),
+			  (long long)(b.mono_ns - a.mono_ns));
+		goto out;
+	}
+	memset(&r, 0, sizeof(r));
+	r.id = 1;
+	r.clock = c;
+	r.kind = MMX_SCHEDULE_KIND_AUDIO;
+	r.stream = mmx_stream_id(st);
+	r.begin_ns = b.value_ns + 400 * MS;
+	r.end_ns = r.begin_ns + 1000 * MS;
+	ret = mmx_schedule_submit_audio(d, &r, pcm, sizeof(pcm));
+	if (ret) {
+		err = ERR("submit audio: %s", strerror(-ret));
+		goto out;
+	}
+	r.id = 2;
+	r.begin_ns += 500 * MS;
+	r.end_ns += 500 * MS;
+	ret = mmx_schedule_submit_audio(d, &r, pcm, sizeof(pcm));
+	if (!ret)
+		ret = mmx_schedule_retract(d, 2);
+	if (ret) {
+		err = ERR("submit/retract audio: %s", strerror(-ret));
+		goto out;
+	}
+	{
+		int got1 = 0, got2 = 0;
+		int64_t end = now_ns() + 5000 * MS;
+
+		while ((!got1 || !got2) && now_ns() < end) {
+			struct mmx_schedule_event evs[4];
+			int k, n = mmx_time_events(d, evs, 4, 500);
+
+			for (k = 0; k < n; k++) {
+				ev = evs[k];
+				if (ev.id == 1) {
+					got1 = 1;
+					if (ev.status != MMX_TIME_PRESENTED)
+						err = ERR("audio 1: status %u",
+							  ev.status);
+					else if (now_ns() <
+						 b.mono_ns + 400 * MS)
+						err = ERR("audio 1 done before begin");
+				} else if (ev.id == 2) {
+					got2 = 1;
+					if (ev.status != MMX_TIME_RETRACTED)
+						err = ERR("audio 2: status %u",
+							  ev.status);
+				}
+			}
+			if (n < 0) {
+				err = ERR("events: %s", strerror(-n));
+				break;
+			}
+		}
+		if (!err && (!got1 || !got2))
+			err = ERR("events: played %d retracted %d", got1,
+				  got2);
+	}
+out:
+	mmx_stream_close(st);
+	mmx_close(d);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -681,6 +809,11 @@ int main(int argc, char **argv)
 		report("replace", test_replace(), 0);
 	if (wanted("expired"))
 		report("expired", test_expired(), 0);
+	if (wanted("audio")) {
+		skip = 0;
+		err = test_audio(&skip);
+		report("audio", err, skip);
+	}
 	mmx_stream_close(g.s);
 	mmx_close(g.d);
 	return failed ? 1 : 0;
