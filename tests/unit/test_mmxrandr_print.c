@@ -243,12 +243,49 @@ static int test_details(void)
 	return 0;
 }
 
+/*
+ * CompatibilityList / CloneList: struct drm_mmx_output_signal arrays shown
+ * as output names with their signal; other blobs stay bytes.
+ */
+static int test_signal_lists(void)
+{
+	struct mmx_state *s = t_state();
+	struct mmx_output_info *e = &s->outputs[0];
+	struct mmx_property *p = &e->props[e->nprop++];
+	const uint32_t entries[4] = { T_VGA, 0, T_EDP, 0 };
+	char *got = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "CompatibilityList");
+	p->type = MMX_PROP_BLOB;
+	p->flags = MMX_PROP_IMMUTABLE;
+	p->blob_len = sizeof(entries);
+	memcpy(p->blob, entries, sizeof(entries));
+	p = &e->props[e->nprop++];
+	*p = e->props[e->nprop - 2];
+	snprintf(p->name, sizeof(p->name), "CloneList");
+	p->blob_len = 6;	/* not a whole entry: bytes */
+	f = open_memstream(&got, &len);
+	UNIT_CHECK(f, "memstream");
+	mmxr_print_state(f, s, MMXR_PRINT_PROPS);
+	fclose(f);
+	free(s);
+	UNIT_CHECK(strstr(got, "\tCompatibilityList: VGA-1:VGA eDP-1:DisplayPort \n"),
+		   "%s", got);
+	UNIT_CHECK(strstr(got, "\tCloneList: 41 0 0 0 0 0 \n"), "%s", got);
+	free(got);
+	return 0;
+}
+
 static const struct unit_case cases[] = {
 	{ "print-normal", "xrandr's default query layout", test_normal },
 	{ "print-rotated", "rotation and reflection words, a disconnected output", test_rotated },
 	{ "print-verbose", "--verbose: ids, CRTCs, panning, transform, properties, modes", test_verbose },
 	{ "print-props", "--prop: properties without verbose modes", test_props },
 	{ "print-details", "panning clause, primary, empty EDID, unknown connection", test_details },
+	{ "print-signal-lists", "CompatibilityList/CloneList as outputs and signals", test_signal_lists },
 };
 
 int main(int argc, char **argv)

@@ -21,6 +21,7 @@
  */
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "mmxrandr.h"
@@ -173,7 +174,42 @@ static void print_enum_name(FILE *f, const struct mmx_property *p,
 	fprintf(f, "%" PRIu64, value);
 }
 
-static void print_value(FILE *f, const struct mmx_property *p)
+/*
+ * CompatibilityList and CloneList: arrays of struct drm_mmx_output_signal
+ * (u32 connector id, u32 SignalFormat value), shown as RandR would list
+ * outputs: "NAME:SIGNAL" per entry. False when the blob is not such an
+ * array (the caller prints the bytes then).
+ */
+static bool print_output_signals(FILE *f, const struct mmx_state *s,
+				 const struct mmx_property *p)
+{
+	uint32_t k, n = p->blob_len, id, fmt;
+	const struct mmx_output_info *o;
+	const struct mmx_property *sf;
+
+	if (strcmp(p->name, "CompatibilityList") &&
+	    strcmp(p->name, "CloneList"))
+		return false;
+	if (n % 8 || n > MMX_MAX_BLOB)
+		return false;
+	for (k = 0; k < n; k += 8) {
+		memcpy(&id, &p->blob[k], 4);
+		memcpy(&fmt, &p->blob[k + 4], 4);
+		o = mmx_state_output(s, id);
+		sf = o ? mmx_output_property(o, "SignalFormat") : NULL;
+		fprintf(f, "%s", o ? o->name : "?");
+		if (sf) {
+			fputc(':', f);
+			print_enum_name(f, sf, fmt);
+		}
+		fputc(' ', f);
+	}
+	fputs("\n", f);
+	return true;
+}
+
+static void print_value(FILE *f, const struct mmx_state *s,
+			const struct mmx_property *p)
 {
 	uint32_t k, n;
 
@@ -206,6 +242,8 @@ static void print_value(FILE *f, const struct mmx_property *p)
 			fputs("\n", f);
 			break;
 		}
+		if (print_output_signals(f, s, p))
+			break;
 		for (k = 0; k < n; k++) {
 			if (k && !(k % 16))
 				fputs("\n\t\t", f);
@@ -219,7 +257,8 @@ static void print_value(FILE *f, const struct mmx_property *p)
 	}
 }
 
-static void print_property(FILE *f, const struct mmx_property *p)
+static void print_property(FILE *f, const struct mmx_state *s,
+			   const struct mmx_property *p)
 {
 	uint32_t k;
 
@@ -227,7 +266,7 @@ static void print_property(FILE *f, const struct mmx_property *p)
 	if (p->type == MMX_PROP_BLOB && !p->blob_len && !strcmp(p->name, "EDID"))
 		return;
 	fprintf(f, "\t%s: ", p->name);
-	print_value(f, p);
+	print_value(f, s, p);
 	switch (p->type) {
 	case MMX_PROP_RANGE:
 		fprintf(f, "\t\trange: (%" PRIu64 ", %" PRIu64 ")\n", p->min,
@@ -378,7 +417,7 @@ static void print_output(FILE *f, const struct mmx_state *s,
 	}
 	if (flags & (MMXR_PRINT_VERBOSE | MMXR_PRINT_PROPS))
 		for (k = 0; k < o->nprop && k < MMX_MAX_PROPS; k++)
-			print_property(f, &o->props[k]);
+			print_property(f, s, &o->props[k]);
 
 	nmode = o->nmode < MMX_MAX_MODES ? o->nmode : MMX_MAX_MODES;
 	if (verbose) {
