@@ -889,6 +889,8 @@ static const char *test_audio(int *skip)
 		.width = W, .height = H, .x = -1, .y = -1,
 		.audio_format = MMX_AUDIO_S16LE, .audio_rate = 48000,
 		.audio_channels = 2, .clock = MMX_STREAM_CLOCK_AUDIO,
+		/* all 20 frames in flight at once: above the default 16 */
+		.max_frames = 24,
 	};
 	enum { CHUNKS = 25, FRAMES = 20, CHUNK_FRAMES = 4800 };
 	static int16_t pcm[CHUNK_FRAMES * 2];
