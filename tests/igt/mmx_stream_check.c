@@ -52,6 +52,7 @@
 
 #include "libmmx.h"
 #include "libmmx_media.h"
+#include "mmx_stall.h"
 
 #define W	320
 #define H	240
@@ -80,68 +81,6 @@ static void sleep_until(int64_t t)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
-}
-
-/*
- * Stall monitor: a thread that sleeps 2 ms at a time and records when it
- * woke up more than STALL_NS late: the guest (its vCPU, under TCG on a
- * busy host) did not run then, and nothing in it could be on time.
- */
-#define STALL_NS	25000000ll
-#define MAX_STALLS	256
-
-static struct {
-	pthread_t thread;
-	volatile int stop;
-	int64_t from[MAX_STALLS], to[MAX_STALLS];
-	volatile unsigned int n;
-} mon;
-
-static void *monitor(void *arg)
-{
-	int64_t prev = now_ns();
-
-	(void)arg;
-	while (!mon.stop) {
-		int64_t t;
-
-		usleep(2000);
-		t = now_ns();
-		if (t - prev > STALL_NS && mon.n < MAX_STALLS) {
-			mon.from[mon.n] = prev;
-			mon.to[mon.n] = t;
-			mon.n++;
-		}
-		prev = t;
-	}
-	return NULL;
-}
-
-static void monitor_start(void)
-{
-	mon.stop = 0;
-	mon.n = 0;
-	if (pthread_create(&mon.thread, NULL, monitor, NULL))
-		mon.stop = 1;
-}
-
-static void monitor_stop(void)
-{
-	if (mon.stop)
-		return;
-	mon.stop = 1;
-	pthread_join(mon.thread, NULL);
-}
-
-/* Did the guest stall between @a and @b? */
-static int stalled(int64_t a, int64_t b)
-{
-	unsigned int i;
-
-	for (i = 0; i < mon.n; i++)
-		if (mon.to[i] >= a && mon.from[i] <= b)
-			return 1;
-	return 0;
 }
 
 static int wanted(const char *name)
@@ -433,9 +372,9 @@ static const char *test_present(int want_capture, int *skip)
 
 	*skip = 0;
 	memset(ev, 0, sizeof(ev));
-	monitor_start();
+	mmx_stall_monitor_start();
 	if (open_stream(&c, 300000000ll)) {
-		monitor_stop();
+		mmx_stall_monitor_stop();
 		close_stream(&c);
 		return "open";
 	}
@@ -491,7 +430,7 @@ static const char *test_present(int want_capture, int *skip)
 		}
 	}
 	ret = collect(&c, ev, NFRAMES + 1, NFRAMES, 6000);
-	monitor_stop();
+	mmx_stall_monitor_stop();
 	close_stream(&c);
 	if (ret < 0)
 		return "events";
@@ -529,13 +468,13 @@ static const char *test_present(int want_capture, int *skip)
 			late_max = d;
 		if (d > 2 * c.vblank_ns) {
 			late++;
-			if (stalled(due - 100000000ll, ev[i].present_ns))
+			if (mmx_stalled(due - 100000000ll, ev[i].present_ns))
 				stall++;
 		}
 	}
 	fprintf(stderr, "  %u presented (%u during the capture), %u late (> 2 periods, %u during guest stalls), worst %.1f ms (period %.1f ms); %u stalls\n",
 		presented, disturbed, late, (unsigned int)stall, late_max / 1e6,
-		c.vblank_ns / 1e6, mon.n);
+		c.vblank_ns / 1e6, mmx_stall_count());
 	if (late && late == stall) {
 		/* every late frame overlaps a stall of the guest itself */
 		*skip = 1;
@@ -913,7 +852,7 @@ static const char *test_audio(int *skip)
 			 strerror(-ret));
 		return why;
 	}
-	monitor_start();
+	mmx_stall_monitor_start();
 	ret = mmx_stream_start(s, 300000000ll);
 	for (i = 0; !ret && i < CHUNKS; i++) {
 		int k;
@@ -932,7 +871,7 @@ static const char *test_audio(int *skip)
 					 colour((unsigned int)i + 1));
 	}
 	if (ret) {
-		monitor_stop();
+		mmx_stall_monitor_stop();
 		mmx_stream_close(s);
 		mmx_close(d);
 		snprintf(why, sizeof(why), "sending: %s", strerror(-ret));
@@ -957,7 +896,7 @@ static const char *test_audio(int *skip)
 					 "frame %llu: status %u error %d",
 					 (unsigned long long)ev[j].id,
 					 ev[j].status, ev[j].error);
-				monitor_stop();
+				mmx_stall_monitor_stop();
 				mmx_stream_close(s);
 				mmx_close(d);
 				return why;
@@ -966,7 +905,7 @@ static const char *test_audio(int *skip)
 				       ev[j].pts_ns;
 		}
 	}
-	monitor_stop();
+	mmx_stall_monitor_stop();
 	ret = mmx_stream_query_clock(s, &clk);
 	mmx_stream_close(s);
 	mmx_close(d);
@@ -1005,9 +944,9 @@ static const char *test_audio(int *skip)
 		if (llabs(med) > period || within * 10 < n * 9) {
 			snprintf(why, sizeof(why),
 				 "A/V: median %+.1f ms, %d of %d within 2 vblanks%s",
-				 med / 1e6, within, n, mon.n ?
+				 med / 1e6, within, n, mmx_stall_count() ?
 				 " (the guest stalled)" : "");
-			*skip = mon.n > 0;
+			*skip = mmx_stall_count() > 0;
 			return why;
 		}
 	}

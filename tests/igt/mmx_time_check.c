@@ -50,6 +50,7 @@
 
 #include "libmmx.h"
 #include "libmmx_media.h"
+#include "mmx_stall.h"
 
 #define W	320
 #define H	240
@@ -83,69 +84,6 @@ static int wanted(const char *name)
 	}
 	return 0;
 }
-
-/*
- * Stall monitor: a thread that sleeps 2 ms at a time and records when it
- * woke up more than STALL_NS late: the guest (its vCPU, under TCG on a
- * busy host) did not run then, and nothing in it could be on time.
- */
-#define STALL_NS	25000000ll
-#define MAX_STALLS	256
-
-static struct {
-	pthread_t thread;
-	volatile int stop;
-	int64_t from[MAX_STALLS], to[MAX_STALLS];
-	volatile unsigned int n;
-} mon;
-
-static void *monitor(void *arg)
-{
-	int64_t prev = now_ns();
-
-	(void)arg;
-	while (!mon.stop) {
-		int64_t t;
-
-		usleep(2000);
-		t = now_ns();
-		if (t - prev > STALL_NS && mon.n < MAX_STALLS) {
-			mon.from[mon.n] = prev;
-			mon.to[mon.n] = t;
-			mon.n++;
-		}
-		prev = t;
-	}
-	return NULL;
-}
-
-static void monitor_start(void)
-{
-	mon.stop = 0;
-	mon.n = 0;
-	if (pthread_create(&mon.thread, NULL, monitor, NULL))
-		mon.stop = 1;
-}
-
-static void monitor_stop(void)
-{
-	if (mon.stop)
-		return;
-	mon.stop = 1;
-	pthread_join(mon.thread, NULL);
-}
-
-/* Did the guest stall between @a and @b? */
-static int stalled(int64_t a, int64_t b)
-{
-	unsigned int i;
-
-	for (i = 0; i < mon.n; i++)
-		if (mon.to[i] >= a && mon.from[i] <= b)
-			return 1;
-	return 0;
-}
-
 
 /* A W x H JPEG of one colour (the caller frees with tjFree). */
 static unsigned char *make_jpeg(uint32_t c, unsigned long *len)
@@ -457,14 +395,14 @@ static const char *test_present(int *skip)
 	r = request(g.vclk, st.value_ns + 200 * MS + g.frame / 3,
 		    st.value_ns + 2000 * MS, 0, 0);
 	want = st.mono_ns + 200 * MS + g.frame / 3;
-	monitor_start();
+	mmx_stall_monitor_start();
 	ret = mmx_schedule_submit(g.d, &r);
 	if (ret) {
-		monitor_stop();
+		mmx_stall_monitor_stop();
 		return ERR("submit: %s", strerror(-ret));
 	}
 	ret = wait_event(r.id, &ev, 5000);
-	monitor_stop();
+	mmx_stall_monitor_stop();
 	if (ret)
 		return ERR("no event: %s", strerror(-ret));
 	if (ev.status != MMX_TIME_PRESENTED)
@@ -474,7 +412,7 @@ static const char *test_present(int *skip)
 		return ERR("presented %lld ns before begin",
 			   (long long)(want - ev.present_ns));
 	if (ev.present_ns >= want + 2 * g.frame) {
-		if (stalled(want - g.frame, ev.present_ns)) {
+		if (mmx_stalled(want - g.frame, ev.present_ns)) {
 			*skip = 1;
 			return ERR("late by %lld ns, the guest stalled",
 				   (long long)(ev.present_ns - want));

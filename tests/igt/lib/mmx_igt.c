@@ -2370,3 +2370,67 @@ void mmx_timing_attempts(bool (*once)(struct mmx_dev *, void *),
 	mmx_skip("%s: the guest stalled for more than half a frame in every attempt (host overloaded), timing not judged",
 		 what);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Stall monitor                                                            */
+
+#define MMX_STALL_NS	25000000ll
+#define MMX_MAX_STALLS	256
+
+static struct {
+	pthread_t thread;
+	volatile int stop;
+	int64_t from[MMX_MAX_STALLS], to[MMX_MAX_STALLS];
+	volatile unsigned int n;
+} stall_mon = { .stop = 1 };
+
+static void *stall_monitor(void *arg)
+{
+	int64_t prev = mmx_now_ns();
+
+	(void)arg;
+	while (!stall_mon.stop) {
+		int64_t t;
+
+		usleep(2000);
+		t = mmx_now_ns();
+		if (t - prev > MMX_STALL_NS && stall_mon.n < MMX_MAX_STALLS) {
+			stall_mon.from[stall_mon.n] = prev;
+			stall_mon.to[stall_mon.n] = t;
+			stall_mon.n++;
+		}
+		prev = t;
+	}
+	return NULL;
+}
+
+void mmx_stall_monitor_start(void)
+{
+	stall_mon.stop = 0;
+	stall_mon.n = 0;
+	if (pthread_create(&stall_mon.thread, NULL, stall_monitor, NULL))
+		stall_mon.stop = 1;
+}
+
+void mmx_stall_monitor_stop(void)
+{
+	if (stall_mon.stop)
+		return;
+	stall_mon.stop = 1;
+	pthread_join(stall_mon.thread, NULL);
+}
+
+bool mmx_stalled(int64_t a, int64_t b)
+{
+	unsigned int i;
+
+	for (i = 0; i < stall_mon.n; i++)
+		if (stall_mon.to[i] >= a && stall_mon.from[i] <= b)
+			return true;
+	return false;
+}
+
+unsigned int mmx_stall_count(void)
+{
+	return stall_mon.n;
+}

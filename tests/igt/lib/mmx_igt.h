@@ -550,6 +550,9 @@ int mmx_ioctl(int fd, unsigned long request, void *arg);
 int64_t mmx_now_ns(void);
 void mmx_sleep_ms(int ms);
 
+/* Stall monitor: lib/mmx_stall.h (usable without this header). */
+#include "mmx_stall.h"
+
 /* Reads a small sysfs/debugfs file into BUF; returns length or -errno. */
 int mmx_read_file(const char *path, char *buf, size_t size);
 int mmx_write_file(const char *path, const char *s);

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The guest stall monitor of the IGT-style tests (in mmx_igt.c), for
+ * programs that do not use the rest of mmx_igt.h.
+ */
+#ifndef MMX_STALL_H
+#define MMX_STALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Stall monitor: a thread that sleeps 2 ms at a time and records when it
+ * woke up more than 25 ms late: the guest (its vCPU, under TCG on a busy
+ * host) did not run then, and nothing in it could be on time. One monitor
+ * per process; start clears the record.
+ */
+void mmx_stall_monitor_start(void);
+void mmx_stall_monitor_stop(void);
+/* Did the guest stall between CLOCK_MONOTONIC ns @a and @b? */
+bool mmx_stalled(int64_t a, int64_t b);
+/* Stalls recorded since the last start. */
+unsigned int mmx_stall_count(void);
+
+#endif /* MMX_STALL_H */
