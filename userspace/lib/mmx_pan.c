@@ -37,11 +37,11 @@ void mmx_pan_clamp(const struct mmx_panning *p, const struct mmx_transform *t,
 		   s32 *x, s32 *y)
 {
 	if (p->width)
-		*x = mmx_panning_clamp_offset(*x, p->left, p->width, t->bbox_x,
-					t->bbox_w);
+		*x = mmx_panning_clamp_offset(*x, p->left, p->width,
+					      t->bbox_x, t->bbox_w);
 	if (p->height)
-		*y = mmx_panning_clamp_offset(*y, p->top, p->height, t->bbox_y,
-					t->bbox_h);
+		*y = mmx_panning_clamp_offset(*y, p->top, p->height,
+					      t->bbox_y, t->bbox_h);
 }
 
 /* Whether screen point (px, py) is in the area head @h shows. */

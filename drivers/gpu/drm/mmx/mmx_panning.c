@@ -211,11 +211,11 @@ void mmx_panning_follow(const struct mmx_panning *p,
 
 clamp:
 	if (pan_x)
-		nx = mmx_panning_clamp_offset(nx, p->left, p->width, t->bbox_x,
-					  t->bbox_w);
+		nx = mmx_panning_clamp_offset(nx, p->left, p->width,
+					      t->bbox_x, t->bbox_w);
 	if (pan_y)
-		ny = mmx_panning_clamp_offset(ny, p->top, p->height, t->bbox_y,
-					  t->bbox_h);
+		ny = mmx_panning_clamp_offset(ny, p->top, p->height,
+					      t->bbox_y, t->bbox_h);
 out:
 	*new_x = nx;
 	*new_y = ny;
