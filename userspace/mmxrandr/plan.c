@@ -90,36 +90,20 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* By RandR name, or by id written "0x3c" as xrandr accepts. */
 const struct mmx_output_info *mmxr_find_output(const struct mmx_state *s,
 					       const char *name)
 {
-	uint32_t k;
+	const struct mmx_output_info *o = mmx_state_output_by_name(s, name);
+	unsigned long id;
+	char *end;
 
-	for (k = 0; k < s->noutput && k < MMX_MAX_OUTPUTS; k++)
-		if (!strcmp(s->outputs[k].name, name))
-			return &s->outputs[k];
-	if (!strncmp(name, "0x", 2) && name[2]) {
-		char *end;
-		unsigned long id = strtoul(name + 2, &end, 16);
-
-		if (*end)
-			return NULL;
-		for (k = 0; k < s->noutput && k < MMX_MAX_OUTPUTS; k++)
-			if (s->outputs[k].id == id)
-				return &s->outputs[k];
-	}
-	return NULL;
-}
-
-static const struct mmx_crtc_info *find_crtc(const struct mmx_state *s,
-					     uint32_t id)
-{
-	uint32_t k;
-
-	for (k = 0; k < s->ncrtc && k < MMX_MAX_CRTCS; k++)
-		if (s->crtcs[k].id == id)
-			return &s->crtcs[k];
-	return NULL;
+	if (o || strncmp(name, "0x", 2) || !name[2])
+		return o;
+	id = strtoul(name + 2, &end, 16);
+	if (*end || id > UINT32_MAX)
+		return NULL;
+	return mmx_state_output(s, (uint32_t)id);
 }
 
 static struct po *po_of(struct planner *p, const struct mmx_output_info *o)
@@ -140,7 +124,7 @@ static uint32_t output_rotations(const struct mmx_state *s,
 	int found = 0;
 
 	for (k = 0; k < o->ncrtc && k < MMX_MAX_CRTCS; k++) {
-		const struct mmx_crtc_info *c = find_crtc(s, o->crtcs[k]);
+		const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtcs[k]);
 
 		if (!c)
 			continue;
@@ -491,17 +475,6 @@ static int resolve_positions(struct planner *p)
 	return 0;
 }
 
-static const struct mmx_property *find_prop(const struct mmx_output_info *o,
-					    const char *name)
-{
-	uint32_t k;
-
-	for (k = 0; k < o->nprop && k < MMX_MAX_PROPS; k++)
-		if (!strcmp(o->props[k].name, name))
-			return &o->props[k];
-	return NULL;
-}
-
 static int enum_has(const struct mmx_property *pr, const char *name,
 		    size_t len)
 {
@@ -517,7 +490,7 @@ static int enum_has(const struct mmx_property *pr, const char *name,
 static int check_prop(struct planner *p, const struct mmx_output_info *o,
 		      const char *name, const char *value)
 {
-	const struct mmx_property *pr = find_prop(o, name);
+	const struct mmx_property *pr = mmx_output_property(o, name);
 	const char *v, *c;
 	char *end;
 
@@ -585,7 +558,7 @@ static int resolve_crtc(struct planner *p, const struct po *o, uint32_t *id)
 
 	if (!strncmp(a, "0x", 2)) {
 		v = strtoul(a + 2, NULL, 16);
-		c = find_crtc(p->s, (uint32_t)v);
+		c = mmx_state_crtc(p->s, (uint32_t)v);
 	} else {
 		v = strtoul(a, NULL, 10);
 		if (v < p->s->ncrtc && v < MMX_MAX_CRTCS)
@@ -610,14 +583,14 @@ static int guess_crtc_index(struct planner *p, const struct po *o,
 	uint32_t k, j;
 
 	if (forced) {
-		const struct mmx_crtc_info *c = find_crtc(p->s, forced);
+		const struct mmx_crtc_info *c = mmx_state_crtc(p->s, forced);
 
 		return c ? (int)c->index : -1;
 	}
 	if (o->crtc)
 		return (int)o->crtc->index;
 	for (k = 0; k < o->info->ncrtc && k < MMX_MAX_CRTCS; k++) {
-		const struct mmx_crtc_info *c = find_crtc(p->s,
+		const struct mmx_crtc_info *c = mmx_state_crtc(p->s,
 							  o->info->crtcs[k]);
 		int used = 0;
 
@@ -810,7 +783,7 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 		struct po *o = &p.po[k];
 
 		o->info = &s->outputs[k];
-		o->crtc = o->info->crtc ? find_crtc(s, o->info->crtc) : NULL;
+		o->crtc = o->info->crtc ? mmx_state_crtc(s, o->info->crtc) : NULL;
 		o->was_lit = o->crtc && o->crtc->mode_valid;
 		o->lit = o->was_lit;
 		o->rotation = MMX_ROTATE_0;
