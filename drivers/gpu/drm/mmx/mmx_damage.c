@@ -21,7 +21,6 @@ static bool mmx_backend_presents(const struct mmx_output *output)
 	return funcs && funcs->present;
 }
 
-
 static u64 mmx_rect_area(const struct drm_rect *r)
 {
 	return (u64)drm_rect_width(r) * drm_rect_height(r);
@@ -73,10 +72,10 @@ EXPORT_SYMBOL_GPL(mmx_damage_add);
 
 /* What a plane of @crtc changed on it. */
 static void mmx_damage_plane(struct mmx_damage *damage,
-				    struct drm_crtc *crtc, u32 touched,
-				    struct drm_plane *plane,
-				    struct drm_plane_state *old_state,
-				    struct drm_plane_state *new_state)
+			     struct drm_crtc *crtc, u32 touched,
+			     struct drm_plane *plane,
+			     struct drm_plane_state *old_state,
+			     struct drm_plane_state *new_state)
 {
 	bool was = old_state->crtc == crtc && old_state->visible;
 	bool is = new_state->crtc == crtc && new_state->visible;
@@ -114,8 +113,7 @@ static void mmx_damage_plane(struct mmx_damage *damage,
 }
 
 static void mmx_damage_mark_touched(struct drm_atomic_state *state,
-				    struct drm_crtc *crtc,
-				    struct drm_plane *plane)
+				    struct drm_crtc *crtc, struct drm_plane *plane)
 {
 	struct drm_crtc_state *crtc_state;
 
@@ -203,8 +201,7 @@ void mmx_damage_of_commit(struct mmx_output *output,
 		for_each_oldnew_plane_in_state(state, plane, old_plane_state,
 					       new_plane_state, j)
 			mmx_damage_plane(damage, crtc, touched, plane,
-						old_plane_state,
-						new_plane_state);
+					 old_plane_state, new_plane_state);
 	}
 	for (i = 0, n = 0; i < damage->count; i++) {
 		if (drm_rect_intersect(&damage->rects[i], &full))

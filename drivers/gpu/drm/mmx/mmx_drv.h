@@ -16,6 +16,7 @@
 #include <drm/drm_crtc.h>
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
+#include <drm/drm_ioctl.h>
 #include <drm/drm_plane.h>
 #include <drm/drm_rect.h>
 #include <drm/drm_writeback.h>
@@ -428,7 +429,41 @@ struct mmx_config {
 };
 
 /* Device: shared by the backends' probes */
-struct mmx_device *mmx_device_alloc(struct device *parent);
+#define MMX_NUM_IOCTLS	3
+extern const struct drm_ioctl_desc mmx_ioctls[MMX_NUM_IOCTLS];
+
+/**
+ * DEFINE_MMX_DRM_DRIVER - define a backend module's DRM driver
+ * @drv: the name of the &struct drm_driver to define (its file operations
+ *	are the module's mmx_fops)
+ *
+ * Every mmx device has the same driver, but its file operations must
+ * belong to the backend module that made the device: an open device file
+ * then pins that module (and mmx_core under it), so that removing a backend
+ * is refused while a client holds one of its devices, as with any DRM
+ * driver. Needs <drm/drm_drv.h>, <drm/drm_gem.h> and
+ * <drm/drm_gem_shmem_helper.h>.
+ */
+#define DEFINE_MMX_DRM_DRIVER(drv)					\
+	DEFINE_DRM_GEM_FOPS(mmx_fops);					\
+	static const struct drm_driver drv = {				\
+		.driver_features = DRIVER_MODESET | DRIVER_ATOMIC |	\
+				   DRIVER_GEM,				\
+		.fops = &mmx_fops,					\
+		.open = mmx_schedule_open,				\
+		.postclose = mmx_schedule_postclose,			\
+		.ioctls = mmx_ioctls,					\
+		.num_ioctls = MMX_NUM_IOCTLS,				\
+		DRM_GEM_SHMEM_DRIVER_OPS,				\
+		.name = MMX_DRIVER_NAME,				\
+		.desc = MMX_DRIVER_DESC,				\
+		.date = MMX_DRIVER_DATE,				\
+		.major = MMX_DRIVER_MAJOR,				\
+		.minor = MMX_DRIVER_MINOR,				\
+	}
+
+struct mmx_device *mmx_device_alloc(struct device *parent,
+				    const struct drm_driver *driver);
 int mmx_device_register(struct mmx_device *mmx,
 			const struct mmx_config *config);
 

@@ -97,6 +97,8 @@
 #include <drm/drm_damage_helper.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_edid.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modes.h>
 #include <drm/drm_print.h>
@@ -810,7 +812,6 @@ static void mmx_virtio_config_changed(struct virtio_device *vdev)
 	schedule_work(&vg->config_work);
 }
 
-
 /* The host answered the previous frame: the next may go. */
 static bool mmx_virtio_frame_ready(struct mmx_output *output)
 {
@@ -1216,7 +1217,8 @@ static void mmx_virtio_send(struct mmx_virtio *vg, struct mmx_output *output,
 		mmx_virtio_rect(&transfer->r, &r);
 		if (mmx_vcmd_queue(vg, cmd))
 			goto unsent;
-		mmx_virtio_count(vg, MMX_STAT_BYTES, (u64)drm_rect_width(&r) * drm_rect_height(&r) * 4);
+		mmx_virtio_count(vg, MMX_STAT_BYTES,
+				 (u64)drm_rect_width(&r) * drm_rect_height(&r) * 4);
 		mmx_virtio_count(vg, MMX_STAT_TRANSFERS, 1);
 
 		flush = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
@@ -1418,6 +1420,8 @@ static void mmx_virtio_stop(struct mmx_virtio *vg)
 	mutex_unlock(&vg->orphans_lock);
 }
 
+DEFINE_MMX_DRM_DRIVER(mmx_virtio_drm_driver);
+
 static const struct mmx_backend_funcs mmx_virtio_funcs = {
 	.detect = mmx_virtio_detect,
 	.get_modes = mmx_virtio_get_modes,
@@ -1452,7 +1456,7 @@ static int mmx_virtio_probe(struct virtio_device *vdev)
 		num_scanouts = MMX_MAX_OUTPUTS;
 	}
 
-	mmx = mmx_device_alloc(&vdev->dev);
+	mmx = mmx_device_alloc(&vdev->dev, &mmx_virtio_drm_driver);
 	if (IS_ERR(mmx))
 		return PTR_ERR(mmx);
 	vg = drmm_kzalloc(&mmx->drm, sizeof(*vg), GFP_KERNEL);
