@@ -20,7 +20,7 @@
  *	connector of a configurable kind (VGA, DVI, HDMI, DisplayPort,
  *	panels, TV) with a simulated sink, plus a writeback connector.
  * ``mmx_virtio``
- *	the virtio-gpu backend (mmx_virtio.c): every virtio-gpu device
+ *	the virtio-gpu backend (mmx_virtio_*.c): every virtio-gpu device
  *	becomes an mmx device whose frames QEMU's display shows.
  *
  * Every CRTC has a primary plane, two overlays and a cursor; the compositor
