@@ -128,21 +128,37 @@ int mmx_virtio_query_displays(struct mmx_virtio *vg)
 	return failed ? -EIO : 0;
 }
 
-static bool mmx_virtio_edid_usable(u8 *edid, size_t len)
+/**
+ * struct mmx_virtio_edid_copy - the host's EDID of a scanout, as read
+ * @edid: the bytes
+ * @len: how many, 0 when the host gave none
+ */
+struct mmx_virtio_edid_copy {
+	const u8 *edid;
+	size_t len;
+};
+
+/* Block @block of the host's EDID, for the DRM core's EDID reading. */
+static int mmx_virtio_edid_block(void *context, u8 *buf, unsigned int block,
+				 size_t len)
 {
-	if (len < EDID_LENGTH || len % EDID_LENGTH)
-		return false;
-	if ((size_t)(edid[0x7e] + 1) * EDID_LENGTH > len)
-		return false;
-	return drm_edid_is_valid((struct edid *)edid);
+	const struct mmx_virtio_edid_copy *copy = context;
+	size_t start = (size_t)block * EDID_LENGTH;
+
+	if (start >= copy->len || len > copy->len - start)
+		return -EINVAL;
+	memcpy(buf, copy->edid + start, len);
+	return 0;
 }
 
 /**
  * mmx_virtio_get_modes - the modes of a virtio-gpu output
  * @output: the output
  *
- * Sets the connector's EDID property from the host's EDID and adds its
- * modes, or the DMT modes up to 1920x1200 without one; the host's current
+ * Reads the host's EDID through the DRM core (so that debugfs
+ * ``edid_override`` and ``drm.edid_firmware`` replace it as on any
+ * driver), sets the connector's EDID property from it and adds its modes,
+ * or the DMT modes up to 1920x1200 without one; the host's current
  * size is the preferred mode, else the EDID's preferred mode, else
  * 1024x768.
  *
@@ -153,7 +169,8 @@ static int mmx_virtio_get_modes(struct mmx_output *output)
 	struct drm_connector *connector = &output->connector;
 	struct mmx_virtio *vg = mmx_virtio_of(output);
 	struct mmx_virtio_scanout *sc = &vg->scanouts[output->index];
-	const struct drm_edid *drm_edid = NULL;
+	struct mmx_virtio_edid_copy copy = {};
+	const struct drm_edid *drm_edid;
 	struct drm_display_mode *mode;
 	u32 width, height;
 	bool enabled, found = false;
@@ -171,8 +188,9 @@ static int mmx_virtio_get_modes(struct mmx_output *output)
 		memcpy(edid, sc->edid, len);
 	spin_unlock_irq(&vg->info_lock);
 
-	if (len && mmx_virtio_edid_usable(edid, len))
-		drm_edid = drm_edid_alloc(edid, len);
+	copy.edid = edid;
+	copy.len = len;
+	drm_edid = drm_edid_read_custom(connector, mmx_virtio_edid_block, &copy);
 	kfree(edid);
 	count = drm_edid_connector_update(connector, drm_edid);
 	drm_edid_free(drm_edid);
