@@ -65,7 +65,8 @@ extern "C" {
  * plane, with scale factors (source over destination size, after the
  * rotation) from 1/%MMX_PLANE_SCALE_LIMIT (magnification) to
  * %MMX_PLANE_SCALE_LIMIT (minification) in each direction; beyond that,
- * or with an empty rectangle, the commit fails with -ERANGE. Fractional
+ * or with an empty source rectangle, the commit fails with -ERANGE (an
+ * empty CRTC rectangle is accepted and shows nothing). Fractional
  * SRC_X, SRC_Y, SRC_W, SRC_H are honoured. A plane that is unrotated,
  * unscaled and at an integer source position is shown pixel for pixel; any
  * other is resampled with its SCALING_FILTER.
