@@ -274,6 +274,65 @@ static int test_nearest_vs_reference(void)
 	return 0;
 }
 
+/*
+ * Random geometries: scale factors p/q with p, q in {1, 3, 5, 7} per
+ * direction (size p m onto q m), source positions at whole or odd quarter
+ * pixels (no ties, see the header), any rotation, a random clip; outputs
+ * up to 42 rows, so several bands.
+ */
+static int test_nearest_random(void)
+{
+	static const u32 odd[4] = { 1, 3, 5, 7 };
+	static const u32 quarter[3] = { 0, 0x4000, 0xc000 };
+	struct fb fb = fb_random(64, 64);
+	int n;
+
+	for (n = 0; n < 150; n++) {
+		unsigned int rot = rotations[rng32() % 16];
+		bool swap = rot & (MMX_ROTATE_90 | MMX_ROTATE_270);
+		u32 px = odd[rng32() % 4], qx = odd[rng32() % 4];
+		u32 py = odd[rng32() % 4], qy = odd[rng32() % 4];
+		u32 mx = 1 + rng32() % 6, my = 1 + rng32() % 6;
+		u32 rw = px * mx, rh = py * my;	/* rotated source size */
+		struct mmx_resample_geom g = {
+			.src_w = (swap ? rh : rw) << 16,
+			.src_h = (swap ? rw : rh) << 16,
+			.dst_w = qx * mx, .dst_h = qy * my, .rotation = rot,
+		};
+		u32 cx, cy, cw, ch, u, v, *out;
+
+		g.src_x = (rng32() % (64 - (g.src_w >> 16))) << 16;
+		g.src_y = (rng32() % (64 - (g.src_h >> 16))) << 16;
+		if (g.src_x)
+			g.src_x -= quarter[rng32() % 3];
+		if (g.src_y)
+			g.src_y -= quarter[rng32() % 3];
+		cx = rng32() % g.dst_w;
+		cy = rng32() % g.dst_h;
+		cw = 1 + rng32() % (g.dst_w - cx);
+		ch = 1 + rng32() % (g.dst_h - cy);
+		out = malloc((size_t)cw * ch * 4);
+		UNIT_CHECK(run(&fb, &g, MMX_FILTER_NEAREST, cx, cy, cw, ch, out) == 0,
+			   "case %d: prepare", n);
+		for (v = 0; v < ch; v++) {
+			for (u = 0; u < cw; u++) {
+				int x = -1, y = -1;
+
+				UNIT_CHECK(reference_pixel(&g, cx + u, cy + v, &x, &y) == 1,
+					   "case %d: reference", n);
+				UNIT_CHECK(out[v * cw + u] == fb.px[y * fb.w + x],
+					   "case %d (rot 0x%x, %ux%u+%u+%u -> %ux%u, clip %u,%u %ux%u): (%u,%u)",
+					   n, rot, g.src_w >> 16, g.src_h >> 16,
+					   g.src_x >> 16, g.src_y >> 16, g.dst_w,
+					   g.dst_h, cx, cy, cw, ch, u, v);
+			}
+		}
+		free(out);
+	}
+	free(fb.px);
+	return 0;
+}
+
 /* A uniform translucent plane stays uniform, edges too, in both filters. */
 static int test_bilinear_uniform(void)
 {
@@ -450,6 +509,7 @@ static int test_refusals(void)
 
 static const struct unit_case cases[] = {
 	{ "nearest-vs-reference", "every rotation/reflection, scale and clip matches DRM's forward definition", test_nearest_vs_reference },
+	{ "nearest-random", "random rotations, odd scale factors, quarter-pixel sources and clips match the reference", test_nearest_random },
 	{ "bilinear-uniform", "a uniform plane stays uniform (colour and alpha), edges included", test_bilinear_uniform },
 	{ "bilinear-half-offset", "SRC_X = 0.5 averages neighbours, the edge repeats", test_bilinear_half_offset },
 	{ "opaque-format", "RGB565 resamples with alpha 0xff", test_opaque_format },

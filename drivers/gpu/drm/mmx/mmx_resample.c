@@ -215,10 +215,14 @@ size_t mmx_resample_scratch_words(const struct mmx_transform *t,
 
 	if (!mmx_resample_region(t, src, 0, rows, &x1, &y1, &x2, &y2))
 		return 0;
-	/* Other bands are translates of this one, one pixel larger at most. */
-	w = mmx_min((s64)(x2 - x1) + 1,
+	/*
+	 * Other bands are translates of this one: one pixel larger at most
+	 * from the rounding, and one more on each side where the readable
+	 * area cut this one (a corner a rounding error beyond its edge).
+	 */
+	w = mmx_min((s64)(x2 - x1) + 3,
 		    (s64)(src->x2 - src->x1) + 2 * MMX_RESAMPLE_MARGIN);
-	h = mmx_min((s64)(y2 - y1) + 1,
+	h = mmx_min((s64)(y2 - y1) + 3,
 		    (s64)(src->y2 - src->y1) + 2 * MMX_RESAMPLE_MARGIN);
 	return (size_t)(w * h);
 }
