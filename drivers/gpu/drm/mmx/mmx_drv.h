@@ -27,6 +27,7 @@
 #include "mmx_edid.h"
 #include "mmx_signal.h"
 #include "mmx_panning.h"
+#include "mmx_resample.h"
 #include "mmx_transform.h"
 
 #define MMX_DRIVER_NAME		"mmx"
@@ -98,11 +99,24 @@ struct mmx_connector_state {
  * @plane_state: the plane state whose mapping holds the pixels
  * @offset: byte offset of the first shown pixel from the start of the
  *	framebuffer's first plane (fb->offsets[0] included in the mapping)
+ * @resampled: the plane is scaled, rotated, reflected or at a fractional
+ *	source position: the composer resamples it with @transform into an
+ *	image of @layer's size (ARGB8888, or XRGB8888 for @src's formats
+ *	without alpha), which it blends as @layer
+ * @filter: the plane's SCALING_FILTER, decoded
+ * @transform: from @layer's pixels to framebuffer points
+ *	(mmx_resample_prepare())
+ * @src: the pixels @transform reads; its address is relative to the
+ *	mapping of the framebuffer's first plane (filled in by the composer)
  */
 struct mmx_crtc_layer {
 	struct mmx_layer layer;
 	struct drm_plane_state *plane_state;
 	size_t offset;
+	bool resampled;
+	enum mmx_filter filter;
+	struct mmx_transform transform;
+	struct mmx_resample_src src;
 };
 
 /**
@@ -265,6 +279,13 @@ struct mmx_crtc_held {
  * @space_pixels: the composed CRTC space before the transform, @space_size
  *	words (composer only)
  * @space_size: capacity of @space_pixels
+ * @plane_pixels: a resampled plane's image (composer only)
+ * @plane_size: capacity of @plane_pixels, in words
+ * @plane_alpha: a resampled plane's alpha pass (composer only)
+ * @plane_alpha_size: capacity of @plane_alpha, in words
+ * @plane_scratch: the source pixels of a band of a resampled plane
+ *	(composer only)
+ * @plane_scratch_size: capacity of @plane_scratch, in words
  * @sched_entries: the timed entries of this CRTC, any file's, in any state
  *	but completed and freed; protected by &mmx_device.sched_lock
  * @sched_next_ns: time of the vblank after the last one handled; protected
@@ -326,6 +347,12 @@ struct mmx_output {
 	struct work_struct hotplug_work;
 	u32 *space_pixels;
 	size_t space_size;
+	u32 *plane_pixels;
+	size_t plane_size;
+	u32 *plane_alpha;
+	size_t plane_alpha_size;
+	u32 *plane_scratch;
+	size_t plane_scratch_size;
 
 	struct list_head sched_entries;
 	u64 sched_next_ns;
