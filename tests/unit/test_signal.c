@@ -719,10 +719,9 @@ static int test_flags_match_drm(void)
 
 /*
  * SignalProperties enum values per kind. Counts worked out by hand from the
- * rules: TMDS 2 (one link), DisplayPort 3 lane counts x 2 rates, a TV family
- * with B base-and-variant attributes gives B singles + (B - 1) base+variant
- * pairs: NTSC 6 + 5, PAL 11 + 10, SECAM 7 + 6 = 45; "none" when a format of
- * the kind takes no property.
+ * rules: TMDS 2 (one link), DisplayPort 3 lane counts x 2 rates, TV one
+ * standard: NTSC 6, PAL 11, SECAM 7 = 24; "none" when a format of the kind
+ * takes no property.
  */
 static const struct {
 	enum mmx_output_kind kind;
@@ -736,12 +735,12 @@ static const struct {
 	{ MMX_KIND_DVII, 3, "none", "DualLink" },
 	{ MMX_KIND_DVID, 2, "SingleLink", "DualLink" },
 	{ MMX_KIND_HDMIA, 2, "SingleLink", "DualLink" },
-	{ MMX_KIND_DP, 6, "Lane1,LowSpeed", "Lane4,HiSpeed" },
-	{ MMX_KIND_EDP, 6, "Lane1,LowSpeed", "Lane4,HiSpeed" },
-	{ MMX_KIND_COMPOSITE, 45, "NTSC", "SECAM,SECAM-H" },
-	{ MMX_KIND_SVIDEO, 45, "NTSC", "SECAM,SECAM-H" },
-	{ MMX_KIND_TV, 45, "NTSC", "SECAM,SECAM-H" },
-	{ MMX_KIND_SCART, 46, "none", "SECAM,SECAM-H" },
+	{ MMX_KIND_DP, 6, "Lane1+LowSpeed", "Lane4+HiSpeed" },
+	{ MMX_KIND_EDP, 6, "Lane1+LowSpeed", "Lane4+HiSpeed" },
+	{ MMX_KIND_COMPOSITE, 24, "NTSC", "SECAM-H" },
+	{ MMX_KIND_SVIDEO, 24, "NTSC", "SECAM-H" },
+	{ MMX_KIND_TV, 24, "NTSC", "SECAM-H" },
+	{ MMX_KIND_SCART, 25, "none", "SECAM-H" },
 };
 
 static int test_enum_values(void)
@@ -822,8 +821,11 @@ static int test_props_valid(void)
 					  P(LANE2) | P(LOW_SPEED)), "DP");
 	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_DISPLAYPORT, P(LANE2)),
 		   "DP without rate");
-	UNIT_CHECK(mmx_signal_props_valid(MMX_SIGNAL_COMPOSITE_PAL,
-					  P(PAL) | P(PAL_B)), "PAL,PAL-B");
+	UNIT_CHECK(mmx_signal_props_valid(MMX_SIGNAL_COMPOSITE_PAL, P(PAL_B)),
+		   "PAL-B");
+	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_COMPOSITE_PAL,
+					   P(PAL) | P(PAL_B)),
+		   "PAL+PAL-B: the variant implies its family");
 	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_COMPOSITE_PAL, P(NTSC_M)),
 		   "NTSC-M on Composite-PAL");
 	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_COUNT, 0), "bad format");
@@ -832,10 +834,10 @@ static int test_props_valid(void)
 		   !strcmp(buf, "none"), "none: '%s'", buf);
 	UNIT_CHECK(mmx_signal_props_name(P(LANE4) | P(HI_SPEED), buf,
 					 sizeof(buf)) == 13 &&
-		   !strcmp(buf, "Lane4,HiSpeed"), "'%s'", buf);
+		   !strcmp(buf, "Lane4+HiSpeed"), "'%s'", buf);
 	UNIT_CHECK(mmx_signal_props_name(P(NTSC) | P(NTSC_443), buf,
 					 sizeof(buf)) == 14 &&
-		   !strcmp(buf, "NTSC,NTSC-4.43"), "'%s'", buf);
+		   !strcmp(buf, "NTSC+NTSC-4.43"), "'%s'", buf);
 	UNIT_CHECK(mmx_signal_props_name(MMX_SIGPROP(MMX_SIGPROP_COUNT), buf,
 					 sizeof(buf)) == -EINVAL, "unknown bit");
 	UNIT_CHECK(mmx_signal_props_name(P(LANE4) | P(HI_SPEED), buf, 13) ==

@@ -78,7 +78,8 @@
  * (mmx_signal_kind_values()), named by mmx_signal_props_name(). A commit
  * takes a set only when it fits the SignalFormat of the same commit exactly
  * (mmx_signal_props_valid()): there the empty set, "none", is the value of
- * the formats without properties, not a shorthand for the default.
+ * the formats without properties, not a shorthand for the default, and a TV
+ * signal names one standard (a variant implies its family's base value).
  */
 
 const struct mmx_prop_name mmx_connector_type_names[MMX_CONNECTOR_TYPE_COUNT] = {
@@ -459,7 +460,9 @@ int mmx_signal_check(enum mmx_output_kind kind, enum mmx_signal_format format,
  *
  * Unlike mmx_signal_check(), an empty set is not read as the format's
  * default: it is the value "none", which fits exactly the formats that take
- * no property.
+ * no property. A TV signal is named by one standard: its family's base value
+ * ("PAL") or a variant ("PAL-B"), which implies the family, so a base value
+ * together with its variant is not a value of its own.
  *
  * Return: true if @props names one signal of @format.
  */
@@ -469,6 +472,8 @@ bool mmx_signal_props_valid(enum mmx_signal_format format, u64 props)
 		return false;
 	if (!props)
 		return !mmx_formats[format].allowed;
+	if (mmx_format_is_tv(format) && mmx_bit_count(props) != 1)
+		return false;
 	return !mmx_props_check(format, props);
 }
 
@@ -499,10 +504,10 @@ static void mmx_values_add(u64 *values, unsigned int *n, u32 formats,
  * Every set of signal attributes that is valid (mmx_signal_props_valid())
  * with at least one SignalFormat of @kind, each once: the empty set
  * ("none") first when one of the formats takes no property, then the sets
- * of one attribute in attribute order, then those of two, ordered by their
- * first and then their second attribute. The rules of "signal rules" allow
- * no set of three attributes or more. The numbers are the sets themselves
- * (bit p for &enum mmx_sigprop p).
+ * of one attribute in attribute order, then those of two (a DisplayPort
+ * lane count and rate), ordered by their first and then their second
+ * attribute. No valid set has three attributes or more. The numbers are the
+ * sets themselves (bit p for &enum mmx_sigprop p).
  *
  * Return: the number of values stored, 0 when no format of @kind takes
  * properties.
@@ -537,7 +542,7 @@ unsigned int mmx_signal_kind_values(enum mmx_output_kind kind, u64 *values)
  * @size: size of @buf
  *
  * The attributes' names (&mmx_sigprop_names) in attribute order, joined by
- * commas ("Lane4,HiSpeed", "PAL,PAL-B"); "none" for the empty set.
+ * '+' ("Lane4+HiSpeed"); "none" for the empty set.
  *
  * Return: the length of the name, -EINVAL when @props has bits beyond
  * %MMX_SIGPROP_COUNT, -ENOSPC when the name does not fit @size.
@@ -562,7 +567,7 @@ int mmx_signal_props_name(u64 props, char *buf, size_t size)
 		if (len + !!len + l + 1 > size)
 			return -ENOSPC;
 		if (len)
-			buf[len++] = ',';
+			buf[len++] = '+';
 		memcpy(buf + len, mmx_sigprop_names[p].name, l);
 		len += l;
 	}
