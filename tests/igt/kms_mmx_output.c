@@ -3630,6 +3630,491 @@ static void test_clone_lists(struct mmx_dev *d)
 }
 
 /* ------------------------------------------------------------------------ */
+/* dpms-off-link                                                            */
+
+static void set_active(struct mmx_dev *d, struct mmx_output *o, int active)
+{
+	struct mmx_req *r = mmx_req_new(d);
+
+	mmx_req_add(r, o->crtc_id, "ACTIVE", (uint64_t)active);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+}
+
+/* O's CRTC has MODE (enabled) and is lit or not as ACTIVE says. */
+static void expect_crtc(struct mmx_dev *d, struct mmx_output *o,
+			const drmModeModeInfo *mode, int active)
+{
+	drmModeCrtcPtr crtc = drmModeGetCrtc(d->fd, o->crtc_id);
+
+	mmx_assert(crtc);
+	mmx_assert_f(crtc->mode_valid && crtc->mode.hdisplay == mode->hdisplay &&
+		     crtc->mode.vdisplay == mode->vdisplay &&
+		     crtc->mode.clock == mode->clock,
+		     "%s: the CRTC lost its %dx%d mode", o->name,
+		     mode->hdisplay, mode->vdisplay);
+	drmModeFreeCrtc(crtc);
+	mmx_assert_eq_u64(mmx_prop_get(d, o->crtc_id, "ACTIVE"),
+			  (uint64_t)active);
+}
+
+static void test_dpms_off_link(struct mmx_dev *d)
+{
+	struct mmx_output *o;
+	drmModeModeInfo m;
+	int tested = 0;
+
+	prepare(d);
+	/*
+	 * DisplayPort: 1024x768@60 (65 MHz, 1.56 Gbit/s at 24 bpp) fits
+	 * Lane2+HiSpeed (4.32 Gbit/s), not Lane1+LowSpeed (1.296 Gbit/s).
+	 */
+	if ((o = find_output(d, "DP")) || (o = find_output(d, "eDP"))) {
+		mmx_mode_make(&m, 1024, 768, 60);
+		mmx_assert(!link_fits(d, o, SF_DISPLAYPORT,
+				      sp_bits(d, o, "Lane1|LowSpeed"), m.clock));
+		mmx_assert(link_fits(d, o, SF_DISPLAYPORT,
+				     sp_bits(d, o, "Lane2|HiSpeed"), m.clock));
+		mmx_do(set_signal_ex(d, o, NULL, "Lane4|HiSpeed", &m, 0));
+		set_active(d, o, 0);
+		expect_crtc(d, o, &m, 0);
+		/* dark but enabled: the link must still carry the mode */
+		expect_refused(d, "Lane1+LowSpeed under a DPMS-off 1024x768",
+			       set_signal(d, o, NULL, "Lane1|LowSpeed"));
+		expect_refused(d, "Lane1+LowSpeed under a DPMS-off 1024x768 (ALLOW_MODESET)",
+			       set_signal_ex(d, o, NULL, "Lane1|LowSpeed", NULL,
+					     DRM_MODE_ATOMIC_ALLOW_MODESET));
+		expect_refused(d, "Lane1+LowSpeed under a DPMS-off 1024x768 (TEST_ONLY)",
+			       set_signal_ex(d, o, NULL, "Lane1|LowSpeed", NULL,
+					     DRM_MODE_ATOMIC_TEST_ONLY));
+		expect_refused(d, "legacy SETPROPERTY Lane1+LowSpeed under a DPMS-off 1024x768",
+			       legacy_set(d, o, "SignalProperties",
+					  sp_bits(d, o, "Lane1|LowSpeed")));
+		expect_signal(d, o, "DisplayPort", "Lane4|HiSpeed");
+		/* a link that fits is taken while dark, without a modeset */
+		mmx_do(set_signal(d, o, NULL, "Lane2|HiSpeed"));
+		expect_signal(d, o, "DisplayPort", "Lane2|HiSpeed");
+		expect_crtc(d, o, &m, 0);
+		/* and the output lights again with it */
+		set_active(d, o, 1);
+		expect_crtc(d, o, &m, 1);
+		mmx_info("%s: DPMS off at 1024x768: Lane1+LowSpeed refused, Lane2+HiSpeed taken, ACTIVE 1 lights",
+			 o->name);
+		mmx_reset(d);
+		mmx_do(set_signal(d, o, NULL, "Lane4|HiSpeed"));
+		tested++;
+	}
+	/* DVI-I: 200 MHz on VGA; TMDS (single link, 165 MHz) cannot carry it */
+	if ((o = find_output(d, "DVI-I"))) {
+		mode_with_clock(&m, 200000);
+		mmx_do(set_signal_ex(d, o, "VGA", NULL, &m, 0));
+		set_active(d, o, 0);
+		expect_refused(d, "TMDS under a DPMS-off 200 MHz mode",
+			       set_signal_ex(d, o, "TMDS", NULL, NULL,
+					     DRM_MODE_ATOMIC_ALLOW_MODESET));
+		expect_refused(d, "legacy SETPROPERTY TMDS under a DPMS-off 200 MHz mode",
+			       legacy_set(d, o, "SignalFormat", SF_TMDS));
+		expect_signal(d, o, "VGA", "0");
+		set_active(d, o, 1);
+		expect_crtc(d, o, &m, 1);
+		mmx_info("%s: DPMS off at 200 MHz on VGA: TMDS refused, ACTIVE 1 lights",
+			 o->name);
+		mmx_reset(d);
+		tested++;
+	}
+	mmx_require_f(tested, "no DisplayPort or DVI-I output");
+	prepare(d);
+}
+
+/* ------------------------------------------------------------------------ */
+/* crtc-move                                                                */
+
+static bool is_tv_kind(const struct kind_info *k)
+{
+	return (k->formats & ~(F_TV | F(COMPONENT))) == 0;
+}
+
+/* The CRTC (id) driving connector CONN, as GETCONNECTOR/GETENCODER say. */
+static uint32_t conn_crtc(struct mmx_dev *d, uint32_t conn)
+{
+	drmModeConnectorPtr c = drmModeGetConnectorCurrent(d->fd, conn);
+	drmModeEncoderPtr e;
+	uint32_t crtc = 0;
+
+	mmx_assert(c);
+	if (c->encoder_id) {
+		e = drmModeGetEncoder(d->fd, c->encoder_id);
+		mmx_assert(e);
+		crtc = e->crtc_id;
+		drmModeFreeEncoder(e);
+	}
+	drmModeFreeConnector(c);
+	mmx_assert_eq_u64(mmx_prop_get(d, conn, "CRTC_ID"), crtc);
+	return crtc;
+}
+
+static void test_crtc_move(struct mmx_dev *d)
+{
+	const drmModeModeInfo *mode = mmx_small_mode();
+	struct mmx_output *a = NULL, *b;
+	struct mmx_fb *fb1, *fb2;
+	struct mmx_ref_plane p;
+	drmModeEncoderPtr enc;
+	struct mmx_req *r;
+	uint32_t all = 0;
+	int i;
+
+	prepare(d);
+	mmx_require_f(d->n_outputs >= 2, "needs two outputs");
+	for (i = 0; i < d->n_outputs && !a; i++)
+		if (!is_tv_kind(kind_of(d, &d->out[i])))
+			a = &d->out[i];
+	mmx_require_f(a, "no output that can carry %dx%d", mode->hdisplay,
+		      mode->vdisplay);
+	b = a == &d->out[0] ? &d->out[1] : &d->out[0];
+
+	/* every encoder may drive every CRTC */
+	for (i = 0; i < d->n_outputs; i++)
+		all |= 1u << i;
+	for (i = 0; i < d->n_outputs; i++) {
+		enc = drmModeGetEncoder(d->fd, d->out[i].enc_id);
+		mmx_assert(enc);
+		mmx_assert_f(enc->possible_crtcs == all,
+			     "%s: encoder possible_crtcs 0x%x, expected 0x%x",
+			     d->out[i].name, enc->possible_crtcs, all);
+		drmModeFreeEncoder(enc);
+	}
+
+	fb1 = mmx_fb_new(d, mode->hdisplay, mode->vdisplay,
+			 DRM_FORMAT_XRGB8888);
+	fb2 = mmx_fb_new(d, mode->hdisplay, mode->vdisplay,
+			 DRM_FORMAT_XRGB8888);
+	mmx_fb_random(fb1, 11, MMX_ALPHA_ANY);
+	mmx_fb_random(fb2, 22, MMX_ALPHA_ANY);
+
+	/* A on B's CRTC (B's primary plane), A's own CRTC off */
+	r = mmx_req_new(d);
+	mmx_req_add(r, a->conn_id, "CRTC_ID", b->crtc_id);
+	mmx_req_add(r, b->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
+	mmx_req_add(r, b->crtc_id, "ACTIVE", 1);
+	mmx_req_plane(r, b->primary, b->crtc_id, fb1->id, 0, 0,
+		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
+		      mode->vdisplay);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
+	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
+	p = mmx_ref_fb(fb1, 0, 0);
+	mmx_check_output(d, b, mode, &p, 1, "A on B's CRTC");
+	mmx_info("%s driven by CRTC %u (%s's): writeback matches", a->name,
+		 b->crtc_id, b->name);
+
+	/* back to its own CRTC in one commit; B's CRTC goes off */
+	r = mmx_req_new(d);
+	mmx_req_add(r, a->conn_id, "CRTC_ID", a->crtc_id);
+	mmx_req_add(r, a->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
+	mmx_req_add(r, a->crtc_id, "ACTIVE", 1);
+	mmx_req_plane(r, a->primary, a->crtc_id, fb2->id, 0, 0,
+		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
+		      mode->vdisplay);
+	mmx_req_add(r, b->crtc_id, "MODE_ID", 0);
+	mmx_req_add(r, b->crtc_id, "ACTIVE", 0);
+	mmx_req_plane_off(r, b->primary);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	mmx_assert_eq(conn_crtc(d, a->conn_id), a->crtc_id);
+	mmx_assert_eq_u64(mmx_prop_get(d, b->crtc_id, "ACTIVE"), 0);
+	p = mmx_ref_fb(fb2, 0, 0);
+	mmx_check_output(d, a, mode, &p, 1, "A back on its CRTC");
+	mmx_info("%s moved back to CRTC %u: writeback matches", a->name,
+		 a->crtc_id);
+
+	/* B lit on its CRTC; A takes that CRTC from B in one modeset */
+	mmx_do(mmx_output_set(d, b, mode, fb1, 0, 0));
+	enc = drmModeGetEncoder(d->fd, a->enc_id);
+	mmx_assert(enc);
+	if (!(enc->possible_clones & (1u << b->index)))
+		/* not clones: A cannot join B on its CRTC */
+		expect_refused(d, "A joining B's CRTC (not clones)",
+			       ({
+				       struct mmx_req *q = mmx_req_new(d);
+
+				       mmx_req_add(q, a->conn_id, "CRTC_ID",
+						   b->crtc_id);
+				       mmx_req_commit(q,
+						      DRM_MODE_ATOMIC_ALLOW_MODESET);
+			       }));
+	drmModeFreeEncoder(enc);
+	r = mmx_req_new(d);
+	mmx_req_add(r, b->conn_id, "CRTC_ID", 0);
+	mmx_req_add(r, a->conn_id, "CRTC_ID", b->crtc_id);
+	mmx_req_add(r, a->crtc_id, "MODE_ID", 0);
+	mmx_req_add(r, a->crtc_id, "ACTIVE", 0);
+	mmx_req_plane_off(r, a->primary);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
+	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
+	p = mmx_ref_fb(fb1, 0, 0);
+	mmx_check_output(d, b, mode, &p, 1, "A took B's CRTC");
+	mmx_info("%s took CRTC %u from %s: writeback matches", a->name,
+		 b->crtc_id, b->name);
+	mmx_reset(d);
+	mmx_fb_free(fb1);
+	mmx_fb_free(fb2);
+}
+
+/* ------------------------------------------------------------------------ */
+/* edid-override, edid-firmware                                             */
+
+static int write_bin(const char *path, const void *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	err = n < 0 ? -errno : n != (ssize_t)len ? -EIO : 0;
+	close(fd);
+	return err;
+}
+
+static int read_bin(const char *path, void *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len < size && (n = read(fd, (char *)buf + len, size - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	return (int)len;
+}
+
+static void core_file(struct mmx_dev *d, struct mmx_output *o,
+		      const char *file, char *path, size_t size)
+{
+	sink_path(d, o, file, path, size);
+}
+
+/* The first output that is not a TV kind (whose modes are fixed). */
+static struct mmx_output *edid_output(struct mmx_dev *d)
+{
+	int i;
+
+	for (i = 0; i < d->n_outputs; i++)
+		if (!is_tv_kind(kind_of(d, &d->out[i])))
+			return &d->out[i];
+	return NULL;
+}
+
+/*
+ * C's modes are those of edid_make(): its preferred 800x600 DTD, the
+ * 1024x768 DTD and the established 640x480, nothing else.
+ */
+static void expect_test_edid_modes(drmModeConnectorPtr c, const char *what)
+{
+	bool m800 = false, m1024 = false;
+	int i;
+
+	for (i = 0; i < c->count_modes; i++) {
+		const drmModeModeInfo *m = &c->modes[i];
+
+		mmx_assert_f((m->hdisplay == 800 && m->vdisplay == 600) ||
+			     (m->hdisplay == 1024 && m->vdisplay == 768) ||
+			     (m->hdisplay == 640 && m->vdisplay == 480),
+			     "%s: mode %s is not the EDID's", what, m->name);
+		if (m->hdisplay == 800) {
+			m800 = true;
+			mmx_assert_f(m->type & DRM_MODE_TYPE_PREFERRED,
+				     "%s: 800x600 is not preferred", what);
+		}
+		m1024 |= m->hdisplay == 1024;
+	}
+	mmx_assert_f(m800 && m1024, "%s: the EDID's DTDs are missing", what);
+}
+
+static bool same_modes(drmModeConnectorPtr a, drmModeConnectorPtr b)
+{
+	int i;
+
+	if (a->count_modes != b->count_modes)
+		return false;
+	for (i = 0; i < a->count_modes; i++)
+		if (!mmx_mode_equal(&a->modes[i], &b->modes[i]))
+			return false;
+	return true;
+}
+
+static void test_edid_override(struct mmx_dev *d)
+{
+	struct mmx_output *o;
+	uint8_t edid[2 * EDID_BLOCK], sink[1024], buf[1024];
+	drmModeConnectorPtr before, c;
+	char path[300], force[300];
+	int n, sink_len;
+
+	prepare(d);
+	o = edid_output(d);
+	mmx_require_f(o, "no output with EDID modes");
+	core_file(d, o, "edid_override", path, sizeof(path));
+	core_file(d, o, "force", force, sizeof(force));
+	mmx_require_f(!access(path, W_OK), "no %s", path);
+
+	edid_make(edid, 2, "override");
+	before = probe(d, o);
+	sink_len = edid_debugfs(d, o, sink, sizeof(sink));
+	mmx_assert(sink_len > 0);
+	n = edid_prop(d, o->conn_id, buf, sizeof(buf));
+	mmx_assert_f(n == sink_len && !memcmp(buf, sink, (size_t)n),
+		     "%s: the EDID property is not the sink's", o->name);
+
+	/* an override: the property and the modes follow at the next probe */
+	mmx_do(write_bin(path, edid, sizeof(edid)));
+	c = probe(d, o);
+	n = edid_prop(d, o->conn_id, buf, sizeof(buf));
+	mmx_assert_f(n == (int)sizeof(edid) && !memcmp(buf, edid, sizeof(edid)),
+		     "%s: EDID property is not the override (%d bytes)",
+		     o->name, n);
+	expect_test_edid_modes(c, "edid_override");
+	mmx_assert_f(!same_modes(c, before), "%s: the modes did not change",
+		     o->name);
+	mmx_info("%s: edid_override gives %d modes (was %d), EDID property is the override",
+		 o->name, c->count_modes, before->count_modes);
+	drmModeFreeConnector(c);
+	/* the simulated sink is still the one behind mmx_edid */
+	n = edid_debugfs(d, o, buf, sizeof(buf));
+	mmx_assert(n == sink_len && !memcmp(buf, sink, (size_t)n));
+
+	/* reset: the sink's EDID and modes are back */
+	mmx_do(mmx_write_file(path, "reset"));
+	c = probe(d, o);
+	n = edid_prop(d, o->conn_id, buf, sizeof(buf));
+	mmx_assert_f(n == sink_len && !memcmp(buf, sink, (size_t)n),
+		     "%s: after reset the EDID property is not the sink's",
+		     o->name);
+	mmx_assert_f(same_modes(c, before), "%s: after reset %d modes, was %d",
+		     o->name, c->count_modes, before->count_modes);
+	drmModeFreeConnector(c);
+
+	/* force: no sink plugged, the override still shows when forced on */
+	plug(d, o, "none");
+	c = probe(d, o);
+	mmx_assert_eq(c->connection, DRM_MODE_DISCONNECTED);
+	drmModeFreeConnector(c);
+	mmx_do(write_bin(path, edid, EDID_BLOCK * 2));
+	mmx_do(mmx_write_file(force, "on"));
+	c = probe(d, o);
+	mmx_assert_eq(c->connection, DRM_MODE_CONNECTED);
+	expect_test_edid_modes(c, "edid_override + force on, no sink");
+	drmModeFreeConnector(c);
+	mmx_info("%s: no sink, force on: connected with the override's modes",
+		 o->name);
+	mmx_do(mmx_write_file(force, "unspecified"));
+	mmx_do(mmx_write_file(path, "reset"));
+	plug(d, o, kind_of(d, o)->sink);
+	c = probe(d, o);
+	mmx_assert_eq(c->connection, DRM_MODE_CONNECTED);
+	mmx_assert_f(same_modes(c, before), "%s: the sink's modes are not back",
+		     o->name);
+	drmModeFreeConnector(c);
+	drmModeFreeConnector(before);
+	prepare(d);
+}
+
+#define EDID_FW_DIR "/lib/firmware/edid"
+#define EDID_FW_NAME "mmx-test.bin"
+#define EDID_FW_PARAM "/sys/module/drm/parameters/edid_firmware"
+
+/*
+ * drm.edid_firmware=CONNECTOR:edid/FILE: given at boot (tests/vm/run
+ * --append, with the file added to /lib/firmware/edid), or else set here
+ * through the drm module parameter (writable at run time) with a file of
+ * our own.
+ */
+static void test_edid_firmware(struct mmx_dev *d)
+{
+	char cmdline[4096], param[256], file[300], *arg, *colon, *end;
+	uint8_t fw[1024], buf[1024];
+	struct mmx_output *o = NULL;
+	drmModeConnectorPtr c;
+	bool at_boot;
+	int n, fw_len, i;
+
+	prepare(d);
+	mmx_assert(mmx_read_file("/proc/cmdline", cmdline, sizeof(cmdline)) >= 0);
+	arg = strstr(cmdline, "drm.edid_firmware=");
+	at_boot = arg != NULL;
+	if (at_boot) {
+		/* CONNECTOR:edid/FILE */
+		snprintf(param, sizeof(param), "%s",
+			 arg + strlen("drm.edid_firmware="));
+		end = strpbrk(param, " \n");
+		if (end)
+			*end = 0;
+		colon = strchr(param, ':');
+		mmx_require_f(colon, "drm.edid_firmware=%s names no connector",
+			      param);
+		*colon = 0;
+		for (i = 0; i < d->n_outputs; i++)
+			if (!strcmp(d->out[i].name, param))
+				o = &d->out[i];
+		mmx_require_f(o, "no connector %s", param);
+		snprintf(file, sizeof(file), "/lib/firmware/%s", colon + 1);
+		fw_len = read_bin(file, fw, sizeof(fw));
+		mmx_assert_f(fw_len > 0, "%s: %d", file, fw_len);
+	} else {
+		o = edid_output(d);
+		mmx_require_f(o, "no output with EDID modes");
+		mmx_require_f(!access(EDID_FW_PARAM, W_OK),
+			      "drm's edid_firmware parameter is not writable");
+		mkdir("/lib/firmware", 0755);
+		mkdir(EDID_FW_DIR, 0755);
+		edid_make(fw, 1, "firmware");
+		fw_len = EDID_BLOCK;
+		mmx_do(write_bin(EDID_FW_DIR "/" EDID_FW_NAME, fw,
+				 (size_t)fw_len));
+		snprintf(param, sizeof(param), "%s:edid/" EDID_FW_NAME,
+			 o->name);
+		mmx_do(mmx_write_file(EDID_FW_PARAM, param));
+	}
+
+	c = probe(d, o);
+	n = edid_prop(d, o->conn_id, buf, sizeof(buf));
+	mmx_assert_f(n == fw_len && !memcmp(buf, fw, (size_t)n),
+		     "%s: the EDID property is not the firmware EDID (%d bytes, file %d)",
+		     o->name, n, fw_len);
+	if (!at_boot)
+		expect_test_edid_modes(c, "drm.edid_firmware");
+	mmx_info("%s: drm.edid_firmware (%s): EDID property is the file's, %d modes",
+		 o->name, at_boot ? "kernel command line" : "module parameter",
+		 c->count_modes);
+	drmModeFreeConnector(c);
+	/* the other connectors keep their sinks' EDIDs */
+	for (i = 0; i < d->n_outputs; i++) {
+		struct mmx_output *x = &d->out[i];
+
+		if (x == o)
+			continue;
+		drmModeFreeConnector(probe(d, x));
+		n = edid_prop(d, x->conn_id, buf, sizeof(buf));
+		mmx_assert_f(n != fw_len || memcmp(buf, fw, (size_t)n),
+			     "%s got the firmware EDID too", x->name);
+	}
+	if (!at_boot) {
+		mmx_do(mmx_write_file(EDID_FW_PARAM, ""));
+		drmModeFreeConnector(probe(d, o));
+		n = edid_prop(d, o->conn_id, buf, sizeof(buf));
+		mmx_assert_f(n != fw_len || memcmp(buf, fw, (size_t)n),
+			     "%s: the firmware EDID stayed after clearing the parameter",
+			     o->name);
+		unlink(EDID_FW_DIR "/" EDID_FW_NAME);
+	}
+	prepare(d);
+}
+
+/* ------------------------------------------------------------------------ */
 
 static const struct mmx_subtest tests[] = {
 	{ "props-present", "every connector has ConnectorType (immutable enum, RandR's 15 names, value from the kind), ConnectorNumber (immutable range 0..8, its position), SignalFormat (enum of exactly the kind's subset, RandR numbers, immutable when that is one format), SignalProperties (enum of the attribute sets valid with the kind's formats, numbered by set, named by attributes, where any), EDID, CompatibilityList and CloneList (immutable blobs); no bitmask property; immutable ones cannot be set",
@@ -3664,12 +4149,31 @@ static const struct mmx_subtest tests[] = {
 	  test_tv_modes, NULL, NULL },
 	{ "link-limits", "the documented link formula at its boundaries (TMDS 165/330 MHz, DisplayPort lanes x rate x 8/10 >= clock x 24); 2560x1600 needs DualLink; DP 4K: 4K30 only on Lane4|HiSpeed, never 4K60; a signal that cannot carry the active mode is refused",
 	  test_link_limits, NULL, NULL },
+	{ "dpms-off-link", "a signal the link cannot carry is refused while the CRTC is enabled but DPMS-off (ACTIVE 0): EINVAL, nothing changed (atomic, TEST_ONLY, legacy); a fitting one is taken while dark; ACTIVE back to 1 lights",
+	  test_dpms_off_link, NULL, NULL },
+	{ "crtc-move", "every encoder's possible_crtcs has every CRTC; an output driven by another output's CRTC, moved back to its own, and taking a lit CRTC from another output in one modeset shows the picture (writeback); joining a non-clone's CRTC is refused",
+	  test_crtc_move, NULL, NULL },
+	{ "edid-override", "debugfs edid_override replaces the EDID property and the modes at the next probe, reset brings the sink's back; with force on and no sink the override's modes show",
+	  test_edid_override, NULL, NULL },
+	{ "edid-firmware", "drm.edid_firmware (kernel command line, or the drm module parameter) gives the named connector the firmware file's EDID and modes, and only it",
+	  test_edid_firmware, NULL, NULL },
 	{ "clone-lists", "CompatibilityList and CloneList decode as (connector, format) arrays, CloneList is symmetric, follows the documented clone groups and the encoders' possible_clones; every pair of outputs on one CRTC is accepted iff CloneList allows it",
 	  test_clone_lists, NULL, NULL },
 };
 
 int main(int argc, char **argv)
 {
+	/* on the host: the EDID that tests/vm/edid-firmware-check boots with */
+	if (argc == 3 && !strcmp(argv[1], "--write-test-edid")) {
+		uint8_t e[EDID_BLOCK];
+
+		edid_make(e, 1, "firmware");
+		if (write_bin(argv[2], e, sizeof(e))) {
+			perror(argv[2]);
+			return 1;
+		}
+		return 0;
+	}
 	return mmx_main(argc, argv, "mmx RandR output properties, sinks and hotplug",
 			tests, MMX_ARRAY_SIZE(tests));
 }
