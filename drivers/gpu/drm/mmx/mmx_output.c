@@ -461,18 +461,26 @@ static void mmx_connector_fix_preferred(struct drm_connector *connector,
 		best->type |= DRM_MODE_TYPE_PREFERRED;
 }
 
-static int mmx_connector_get_modes(struct drm_connector *connector)
+/* A sink's DDC channel: reads EDID block @block into @buf (0 or -errno). */
+typedef int mmx_ddc_read_block_fn(void *context, u8 *buf, unsigned int block,
+				  size_t len);
+
+/*
+ * The modes of @output: the EDID the core reads through @read_block (the
+ * backend's DDC channel, given @output), or the override or firmware EDID
+ * that replaces it, then the signal's own timings, with one preferred mode
+ * the link carries.
+ */
+static int mmx_output_get_modes(struct mmx_output *output,
+				mmx_ddc_read_block_fn *read_block)
 {
-	struct mmx_output *output = connector_to_mmx_output(connector);
+	struct drm_connector *connector = &output->connector;
 	const struct drm_edid *drm_edid;
 	enum mmx_signal_format format;
 	int count;
 	u64 props;
 
-	if (mmx_virtio_output(output))
-		return mmx_virtio_get_modes(output);
-
-	drm_edid = drm_edid_read_custom(connector, mmx_sink_read_block, output);
+	drm_edid = drm_edid_read_custom(connector, read_block, output);
 	count = mmx_connector_add_edid(connector, drm_edid);
 	drm_edid_free(drm_edid);
 
@@ -484,6 +492,15 @@ static int mmx_connector_get_modes(struct drm_connector *connector)
 	count += mmx_connector_add_timings(connector, format, props);
 	mmx_connector_fix_preferred(connector, format, props);
 	return count;
+}
+
+static int mmx_connector_get_modes(struct drm_connector *connector)
+{
+	struct mmx_output *output = connector_to_mmx_output(connector);
+
+	if (mmx_virtio_output(output))
+		return mmx_virtio_get_modes(output);
+	return mmx_output_get_modes(output, mmx_sink_read_block);
 }
 
 static enum drm_mode_status
