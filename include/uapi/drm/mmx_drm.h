@@ -108,7 +108,10 @@ extern "C" {
  * Every connector carries RandR 1.3's standard output properties, with
  * RandR's names and value names, so that KMS clients (modetest, proptest)
  * and X clients (through the modesetting driver, which mirrors enum and
- * range connector properties) see the same thing.
+ * range connector properties) see the same thing. Every connector property
+ * is a range, an enum or a blob, the kinds Xorg's modesetting driver
+ * handles (it cannot mirror a bitmask property), and a property that can
+ * take a single value only is immutable.
  *
  * ``ConnectorType``
  *	immutable enum: unknown, VGA, DVI, DVI-I, DVI-A, DVI-D, HDMI, Panel,
@@ -125,8 +128,11 @@ extern "C" {
  *	and TMDS; DVI-D, HDMI: TMDS; DVI-A: VGA; LVDS: LVDS; eDP, DisplayPort:
  *	DisplayPort; Composite: the Composite values; S-Video: SVideo;
  *	Component: Component; TV: the Composite values and SVideo; SCART:
- *	the Composite values, SVideo and Component). Another
- *	value fails the commit with -EINVAL. Changing it on an active output is
+ *	the Composite values, SVideo and Component). Immutable on the kinds
+ *	with a single format (VGA, DVI-D, DVI-A, HDMI, DisplayPort, eDP,
+ *	LVDS, S-Video, Component): setting it, even to its value, fails with
+ *	-EINVAL. Another value fails the commit with -EINVAL. Changing it on
+ *	an active output is
  *	a modeset (ALLOW_MODESET needed; the legacy SETPROPERTY ioctl, which
  *	xrandr --set uses through Xorg, is allowed to modeset). The driver
  *	switches it itself when the plugged sink demands it (a DVI-I port goes
@@ -137,32 +143,58 @@ extern "C" {
  *	The mode list follows the signal: TV signals offer their TV timings,
  *	the others the sink's EDID modes that the link can carry.
  * ``SignalProperties``
- *	bitmask, on connectors whose formats have properties: the TV
- *	standards NTSC ... SECAM-H for Composite and SVideo, SingleLink and
- *	DualLink for TMDS, Lane1, Lane2, Lane4, LowSpeed and HiSpeed for
- *	DisplayPort. A combination that does not fit the SignalFormat (two
- *	links, two lane counts, a PAL standard on Composite-NTSC, ...) fails
- *	with -EINVAL. TV signals take one standard family (NTSC, PAL or
- *	SECAM), at most one variant of it, optionally with the family's base
- *	name ("PAL" with "PAL-B" is fine, "PAL-B" with "PAL-G" is not);
- *	Composite-PAL takes only PAL standards, and so on. 0 selects the
- *	format's default (TMDS: SingleLink; DisplayPort: Lane4 HiSpeed;
+ *	enum, on connectors one of whose formats has properties. RandR gives
+ *	an output a set of signal attributes per format; KMS has no set
+ *	property but the bitmask, which Xorg cannot mirror, so each enum value
+ *	is one valid set: its number is the set itself, attribute p being
+ *	bit p in RandR's order (0 NTSC, 1 NTSC-M, 2 NTSC-J, 3 NTSC-N,
+ *	4 NTSC-4.43, 5 NTSC-film, 6 PAL, 7 PAL-B, 8 PAL-G, 9 PAL-H, 10 PAL-I,
+ *	11 PAL-M, 12 PAL-D, 13 PAL-N, 14 PAL-Nc, 15 PAL-L, 16 PAL-60,
+ *	17 SECAM, 18 SECAM-L, 19 SECAM-B, 20 SECAM-G, 21 SECAM-D, 22 SECAM-K,
+ *	23 SECAM-H, 24 SingleLink, 25 DualLink, 26 Lane1, 27 Lane2, 28 Lane4,
+ *	29 LowSpeed, 30 HiSpeed), and its name the attributes' names in that
+ *	order joined by '+' ("Lane4+HiSpeed"), "none" for the empty set. The
+ *	sets: TMDS one link (SingleLink, DualLink); DisplayPort one lane count
+ *	and one rate (Lane1+LowSpeed ... Lane4+HiSpeed); Composite and SVideo
+ *	one TV standard, a family's base value ("PAL") or one of its variants
+ *	("PAL-B"), which implies the family; Composite-PAL, -NTSC and -SECAM
+ *	only their family's standards; VGA, LVDS and Component "none". The
+ *	enum lists every set valid with one of the connector's formats, in
+ *	that order: "none" first when a format has no properties, then the
+ *	one-attribute sets, then the two-attribute ones (DVI-I: none,
+ *	SingleLink, DualLink; DisplayPort: six; the TV kinds: the 24
+ *	standards). A value that does not fit the SignalFormat of the same
+ *	commit ("none" with TMDS, a PAL standard on Composite-NTSC, DualLink
+ *	with VGA) fails with -EINVAL and changes nothing. A commit that
+ *	changes SignalFormat without setting SignalProperties gets the new
+ *	format's default (TMDS: SingleLink; DisplayPort: Lane4+HiSpeed;
  *	Composite, Composite-NTSC and SVideo: NTSC-M; Composite-PAL: PAL-B;
- *	Composite-SECAM: SECAM-L), and reads back as that default. A commit
- *	that changes
- *	SignalFormat without setting SignalProperties gets the new format's
- *	default. The link must carry the mode: single-link TMDS up to
- *	165 MHz, dual-link up to 330 MHz, DisplayPort lanes x 1.62 or
- *	2.7 Gbit/s x 8/10 >= clock x 24 bits, VGA DAC up to 400 MHz,
- *	single-channel LVDS up to 112 MHz, TV signals only their own
- *	timings; otherwise -EINVAL.
+ *	Composite-SECAM: SECAM-L; the others: none).
+ *
+ *	The link must carry the CRTC's mode whenever the CRTC is enabled,
+ *	lit or not (DPMS off, ACTIVE 0): single-link TMDS up to 165 MHz,
+ *	dual-link up to 330 MHz, DisplayPort lanes x 1.62 or 2.7 Gbit/s x
+ *	8/10 >= clock x 24 bits, VGA DAC up to 400 MHz, single-channel LVDS
+ *	up to 112 MHz, TV signals only their own timings; otherwise the
+ *	commit that would make the configuration fails with -EINVAL, so that
+ *	setting ACTIVE back never does. A signal change on a CRTC that is
+ *	enabled but not active needs no ALLOW_MODESET: it takes effect when
+ *	the CRTC is lit again.
  * ``EDID``
- *	the standard blob: the EDID of the simulated sink.
+ *	the standard blob: the EDID of the simulated sink, read through the
+ *	DRM core (a DDC read of 12 ms per block), so that debugfs
+ *	``dri/N/<connector>/edid_override`` (with ``force``) and the
+ *	``drm.edid_firmware`` kernel parameter replace it, and the connector's
+ *	modes with it, on the next probe, as on any driver. The sink itself
+ *	(its presence, its signal demands) stays the simulated one.
  * ``CompatibilityList``, ``CloneList``
  *	immutable blobs: arrays of &struct drm_mmx_output_signal.
  *	CompatibilityList names every other output and each of its signal
- *	formats: all can be used at the same time as this one (each output
- *	has its own CRTC). CloneList names the outputs that may share this
+ *	formats: all can be used at the same time as this one. Every encoder
+ *	can drive every CRTC (possible_crtcs has them all), so a client may
+ *	move an output to another CRTC or take a CRTC from another output;
+ *	each output's own CRTC, writeback connector and CRC are its index's.
+ *	CloneList names the outputs that may share this
  *	output's CRTC, with each of their formats; it is symmetric, agrees
  *	with the encoders' possible_clones, and the atomic check refuses any
  *	other clone set with -EINVAL. Clone groups: analog outputs (VGA,

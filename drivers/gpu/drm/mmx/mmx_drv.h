@@ -78,8 +78,8 @@ struct mmx_output_desc {
  * struct mmx_connector_state - driver-specific connector state
  * @base: base connector state
  * @signal_format: the SignalFormat property
- * @signal_props: the SignalProperties property, resolved to the format's
- *	default in atomic_check when 0 or when only the format changed
+ * @signal_props: the SignalProperties property (a set of &enum mmx_sigprop
+ *	bits), the format's default after a commit that sets the format only
  * @signal_props_set: SignalProperties was set in this commit
  */
 struct mmx_connector_state {
@@ -387,6 +387,9 @@ struct mmx_output {
  * @present: show a composed frame (NULL when nothing could be composed)
  *	where it changed (@damage); the core tracks damage only for a backend
  *	with this hook
+ * @fixed_routing: an output's frames can only reach its own connector (a
+ *	host scanout per CRTC): each encoder drives only its own CRTC and
+ *	clones nothing, instead of any CRTC
  */
 struct mmx_backend_funcs {
 	enum drm_connector_status (*detect)(struct mmx_output *output);
@@ -399,6 +402,7 @@ struct mmx_backend_funcs {
 	void (*present)(struct mmx_output *output,
 			const struct mmx_frame *frame,
 			const struct mmx_damage *damage);
+	bool fixed_routing;
 };
 
 /**

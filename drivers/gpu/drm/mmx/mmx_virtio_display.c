@@ -744,4 +744,6 @@ const struct mmx_backend_funcs mmx_virtio_funcs = {
 	.frame_ready = mmx_virtio_frame_ready,
 	.frame_begin = mmx_virtio_frame_begin,
 	.present = mmx_virtio_present,
+	/* A CRTC's frames go to the scanout of the same index. */
+	.fixed_routing = true,
 };
