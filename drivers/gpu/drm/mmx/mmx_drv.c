@@ -64,6 +64,7 @@
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
+#include "mmx_simd.h"
 
 /* 0 until given: then 1 to MMX_MAX_OUTPUTS, checked as the module loads. */
 static unsigned int outputs;
@@ -523,6 +524,8 @@ static int __init mmx_init(void)
 {
 	int ret;
 
+	/* The compositor's inner loops: the best this CPU runs. */
+	mmx_simd_init();
 	ret = mmx_config_parse(&mmx_config);
 	if (ret)
 		return ret;
