@@ -6,10 +6,23 @@
  * writeback job is queued) or, on the virtio backend, when its picture
  * changed, blend its planes into a frame once per vblank, on an ordered
  * workqueue, outside the atomic commit's critical path.
+ *
+ * The transformed composition, the expensive part, is split into bands of
+ * rows composed on several CPUs: the composer's work item takes bands
+ * itself and queues helpers on the system's unbound workqueue, which take
+ * the others. Bands are taken one at a time, so a helper that starts late
+ * (a busy machine) costs nothing, and the composition stops at the next
+ * band when it is no longer wanted (the picture changed, or the CRC source
+ * it was for was closed): a commit or close() that waits for the composer
+ * (to free the state it reads) waits for one band, not for a frame. No
+ * lock is held while composing; the composer takes its state under
+ * &mmx_output.lock and lets go at once.
  */
 
+#include <linux/cpumask.h>
 #include <linux/crc32.h>
 #include <linux/iosys-map.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include <drm/drm_atomic.h>
@@ -18,6 +31,156 @@
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
+
+static unsigned int compose_workers;
+module_param(compose_workers, uint, 0644);
+MODULE_PARM_DESC(compose_workers,
+		 "CPUs composing one output's frame (0 = every online CPU, default)");
+
+/* Rows per band: 1920 x 32 pixels fit one SIMD section of the compositor. */
+#define MMX_BAND_ROWS	32
+
+/**
+ * struct mmx_band_helper - a work item composing bands on another CPU
+ * @work: queued on system_unbound_wq
+ * @bands: the split it helps
+ */
+struct mmx_band_helper {
+	struct work_struct work;
+	struct mmx_bands *bands;
+};
+
+/**
+ * struct mmx_bands - an output's frame split into bands over several CPUs
+ * @output: the output
+ * @state: the state being composed; the split stops when it is no longer
+ *	the composer's
+ * @crc_only: the frame is only wanted for CRCs: stop when they are off
+ * @space: the blended CRTC space
+ * @frame: the output frame
+ * @next: the next band to take
+ * @count: number of bands
+ * @stopped: a band found the composition no longer wanted
+ * @num_helpers: number of @helpers
+ * @helpers: the work items, @num_helpers of them
+ *
+ * Owned by the composer; the fields but @helpers describe the current
+ * split and are only read by the helpers while it runs.
+ */
+struct mmx_bands {
+	struct mmx_output *output;
+	const struct mmx_crtc_state *state;
+	bool crc_only;
+	const struct mmx_frame *space;
+	struct mmx_frame *frame;
+	atomic_t next;
+	u32 count;
+	bool stopped;
+	unsigned int num_helpers;
+	struct mmx_band_helper helpers[];
+};
+
+/* Is the frame being composed still wanted? */
+static bool mmx_bands_wanted(const struct mmx_bands *bands)
+{
+	struct mmx_output *output = bands->output;
+
+	if (READ_ONCE(output->composer_state) != bands->state)
+		return false;
+	return !bands->crc_only || READ_ONCE(output->crc_enabled);
+}
+
+/* Take bands until none is left or the frame is no longer wanted. */
+static void mmx_bands_take(struct mmx_bands *bands)
+{
+	const struct mmx_crtc_state *state = bands->state;
+	u32 band;
+
+	while ((band = (u32)atomic_inc_return(&bands->next) - 1) <
+	       bands->count) {
+		if (!mmx_bands_wanted(bands)) {
+			WRITE_ONCE(bands->stopped, true);
+			return;
+		}
+		mmx_transform_compose(&state->transform, state->filter,
+				      bands->space, state->space.x1,
+				      state->space.y1, bands->frame,
+				      band * MMX_BAND_ROWS,
+				      (band + 1) * MMX_BAND_ROWS);
+	}
+}
+
+static void mmx_band_helper_work(struct work_struct *work)
+{
+	mmx_bands_take(container_of(work, struct mmx_band_helper,
+				    work)->bands);
+}
+
+/* The helpers for the current compose_workers, allocated once. */
+static struct mmx_bands *mmx_bands_get(struct mmx_output *output)
+{
+	unsigned int want = READ_ONCE(compose_workers), i;
+	struct mmx_bands *bands = output->bands;
+
+	if (!want || want > num_online_cpus())
+		want = num_online_cpus();
+	if (bands && bands->num_helpers == want - 1)
+		return bands;
+
+	/* idle: the composer is the only one queueing them */
+	kfree(bands);
+	output->bands = NULL;
+	bands = kzalloc(struct_size(bands, helpers, want - 1), GFP_KERNEL);
+	if (!bands)
+		return NULL;
+	bands->output = output;
+	bands->num_helpers = want - 1;
+	for (i = 0; i < bands->num_helpers; i++) {
+		INIT_WORK(&bands->helpers[i].work, mmx_band_helper_work);
+		bands->helpers[i].bands = bands;
+	}
+	output->bands = bands;
+	return bands;
+}
+
+/*
+ * The transform of @state's CRTC space @space into @frame, in bands over
+ * the CPUs. Return: 0, or -ECANCELED if the frame stopped being wanted.
+ */
+static int mmx_compose_bands(struct mmx_output *output,
+			     const struct mmx_crtc_state *state,
+			     const struct mmx_frame *space,
+			     struct mmx_frame *frame, bool crc_only)
+{
+	struct mmx_bands *bands = mmx_bands_get(output);
+	unsigned int i, helpers;
+
+	if (!bands) {
+		mmx_transform_compose(&state->transform, state->filter, space,
+				      state->space.x1, state->space.y1, frame,
+				      0, frame->height);
+		return 0;
+	}
+	bands->state = state;
+	bands->crc_only = crc_only;
+	bands->space = space;
+	bands->frame = frame;
+	bands->count = DIV_ROUND_UP(frame->height, MMX_BAND_ROWS);
+	bands->stopped = false;
+	atomic_set(&bands->next, 0);
+
+	helpers = min_t(unsigned int, bands->num_helpers, bands->count - 1);
+	for (i = 0; i < helpers; i++)
+		queue_work(system_unbound_wq, &bands->helpers[i].work);
+	mmx_bands_take(bands);
+	/*
+	 * Every band is taken: wait for the helpers still composing one; a
+	 * helper that has not started yet is cancelled.
+	 */
+	for (i = 0; i < helpers; i++)
+		cancel_work_sync(&bands->helpers[i].work);
+	return READ_ONCE(bands->stopped) ? -ECANCELED : 0;
+}
 
 static int mmx_composer_reserve(u32 **buf, size_t *capacity, size_t words)
 {
@@ -60,7 +223,7 @@ static void mmx_compose_layers(struct mmx_output *output,
  * space, then, with a transform, that space resampled into the mode.
  */
 static int mmx_compose(struct mmx_output *output,
-		       const struct mmx_crtc_state *state)
+		       const struct mmx_crtc_state *state, bool crc_only)
 {
 	const struct drm_display_mode *mode = &state->base.mode;
 	u32 space_w = drm_rect_width(&state->space);
@@ -100,10 +263,7 @@ static int mmx_compose(struct mmx_output *output,
 	space.height = space_h;
 	space.stride = space_w;
 	mmx_compose_layers(output, state, &space);
-	mmx_transform_compose(&state->transform, state->filter, &space,
-			      state->space.x1, state->space.y1, frame, 0,
-			      frame->height);
-	return 0;
+	return mmx_compose_bands(output, state, &space, frame, crc_only);
 }
 
 /* Compose one frame if somebody is waiting for one. */
@@ -132,7 +292,26 @@ static void mmx_composer_run(struct mmx_output *output)
 		return;
 
 	if (state && state->base.active)
-		ret = mmx_compose(output, state);
+		ret = mmx_compose(output, state, crc && !writeback && !host);
+	if (ret == -ECANCELED) {
+		/*
+		 * Not wanted any more: the picture changed (the next frame
+		 * shows the new one, with this one's damage) or the CRCs it
+		 * was for were turned off. A writeback job still waits.
+		 */
+		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] composition abandoned\n",
+			    crtc->base.id, crtc->name);
+		if (host) {
+			spin_lock_irq(&output->lock);
+			mmx_virtio_add_damage(output, &damage);
+			spin_unlock_irq(&output->lock);
+			mmx_virtio_present(output, NULL, &damage);
+		}
+		if (writeback)
+			queue_work(to_mmx_device(crtc->dev)->composer_wq,
+				   &output->compose_work);
+		return;
+	}
 	if (ret) {
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] nothing composed: %d\n",
 			    crtc->base.id, crtc->name, ret);
@@ -227,6 +406,9 @@ void mmx_composer_release(struct mmx_output *output)
 	kvfree(output->space_pixels);
 	output->space_pixels = NULL;
 	output->space_size = 0;
+	/* The helpers are idle: they only run while the composer waits. */
+	kfree(output->bands);
+	output->bands = NULL;
 }
 
 /* CRC */

@@ -261,6 +261,8 @@ struct mmx_crtc_held {
  * @space_pixels: the composed CRTC space before the transform, @space_size
  *	words (composer only)
  * @space_size: capacity of @space_pixels
+ * @bands: the helpers that compose bands of the frame on other CPUs
+ *	(composer only, see mmx_composer.c)
  * @sched_entries: the timed entries of this CRTC, any file's, in any state
  *	but completed and freed; protected by &mmx_device.sched_lock
  * @sched_next_ns: time of the vblank after the last one handled; protected
@@ -321,6 +323,7 @@ struct mmx_output {
 	struct work_struct hotplug_work;
 	u32 *space_pixels;
 	size_t space_size;
+	struct mmx_bands *bands;
 
 	struct list_head sched_entries;
 	u64 sched_next_ns;
@@ -417,6 +420,7 @@ void mmx_crtc_wait_latched(struct mmx_output *output,
 			   const struct drm_crtc_state *state);
 
 /* Composer */
+struct mmx_bands;
 void mmx_composer_work(struct work_struct *work);
 void mmx_composer_vblank(struct mmx_output *output, u64 frame);
 void mmx_composer_drain(struct mmx_output *output);
