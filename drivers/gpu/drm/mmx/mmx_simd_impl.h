@@ -30,26 +30,127 @@ typedef u32 mmx_vhu32 __attribute__((vector_size(VB / 2)));
 typedef u64 mmx_vu64 __attribute__((vector_size(VB)));
 typedef u32 mmx_v4u32 __attribute__((vector_size(16)));
 
-#if VB == 16
-#define MMX_EVEN_ODD	0, 2, 1, 3
-#define MMX_EVENS	0, 2, 4, 6
-#define MMX_ODDS	1, 3, 5, 7
-#define MMX_REVERSE	3, 2, 1, 0
-#define MMX_LO_BYTES	0, 1, 2, 3, 4, 5, 6, 7
-#define MMX_HI_BYTES	8, 9, 10, 11, 12, 13, 14, 15
-#define MMX_CONCAT	0, 1, 2, 3
-#elif VB == 32
-#define MMX_EVEN_ODD	0, 2, 4, 6, 1, 3, 5, 7
-#define MMX_EVENS	0, 2, 4, 6, 8, 10, 12, 14
-#define MMX_ODDS	1, 3, 5, 7, 9, 11, 13, 15
-#define MMX_REVERSE	7, 6, 5, 4, 3, 2, 1, 0
-#define MMX_LO_BYTES	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-#define MMX_HI_BYTES	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, \
-			28, 29, 30, 31
-#define MMX_CONCAT	0, 1, 2, 3, 4, 5, 6, 7
-#else
+#if VB != 16 && VB != 32
 #error "MMX_SIMD_BYTES must be 16 or 32"
 #endif
+
+/*
+ * sparse reads vector types as their element type and knows neither the
+ * vector builtins nor vector initialisers: for it (and only for it) they
+ * become the scalar expressions that type-check the same way.
+ */
+#ifdef __CHECKER__
+#define __builtin_shufflevector(a, b, ...)	(a)
+#define __builtin_convertvector(v, type)	((type)(v))
+#define MMX_VEC2(type, a, b)			((type)(a))
+#define MMX_VEC4(type, a, b, c, d)		((type)(a))
+#else
+#define MMX_VEC2(type, a, b)			((type){ a, b })
+#define MMX_VEC4(type, a, b, c, d)		((type){ a, b, c, d })
+#endif
+
+/* Shuffles, per vector width. */
+
+/* the even pixels of a then b */
+static __always_inline mmx_vu32 mmx_evens(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+#else
+	return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+#endif
+}
+
+/* the odd pixels of a then b */
+static __always_inline mmx_vu32 mmx_odds(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 1, 3, 5, 7);
+#else
+	return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_reverse(mmx_vu32 v)
+{
+#if VB == 16
+	return __builtin_shufflevector(v, v, 3, 2, 1, 0);
+#else
+	return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0);
+#endif
+}
+
+/*
+ * Bytes to 16-bit lanes and back, within each 128-bit lane (punpcklbw,
+ * punpckhbw, packuswb): widen_lo takes bytes 0..7 of each 128-bit lane,
+ * widen_hi bytes 8..15, and pack2 (of values 0..255) undoes them.
+ */
+static __always_inline mmx_vs16 mmx_widen_lo(mmx_vu8 v)
+{
+	mmx_vu8 z = { 0 };
+
+#if VB == 16
+	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 16, 1, 17, 2, 18, 3,
+						 19, 4, 20, 5, 21, 6, 22, 7, 23);
+#else
+	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 32, 1, 33, 2, 34, 3,
+						 35, 4, 36, 5, 37, 6, 38, 7, 39,
+						 16, 48, 17, 49, 18, 50, 19, 51,
+						 20, 52, 21, 53, 22, 54, 23, 55);
+#endif
+}
+
+static __always_inline mmx_vs16 mmx_widen_hi(mmx_vu8 v)
+{
+	mmx_vu8 z = { 0 };
+
+#if VB == 16
+	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 24, 9, 25, 10, 26,
+						 11, 27, 12, 28, 13, 29, 14, 30,
+						 15, 31);
+#else
+	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 40, 9, 41, 10, 42,
+						 11, 43, 12, 44, 13, 45, 14, 46,
+						 15, 47, 24, 56, 25, 57, 26, 58,
+						 27, 59, 28, 60, 29, 61, 30, 62,
+						 31, 63);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_pack2(mmx_vs16 lo, mmx_vs16 hi)
+{
+	mmx_vu8 a = (mmx_vu8)lo, b = (mmx_vu8)hi;
+
+#if VB == 16
+	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
+						 14, 16, 18, 20, 22, 24, 26, 28,
+						 30);
+#else
+	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
+						 14, 32, 34, 36, 38, 40, 42, 44,
+						 46, 16, 18, 20, 22, 24, 26, 28,
+						 30, 48, 50, 52, 54, 56, 58, 60,
+						 62);
+#endif
+}
+
+/*
+ * The left and right pixels of the pairs of each 128-bit lane: pixels
+ * (l0, r0, l1, r1) become (l0, l1) and (r0, r1) in 16-bit lanes.
+ */
+static __always_inline void mmx_split_lane_pairs(mmx_vu8 v, mmx_vs16 *l,
+						 mmx_vs16 *r)
+{
+	mmx_vu64 lo = (mmx_vu64)mmx_widen_lo(v), hi = (mmx_vu64)mmx_widen_hi(v);
+
+#if VB == 16
+	*l = (mmx_vs16)__builtin_shufflevector(lo, hi, 0, 2);
+	*r = (mmx_vs16)__builtin_shufflevector(lo, hi, 1, 3);
+#else
+	*l = (mmx_vs16)__builtin_shufflevector(lo, hi, 0, 4, 2, 6);
+	*r = (mmx_vs16)__builtin_shufflevector(lo, hi, 1, 5, 3, 7);
+#endif
+}
 
 static __always_inline mmx_vu32 mmx_ld(const void *p)
 {
@@ -86,15 +187,29 @@ static __always_inline u64 mmx_ld64(const u32 *p)
 }
 
 /*
- * NBI 64-bit loads into one vector, built from the values (element by
- * element assignment would go through the stack and stall).
+ * The pixel pairs at @p + @off[0..NBI - 1] in one vector, built from the
+ * values (element by element assignment would go through the stack and
+ * stall).
  */
+static __always_inline mmx_vu64 mmx_ld_pairs(const u32 *p, const size_t *off)
+{
 #if VB == 16
-#define MMX_LD64S(p, i)	((mmx_vu64){ mmx_ld64(p(i)), mmx_ld64(p((i) + 1)) })
+	return MMX_VEC2(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]));
 #else
-#define MMX_LD64S(p, i)	((mmx_vu64){ mmx_ld64(p(i)), mmx_ld64(p((i) + 1)), \
-				     mmx_ld64(p((i) + 2)), mmx_ld64(p((i) + 3)) })
+	return MMX_VEC4(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]),
+			mmx_ld64(p + off[2]), mmx_ld64(p + off[3]));
 #endif
+}
+
+static __always_inline mmx_vu64 mmx_ld_pairs32(const u32 *p, const u32 *off)
+{
+#if VB == 16
+	return MMX_VEC2(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]));
+#else
+	return MMX_VEC4(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]),
+			mmx_ld64(p + off[2]), mmx_ld64(p + off[3]));
+#endif
+}
 
 /* a + ((b - a) w >> 7) in each 16-bit lane: the floor of the reference */
 static __always_inline mmx_vs16 mmx_vlerp(mmx_vs16 a, mmx_vs16 b, mmx_vs16 w)
@@ -109,13 +224,7 @@ static __always_inline mmx_vs16 mmx_vlerp(mmx_vs16 a, mmx_vs16 b, mmx_vs16 w)
 static __always_inline void mmx_split_pairs(mmx_vu64 pairs, mmx_vs16 *l,
 					    mmx_vs16 *r)
 {
-	mmx_vu32 v = (mmx_vu32)pairs;
-	mmx_vu8 s = (mmx_vu8)__builtin_shufflevector(v, v, MMX_EVEN_ODD);
-	mmx_vh8 lo = __builtin_shufflevector(s, s, MMX_LO_BYTES);
-	mmx_vh8 hi = __builtin_shufflevector(s, s, MMX_HI_BYTES);
-
-	*l = __builtin_convertvector(lo, mmx_vs16);
-	*r = __builtin_convertvector(hi, mmx_vs16);
+	mmx_split_lane_pairs((mmx_vu8)pairs, l, r);
 }
 
 /* Channels in 16-bit lanes (each 0..255) back to NBI pixels. */
@@ -130,10 +239,9 @@ static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 {
 	u32 i = 0;
 
-#define MMX_TOP(k)	(px + off[k])
-#define MMX_BOT(k)	(px + off[k] + stride)
 	for (; i + NBI <= n; i += NBI) {
-		mmx_vu64 t = MMX_LD64S(MMX_TOP, i), b = MMX_LD64S(MMX_BOT, i);
+		mmx_vu64 t = mmx_ld_pairs(px, off + i);
+		mmx_vu64 b = mmx_ld_pairs(px + stride, off + i);
 		mmx_vs16 tl, tr, bl, br, top, bot;
 		mmx_vhu32 r;
 
@@ -158,9 +266,8 @@ static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
 {
 	u32 i = 0;
 
-#define MMX_ROW(k)	(row + off[k])
 	for (; i + NBI <= n; i += NBI) {
-		mmx_vu64 t = MMX_LD64S(MMX_ROW, i);
+		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
 		mmx_vs16 l, r;
 		mmx_vhu32 v;
 
@@ -180,22 +287,15 @@ static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
 static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 			       u32 w)
 {
-	mmx_vs16 wv = (mmx_vs16){} + (s16)w;
+	mmx_vs16 wv = (mmx_vs16){ 0 } + (s16)w;
 	u32 i = 0;
 
 	for (; i + NPX <= n; i += NPX) {
 		mmx_vu8 va = (mmx_vu8)mmx_ld(a + i), vb = (mmx_vu8)mmx_ld(b + i);
-		mmx_vs16 al = __builtin_convertvector(
-			__builtin_shufflevector(va, va, MMX_LO_BYTES), mmx_vs16);
-		mmx_vs16 ah = __builtin_convertvector(
-			__builtin_shufflevector(va, va, MMX_HI_BYTES), mmx_vs16);
-		mmx_vs16 bl = __builtin_convertvector(
-			__builtin_shufflevector(vb, vb, MMX_LO_BYTES), mmx_vs16);
-		mmx_vs16 bh = __builtin_convertvector(
-			__builtin_shufflevector(vb, vb, MMX_HI_BYTES), mmx_vs16);
-		mmx_vhu32 lo = mmx_pack(mmx_vlerp(al, bl, wv));
-		mmx_vhu32 hi = mmx_pack(mmx_vlerp(ah, bh, wv));
-		mmx_vu32 r = __builtin_shufflevector(lo, hi, MMX_CONCAT);
+		mmx_vu32 r = mmx_pack2(mmx_vlerp(mmx_widen_lo(va),
+						 mmx_widen_lo(vb), wv),
+				       mmx_vlerp(mmx_widen_hi(va),
+						 mmx_widen_hi(vb), wv));
 
 		mmx_st(dst + i, r | MMX_SIMD_BLACK);
 	}
@@ -220,10 +320,8 @@ static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 		const u32 *p = src + 2 * (size_t)i;
 		mmx_vu32 t0 = mmx_ld(p), t1 = mmx_ld(p + NPX);
 		mmx_vu32 b0 = mmx_ld(p + stride), b1 = mmx_ld(p + stride + NPX);
-		mmx_vu32 top = mmx_vavg(__builtin_shufflevector(t0, t1, MMX_EVENS),
-					__builtin_shufflevector(t0, t1, MMX_ODDS));
-		mmx_vu32 bot = mmx_vavg(__builtin_shufflevector(b0, b1, MMX_EVENS),
-					__builtin_shufflevector(b0, b1, MMX_ODDS));
+		mmx_vu32 top = mmx_vavg(mmx_evens(t0, t1), mmx_odds(t0, t1));
+		mmx_vu32 bot = mmx_vavg(mmx_evens(b0, b1), mmx_odds(b0, b1));
 
 		mmx_st(dst + i, mmx_vavg(top, bot) | MMX_SIMD_BLACK);
 	}
@@ -244,7 +342,7 @@ static void mmx_simd_pick2_row(u32 *dst, u32 n, const u32 *src)
 		mmx_vu32 a = mmx_ld(src + 2 * (size_t)i);
 		mmx_vu32 b = mmx_ld(src + 2 * (size_t)i + NPX);
 
-		mmx_st(dst + i, __builtin_shufflevector(a, b, MMX_EVENS));
+		mmx_st(dst + i, mmx_evens(a, b));
 	}
 	for (; i < n; i++)
 		dst[i] = src[2 * (size_t)i];
@@ -257,7 +355,7 @@ static void mmx_simd_copy_reversed(u32 *dst, const u32 *src, u32 n)
 	for (; i + NPX <= n; i += NPX) {
 		mmx_vu32 v = mmx_ld(src - (ptrdiff_t)i - (NPX - 1));
 
-		mmx_st(dst + i, __builtin_shufflevector(v, v, MMX_REVERSE));
+		mmx_st(dst + i, mmx_reverse(v));
 	}
 	for (; i < n; i++)
 		dst[i] = src[-(ptrdiff_t)i];

@@ -43,7 +43,7 @@
 #define MMX_BLACK	MMX_SIMD_BLACK
 
 /* Most pixels composed in one vector-register section. */
-#define MMX_SIMD_SECTION	(1u << 16)
+#define MMX_SIMD_SECTION	65536u
 
 /* Rows of the screen image, and its size. */
 struct mmx_src {
@@ -648,8 +648,8 @@ struct mmx_scale_tile {
 };
 
 static const u32 *mmx_scale_hrow(const struct mmx_simd_ops *ops,
-			   struct mmx_scale_tile *tl, const struct mmx_src *s,
-			   s64 yi, u32 n)
+				 struct mmx_scale_tile *tl,
+				 const struct mmx_src *s, s64 yi, u32 n)
 {
 	int k = tl->hy[0] == yi ? 0 : tl->hy[1] == yi ? 1 : -1;
 
@@ -678,16 +678,12 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 	u32 c0, c1, v, k;
 	s64 yv;
 
-	if (s->w < 2 || s->h < 2 || !bilinear) {
-		/* NEAREST, or a screen too small for any inner sample */
-		if (bilinear) {
-			hi = 0;
-		} else {
-			mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
-		}
-	} else {
+	if (!bilinear)
+		mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
+	else if (s->w > 1 && s->h > 1)
 		mmx_span(x, dx, (s64)lim_w << 32, &lo, &hi);
-	}
+	else
+		hi = 0;		/* no sample has its footprint inside */
 	for (c0 = (u32)lo; c0 < (u32)hi; c0 = c1) {
 		c1 = (u32)hi - c0 < MMX_TILE ? (u32)hi : c0 + MMX_TILE;
 		for (k = 0; k < c1 - c0; k++) {
@@ -709,10 +705,9 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 					continue;
 				}
 				for (k = 0; k < c1 - c0; k++)
-					dst[k] = mmx_bilinear_edge(s,
-						(s64)tl.off[k], yi,
-						(u32)(tl.wx[k] & 127),
-						(u32)yv >> 25);
+					dst[k] = mmx_bilinear_edge(s, tl.off[k], yi,
+								   tl.wx[k] & 127,
+								   (u32)yv >> 25);
 				continue;
 			}
 			if (!bilinear) {
@@ -1210,9 +1205,8 @@ static __always_inline void mmx_store2(u32 *p, u64 v)
 #define MMX_BAND		MMX_SIMD_TBAND
 #define MMX_PREFETCH_ROWS	12
 
-static void mmx_scalar_transpose_band(const u32 *p, s32 xv,
-			  ptrdiff_t ustep, u32 *d, size_t dstride, u32 u0,
-			  u32 u1)
+static void mmx_scalar_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
+				      u32 *d, size_t dstride, u32 u0, u32 u1)
 {
 	const u64 lo = 0xffffffffull, hi = ~lo;
 	u32 u;
