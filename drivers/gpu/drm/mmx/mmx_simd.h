@@ -25,7 +25,7 @@
 #endif
 
 /* Output rows of the transposing copy's band, one per transpose_band. */
-#define MMX_SIMD_TBAND		8
+#define MMX_SIMD_TBAND		16
 
 /**
  * struct mmx_simd_ops - the compositor's inner loops for one instruction set

@@ -375,7 +375,7 @@ static __always_inline void mmx_transpose4(mmx_v4u32 *r)
 	r[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
 }
 
-#define MMX_PREFETCH_ROWS	12
+#define MMX_PREFETCH_ROWS	32
 
 static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 				    u32 *d, size_t dstride, u32 u0, u32 u1)

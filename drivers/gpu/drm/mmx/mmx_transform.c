@@ -639,6 +639,7 @@ static void mmx_affine_row_bilinear(const struct mmx_simd_ops *ops, u32 *dst,
  * as the one above it.
  */
 #define MMX_TILE	64
+#define MMX_SCALE_ROWS	16
 
 struct mmx_scale_tile {
 	u32 off[MMX_TILE];
@@ -663,29 +664,26 @@ static const u32 *mmx_scale_hrow(const struct mmx_simd_ops *ops,
 	return tl->h[k];
 }
 
-static void mmx_compose_scale(const struct mmx_simd_ops *ops,
-			      const struct mmx_transform *t,
-			      enum mmx_filter filter, const struct mmx_src *s,
-			      s64 x, s64 y, struct mmx_frame *out,
-			      u32 row_begin, u32 row_end)
+/*
+ * Rows [@row_begin, @row_end), columns [@lo, @hi) of a scale (see above);
+ * the rows from @first on are this composition's.
+ */
+static void mmx_scale_rows(const struct mmx_simd_ops *ops,
+			   const struct mmx_transform *t,
+			   enum mmx_filter filter, const struct mmx_src *s,
+			   s64 x, s64 y, struct mmx_frame *out, u32 first,
+			   u32 row_begin, u32 row_end, u32 lo, u32 hi)
 {
 	bool bilinear = filter == MMX_FILTER_BILINEAR;
-	s64 dx = t->dxu, dy = t->dyv, lo = 0, hi = t->out_w;
-	u64 lim_w = bilinear ? s->w - 1 : s->w;
+	s64 dx = t->dxu, dy = t->dyv;
 	u64 lim_h = bilinear ? s->h - 1 : s->h;
 	struct mmx_scale_tile tl;
 	const u32 *top, *bot;
 	u32 c0, c1, v, k;
 	s64 yv;
 
-	if (!bilinear)
-		mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
-	else if (s->w > 1 && s->h > 1)
-		mmx_span(x, dx, (s64)lim_w << 32, &lo, &hi);
-	else
-		hi = 0;		/* no sample has its footprint inside */
-	for (c0 = (u32)lo; c0 < (u32)hi; c0 = c1) {
-		c1 = (u32)hi - c0 < MMX_TILE ? (u32)hi : c0 + MMX_TILE;
+	for (c0 = lo; c0 < hi; c0 = c1) {
+		c1 = hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
 		for (k = 0; k < c1 - c0; k++) {
 			s64 xk = x + (s64)(c0 + k) * dx;
 
@@ -713,7 +711,7 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			if (!bilinear) {
 				const u32 *row = s->px + (size_t)yi * s->stride;
 
-				if (v > row_begin && ((yv - dy) >> 32) == yi) {
+				if (v > first && ((yv - dy) >> 32) == yi) {
 					memcpy(dst, dst - out->stride,
 					       (size_t)(c1 - c0) * sizeof(u32));
 					continue;
@@ -732,6 +730,36 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			bot = mmx_scale_hrow(ops, &tl, s, yi + 1, c1 - c0);
 			ops->vlerp_row(dst, c1 - c0, top, bot, (u32)yv >> 25);
 		}
+	}
+}
+
+static void mmx_compose_scale(const struct mmx_simd_ops *ops,
+			      const struct mmx_transform *t,
+			      enum mmx_filter filter, const struct mmx_src *s,
+			      s64 x, s64 y, struct mmx_frame *out,
+			      u32 row_begin, u32 row_end)
+{
+	bool bilinear = filter == MMX_FILTER_BILINEAR;
+	s64 dx = t->dxu, dy = t->dyv, lo = 0, hi = t->out_w;
+	u64 lim_w = bilinear ? s->w - 1 : s->w;
+	u32 g0, g1, v, k;
+	s64 yv;
+
+	if (!bilinear)
+		mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
+	else if (s->w > 1 && s->h > 1)
+		mmx_span(x, dx, (s64)lim_w << 32, &lo, &hi);
+	else
+		hi = 0;		/* no sample has its footprint inside */
+	/*
+	 * Groups of MMX_SCALE_ROWS rows, each walked tile by tile: the
+	 * group's rows (pages) stay cached from one tile to the next.
+	 */
+	for (g0 = row_begin; g0 < row_end; g0 = g1) {
+		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
+						     g0 + MMX_SCALE_ROWS;
+		mmx_scale_rows(ops, t, filter, s, x, y, out, row_begin, g0, g1,
+			       (u32)lo, (u32)hi);
 	}
 	/* columns with edge samples (or none) */
 	yv = y + (s64)row_begin * dy;
@@ -1203,6 +1231,7 @@ static __always_inline void mmx_store2(u32 *p, u64 v)
  * are written sequentially.
  */
 #define MMX_BAND		MMX_SIMD_TBAND
+#define MMX_TBLOCK		256
 #define MMX_PREFETCH_ROWS	12
 
 static void mmx_scalar_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
@@ -1247,17 +1276,28 @@ static void mmx_axis_transpose(const struct mmx_simd_ops *ops,
 {
 	ptrdiff_t ustep = yu * (ptrdiff_t)s->stride;
 	const u32 *col = s->px + (y0 + (s64)yu * u0) * (ptrdiff_t)s->stride + x0;
-	u32 v, u;
+	u32 v, u, ub, ue;
 
 	v = v0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (; v + MMX_BAND <= v1; v += MMX_BAND) {
-		/* leftmost source pixel of the band in row u0 */
-		const u32 *p = col + (xv > 0 ? (s64)v : -(s64)v - (MMX_BAND - 1));
+	/*
+	 * Blocks of MMX_TBLOCK output columns (source rows), each walked
+	 * band after band: a band reads one piece of each source row, and the
+	 * block's source rows (pages) stay cached for the next band.
+	 */
+	for (ub = u0; ub < u1; ub = ue) {
+		const u32 *bcol = col + (ptrdiff_t)(ub - u0) * ustep;
 
-		ops->transpose_band(p, xv, ustep,
-				    out->pixels + (size_t)v * out->stride,
-				    out->stride, u0, u1);
+		ue = u1 - ub < MMX_TBLOCK ? u1 : ub + MMX_TBLOCK;
+		for (v = v0; v + MMX_BAND <= v1; v += MMX_BAND) {
+			/* leftmost source pixel of the band in row ub */
+			const u32 *p = bcol + (xv > 0 ? (s64)v :
+						 -(s64)v - (MMX_BAND - 1));
+
+			ops->transpose_band(p, xv, ustep,
+					    out->pixels + (size_t)v * out->stride,
+					    out->stride, ub, ue);
+		}
 	}
 #endif
 	for (; v < v1; v++) {
