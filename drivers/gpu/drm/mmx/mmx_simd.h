@@ -28,6 +28,22 @@
 #define MMX_SIMD_TBAND		16
 
 /**
+ * struct mmx_simd_quad - a quotient stepped by forward differences
+ * @e: its value at the current pixel, in 2^-%MMX_SIMD_QSHIFT units
+ * @d1: the difference to the next pixel's value
+ * @d2: the constant second difference
+ */
+struct mmx_simd_quad {
+	s64 e;
+	s64 d1;
+	s64 d2;
+};
+
+#define MMX_SIMD_QSHIFT	38
+/* 2^-12 + quantisation, in 2^-16 units: fractions this near an integer */
+#define MMX_SIMD_QDELTA	20
+
+/**
  * struct mmx_simd_ops - the compositor's inner loops for one instruction set
  * @name: "scalar", "sse2" or "avx2"
  * @fpu: the functions use vector registers: kernel callers bracket them
@@ -47,6 +63,11 @@
  *	sample with both weights one half, as 0xffRRGGBB
  * @pick2_row: @dst[i] = @src[2 i]
  * @copy_reversed: @dst[i] = @src[-i]
+ * @quad_steps: @n (at most 64) steps of two quotients: @ox[j] and @oy[j]
+ *	are the integer parts (floor(e / 2^%MMX_SIMD_QSHIFT)) of @qx and @qy at
+ *	step j, and @qx, @qy are advanced by @n steps; returns the mask of
+ *	the steps where either fraction is within %MMX_SIMD_QDELTA / 2^16 of
+ *	an integer (the caller decides those exactly)
  * @transpose_band: the transposing copy of a band of %MMX_SIMD_TBAND output
  *	rows (@d, @dstride pixels apart) and columns [@u0, @u1): output row k
  *	column u shows @p[(u - @u0) @ustep + k] when @xv > 0, else
@@ -64,6 +85,8 @@ struct mmx_simd_ops {
 	void (*box2_row)(u32 *dst, u32 n, const u32 *src, size_t stride);
 	void (*pick2_row)(u32 *dst, u32 n, const u32 *src);
 	void (*copy_reversed)(u32 *dst, const u32 *src, u32 n);
+	u64 (*quad_steps)(s32 *ox, s32 *oy, u32 n, struct mmx_simd_quad *qx,
+			  struct mmx_simd_quad *qy);
 	void (*transpose_band)(const u32 *p, s32 xv, ptrdiff_t ustep, u32 *d,
 			       size_t dstride, u32 u0, u32 u1);
 };

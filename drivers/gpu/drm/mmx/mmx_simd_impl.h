@@ -28,6 +28,8 @@ typedef s16 mmx_vs16 __attribute__((vector_size(VB)));
 typedef u32 mmx_vu32 __attribute__((vector_size(VB)));
 typedef u32 mmx_vhu32 __attribute__((vector_size(VB / 2)));
 typedef u64 mmx_vu64 __attribute__((vector_size(VB)));
+typedef s64 mmx_vs64 __attribute__((vector_size(VB)));
+typedef s32 mmx_vhs32 __attribute__((vector_size(VB / 2)));
 typedef u32 mmx_v4u32 __attribute__((vector_size(16)));
 
 #if VB != 16 && VB != 32
@@ -404,6 +406,87 @@ static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 			rows[k][u] = p[k];
 }
 
+/* 1 if the fraction of the 2^-16 quotient is near an integer, per lane */
+static __always_inline mmx_vhs32 mmx_quad_near(mmx_vu64 e)
+{
+	mmx_vu64 f = ((e >> (MMX_SIMD_QSHIFT - 16)) + MMX_SIMD_QDELTA) & 0xffff;
+
+	return __builtin_convertvector(f, mmx_vhs32) < 2 * MMX_SIMD_QDELTA;
+}
+
+/* floor(e / 2^QSHIFT) per lane (|e| < 2^61), without a 64-bit sra */
+static __always_inline mmx_vhs32 mmx_quad_int(mmx_vu64 e)
+{
+	mmx_vu64 u = (e + (1ull << 62)) >> MMX_SIMD_QSHIFT;
+
+	return __builtin_convertvector(u, mmx_vhs32) - (1 << 24);
+}
+
+/*
+ * NBI steps at a time: lane k holds step j + k; each lane advances NBI
+ * steps by its own difference, which grows by NBI^2 d2 per advance
+ * (arithmetic modulo 2^64: the same values as step by step).
+ */
+static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
+			       struct mmx_simd_quad *qx,
+			       struct mmx_simd_quad *qy)
+{
+	u64 x1 = (u64)qx->d1, x2 = (u64)qx->d2, y1 = (u64)qy->d1;
+	u64 y2 = (u64)qy->d2, mask = 0;
+	mmx_vu64 ex, ey, dx, dy, sx, sy, k = { 0 }, tri;
+	u32 j = 0, i;
+
+	for (i = 0; i < NBI; i++)
+		k[i] = i;
+	tri = (k * (k - 1)) >> 1;
+	ex = (u64)qx->e + k * x1 + tri * x2;
+	ey = (u64)qy->e + k * y1 + tri * y2;
+	dx = NBI * x1 + (NBI * k + NBI * (NBI - 1) / 2) * x2;
+	dy = NBI * y1 + (NBI * k + NBI * (NBI - 1) / 2) * y2;
+	sx = (mmx_vu64){ 0 } + NBI * NBI * x2;
+	sy = (mmx_vu64){ 0 } + NBI * NBI * y2;
+	for (; j + NBI <= n; j += NBI) {
+		mmx_vhs32 tx = mmx_quad_int(ex), ty = mmx_quad_int(ey);
+		mmx_vhs32 near = mmx_quad_near(ex) | mmx_quad_near(ey);
+		u64 any[VB / 16];
+
+		__builtin_memcpy(ox + j, &tx, sizeof(tx));
+		__builtin_memcpy(oy + j, &ty, sizeof(ty));
+		__builtin_memcpy(any, &near, sizeof(near));
+#if VB == 16
+		if (__builtin_expect(!!any[0], 0))
+#else
+		if (__builtin_expect(!!(any[0] | any[1]), 0))
+#endif
+			for (i = 0; i < NBI; i++)
+				mask |= (u64)(near[i] & 1) << (j + i);
+		ex += dx;
+		dx += sx;
+		ey += dy;
+		dy += sy;
+	}
+	/* the state at step j: lane 0 */
+	qx->e = (s64)ex[0];
+	qx->d1 = (s64)(x1 + j * x2);
+	qy->e = (s64)ey[0];
+	qy->d1 = (s64)(y1 + j * y2);
+	for (; j < n; j++) {
+		u32 fx = (u32)(qx->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
+		u32 fy = (u32)(qy->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
+
+		ox[j] = (s32)(qx->e >> MMX_SIMD_QSHIFT);
+		oy[j] = (s32)(qy->e >> MMX_SIMD_QSHIFT);
+		if (fx - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA ||
+		    fy - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA)
+			mask |= (u64)1 << j;
+		qx->e = (s64)((u64)qx->e + (u64)qx->d1);
+		qx->d1 = (s64)((u64)qx->d1 + (u64)qx->d2);
+		qy->e = (s64)((u64)qy->e + (u64)qy->d1);
+		qy->d1 = (s64)((u64)qy->d1 + (u64)qy->d2);
+	}
+	return mask;
+}
+
 const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.name = MMX_SIMD_NAME,
 	.fpu = true,
@@ -413,5 +496,6 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.box2_row = mmx_simd_box2_row,
 	.pick2_row = mmx_simd_pick2_row,
 	.copy_reversed = mmx_simd_copy_reversed,
+	.quad_steps = mmx_simd_quad_steps,
 	.transpose_band = mmx_simd_transpose_band,
 };

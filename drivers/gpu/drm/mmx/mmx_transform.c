@@ -915,18 +915,12 @@ static int mmx_span_log(s64 dn, s64 dd, s64 dmin, s64 qmax)
 	return -1;
 }
 
-/* A quotient stepped by forward differences, in 2^-38 units. */
-struct mmx_quad {
-	s64 e;		/* q(i) */
-	s64 d1;		/* q(i + 1) - q(i) */
-	s64 d2;		/* the constant second difference */
-};
-
-#define MMX_QSHIFT	38
-#define MMX_DELTA16	20	/* 2^-12 + quantisation, in 2^-16 units */
+/* Quotients are stepped by forward differences: struct mmx_simd_quad. */
+#define MMX_QSHIFT	MMX_SIMD_QSHIFT
+#define MMX_DELTA16	MMX_SIMD_QDELTA
 
 /* The quadratic through f0, fm, f1 = 2^16 q at 0, h, 2h (h = 2^lh). */
-static void mmx_quad_fit(struct mmx_quad *q, s64 f0, s64 fm, s64 f1, int lh)
+static void mmx_quad_fit(struct mmx_simd_quad *q, s64 f0, s64 fm, s64 f1, int lh)
 {
 	s64 c = ((f1 - 2 * fm + f0) * ((s64)1 << 22)) >> (1 + 2 * lh);
 	s64 b = (((fm - f0) * ((s64)1 << 22)) >> lh) - c * ((s64)1 << lh);
@@ -937,7 +931,7 @@ static void mmx_quad_fit(struct mmx_quad *q, s64 f0, s64 fm, s64 f1, int lh)
 }
 
 /* Rough integer quotient i pixels ahead (an estimate for mmx_floor16()). */
-static s64 mmx_quad_guess(const struct mmx_quad *q, s64 i)
+static s64 mmx_quad_guess(const struct mmx_simd_quad *q, s64 i)
 {
 	return (q->e >> MMX_QSHIFT) +
 	       ((i * (q->d1 >> 22) + ((i * (i - 1)) >> 1) * (q->d2 >> 22)) >> 16);
@@ -948,7 +942,7 @@ struct mmx_proj {
 	s64 nx, ny, d;		/* numerators and denominator at pixel u */
 	s64 dnx, dny, dd;	/* their change per pixel */
 	s64 fx, fy;		/* floor(2^16 quotient) at pixel u */
-	struct mmx_quad qx, qy;	/* the current span, at pixel u */
+	struct mmx_simd_quad qx, qy;	/* the current span, at pixel u */
 	u32 u;			/* next pixel */
 	u32 left;		/* pixels left in the current span */
 	u32 n;			/* row length */
@@ -1033,10 +1027,12 @@ static void mmx_proj_divide(struct mmx_proj *p, s32 *ox, s32 *oy)
 }
 
 /* The next n pixels' quotients, exact. */
-static void mmx_proj_next(struct mmx_proj *p, s32 *ox, s32 *oy, u32 n)
+static void mmx_proj_next(const struct mmx_simd_ops *ops, struct mmx_proj *p,
+			  s32 *ox, s32 *oy, u32 n)
 {
-	struct mmx_quad qx = p->qx, qy = p->qy;
+	struct mmx_simd_quad qx = p->qx, qy = p->qy;
 	u32 i = 0, l, j;
+	u64 near;
 
 	while (i < n) {
 		if (!p->left) {
@@ -1055,24 +1051,18 @@ static void mmx_proj_next(struct mmx_proj *p, s32 *ox, s32 *oy, u32 n)
 			qy = p->qy;
 		}
 		l = p->left < n - i ? p->left : n - i;
-		for (j = 0; j < l; j++) {
-			s64 tx = qx.e >> MMX_QSHIFT, ty = qy.e >> MMX_QSHIFT;
-			u32 frx = (u32)(qx.e >> (MMX_QSHIFT - 16)) & 0xffff;
-			u32 fry = (u32)(qy.e >> (MMX_QSHIFT - 16)) & 0xffff;
+		/* quotients near an integer: decided with the remainder */
+		near = ops->quad_steps(ox + i, oy + i, l, &qx, &qy);
+		while (near) {
+			s64 d;
 
-			if (unlikely(frx - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16 ||
-				     fry - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16)) {
-				s64 d = p->d + (s64)j * p->dd;
-
-				tx = mmx_floor_near(p->nx + (s64)j * p->dnx, d, tx);
-				ty = mmx_floor_near(p->ny + (s64)j * p->dny, d, ty);
-			}
-			ox[i + j] = (s32)tx;
-			oy[i + j] = (s32)ty;
-			qx.e += qx.d1;
-			qx.d1 += qx.d2;
-			qy.e += qy.d1;
-			qy.d1 += qy.d2;
+			j = __builtin_ctzll(near);
+			near &= near - 1;
+			d = p->d + (s64)j * p->dd;
+			ox[i + j] = (s32)mmx_floor_near(p->nx + (s64)j * p->dnx,
+							d, ox[i + j]);
+			oy[i + j] = (s32)mmx_floor_near(p->ny + (s64)j * p->dny,
+							d, oy[i + j]);
 		}
 		i += l;
 		p->u += l;
@@ -1121,7 +1111,7 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 			       z * scale, t->hu[2] * scale, t->out_w);
 		for (u = 0; u < t->out_w; u += n) {
 			n = t->out_w - u < MMX_CHUNK ? t->out_w - u : MMX_CHUNK;
-			mmx_proj_next(&p, cx, cy, n);
+			mmx_proj_next(ops, &p, cx, cy, n);
 			if (bilinear) {
 				inside = w > 1 && h > 1;
 				for (k = 0; k < n && inside; k++) {
@@ -1435,6 +1425,30 @@ static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
 		dst[i] = src[2 * (size_t)i];
 }
 
+static u64 mmx_scalar_quad_steps(s32 *ox, s32 *oy, u32 n,
+				 struct mmx_simd_quad *qx,
+				 struct mmx_simd_quad *qy)
+{
+	u64 mask = 0;
+	u32 j;
+
+	for (j = 0; j < n; j++) {
+		u32 fx = (u32)(qx->e >> (MMX_QSHIFT - 16)) & 0xffff;
+		u32 fy = (u32)(qy->e >> (MMX_QSHIFT - 16)) & 0xffff;
+
+		ox[j] = (s32)(qx->e >> MMX_QSHIFT);
+		oy[j] = (s32)(qy->e >> MMX_QSHIFT);
+		if (unlikely(fx - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16 ||
+			     fy - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16))
+			mask |= (u64)1 << j;
+		qx->e += qx->d1;
+		qx->d1 += qx->d2;
+		qy->e += qy->d1;
+		qy->d1 += qy->d2;
+	}
+	return mask;
+}
+
 const struct mmx_simd_ops mmx_simd_scalar = {
 	.name = "scalar",
 	.fpu = false,
@@ -1444,6 +1458,7 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.box2_row = mmx_scalar_box2_row,
 	.pick2_row = mmx_scalar_pick2_row,
 	.copy_reversed = mmx_scalar_copy_reversed,
+	.quad_steps = mmx_scalar_quad_steps,
 	.transpose_band = mmx_scalar_transpose_band,
 };
 
