@@ -47,8 +47,8 @@ typedef u32 mmx_v4u32 __attribute__((vector_size(16)));
 #define MMX_VEC2(type, a, b)			((type)(a))
 #define MMX_VEC4(type, a, b, c, d)		((type)(a))
 #else
-#define MMX_VEC2(type, a, b)			((type){ a, b })
-#define MMX_VEC4(type, a, b, c, d)		((type){ a, b, c, d })
+#define MMX_VEC2(type, a, b)			((type) { a, b })
+#define MMX_VEC4(type, a, b, c, d)		((type) { a, b, c, d })
 #endif
 
 /* Shuffles, per vector width. */
