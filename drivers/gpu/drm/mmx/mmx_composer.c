@@ -21,9 +21,12 @@
 
 #include <linux/cpumask.h>
 #include <linux/crc32.h>
+#include <linux/debugfs.h>
 #include <linux/iosys-map.h>
 #include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_gem_atomic_helper.h>
@@ -31,6 +34,7 @@
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
+#include "mmx_simd.h"
 
 static unsigned int compose_workers;
 module_param(compose_workers, uint, 0644);
@@ -266,6 +270,92 @@ static int mmx_compose(struct mmx_output *output,
 	return mmx_compose_bands(output, state, &space, frame, crc_only);
 }
 
+/* Account one composed frame that took @ns and ended at @end_ns. */
+static void mmx_compose_stats_add(struct mmx_output *output, u64 ns,
+				  u64 end_ns)
+{
+	struct mmx_compose_stats *st = &output->compose_stats;
+
+	spin_lock_irq(&output->lock);
+	st->us[st->head] = (u32)min_t(u64, div_u64(ns, 1000), U32_MAX);
+	st->end_ns[st->head] = end_ns;
+	st->head = (st->head + 1) % MMX_COMPOSE_SAMPLES;
+	if (st->samples < MMX_COMPOSE_SAMPLES)
+		st->samples++;
+	st->frames++;
+	spin_unlock_irq(&output->lock);
+}
+
+static int mmx_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int mmx_compose_stats_show(struct seq_file *m, void *data)
+{
+	struct mmx_output *output = m->private;
+	struct mmx_compose_stats *st = &output->compose_stats;
+	u64 frames, sum = 0, first_ns, last_ns, span;
+	u32 *us, n, i, oldest;
+
+	us = kmalloc_array(MMX_COMPOSE_SAMPLES, sizeof(*us), GFP_KERNEL);
+	if (!us)
+		return -ENOMEM;
+	spin_lock_irq(&output->lock);
+	n = st->samples;
+	frames = st->frames;
+	oldest = (st->head + MMX_COMPOSE_SAMPLES - n) % MMX_COMPOSE_SAMPLES;
+	first_ns = st->end_ns[oldest];
+	last_ns = st->end_ns[(st->head + MMX_COMPOSE_SAMPLES - 1) %
+			     MMX_COMPOSE_SAMPLES];
+	memcpy(us, st->us, sizeof(st->us));
+	spin_unlock_irq(&output->lock);
+
+	seq_printf(m, "simd: %s\n", mmx_simd->name);
+	seq_printf(m, "frames: %llu\n", frames);
+	seq_printf(m, "samples: %u\n", n);
+	if (n) {
+		for (i = 0; i < n; i++)
+			sum += us[(oldest + i) % MMX_COMPOSE_SAMPLES];
+		/* the last n entries of the ring, in any order */
+		if (n < MMX_COMPOSE_SAMPLES)
+			memmove(us, us + oldest, n * sizeof(*us));
+		sort(us, n, sizeof(*us), mmx_cmp_u32, NULL);
+		span = last_ns - first_ns;
+		seq_printf(m, "mean_us: %llu\n", div_u64(sum, n));
+		seq_printf(m, "p99_us: %u\n", us[(n * 99) / 100 < n ?
+						   (n * 99) / 100 : n - 1]);
+		seq_printf(m, "max_us: %u\n", us[n - 1]);
+		/* frames composed per second over the samples */
+		seq_printf(m, "fps_milli: %llu\n",
+			   n > 1 && span ? div64_u64((u64)(n - 1) *
+						     NSEC_PER_SEC * 1000, span) :
+			   0);
+	}
+	kfree(us);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mmx_compose_stats);
+
+/**
+ * mmx_composer_late_register - add the composer's debugfs file of a CRTC
+ * @crtc: the CRTC
+ *
+ * ``crtc-N/mmx_compose``: the composer's time per frame over the last
+ * %MMX_COMPOSE_SAMPLES frames (mean, 99th percentile, maximum), the frames
+ * composed per second over them and the SIMD implementation in use.
+ *
+ * Return: 0.
+ */
+int mmx_composer_late_register(struct drm_crtc *crtc)
+{
+	debugfs_create_file("mmx_compose", 0444, crtc->debugfs_entry,
+			    crtc_to_mmx_output(crtc), &mmx_compose_stats_fops);
+	return 0;
+}
+
 /* Compose one frame if somebody is waiting for one. */
 static void mmx_composer_run(struct mmx_output *output)
 {
@@ -291,8 +381,14 @@ static void mmx_composer_run(struct mmx_output *output)
 	if (!crc && !writeback && !host)
 		return;
 
-	if (state && state->base.active)
+	if (state && state->base.active) {
+		u64 t0 = ktime_get_ns(), t1;
+
 		ret = mmx_compose(output, state, crc && !writeback && !host);
+		t1 = ktime_get_ns();
+		if (!ret)
+			mmx_compose_stats_add(output, t1 - t0, t1);
+	}
 	if (ret == -ECANCELED) {
 		/*
 		 * Not wanted any more: the picture changed (the next frame

@@ -526,6 +526,7 @@ static int __init mmx_init(void)
 
 	/* The compositor's inner loops: the best this CPU runs. */
 	mmx_simd_init();
+	pr_info("mmx: compositor inner loops: %s\n", mmx_simd->name);
 	ret = mmx_config_parse(&mmx_config);
 	if (ret)
 		return ret;

@@ -433,11 +433,14 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 {
 	u64 x1 = (u64)qx->d1, x2 = (u64)qx->d2, y1 = (u64)qy->d1;
 	u64 y2 = (u64)qy->d2, mask = 0;
-	mmx_vu64 ex, ey, dx, dy, sx, sy, k = { 0 }, tri;
+	mmx_vu64 ex, ey, dx, dy, sx, sy, k, tri;
 	u32 j = 0, i;
 
-	for (i = 0; i < NBI; i++)
-		k[i] = i;
+#if VB == 16
+	k = MMX_VEC2(mmx_vu64, 0, 1);
+#else
+	k = MMX_VEC4(mmx_vu64, 0, 1, 2, 3);
+#endif
 	tri = (k * (k - 1)) >> 1;
 	ex = (u64)qx->e + k * x1 + tri * x2;
 	ey = (u64)qy->e + k * y1 + tri * y2;
@@ -449,26 +452,31 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 		mmx_vhs32 tx = mmx_quad_int(ex), ty = mmx_quad_int(ey);
 		mmx_vhs32 near = mmx_quad_near(ex) | mmx_quad_near(ey);
 		u64 any[VB / 16];
+		s32 lane[NBI];
+		bool some;
 
 		__builtin_memcpy(ox + j, &tx, sizeof(tx));
 		__builtin_memcpy(oy + j, &ty, sizeof(ty));
 		__builtin_memcpy(any, &near, sizeof(near));
 #if VB == 16
-		if (__builtin_expect(!!any[0], 0))
+		some = any[0];
 #else
-		if (__builtin_expect(!!(any[0] | any[1]), 0))
+		some = any[0] | any[1];
 #endif
+		if (__builtin_expect(some, 0)) {
+			__builtin_memcpy(lane, &near, sizeof(near));
 			for (i = 0; i < NBI; i++)
-				mask |= (u64)(near[i] & 1) << (j + i);
+				mask |= (u64)(lane[i] & 1) << (j + i);
+		}
 		ex += dx;
 		dx += sx;
 		ey += dy;
 		dy += sy;
 	}
 	/* the state at step j: lane 0 */
-	qx->e = (s64)ex[0];
+	__builtin_memcpy(&qx->e, &ex, sizeof(qx->e));
 	qx->d1 = (s64)(x1 + j * x2);
-	qy->e = (s64)ey[0];
+	__builtin_memcpy(&qy->e, &ey, sizeof(qy->e));
 	qy->d1 = (s64)(y1 + j * y2);
 	for (; j < n; j++) {
 		u32 fx = (u32)(qx->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
