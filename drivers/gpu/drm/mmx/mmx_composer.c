@@ -13,8 +13,9 @@
  * the others. Bands are taken one at a time, so a helper that starts late
  * (a busy machine) costs nothing, and the composition stops at the next
  * band when it is no longer wanted (the picture changed, or the CRC source
- * it was for was closed): a commit or close() that waits for the composer
- * (to free the state it reads) waits for one band, not for a frame. No
+ * it was for was closed; a frame a writeback job waits for is always
+ * finished): a commit or close() that waits for the composer (to free the
+ * state it reads) waits for one band, not for a frame. No
  * lock is held while composing; the composer takes its state under
  * &mmx_output.lock and lets go at once.
  */
@@ -59,6 +60,8 @@ struct mmx_band_helper {
  * @output: the output
  * @state: the state being composed; the split stops when it is no longer
  *	the composer's
+ * @abortable: no writeback job waits for this very frame: stop when the
+ *	picture changes
  * @crc_only: the frame is only wanted for CRCs: stop when they are off
  * @space: the blended CRTC space
  * @frame: the output frame
@@ -74,6 +77,7 @@ struct mmx_band_helper {
 struct mmx_bands {
 	struct mmx_output *output;
 	const struct mmx_crtc_state *state;
+	bool abortable;
 	bool crc_only;
 	const struct mmx_frame *space;
 	struct mmx_frame *frame;
@@ -89,6 +93,8 @@ static bool mmx_bands_wanted(const struct mmx_bands *bands)
 {
 	struct mmx_output *output = bands->output;
 
+	if (!bands->abortable)
+		return true;
 	if (READ_ONCE(output->composer_state) != bands->state)
 		return false;
 	return !bands->crc_only || READ_ONCE(output->crc_enabled);
@@ -154,7 +160,8 @@ static struct mmx_bands *mmx_bands_get(struct mmx_output *output)
 static int mmx_compose_bands(struct mmx_output *output,
 			     const struct mmx_crtc_state *state,
 			     const struct mmx_frame *space,
-			     struct mmx_frame *frame, bool crc_only)
+			     struct mmx_frame *frame, bool abortable,
+			     bool crc_only)
 {
 	struct mmx_bands *bands = mmx_bands_get(output);
 	unsigned int i, helpers;
@@ -166,6 +173,7 @@ static int mmx_compose_bands(struct mmx_output *output,
 		return 0;
 	}
 	bands->state = state;
+	bands->abortable = abortable;
 	bands->crc_only = crc_only;
 	bands->space = space;
 	bands->frame = frame;
@@ -227,7 +235,8 @@ static void mmx_compose_layers(struct mmx_output *output,
  * space, then, with a transform, that space resampled into the mode.
  */
 static int mmx_compose(struct mmx_output *output,
-		       const struct mmx_crtc_state *state, bool crc_only)
+		       const struct mmx_crtc_state *state, bool writeback,
+		       bool crc_only)
 {
 	const struct drm_display_mode *mode = &state->base.mode;
 	u32 space_w = drm_rect_width(&state->space);
@@ -267,7 +276,8 @@ static int mmx_compose(struct mmx_output *output,
 	space.height = space_h;
 	space.stride = space_w;
 	mmx_compose_layers(output, state, &space);
-	return mmx_compose_bands(output, state, &space, frame, crc_only);
+	return mmx_compose_bands(output, state, &space, frame, !writeback,
+				 crc_only);
 }
 
 /* Account one composed frame that took @ns and ended at @end_ns. */
@@ -384,7 +394,8 @@ static void mmx_composer_run(struct mmx_output *output)
 	if (state && state->base.active) {
 		u64 t0 = ktime_get_ns(), t1;
 
-		ret = mmx_compose(output, state, crc && !writeback && !host);
+		ret = mmx_compose(output, state, writeback,
+				  crc && !writeback && !host);
 		t1 = ktime_get_ns();
 		if (!ret)
 			mmx_compose_stats_add(output, t1 - t0, t1);
@@ -393,7 +404,7 @@ static void mmx_composer_run(struct mmx_output *output)
 		/*
 		 * Not wanted any more: the picture changed (the next frame
 		 * shows the new one, with this one's damage) or the CRCs it
-		 * was for were turned off. A writeback job still waits.
+		 * was for were turned off (never with a writeback job).
 		 */
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] composition abandoned\n",
 			    crtc->base.id, crtc->name);
@@ -403,9 +414,6 @@ static void mmx_composer_run(struct mmx_output *output)
 			spin_unlock_irq(&output->lock);
 			mmx_virtio_present(output, NULL, &damage);
 		}
-		if (writeback)
-			queue_work(to_mmx_device(crtc->dev)->composer_wq,
-				   &output->compose_work);
 		return;
 	}
 	if (ret) {
