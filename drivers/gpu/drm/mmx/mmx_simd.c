@@ -12,7 +12,6 @@
 
 #if defined(__KERNEL__) && defined(MMX_SIMD_X86)
 #include <asm/cpufeature.h>
-#include <asm/fpu/xcr.h>
 #include <asm/fpu/api.h>
 #endif
 
