@@ -24,6 +24,9 @@
 #include <sys/cdefs.h>		/* __always_inline */
 #endif
 
+/* Most points of one bilinear_points call. */
+#define MMX_SIMD_POINTS		32
+
 /* Output rows of the transposing copy's band, one per transpose_band. */
 #define MMX_SIMD_TBAND		16
 
@@ -53,6 +56,11 @@ struct mmx_simd_quad {
  *	pixels at @off[i], @off[i] + 1 and the two below them with the 7-bit
  *	weights @wx[i] and @wy[i], each repeated in the four 16-bit lanes of
  *	the u64 (w * 0x0001000100010001); result 0xffRRGGBB
+ * @bilinear_points: @n (at most %MMX_SIMD_POINTS) bilinear samples at
+ *	points given as 128 times their coordinates in the image @px (index
+ *	and 7-bit weight): false, writing nothing, unless every footprint lies
+ *	inside the image (x index below @wlim, y index below @hlim); the
+ *	caller ensures that @hlim @stride + @wlim < 2^31
  * @hlerp_row: @dst[i] = horizontal interpolation of @row[@off[i]] and
  *	@row[@off[i] + 1] with weight @wx[i] (lanes as for @bilinear_gather),
  *	the first of the three interpolations of a bilinear sample; its top
@@ -79,6 +87,9 @@ struct mmx_simd_ops {
 	void (*bilinear_gather)(u32 *dst, u32 n, const u32 *px, size_t stride,
 				const size_t *off, const u64 *wx,
 				const u64 *wy);
+	bool (*bilinear_points)(u32 *dst, u32 n, const s32 *cx, const s32 *cy,
+				const u32 *px, size_t stride, u32 wlim,
+				u32 hlim);
 	void (*hlerp_row)(u32 *dst, u32 n, const u32 *row, const u32 *off,
 			  const u64 *wx);
 	void (*vlerp_row)(u32 *dst, u32 n, const u32 *a, const u32 *b, u32 w);

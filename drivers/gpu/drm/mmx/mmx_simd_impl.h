@@ -26,6 +26,7 @@ typedef u8 mmx_vu8 __attribute__((vector_size(VB)));
 typedef u8 mmx_vh8 __attribute__((vector_size(VB / 2)));
 typedef s16 mmx_vs16 __attribute__((vector_size(VB)));
 typedef u32 mmx_vu32 __attribute__((vector_size(VB)));
+typedef s32 mmx_vs32 __attribute__((vector_size(VB)));
 typedef u32 mmx_vhu32 __attribute__((vector_size(VB / 2)));
 typedef u64 mmx_vu64 __attribute__((vector_size(VB)));
 typedef s64 mmx_vs64 __attribute__((vector_size(VB)));
@@ -261,6 +262,62 @@ static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
 				    (u32)(wx[i] & 127), (u32)(wy[i] & 127));
 	}
+}
+
+/* Each 32-bit lane's low 16 bits in all four 16-bit lanes of a u64. */
+static __always_inline void mmx_weights4(mmx_vu32 w, u64 *out)
+{
+	mmx_vu32 lo, hi;
+
+	w *= 0x00010001u;
+#if VB == 16
+	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1);
+	hi = __builtin_shufflevector(w, w, 2, 2, 3, 3);
+#else
+	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1, 2, 2, 3, 3);
+	hi = __builtin_shufflevector(w, w, 4, 4, 5, 5, 6, 6, 7, 7);
+#endif
+	mmx_st(out, lo);
+	mmx_st(out + NPX / 2, hi);
+}
+
+static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
+				     const s32 *cy, const u32 *px,
+				     size_t stride, u32 wlim, u32 hlim)
+{
+	size_t off[MMX_SIMD_POINTS];
+	u64 wx[MMX_SIMD_POINTS], wy[MMX_SIMD_POINTS];
+	mmx_vs32 bad = { 0 };
+	u32 i = 0, k, tail[NPX];
+
+	for (; i + NPX <= n; i += NPX) {
+		mmx_vs32 x = (mmx_vs32)mmx_ld(cx + i), y = (mmx_vs32)mmx_ld(cy + i);
+		mmx_vu32 xi = (mmx_vu32)(x >> 7), yi = (mmx_vu32)(y >> 7);
+
+		bad |= (xi >= wlim) | (yi >= hlim);
+		mmx_st(tail, yi * (u32)stride + xi);
+		for (k = 0; k < NPX; k++)
+			off[i + k] = tail[k];
+		mmx_weights4((mmx_vu32)x & 127, wx + i);
+		mmx_weights4((mmx_vu32)y & 127, wy + i);
+	}
+	for (k = 0; k < NPX; k++)
+		tail[k] = 0;
+	mmx_st(tail, (mmx_vu32)bad);
+	for (k = 0; k < NPX; k++)
+		if (tail[k])
+			return false;
+	for (; i < n; i++) {
+		s32 xi = cx[i] >> 7, yi = cy[i] >> 7;
+
+		if ((u32)xi >= wlim || (u32)yi >= hlim)
+			return false;
+		off[i] = (size_t)yi * stride + (size_t)xi;
+		wx[i] = MMX_SIMD_LANES4(cx[i] & 127);
+		wy[i] = MMX_SIMD_LANES4(cy[i] & 127);
+	}
+	mmx_simd_bilinear_gather(dst, n, px, stride, off, wx, wy);
+	return true;
 }
 
 static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
@@ -499,6 +556,7 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.name = MMX_SIMD_NAME,
 	.fpu = true,
 	.bilinear_gather = mmx_simd_bilinear_gather,
+	.bilinear_points = mmx_simd_bilinear_points,
 	.hlerp_row = mmx_simd_hlerp_row,
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,

@@ -1089,11 +1089,11 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 	size_t stride = s->stride;
 	u64 w = s->w, h = s->h;
 	s32 cx[MMX_CHUNK], cy[MMX_CHUNK];
-	struct mmx_gather g;
 	struct mmx_proj p;
 	s64 x, y, z, hx, hy;
 	u32 v, u, k, n;
-	bool inside;
+	/* whole chunks inside the screen, with 32-bit pixel offsets */
+	bool points = w > 1 && h > 1 && h * stride + w < ((u64)1 << 31);
 
 	/* Screen offset: x - sx = (X - sx W) / W. */
 	hx = t->hu[0] - (s64)sx * t->hu[2];
@@ -1113,20 +1113,11 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 			n = t->out_w - u < MMX_CHUNK ? t->out_w - u : MMX_CHUNK;
 			mmx_proj_next(ops, &p, cx, cy, n);
 			if (bilinear) {
-				inside = w > 1 && h > 1;
-				for (k = 0; k < n && inside; k++) {
-					inside = (u64)(s64)(cx[k] >> 7) < w - 1 &&
-						 (u64)(s64)(cy[k] >> 7) < h - 1;
-					g.off[k] = (size_t)(cy[k] >> 7) * stride +
-						   (size_t)(cx[k] >> 7);
-					g.wx[k] = MMX_SIMD_LANES4(cx[k] & 127);
-					g.wy[k] = MMX_SIMD_LANES4(cy[k] & 127);
-				}
-				if (inside) {
-					ops->bilinear_gather(dst + u, n, px, stride,
-							     g.off, g.wx, g.wy);
+				if (points &&
+				    ops->bilinear_points(dst + u, n, cx, cy, px,
+							 stride, (u32)w - 1,
+							 (u32)h - 1))
 					continue;
-				}
 				for (k = 0; k < n; k++) {
 					s64 xi = cx[k] >> 7, yi = cy[k] >> 7;
 					u32 wx = (u32)cx[k] & 127;
@@ -1381,6 +1372,25 @@ static void mmx_scalar_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 	}
 }
 
+static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
+				       const s32 *cy, const u32 *px,
+				       size_t stride, u32 wlim, u32 hlim)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if ((u32)(cx[i] >> 7) >= wlim || (u32)(cy[i] >> 7) >= hlim)
+			return false;
+	for (i = 0; i < n; i++) {
+		const u32 *p = px + (size_t)(cy[i] >> 7) * stride +
+			       (size_t)(cx[i] >> 7);
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    cx[i] & 127, cy[i] & 127);
+	}
+	return true;
+}
+
 static void mmx_scalar_hlerp_row(u32 *dst, u32 n, const u32 *row,
 				 const u32 *off, const u64 *wx)
 {
@@ -1453,6 +1463,7 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.name = "scalar",
 	.fpu = false,
 	.bilinear_gather = mmx_scalar_bilinear_gather,
+	.bilinear_points = mmx_scalar_bilinear_points,
 	.hlerp_row = mmx_scalar_hlerp_row,
 	.vlerp_row = mmx_scalar_vlerp_row,
 	.box2_row = mmx_scalar_box2_row,
