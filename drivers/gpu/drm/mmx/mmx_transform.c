@@ -634,9 +634,9 @@ static void mmx_affine_row_bilinear(const struct mmx_simd_ops *ops, u32 *dst,
  * once per tile of columns, and the rows are separable: a bilinear sample
  * is the vertical interpolation of two horizontal ones, and the horizontal
  * interpolation of a screen row serves every output row that reads it.
- * The tile is walked down the band keeping the last two interpolated
- * screen rows; NEAREST copies an output row that shows the same screen row
- * as the one above it.
+ * The tile is walked down a group of rows keeping the last two
+ * interpolated screen rows. NEAREST goes row by row and copies an output
+ * row that shows the same screen row as the one above it.
  */
 #define MMX_TILE	64
 #define MMX_SCALE_ROWS	16
@@ -664,19 +664,14 @@ static const u32 *mmx_scale_hrow(const struct mmx_simd_ops *ops,
 	return tl->h[k];
 }
 
-/*
- * Rows [@row_begin, @row_end), columns [@lo, @hi) of a scale (see above);
- * the rows from @first on are this composition's.
- */
+/* BILINEAR rows [@row_begin, @row_end), columns [@lo, @hi) of a scale. */
 static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 			   const struct mmx_transform *t,
-			   enum mmx_filter filter, const struct mmx_src *s,
-			   s64 x, s64 y, struct mmx_frame *out, u32 first,
-			   u32 row_begin, u32 row_end, u32 lo, u32 hi)
+			   const struct mmx_src *s, s64 x, s64 y,
+			   struct mmx_frame *out, u32 row_begin, u32 row_end,
+			   u32 lo, u32 hi)
 {
-	bool bilinear = filter == MMX_FILTER_BILINEAR;
 	s64 dx = t->dxu, dy = t->dyv;
-	u64 lim_h = bilinear ? s->h - 1 : s->h;
 	struct mmx_scale_tile tl;
 	const u32 *top, *bot;
 	u32 c0, c1, v, k;
@@ -697,32 +692,11 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 			u32 *dst = out->pixels + (size_t)v * out->stride + c0;
 			s64 yi = yv >> 32;
 
-			if ((u64)yi >= lim_h) {
-				if (!bilinear) {
-					mmx_fill_black(dst, c1 - c0);
-					continue;
-				}
+			if ((u64)yi >= s->h - 1) {
 				for (k = 0; k < c1 - c0; k++)
 					dst[k] = mmx_bilinear_edge(s, tl.off[k], yi,
 								   tl.wx[k] & 127,
 								   (u32)yv >> 25);
-				continue;
-			}
-			if (!bilinear) {
-				const u32 *row = s->px + (size_t)yi * s->stride;
-
-				if (v > first && ((yv - dy) >> 32) == yi) {
-					memcpy(dst, dst - out->stride,
-					       (size_t)(c1 - c0) * sizeof(u32));
-					continue;
-				}
-				if (dx == 2 * MMX_FIXP_ONE) {
-					ops->pick2_row(dst, c1 - c0,
-						       row + tl.off[0]);
-					continue;
-				}
-				for (k = 0; k < c1 - c0; k++)
-					dst[k] = row[tl.off[k]];
 				continue;
 			}
 			/* in this order: the second keeps the first */
@@ -730,6 +704,47 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 			bot = mmx_scale_hrow(ops, &tl, s, yi + 1, c1 - c0);
 			ops->vlerp_row(dst, c1 - c0, top, bot, (u32)yv >> 25);
 		}
+	}
+}
+
+/*
+ * NEAREST rows of a scale, [@lo, @hi) inside the screen: row by row (the
+ * screen rows stream through the prefetchers), a row that shows the same
+ * screen row as the one above it is a copy of it.
+ */
+static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
+			      const struct mmx_transform *t,
+			      const struct mmx_src *s, s64 x, s64 y,
+			      struct mmx_frame *out, u32 row_begin,
+			      u32 row_end, u32 lo, u32 hi)
+{
+	s64 dx = t->dxu, dy = t->dyv, yv = y + (s64)row_begin * dy, xk;
+	u32 v, k;
+
+	if (lo >= hi)
+		return;
+	for (v = row_begin; v < row_end; v++, yv += dy) {
+		u32 *dst = out->pixels + (size_t)v * out->stride;
+		s64 yi = yv >> 32;
+		const u32 *row;
+
+		if ((u64)yi >= s->h) {
+			mmx_fill_black(dst + lo, hi - lo);
+			continue;
+		}
+		if (v > row_begin && ((yv - dy) >> 32) == yi) {
+			memcpy(dst + lo, dst + lo - out->stride,
+			       (size_t)(hi - lo) * sizeof(u32));
+			continue;
+		}
+		row = s->px + (size_t)yi * s->stride;
+		xk = x + (s64)lo * dx;
+		if (dx == 2 * MMX_FIXP_ONE) {
+			ops->pick2_row(dst + lo, hi - lo, row + (xk >> 32));
+			continue;
+		}
+		for (k = lo; k < hi; k++, xk += dx)
+			dst[k] = row[xk >> 32];
 	}
 }
 
@@ -751,6 +766,11 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 		mmx_span(x, dx, (s64)lim_w << 32, &lo, &hi);
 	else
 		hi = 0;		/* no sample has its footprint inside */
+	if (!bilinear) {
+		mmx_scale_nearest(ops, t, s, x, y, out, row_begin, row_end,
+				  (u32)lo, (u32)hi);
+		goto edges;
+	}
 	/*
 	 * Groups of MMX_SCALE_ROWS rows, each walked tile by tile: the
 	 * group's rows (pages) stay cached from one tile to the next.
@@ -758,9 +778,10 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 	for (g0 = row_begin; g0 < row_end; g0 = g1) {
 		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
 						     g0 + MMX_SCALE_ROWS;
-		mmx_scale_rows(ops, t, filter, s, x, y, out, row_begin, g0, g1,
-			       (u32)lo, (u32)hi);
+		mmx_scale_rows(ops, t, s, x, y, out, g0, g1, (u32)lo,
+			       (u32)hi);
 	}
+edges:
 	/* columns with edge samples (or none) */
 	yv = y + (s64)row_begin * dy;
 	for (v = row_begin; v < row_end; v++, yv += dy) {
