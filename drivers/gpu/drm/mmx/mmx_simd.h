@@ -24,6 +24,9 @@
 #include <sys/cdefs.h>		/* __always_inline */
 #endif
 
+/* Most pixels composed in one vector-register section. */
+#define MMX_SIMD_SECTION	65536u
+
 /* Most points of one bilinear_points call. */
 #define MMX_SIMD_POINTS		32
 
@@ -70,6 +73,8 @@ struct mmx_simd_quad {
  * @box2_row: @dst[i] = average of the 2x2 pixels at @src + 2 i, a bilinear
  *	sample with both weights one half, as 0xffRRGGBB
  * @pick2_row: @dst[i] = @src[2 i]
+ * @opaque_row: @dst[i] = the little-endian word at @src + 4 i, with its
+ *	top byte set (an opaque XRGB8888 or ARGB8888 row)
  * @copy_reversed: @dst[i] = @src[-i]
  * @quad_steps: @n (at most 64) steps of two quotients: @ox[j] and @oy[j]
  *	are the integer parts (floor(e / 2^%MMX_SIMD_QSHIFT)) of @qx and @qy at
@@ -95,6 +100,7 @@ struct mmx_simd_ops {
 	void (*vlerp_row)(u32 *dst, u32 n, const u32 *a, const u32 *b, u32 w);
 	void (*box2_row)(u32 *dst, u32 n, const u32 *src, size_t stride);
 	void (*pick2_row)(u32 *dst, u32 n, const u32 *src);
+	void (*opaque_row)(u32 *dst, u32 n, const u8 *src);
 	void (*copy_reversed)(u32 *dst, const u32 *src, u32 n);
 	u64 (*quad_steps)(s32 *ox, s32 *oy, u32 n, struct mmx_simd_quad *qx,
 			  struct mmx_simd_quad *qy);

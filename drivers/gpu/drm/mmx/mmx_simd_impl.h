@@ -407,6 +407,20 @@ static void mmx_simd_pick2_row(u32 *dst, u32 n, const u32 *src)
 		dst[i] = src[2 * (size_t)i];
 }
 
+static void mmx_simd_opaque_row(u32 *dst, u32 n, const u8 *src)
+{
+	u32 i = 0;
+
+	for (; i + NPX <= n; i += NPX)
+		mmx_st(dst + i, mmx_ld(src + 4 * (size_t)i) | MMX_SIMD_BLACK);
+	for (; i < n; i++) {
+		const u8 *p = src + 4 * (size_t)i;
+
+		dst[i] = ((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16) |
+			 MMX_SIMD_BLACK;
+	}
+}
+
 static void mmx_simd_copy_reversed(u32 *dst, const u32 *src, u32 n)
 {
 	u32 i = 0;
@@ -561,6 +575,7 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,
 	.pick2_row = mmx_simd_pick2_row,
+	.opaque_row = mmx_simd_opaque_row,
 	.copy_reversed = mmx_simd_copy_reversed,
 	.quad_steps = mmx_simd_quad_steps,
 	.transpose_band = mmx_simd_transpose_band,

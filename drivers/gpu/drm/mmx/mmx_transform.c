@@ -42,9 +42,6 @@
 
 #define MMX_BLACK	MMX_SIMD_BLACK
 
-/* Most pixels composed in one vector-register section. */
-#define MMX_SIMD_SECTION	65536u
-
 /* Rows of the screen image, and its size. */
 struct mmx_src {
 	const u32 *px;
@@ -1448,6 +1445,15 @@ static void mmx_scalar_box2_row(u32 *dst, u32 n, const u32 *src,
 				 mmx_avg(p[stride], p[stride + 1])) | MMX_BLACK;
 }
 
+static void mmx_scalar_opaque_row(u32 *dst, u32 n, const u8 *src)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++, src += 4)
+		dst[i] = ((u32)src[0] | (u32)src[1] << 8 | (u32)src[2] << 16) |
+			 MMX_BLACK;
+}
+
 static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
 {
 	u32 i;
@@ -1489,6 +1495,7 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.vlerp_row = mmx_scalar_vlerp_row,
 	.box2_row = mmx_scalar_box2_row,
 	.pick2_row = mmx_scalar_pick2_row,
+	.opaque_row = mmx_scalar_opaque_row,
 	.copy_reversed = mmx_scalar_copy_reversed,
 	.quad_steps = mmx_scalar_quad_steps,
 	.transpose_band = mmx_scalar_transpose_band,
