@@ -52,6 +52,7 @@ bench: deps
 	$(MAKE) -C bench BUILD=$(BUILD) run
 	$(MAKE) all
 	tests/vm/media-check --bench
+	tests/vm/compose-bench
 
 install: userspace
 	$(MAKE) -C userspace BUILD=$(BUILD) install

@@ -12,6 +12,7 @@
 #include <pixman.h>
 
 #include "mmx_blend.h"
+#include "mmx_simd.h"
 #include "unit.h"
 
 /* Deterministic xorshift so failures reproduce. */
@@ -132,8 +133,35 @@ static int test_formats_vs_pixman(void)
 	return 0;
 }
 
-/* Opaque layers are copied: every format, random offsets, frame untouched outside. */
+/*
+ * Opaque layers are copied: every format, random offsets, frame untouched
+ * outside; with every implementation of the SIMD inner loops.
+ */
+static int test_opaque_copy_geometry_with(void);
+
 static int test_opaque_copy_geometry(void)
+{
+	static const char *const names[] = { "scalar", "sse2", "avx2" };
+	const struct mmx_simd_ops *saved = mmx_simd;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && !ret; i++) {
+		mmx_simd = mmx_simd_find(names[i]);
+		if (!mmx_simd) {
+			fprintf(stderr, "opaque copy: %s not supported here\n",
+				names[i]);
+			continue;
+		}
+		ret = test_opaque_copy_geometry_with();
+		if (ret)
+			fprintf(stderr, "opaque copy: %s fails\n", names[i]);
+	}
+	mmx_simd = saved;
+	return ret;
+}
+
+static int test_opaque_copy_geometry_with(void)
 {
 	enum { FW = 40, FH = 30 };
 	static uint32_t frame_px[FH][FW], ref[FW];

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <pixman.h>
 
+#include "mmx_simd.h"
 #include "mmx_transform.h"
 #include "homography.h"
 #include "unit.h"
@@ -443,6 +444,54 @@ static int max_channel_diff(uint32_t a, uint32_t b)
 
 static long bilinear_off_by_one, bilinear_above;
 static long oracle_pixels, oracle_lit;
+static long simd_compared[3], simd_differ[3];
+
+static const char *const simd_names[3] = { "scalar", "sse2", "avx2" };
+
+/*
+ * The same composition with every implementation of the inner loops this
+ * CPU runs, in random bands of rows: each must equal @ref bit for bit.
+ * Returns the number of implementations that differ.
+ */
+static int compare_simd(const char *name, const struct mmx_transform *t,
+			enum mmx_filter filter, const struct mmx_frame *screen,
+			s32 sx, s32 sy, const u32 *ref)
+{
+	const struct mmx_simd_ops *saved = mmx_simd;
+	size_t n = (size_t)t->out_w * t->out_h;
+	u32 *o = malloc(n * 4);
+	struct mmx_frame out = { o, t->out_w, t->out_h, t->out_w };
+	int i, bad = 0;
+	u32 v, rows;
+	size_t k;
+
+	for (i = 0; i < 3; i++) {
+		const struct mmx_simd_ops *ops = mmx_simd_find(simd_names[i]);
+
+		if (!ops)
+			continue;
+		mmx_simd = ops;
+		memset(o, 0x5a, n * 4);
+		for (v = 0; v < t->out_h; v += rows) {
+			rows = (u32)rnd_int(1, 40);
+			mmx_transform_compose(t, filter, screen, sx, sy, &out, v,
+					      v + rows);
+		}
+		simd_compared[i]++;
+		if (!memcmp(o, ref, n * 4))
+			continue;
+		for (k = 0; k < n && o[k] == ref[k]; k++)
+			;
+		fprintf(stderr, "%s %s: %s differs at (%zu,%zu): %08x, reference %08x\n",
+			name, filter ? "bilinear" : "nearest", ops->name,
+			k % t->out_w, k / t->out_w, o[k], ref[k]);
+		simd_differ[i]++;
+		bad++;
+	}
+	mmx_simd = saved;
+	free(o);
+	return bad;
+}
 
 /*
  * Compose with mmx and with pixman and compare. Returns 0 when nearest is
@@ -474,6 +523,8 @@ static int compare_pixman(const char *name, const struct test_case *c,
 	out.stride = c->w;
 	mmx_transform_compose(&t, filter, &screen, s->ox + s->dx, s->oy + s->dy,
 			      &out, 0, c->h);
+	bad = compare_simd(name, &t, filter, &screen, s->ox + s->dx,
+			   s->oy + s->dy, mo);
 
 	/* pixman: T(-ox, -oy) M, exact integer row operations */
 	for (i = 0; i < 3; i++) {
@@ -501,7 +552,7 @@ static int compare_pixman(const char *name, const struct test_case *c,
 	pixman_image_unref(src);
 	pixman_image_unref(dst);
 
-	for (i = 0; i < (int)(c->w * c->h); i++) {
+	for (i = 0; i < (int)(c->w * c->h) && !bad; i++) {
 		int d = max_channel_diff(mo[i], po[i]);
 
 		oracle_pixels++;
@@ -897,6 +948,78 @@ static int test_round_trip(void)
 	return 0;
 }
 
+/*
+ * Every implementation of the inner loops against the scalar reference,
+ * bit for bit, on the cases the pixman tests composed (compare_simd()),
+ * plus scales, 2x downscales and axis transforms at awkward sizes.
+ */
+static int test_simd_exact(void)
+{
+	static const double shapes[][6] = {
+		{ 2, 0, 0, 0, 2, 0 },		/* box2 / pick2 */
+		{ 2, 0, 1, 0, 2, 1 },
+		{ 0.75, 0, 0.5, 0, 0.75, -3 },	/* separable upscale */
+		{ 1.5, 0, -7, 0, 1.25, 2 },	/* separable downscale */
+		{ 0.3, 0, 5, 0, 3.7, -20 },
+		{ 0, -1, 61, 1, 0, 0 },		/* rotations, reflections */
+		{ 0, 1, 0, -1, 0, 77 },
+		{ 0, 1, -3, 1, 0, 5 },
+		{ -1, 0, 70, 0, 1, 0 },
+		{ 0.9, -0.2, 3, 0.2, 0.9, -4 },
+	};
+	static const s32 sizes[][2] = {
+		{ 1, 1 }, { 3, 7 }, { 65, 9 }, { 129, 17 }, { 300, 33 },
+		{ 261, 130 },
+	};
+	struct mmx_transform t;
+	size_t i, j, k;
+	int f, failed = 0, sw, sh;
+	u32 *scr, *ref;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		for (j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++) {
+			s64 m[9] = { 0, 0, 0, 0, 0, 0, 0, 0, ONE };
+			struct mmx_frame screen, out;
+
+			for (k = 0; k < 6; k++)
+				m[k] = FX(shapes[i][k]);
+			if (mmx_transform_prepare(&t, m, (u32)sizes[j][0],
+						  (u32)sizes[j][1], 8192))
+				continue;
+			sw = rnd_int(1, 700);
+			sh = rnd_int(1, 400);
+			scr = malloc((size_t)sw * sh * 4);
+			for (k = 0; k < (size_t)sw * sh; k++)
+				scr[k] = (u32)rng64();
+			ref = malloc((size_t)t.out_w * t.out_h * 4);
+			screen = (struct mmx_frame){ scr, (u32)sw, (u32)sh, (u32)sw };
+			out = (struct mmx_frame){ ref, t.out_w, t.out_h, t.out_w };
+			for (f = 0; f < 2; f++) {
+				const struct mmx_simd_ops *saved = mmx_simd;
+				s32 sx = rnd_int(-3, 3), sy = rnd_int(-3, 3);
+
+				mmx_simd = &mmx_simd_scalar;
+				mmx_transform_compose(&t, (enum mmx_filter)f, &screen,
+						      sx, sy, &out, 0, t.out_h);
+				mmx_simd = saved;
+				failed |= compare_simd("shape", &t, (enum mmx_filter)f,
+						       &screen, sx, sy, ref) ? -1 : 0;
+			}
+			free(scr);
+			free(ref);
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		fprintf(stderr, "simd: %s %ld compositions compared, %ld differ%s\n",
+			simd_names[i], simd_compared[i], simd_differ[i],
+			mmx_simd_find(simd_names[i]) ? "" :
+			" (not supported by this CPU)");
+		UNIT_CHECK(!simd_differ[i], "%s differs from the scalar reference",
+			   simd_names[i]);
+	}
+	return failed;
+}
+
 static const struct unit_case cases[] = {
 	{ "wide-arithmetic", "128-bit helpers against __int128", test_wide },
 	{ "fixp-rounding", "floor, ceil, round and saturation of S31.32", test_fixp },
@@ -923,9 +1046,13 @@ static const struct unit_case cases[] = {
 	  test_s31_32_affine_nearest },
 	{ "round-trip", "inverse of the forward map is the identity",
 	  test_round_trip },
+	{ "simd-exact", "every SIMD implementation equals the scalar one bit for bit",
+	  test_simd_exact },
 };
 
 int main(int argc, char **argv)
 {
+	/* the pixman tests check the implementation the driver would use */
+	mmx_simd_init();
 	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
 }

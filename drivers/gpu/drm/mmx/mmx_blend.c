@@ -8,6 +8,7 @@
  */
 
 #include "mmx_blend.h"
+#include "mmx_simd.h"
 
 /* Full-opacity denominators: plane alpha is 16 bits, pixel alpha 8 bits. */
 #define MMX_PA_ONE	0xffffu
@@ -193,6 +194,31 @@ static void mmx_blend_row(u32 *dst, const u32 *src, u32 count, u16 alpha,
 	}
 }
 
+/*
+ * An opaque 32-bit layer: its rows copied with the top byte set, with the
+ * SIMD inner loop (in the kernel, in vector-register sections of at most
+ * MMX_SIMD_SECTION pixels).
+ */
+static void mmx_blend_opaque32(struct mmx_frame *frame,
+			       const struct mmx_layer *layer)
+{
+	const struct mmx_simd_ops *ops = mmx_simd;
+	u32 rows = MMX_SIMD_SECTION / (layer->width ? layer->width : 1);
+	const u8 *src = layer->pixels;
+	u32 y, end;
+
+	rows = rows ? rows : 1;
+	for (y = 0; y < layer->height; y = end) {
+		end = layer->height - y < rows ? layer->height : y + rows;
+		mmx_simd_begin(ops);
+		for (; y < end; y++, src += layer->pitch)
+			ops->opaque_row(frame->pixels +
+					(size_t)(layer->dst_y + y) * frame->stride +
+					layer->dst_x, layer->width, src);
+		mmx_simd_end(ops);
+	}
+}
+
 /**
  * mmx_frame_blend - blend one layer over a frame
  * @frame: destination frame
@@ -215,6 +241,11 @@ void mmx_frame_blend(struct mmx_frame *frame, const struct mmx_layer *layer,
 	    layer->dst_y + layer->height > frame->height)
 		return;
 
+	if (opaque && (layer->format == MMX_FORMAT_XRGB8888 ||
+		       layer->format == MMX_FORMAT_ARGB8888)) {
+		mmx_blend_opaque32(frame, layer);
+		return;
+	}
 	for (y = 0; y < layer->height; y++, src += layer->pitch) {
 		dst = frame->pixels + (size_t)(layer->dst_y + y) * frame->stride +
 		      layer->dst_x;

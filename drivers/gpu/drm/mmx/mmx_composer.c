@@ -6,11 +6,28 @@
  * writeback job is queued) or, on the virtio backend, when its picture
  * changed, blend its planes into a frame once per vblank, on an ordered
  * workqueue, outside the atomic commit's critical path.
+ *
+ * The transformed composition, the expensive part, is split into bands of
+ * rows composed on several CPUs: the composer's work item takes bands
+ * itself and queues helpers on the system's unbound workqueue, which take
+ * the others. Bands are taken one at a time, so a helper that starts late
+ * (a busy machine) costs nothing, and the composition stops at the next
+ * band when it is no longer wanted (the picture changed, or the CRC source
+ * it was for was closed; a frame a writeback job waits for is always
+ * finished): a commit or close() that waits for the composer (to free the
+ * state it reads) waits for one band, not for a frame. No
+ * lock is held while composing; the composer takes its state under
+ * &mmx_output.lock and lets go at once.
  */
 
+#include <linux/cpumask.h>
 #include <linux/crc32.h>
+#include <linux/debugfs.h>
 #include <linux/iosys-map.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_gem_atomic_helper.h>
@@ -18,6 +35,164 @@
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
+#include "mmx_simd.h"
+
+static unsigned int compose_workers;
+module_param(compose_workers, uint, 0644);
+MODULE_PARM_DESC(compose_workers,
+		 "CPUs composing one output's frame (0 = every online CPU, default)");
+
+/* Rows per band: 1920 x 32 pixels fit one SIMD section of the compositor. */
+#define MMX_BAND_ROWS	32
+
+/**
+ * struct mmx_band_helper - a work item composing bands on another CPU
+ * @work: queued on system_unbound_wq
+ * @bands: the split it helps
+ */
+struct mmx_band_helper {
+	struct work_struct work;
+	struct mmx_bands *bands;
+};
+
+/**
+ * struct mmx_bands - an output's frame split into bands over several CPUs
+ * @output: the output
+ * @state: the state being composed; the split stops when it is no longer
+ *	the composer's
+ * @abortable: no writeback job waits for this very frame: stop when the
+ *	picture changes
+ * @crc_only: the frame is only wanted for CRCs: stop when they are off
+ * @space: the blended CRTC space
+ * @frame: the output frame
+ * @next: the next band to take
+ * @count: number of bands
+ * @stopped: a band found the composition no longer wanted
+ * @num_helpers: number of @helpers
+ * @helpers: the work items, @num_helpers of them
+ *
+ * Owned by the composer; the fields but @helpers describe the current
+ * split and are only read by the helpers while it runs.
+ */
+struct mmx_bands {
+	struct mmx_output *output;
+	const struct mmx_crtc_state *state;
+	bool abortable;
+	bool crc_only;
+	const struct mmx_frame *space;
+	struct mmx_frame *frame;
+	atomic_t next;
+	u32 count;
+	bool stopped;
+	unsigned int num_helpers;
+	struct mmx_band_helper helpers[];
+};
+
+/* Is the frame being composed still wanted? */
+static bool mmx_bands_wanted(const struct mmx_bands *bands)
+{
+	struct mmx_output *output = bands->output;
+
+	if (!bands->abortable)
+		return true;
+	if (READ_ONCE(output->composer_state) != bands->state)
+		return false;
+	return !bands->crc_only || READ_ONCE(output->crc_enabled);
+}
+
+/* Take bands until none is left or the frame is no longer wanted. */
+static void mmx_bands_take(struct mmx_bands *bands)
+{
+	const struct mmx_crtc_state *state = bands->state;
+	u32 band;
+
+	while ((band = (u32)atomic_inc_return(&bands->next) - 1) <
+	       bands->count) {
+		if (!mmx_bands_wanted(bands)) {
+			WRITE_ONCE(bands->stopped, true);
+			return;
+		}
+		mmx_transform_compose(&state->transform, state->filter,
+				      bands->space, state->space.x1,
+				      state->space.y1, bands->frame,
+				      band * MMX_BAND_ROWS,
+				      (band + 1) * MMX_BAND_ROWS);
+	}
+}
+
+static void mmx_band_helper_work(struct work_struct *work)
+{
+	mmx_bands_take(container_of(work, struct mmx_band_helper,
+				    work)->bands);
+}
+
+/* The helpers for the current compose_workers, allocated once. */
+static struct mmx_bands *mmx_bands_get(struct mmx_output *output)
+{
+	unsigned int want = READ_ONCE(compose_workers), i;
+	struct mmx_bands *bands = output->bands;
+
+	if (!want || want > num_online_cpus())
+		want = num_online_cpus();
+	if (bands && bands->num_helpers == want - 1)
+		return bands;
+
+	/* idle: the composer is the only one queueing them */
+	kfree(bands);
+	output->bands = NULL;
+	bands = kzalloc(struct_size(bands, helpers, want - 1), GFP_KERNEL);
+	if (!bands)
+		return NULL;
+	bands->output = output;
+	bands->num_helpers = want - 1;
+	for (i = 0; i < bands->num_helpers; i++) {
+		INIT_WORK(&bands->helpers[i].work, mmx_band_helper_work);
+		bands->helpers[i].bands = bands;
+	}
+	output->bands = bands;
+	return bands;
+}
+
+/*
+ * The transform of @state's CRTC space @space into @frame, in bands over
+ * the CPUs. Return: 0, or -ECANCELED if the frame stopped being wanted.
+ */
+static int mmx_compose_bands(struct mmx_output *output,
+			     const struct mmx_crtc_state *state,
+			     const struct mmx_frame *space,
+			     struct mmx_frame *frame, bool abortable,
+			     bool crc_only)
+{
+	struct mmx_bands *bands = mmx_bands_get(output);
+	unsigned int i, helpers;
+
+	if (!bands) {
+		mmx_transform_compose(&state->transform, state->filter, space,
+				      state->space.x1, state->space.y1, frame,
+				      0, frame->height);
+		return 0;
+	}
+	bands->state = state;
+	bands->abortable = abortable;
+	bands->crc_only = crc_only;
+	bands->space = space;
+	bands->frame = frame;
+	bands->count = DIV_ROUND_UP(frame->height, MMX_BAND_ROWS);
+	bands->stopped = false;
+	atomic_set(&bands->next, 0);
+
+	helpers = min_t(unsigned int, bands->num_helpers, bands->count - 1);
+	for (i = 0; i < helpers; i++)
+		queue_work(system_unbound_wq, &bands->helpers[i].work);
+	mmx_bands_take(bands);
+	/*
+	 * Every band is taken: wait for the helpers still composing one; a
+	 * helper that has not started yet is cancelled.
+	 */
+	for (i = 0; i < helpers; i++)
+		cancel_work_sync(&bands->helpers[i].work);
+	return READ_ONCE(bands->stopped) ? -ECANCELED : 0;
+}
 
 static int mmx_composer_reserve(u32 **buf, size_t *capacity, size_t words)
 {
@@ -107,7 +282,8 @@ static void mmx_compose_layers(struct mmx_output *output,
  * space, then, with a transform, that space resampled into the mode.
  */
 static int mmx_compose(struct mmx_output *output,
-		       const struct mmx_crtc_state *state)
+		       const struct mmx_crtc_state *state, bool writeback,
+		       bool crc_only)
 {
 	const struct drm_display_mode *mode = &state->base.mode;
 	u32 space_w = drm_rect_width(&state->space);
@@ -147,9 +323,93 @@ static int mmx_compose(struct mmx_output *output,
 	space.height = space_h;
 	space.stride = space_w;
 	mmx_compose_layers(output, state, &space);
-	mmx_transform_compose(&state->transform, state->filter, &space,
-			      state->space.x1, state->space.y1, frame, 0,
-			      frame->height);
+	return mmx_compose_bands(output, state, &space, frame, !writeback,
+				 crc_only);
+}
+
+/* Account one composed frame that took @ns and ended at @end_ns. */
+static void mmx_compose_stats_add(struct mmx_output *output, u64 ns,
+				  u64 end_ns)
+{
+	struct mmx_compose_stats *st = &output->compose_stats;
+
+	spin_lock_irq(&output->lock);
+	st->us[st->head] = (u32)min_t(u64, div_u64(ns, 1000), U32_MAX);
+	st->end_ns[st->head] = end_ns;
+	st->head = (st->head + 1) % MMX_COMPOSE_SAMPLES;
+	if (st->samples < MMX_COMPOSE_SAMPLES)
+		st->samples++;
+	st->frames++;
+	spin_unlock_irq(&output->lock);
+}
+
+static int mmx_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int mmx_compose_stats_show(struct seq_file *m, void *data)
+{
+	struct mmx_output *output = m->private;
+	struct mmx_compose_stats *st = &output->compose_stats;
+	u64 frames, sum = 0, first_ns, last_ns, span;
+	u32 *us, n, i, oldest;
+
+	us = kmalloc_array(MMX_COMPOSE_SAMPLES, sizeof(*us), GFP_KERNEL);
+	if (!us)
+		return -ENOMEM;
+	spin_lock_irq(&output->lock);
+	n = st->samples;
+	frames = st->frames;
+	oldest = (st->head + MMX_COMPOSE_SAMPLES - n) % MMX_COMPOSE_SAMPLES;
+	first_ns = st->end_ns[oldest];
+	last_ns = st->end_ns[(st->head + MMX_COMPOSE_SAMPLES - 1) %
+			     MMX_COMPOSE_SAMPLES];
+	memcpy(us, st->us, sizeof(st->us));
+	spin_unlock_irq(&output->lock);
+
+	seq_printf(m, "simd: %s\n", mmx_simd->name);
+	seq_printf(m, "frames: %llu\n", frames);
+	seq_printf(m, "samples: %u\n", n);
+	if (n) {
+		for (i = 0; i < n; i++)
+			sum += us[(oldest + i) % MMX_COMPOSE_SAMPLES];
+		/* the last n entries of the ring, in any order */
+		if (n < MMX_COMPOSE_SAMPLES)
+			memmove(us, us + oldest, n * sizeof(*us));
+		sort(us, n, sizeof(*us), mmx_cmp_u32, NULL);
+		span = last_ns - first_ns;
+		seq_printf(m, "mean_us: %llu\n", div_u64(sum, n));
+		seq_printf(m, "p99_us: %u\n", us[(n * 99) / 100 < n ?
+						   (n * 99) / 100 : n - 1]);
+		seq_printf(m, "max_us: %u\n", us[n - 1]);
+		/* frames composed per second over the samples */
+		seq_printf(m, "fps_milli: %llu\n",
+			   n > 1 && span ? div64_u64((u64)(n - 1) *
+						     NSEC_PER_SEC * 1000, span) :
+			   0);
+	}
+	kfree(us);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mmx_compose_stats);
+
+/**
+ * mmx_composer_late_register - add the composer's debugfs file of a CRTC
+ * @crtc: the CRTC
+ *
+ * ``crtc-N/mmx_compose``: the composer's time per frame over the last
+ * %MMX_COMPOSE_SAMPLES frames (mean, 99th percentile, maximum), the frames
+ * composed per second over them and the SIMD implementation in use.
+ *
+ * Return: 0.
+ */
+int mmx_composer_late_register(struct drm_crtc *crtc)
+{
+	debugfs_create_file("mmx_compose", 0444, crtc->debugfs_entry,
+			    crtc_to_mmx_output(crtc), &mmx_compose_stats_fops);
 	return 0;
 }
 
@@ -180,8 +440,31 @@ static void mmx_composer_run(struct mmx_output *output)
 	if (!crc && !writeback && !host)
 		return;
 
-	if (state && state->base.active)
-		ret = mmx_compose(output, state);
+	if (state && state->base.active) {
+		u64 t0 = ktime_get_ns(), t1;
+
+		ret = mmx_compose(output, state, writeback,
+				  crc && !writeback && !host);
+		t1 = ktime_get_ns();
+		if (!ret)
+			mmx_compose_stats_add(output, t1 - t0, t1);
+	}
+	if (ret == -ECANCELED) {
+		/*
+		 * Not wanted any more: the picture changed (the next frame
+		 * shows the new one, with this one's damage) or the CRCs it
+		 * was for were turned off (never with a writeback job).
+		 */
+		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] composition abandoned\n",
+			    crtc->base.id, crtc->name);
+		if (host) {
+			spin_lock_irq(&output->lock);
+			mmx_damage_merge(output, &damage);
+			spin_unlock_irq(&output->lock);
+			backend->present(output, NULL, &damage);
+		}
+		return;
+	}
 	if (ret) {
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] nothing composed: %d\n",
 			    crtc->base.id, crtc->name, ret);
@@ -285,6 +568,9 @@ void mmx_composer_release(struct mmx_output *output)
 	kvfree(output->plane_scratch);
 	output->plane_scratch = NULL;
 	output->plane_scratch_size = 0;
+	/* The helpers are idle: they only run while the composer waits. */
+	kfree(output->bands);
+	output->bands = NULL;
 }
 
 /* CRC */

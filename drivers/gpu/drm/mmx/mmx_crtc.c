@@ -373,6 +373,7 @@ static const struct drm_crtc_funcs mmx_crtc_funcs = {
 	.get_crc_sources = mmx_crc_get_sources,
 	.set_crc_source = mmx_crc_set_source,
 	.verify_crc_source = mmx_crc_verify_source,
+	.late_register = mmx_composer_late_register,
 };
 
 /* Atomic check: decode the visible planes into compositor layers */

@@ -62,6 +62,7 @@
 
 #include "mmx_compat.h"
 #include "mmx_drv.h"
+#include "mmx_simd.h"
 
 /* Mode configuration */
 
@@ -293,6 +294,21 @@ int mmx_device_register(struct mmx_device *mmx,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mmx_device_register);
+
+static int __init mmx_core_init(void)
+{
+	/* The compositor's inner loops, for this CPU, before any device. */
+	mmx_simd_init();
+	pr_info("mmx: compositor inner loops: %s\n", mmx_simd->name);
+	return 0;
+}
+
+static void __exit mmx_core_exit(void)
+{
+}
+
+module_init(mmx_core_init);
+module_exit(mmx_core_exit);
 
 MODULE_AUTHOR("The mmx authors");
 MODULE_DESCRIPTION(MMX_DRIVER_DESC " (core)");

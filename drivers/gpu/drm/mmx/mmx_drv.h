@@ -226,6 +226,27 @@ struct mmx_crtc_held {
 	struct mmx_damage damage;
 };
 
+#define MMX_COMPOSE_SAMPLES	600
+
+/**
+ * struct mmx_compose_stats - the composer's time for the last frames
+ * @us: how long each frame took to compose, microseconds, a ring of the
+ *	last %MMX_COMPOSE_SAMPLES frames
+ * @end_ns: when each finished (CLOCK_MONOTONIC)
+ * @head: next entry to write
+ * @samples: valid entries
+ * @frames: frames composed since the CRTC was created
+ *
+ * Protected by &mmx_output.lock; shown in debugfs ``crtc-N/mmx_compose``.
+ */
+struct mmx_compose_stats {
+	u32 us[MMX_COMPOSE_SAMPLES];
+	u64 end_ns[MMX_COMPOSE_SAMPLES];
+	u32 head;
+	u32 samples;
+	u64 frames;
+};
+
 /**
  * struct mmx_output - one display pipeline: CRTC, encoder, connector,
  * writeback connector and the planes of the CRTC
@@ -286,6 +307,9 @@ struct mmx_crtc_held {
  * @plane_scratch: the source pixels of a band of a resampled plane
  *	(composer only)
  * @plane_scratch_size: capacity of @plane_scratch, in words
+ * @bands: the helpers that compose bands of the frame on other CPUs
+ *	(composer only, see mmx_composer.c)
+ * @compose_stats: the composer's time per frame, protected by @lock
  * @sched_entries: the timed entries of this CRTC, any file's, in any state
  *	but completed and freed; protected by &mmx_device.sched_lock
  * @sched_next_ns: time of the vblank after the last one handled; protected
@@ -353,6 +377,8 @@ struct mmx_output {
 	size_t plane_alpha_size;
 	u32 *plane_scratch;
 	size_t plane_scratch_size;
+	struct mmx_bands *bands;
+	struct mmx_compose_stats compose_stats;
 
 	struct list_head sched_entries;
 	u64 sched_next_ns;
@@ -522,10 +548,13 @@ void mmx_crtc_wait_latched(struct mmx_output *output,
 			   const struct drm_crtc_state *state);
 
 /* Composer */
+struct mmx_bands;
+
 void mmx_composer_work(struct work_struct *work);
 void mmx_composer_vblank(struct mmx_output *output, u64 frame);
 void mmx_composer_drain(struct mmx_output *output);
 void mmx_composer_release(struct mmx_output *output);
+int mmx_composer_late_register(struct drm_crtc *crtc);
 const char *const *mmx_crc_get_sources(struct drm_crtc *crtc, size_t *count);
 int mmx_crc_verify_source(struct drm_crtc *crtc, const char *source,
 			  size_t *values_cnt);

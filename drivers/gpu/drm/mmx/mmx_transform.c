@@ -37,9 +37,10 @@
  * is what makes NEAREST match pixman exactly for them too.
  */
 
+#include "mmx_simd.h"
 #include "mmx_transform.h"
 
-#define MMX_BLACK	0xff000000u
+#define MMX_BLACK	MMX_SIMD_BLACK
 
 /* Rows of the screen image, and its size. */
 struct mmx_src {
@@ -450,38 +451,7 @@ static void mmx_fill_black(u32 *dst, u32 n)
 		dst[i] = MMX_BLACK;
 }
 
-/*
- * Bilinear interpolation. The three channels of a pixel are spread into the
- * 16-bit lanes of a u64 (blue, red, green at bits 0, 16, 32), and each
- * linear interpolation a + (b - a) w / 128 is one multiply for all three
- * channels: the lanes cannot disturb each other because every lane's true
- * result lies in [0, 255] and a lane's fraction plus what the lanes below
- * contribute stays under one unit. Each interpolation is an exact floor
- * (floor((a (128 - w) + b w) / 128)); horizontal then vertical, the result
- * is pixman's (exact sum of the four weighted pixels, truncated) or one
- * below it.
- */
-#define MMX_LANES	0x000000ff00ff00ffull
-
-static __always_inline u64 mmx_spread(u32 p)
-{
-	return ((u64)p | (u64)p << 24) & MMX_LANES;
-}
-
-static __always_inline u64 mmx_lerp(u64 a, u64 b, u32 w)
-{
-	return (a + (((b - a) * w) >> 7)) & MMX_LANES;
-}
-
-static __always_inline u32 mmx_bilerp(u32 tl, u32 tr, u32 bl, u32 br,
-				      u32 wx, u32 wy)
-{
-	u64 a = mmx_spread(tl), b = mmx_spread(tr);
-	u64 c = mmx_spread(bl), d = mmx_spread(br);
-	u64 v = mmx_lerp(mmx_lerp(a, b, wx), mmx_lerp(c, d, wx), wy);
-
-	return (u32)(v | v >> 24) | MMX_BLACK;
-}
+/* Bilinear arithmetic: mmx_bilerp() and friends in mmx_simd.h. */
 
 static __always_inline u32 mmx_src_get(const struct mmx_src *s, s64 x, s64 y)
 {
@@ -553,8 +523,9 @@ static void mmx_span(s64 x, s64 dx, s64 lim, s64 *lo, s64 *hi)
  * 25..31 are the weight). The columns whose samples are inside the screen
  * are found per row by division, so the inner loops test nothing.
  */
-static void mmx_affine_row_nearest(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
-				   s64 dy, const struct mmx_src *s)
+static void mmx_affine_row_nearest(const struct mmx_simd_ops *ops, u32 *dst,
+				   u32 n, s64 x, s64 y, s64 dx, s64 dy,
+				   const struct mmx_src *s)
 {
 	const u32 *px = s->px;
 	size_t stride = s->stride;
@@ -565,39 +536,61 @@ static void mmx_affine_row_nearest(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
 	mmx_fill_black(dst, (u32)lo);
 	x += lo * dx;
 	y += lo * dy;
-	for (i = lo; i < hi; i++, x += dx, y += dy)
-		dst[i] = px[(size_t)(y >> 32) * stride + (size_t)(x >> 32)];
+	if (!dy && lo < hi) {
+		const u32 *row = px + (size_t)(y >> 32) * stride;
+
+		if (dx == 2 * MMX_FIXP_ONE) {
+			/* an exact 2x downscale: every other pixel */
+			ops->pick2_row(dst + lo, (u32)(hi - lo), row + (x >> 32));
+		} else {
+			for (i = lo; i < hi; i++, x += dx)
+				dst[i] = row[x >> 32];
+		}
+	} else {
+		for (i = lo; i < hi; i++, x += dx, y += dy)
+			dst[i] = px[(size_t)(y >> 32) * stride +
+				    (size_t)(x >> 32)];
+	}
 	mmx_fill_black(dst + hi, n - (u32)hi);
 }
 
-/* floor((a + b) / 2) in each byte */
-static __always_inline u32 mmx_avg(u32 a, u32 b)
-{
-	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
-}
-
 /*
- * Bilinear rows whose weights are all one half: a 2x downscale with pixel
- * centres between source pixels (xrandr --scale 2x2). Each interpolation
- * is then floor((a + b) / 2), a byte-wise average, bit for bit what
- * mmx_bilerp() computes.
+ * Samples in chunks: their positions (pixel offsets and weights, as
+ * mmx_simd_ops.bilinear_gather takes them) first, then the interpolation.
  */
-static void mmx_affine_row_box2(u32 *dst, s64 lo, s64 hi, s64 x, s64 y,
-				const u32 *px, size_t stride)
-{
-	const u32 *p = px + (size_t)(y >> 32) * stride + (size_t)(x >> 32);
-	s64 i;
+#define MMX_GATHER	32
 
-	for (i = lo; i < hi; i++, p += 2)
-		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
-				 mmx_avg(p[stride], p[stride + 1])) | MMX_BLACK;
+struct mmx_gather {
+	size_t off[MMX_GATHER];
+	u64 wx[MMX_GATHER];
+	u64 wy[MMX_GATHER];
+};
+
+/* Bilinear samples [i, hi) of an affine row, all inside the screen. */
+static void mmx_affine_gather(const struct mmx_simd_ops *ops, u32 *dst,
+			      s64 i, s64 hi, s64 x, s64 y, s64 dx, s64 dy,
+			      const struct mmx_src *s)
+{
+	struct mmx_gather g;
+	u32 k, n;
+
+	for (; i < hi; i += n) {
+		n = hi - i < MMX_GATHER ? (u32)(hi - i) : MMX_GATHER;
+		for (k = 0; k < n; k++, x += dx, y += dy) {
+			g.off[k] = (size_t)(y >> 32) * s->stride +
+				   (size_t)(x >> 32);
+			g.wx[k] = MMX_SIMD_LANES4((u32)x >> 25);
+			g.wy[k] = MMX_SIMD_LANES4((u32)y >> 25);
+		}
+		ops->bilinear_gather(dst + i, n, s->px, s->stride, g.off, g.wx,
+				     g.wy);
+	}
 }
 
-static void mmx_affine_row_bilinear(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
-				    s64 dy, const struct mmx_src *s)
+static void mmx_affine_row_bilinear(const struct mmx_simd_ops *ops, u32 *dst,
+				    u32 n, s64 x, s64 y, s64 dx, s64 dy,
+				    const struct mmx_src *s)
 {
-	const u32 *px = s->px;
-	size_t stride = s->stride;
 	s64 lo = 0, hi = n, i;
 	bool box2 = dx == 2 * MMX_FIXP_ONE && !dy &&
 		    ((u32)x >> 25) == 64 && ((u32)y >> 25) == 64;
@@ -611,20 +604,208 @@ static void mmx_affine_row_bilinear(u32 *dst, u32 n, s64 x, s64 y, s64 dx,
 	for (i = 0; i < lo; i++, x += dx, y += dy)
 		dst[i] = mmx_bilinear_edge(s, x >> 32, y >> 32,
 					   (u32)x >> 25, (u32)y >> 25);
-	if (box2 && i < hi) {
-		mmx_affine_row_box2(dst, i, hi, x, y, px, stride);
+	if (i < hi) {
+		/*
+		 * Weights all one half (a 2x downscale with pixel centres
+		 * between source pixels, xrandr --scale 2x2): each
+		 * interpolation is floor((a + b) / 2), a byte-wise average.
+		 */
+		if (box2)
+			ops->box2_row(dst + i, (u32)(hi - i),
+				      s->px + (size_t)(y >> 32) * s->stride +
+				      (size_t)(x >> 32), s->stride);
+		else
+			mmx_affine_gather(ops, dst, i, hi, x, y, dx, dy, s);
 		x += (hi - i) * dx;
+		y += (hi - i) * dy;
 		i = hi;
 	}
-	for (; i < hi; i++, x += dx, y += dy)
-		dst[i] = mmx_bilinear_in(px, stride, x >> 32, y >> 32,
-					 (u32)x >> 25, (u32)y >> 25);
 	for (; i < n; i++, x += dx, y += dy)
 		dst[i] = mmx_bilinear_edge(s, x >> 32, y >> 32,
 					   (u32)x >> 25, (u32)y >> 25);
 }
 
-static void mmx_compose_affine(const struct mmx_transform *t,
+/*
+ * Scales (no rotation or shear: dy per column and dx per row are 0). Every
+ * row samples the same columns, so their offsets and weights are computed
+ * once per tile of columns, and the rows are separable: a bilinear sample
+ * is the vertical interpolation of two horizontal ones, and the horizontal
+ * interpolation of a screen row serves every output row that reads it.
+ * The tile is walked down a group of rows keeping the last two
+ * interpolated screen rows. NEAREST goes row by row and copies an output
+ * row that shows the same screen row as the one above it.
+ */
+#define MMX_TILE	64
+#define MMX_SCALE_ROWS	16
+
+struct mmx_scale_tile {
+	u32 off[MMX_TILE];
+	u64 wx[MMX_TILE];
+	u32 h[2][MMX_TILE];	/* interpolated screen rows hy[0], hy[1] */
+	s64 hy[2];
+};
+
+static const u32 *mmx_scale_hrow(const struct mmx_simd_ops *ops,
+				 struct mmx_scale_tile *tl,
+				 const struct mmx_src *s, s64 yi, u32 n)
+{
+	int k = tl->hy[0] == yi ? 0 : tl->hy[1] == yi ? 1 : -1;
+
+	if (k < 0) {
+		/* replace the row that is not yi - 1 (rows only go down) */
+		k = tl->hy[0] == yi - 1 ? 1 : 0;
+		ops->hlerp_row(tl->h[k], n, s->px + (size_t)yi * s->stride,
+			       tl->off, tl->wx);
+		tl->hy[k] = yi;
+	}
+	return tl->h[k];
+}
+
+/* BILINEAR rows [@row_begin, @row_end), columns [@lo, @hi) of a scale. */
+static void mmx_scale_rows(const struct mmx_simd_ops *ops,
+			   const struct mmx_transform *t,
+			   const struct mmx_src *s, s64 x, s64 y,
+			   struct mmx_frame *out, u32 row_begin, u32 row_end,
+			   u32 lo, u32 hi)
+{
+	s64 dx = t->dxu, dy = t->dyv;
+	struct mmx_scale_tile tl;
+	const u32 *top, *bot;
+	u32 c0, c1, v, k;
+	s64 yv;
+
+	for (c0 = lo; c0 < hi; c0 = c1) {
+		c1 = hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
+		for (k = 0; k < c1 - c0; k++) {
+			s64 xk = x + (s64)(c0 + k) * dx;
+
+			tl.off[k] = (u32)(xk >> 32);
+			tl.wx[k] = MMX_SIMD_LANES4((u32)xk >> 25);
+		}
+		tl.hy[0] = -2;
+		tl.hy[1] = -2;
+		yv = y + (s64)row_begin * dy;
+		for (v = row_begin; v < row_end; v++, yv += dy) {
+			u32 *dst = out->pixels + (size_t)v * out->stride + c0;
+			s64 yi = yv >> 32;
+
+			if ((u64)yi >= s->h - 1) {
+				for (k = 0; k < c1 - c0; k++)
+					dst[k] = mmx_bilinear_edge(s, tl.off[k], yi,
+								   tl.wx[k] & 127,
+								   (u32)yv >> 25);
+				continue;
+			}
+			/* in this order: the second keeps the first */
+			top = mmx_scale_hrow(ops, &tl, s, yi, c1 - c0);
+			bot = mmx_scale_hrow(ops, &tl, s, yi + 1, c1 - c0);
+			ops->vlerp_row(dst, c1 - c0, top, bot, (u32)yv >> 25);
+		}
+	}
+}
+
+/*
+ * NEAREST rows of a scale, [@lo, @hi) inside the screen: row by row (the
+ * screen rows stream through the prefetchers), a row that shows the same
+ * screen row as the one above it is a copy of it.
+ */
+static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
+			      const struct mmx_transform *t,
+			      const struct mmx_src *s, s64 x, s64 y,
+			      struct mmx_frame *out, u32 row_begin,
+			      u32 row_end, u32 lo, u32 hi)
+{
+	s64 dx = t->dxu, dy = t->dyv, yv = y + (s64)row_begin * dy, xk;
+	u32 v, k;
+
+	if (lo >= hi)
+		return;
+	for (v = row_begin; v < row_end; v++, yv += dy) {
+		u32 *dst = out->pixels + (size_t)v * out->stride;
+		s64 yi = yv >> 32;
+		const u32 *row;
+
+		if ((u64)yi >= s->h) {
+			mmx_fill_black(dst + lo, hi - lo);
+			continue;
+		}
+		if (v > row_begin && ((yv - dy) >> 32) == yi) {
+			memcpy(dst + lo, dst + lo - out->stride,
+			       (size_t)(hi - lo) * sizeof(u32));
+			continue;
+		}
+		row = s->px + (size_t)yi * s->stride;
+		xk = x + (s64)lo * dx;
+		if (dx == 2 * MMX_FIXP_ONE) {
+			ops->pick2_row(dst + lo, hi - lo, row + (xk >> 32));
+			continue;
+		}
+		for (k = lo; k < hi; k++, xk += dx)
+			dst[k] = row[xk >> 32];
+	}
+}
+
+static void mmx_compose_scale(const struct mmx_simd_ops *ops,
+			      const struct mmx_transform *t,
+			      enum mmx_filter filter, const struct mmx_src *s,
+			      s64 x, s64 y, struct mmx_frame *out,
+			      u32 row_begin, u32 row_end)
+{
+	bool bilinear = filter == MMX_FILTER_BILINEAR;
+	s64 dx = t->dxu, dy = t->dyv, lo = 0, hi = t->out_w;
+	u64 lim_w = bilinear ? s->w - 1 : s->w;
+	u32 g0, g1, v, k;
+	s64 yv;
+
+	if (!bilinear)
+		mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
+	else if (s->w > 1 && s->h > 1)
+		mmx_span(x, dx, (s64)lim_w << 32, &lo, &hi);
+	else
+		hi = 0;		/* no sample has its footprint inside */
+	if (!bilinear) {
+		mmx_scale_nearest(ops, t, s, x, y, out, row_begin, row_end,
+				  (u32)lo, (u32)hi);
+		goto edges;
+	}
+	/*
+	 * Groups of MMX_SCALE_ROWS rows, each walked tile by tile: the
+	 * group's rows (pages) stay cached from one tile to the next.
+	 */
+	for (g0 = row_begin; g0 < row_end; g0 = g1) {
+		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
+						     g0 + MMX_SCALE_ROWS;
+		mmx_scale_rows(ops, t, s, x, y, out, g0, g1, (u32)lo,
+			       (u32)hi);
+	}
+edges:
+	/* columns with edge samples (or none) */
+	yv = y + (s64)row_begin * dy;
+	for (v = row_begin; v < row_end; v++, yv += dy) {
+		u32 *dst = out->pixels + (size_t)v * out->stride;
+		s64 xk = x;
+
+		if (!bilinear) {
+			mmx_fill_black(dst, (u32)lo);
+			mmx_fill_black(dst + hi, t->out_w - (u32)hi);
+			continue;
+		}
+		for (k = 0; k < t->out_w; k++, xk += dx) {
+			if (k == (u32)lo && lo < hi) {
+				k = (u32)hi;
+				xk = x + hi * dx;
+				if (k >= t->out_w)
+					break;
+			}
+			dst[k] = mmx_bilinear_edge(s, xk >> 32, yv >> 32,
+						   (u32)xk >> 25,
+						   (u32)yv >> 25);
+		}
+	}
+}
+
+static void mmx_compose_affine(const struct mmx_simd_ops *ops,
+			       const struct mmx_transform *t,
 			       enum mmx_filter filter, const struct mmx_src *s,
 			       s32 sx, s32 sy, struct mmx_frame *out,
 			       u32 row_begin, u32 row_end)
@@ -632,19 +813,26 @@ static void mmx_compose_affine(const struct mmx_transform *t,
 	s64 bias = filter == MMX_FILTER_BILINEAR ? MMX_FIXP_HALF : 1;
 	s64 x = t->x0 - (s64)sx * MMX_FIXP_ONE - bias;
 	s64 y = t->y0 - (s64)sy * MMX_FIXP_ONE - bias;
+	bool box2 = t->dxu == 2 * MMX_FIXP_ONE && ((u32)x >> 25) == 64 &&
+		    ((u32)y >> 25) == 64;
 	u32 v;
 
+	if (!t->dyu && !t->dxv && !box2) {
+		mmx_compose_scale(ops, t, filter, s, x, y, out, row_begin,
+				  row_end);
+		return;
+	}
 	x += (s64)row_begin * t->dxv;
 	y += (s64)row_begin * t->dyv;
 	for (v = row_begin; v < row_end; v++, x += t->dxv, y += t->dyv) {
 		u32 *dst = out->pixels + (size_t)v * out->stride;
 
 		if (filter == MMX_FILTER_BILINEAR)
-			mmx_affine_row_bilinear(dst, t->out_w, x, y, t->dxu,
-						t->dyu, s);
+			mmx_affine_row_bilinear(ops, dst, t->out_w, x, y,
+						t->dxu, t->dyu, s);
 		else
-			mmx_affine_row_nearest(dst, t->out_w, x, y, t->dxu,
-					       t->dyu, s);
+			mmx_affine_row_nearest(ops, dst, t->out_w, x, y,
+					       t->dxu, t->dyu, s);
 	}
 }
 
@@ -745,18 +933,12 @@ static int mmx_span_log(s64 dn, s64 dd, s64 dmin, s64 qmax)
 	return -1;
 }
 
-/* A quotient stepped by forward differences, in 2^-38 units. */
-struct mmx_quad {
-	s64 e;		/* q(i) */
-	s64 d1;		/* q(i + 1) - q(i) */
-	s64 d2;		/* the constant second difference */
-};
-
-#define MMX_QSHIFT	38
-#define MMX_DELTA16	20	/* 2^-12 + quantisation, in 2^-16 units */
+/* Quotients are stepped by forward differences: struct mmx_simd_quad. */
+#define MMX_QSHIFT	MMX_SIMD_QSHIFT
+#define MMX_DELTA16	MMX_SIMD_QDELTA
 
 /* The quadratic through f0, fm, f1 = 2^16 q at 0, h, 2h (h = 2^lh). */
-static void mmx_quad_fit(struct mmx_quad *q, s64 f0, s64 fm, s64 f1, int lh)
+static void mmx_quad_fit(struct mmx_simd_quad *q, s64 f0, s64 fm, s64 f1, int lh)
 {
 	s64 c = ((f1 - 2 * fm + f0) * ((s64)1 << 22)) >> (1 + 2 * lh);
 	s64 b = (((fm - f0) * ((s64)1 << 22)) >> lh) - c * ((s64)1 << lh);
@@ -767,7 +949,7 @@ static void mmx_quad_fit(struct mmx_quad *q, s64 f0, s64 fm, s64 f1, int lh)
 }
 
 /* Rough integer quotient i pixels ahead (an estimate for mmx_floor16()). */
-static s64 mmx_quad_guess(const struct mmx_quad *q, s64 i)
+static s64 mmx_quad_guess(const struct mmx_simd_quad *q, s64 i)
 {
 	return (q->e >> MMX_QSHIFT) +
 	       ((i * (q->d1 >> 22) + ((i * (i - 1)) >> 1) * (q->d2 >> 22)) >> 16);
@@ -778,7 +960,7 @@ struct mmx_proj {
 	s64 nx, ny, d;		/* numerators and denominator at pixel u */
 	s64 dnx, dny, dd;	/* their change per pixel */
 	s64 fx, fy;		/* floor(2^16 quotient) at pixel u */
-	struct mmx_quad qx, qy;	/* the current span, at pixel u */
+	struct mmx_simd_quad qx, qy;	/* the current span, at pixel u */
 	u32 u;			/* next pixel */
 	u32 left;		/* pixels left in the current span */
 	u32 n;			/* row length */
@@ -863,10 +1045,12 @@ static void mmx_proj_divide(struct mmx_proj *p, s32 *ox, s32 *oy)
 }
 
 /* The next n pixels' quotients, exact. */
-static void mmx_proj_next(struct mmx_proj *p, s32 *ox, s32 *oy, u32 n)
+static void mmx_proj_next(const struct mmx_simd_ops *ops, struct mmx_proj *p,
+			  s32 *ox, s32 *oy, u32 n)
 {
-	struct mmx_quad qx = p->qx, qy = p->qy;
+	struct mmx_simd_quad qx = p->qx, qy = p->qy;
 	u32 i = 0, l, j;
+	u64 near;
 
 	while (i < n) {
 		if (!p->left) {
@@ -885,24 +1069,18 @@ static void mmx_proj_next(struct mmx_proj *p, s32 *ox, s32 *oy, u32 n)
 			qy = p->qy;
 		}
 		l = p->left < n - i ? p->left : n - i;
-		for (j = 0; j < l; j++) {
-			s64 tx = qx.e >> MMX_QSHIFT, ty = qy.e >> MMX_QSHIFT;
-			u32 frx = (u32)(qx.e >> (MMX_QSHIFT - 16)) & 0xffff;
-			u32 fry = (u32)(qy.e >> (MMX_QSHIFT - 16)) & 0xffff;
+		/* quotients near an integer: decided with the remainder */
+		near = ops->quad_steps(ox + i, oy + i, l, &qx, &qy);
+		while (near) {
+			s64 d;
 
-			if (unlikely(frx - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16 ||
-				     fry - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16)) {
-				s64 d = p->d + (s64)j * p->dd;
-
-				tx = mmx_floor_near(p->nx + (s64)j * p->dnx, d, tx);
-				ty = mmx_floor_near(p->ny + (s64)j * p->dny, d, ty);
-			}
-			ox[i + j] = (s32)tx;
-			oy[i + j] = (s32)ty;
-			qx.e += qx.d1;
-			qx.d1 += qx.d2;
-			qy.e += qy.d1;
-			qy.d1 += qy.d2;
+			j = __builtin_ctzll(near);
+			near &= near - 1;
+			d = p->d + (s64)j * p->dd;
+			ox[i + j] = (s32)mmx_floor_near(p->nx + (s64)j * p->dnx,
+							d, ox[i + j]);
+			oy[i + j] = (s32)mmx_floor_near(p->ny + (s64)j * p->dny,
+							d, oy[i + j]);
 		}
 		i += l;
 		p->u += l;
@@ -915,7 +1093,8 @@ static void mmx_proj_next(struct mmx_proj *p, s32 *ox, s32 *oy, u32 n)
 	p->qy = qy;
 }
 
-static void mmx_compose_projective(const struct mmx_transform *t,
+static void mmx_compose_projective(const struct mmx_simd_ops *ops,
+				   const struct mmx_transform *t,
 				   enum mmx_filter filter,
 				   const struct mmx_src *s, s32 sx, s32 sy,
 				   struct mmx_frame *out, u32 row_begin,
@@ -931,6 +1110,8 @@ static void mmx_compose_projective(const struct mmx_transform *t,
 	struct mmx_proj p;
 	s64 x, y, z, hx, hy;
 	u32 v, u, k, n;
+	/* whole chunks inside the screen, with 32-bit pixel offsets */
+	bool points = w > 1 && h > 1 && h * stride + w < ((u64)1 << 31);
 
 	/* Screen offset: x - sx = (X - sx W) / W. */
 	hx = t->hu[0] - (s64)sx * t->hu[2];
@@ -948,8 +1129,13 @@ static void mmx_compose_projective(const struct mmx_transform *t,
 			       z * scale, t->hu[2] * scale, t->out_w);
 		for (u = 0; u < t->out_w; u += n) {
 			n = t->out_w - u < MMX_CHUNK ? t->out_w - u : MMX_CHUNK;
-			mmx_proj_next(&p, cx, cy, n);
+			mmx_proj_next(ops, &p, cx, cy, n);
 			if (bilinear) {
+				if (points &&
+				    ops->bilinear_points(dst + u, n, cx, cy, px,
+							 stride, (u32)w - 1,
+							 (u32)h - 1))
+					continue;
 				for (k = 0; k < n; k++) {
 					s64 xi = cx[k] >> 7, yi = cy[k] >> 7;
 					u32 wx = (u32)cx[k] & 127;
@@ -980,7 +1166,7 @@ static void mmx_compose_projective(const struct mmx_transform *t,
  */
 
 /* Reversed copy: dst[i] = src[-i], two pixels per 64-bit access. */
-static void mmx_copy_reversed(u32 *dst, const u32 *src, u32 n)
+static void mmx_scalar_copy_reversed(u32 *dst, const u32 *src, u32 n)
 {
 	u32 i = 0;
 
@@ -1043,12 +1229,12 @@ static __always_inline void mmx_store2(u32 *p, u64 v)
  * row apart, so the walk prefetches a few rows ahead; the eight output rows
  * are written sequentially.
  */
-#define MMX_BAND		8
+#define MMX_BAND		MMX_SIMD_TBAND
+#define MMX_TBLOCK		256
 #define MMX_PREFETCH_ROWS	12
 
-static void mmx_axis_band(const u32 *p, s32 xv,
-			  ptrdiff_t ustep, u32 *d, size_t dstride, u32 u0,
-			  u32 u1)
+static void mmx_scalar_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
+				      u32 *d, size_t dstride, u32 u0, u32 u1)
 {
 	const u64 lo = 0xffffffffull, hi = ~lo;
 	u32 u;
@@ -1082,22 +1268,35 @@ static void mmx_axis_band(const u32 *p, s32 xv,
 	}
 }
 
-static void mmx_axis_transpose(const struct mmx_src *s, s64 x0, s32 xv,
+static void mmx_axis_transpose(const struct mmx_simd_ops *ops,
+			       const struct mmx_src *s, s64 x0, s32 xv,
 			       s64 y0, s32 yu, struct mmx_frame *out,
 			       u32 u0, u32 u1, u32 v0, u32 v1)
 {
 	ptrdiff_t ustep = yu * (ptrdiff_t)s->stride;
 	const u32 *col = s->px + (y0 + (s64)yu * u0) * (ptrdiff_t)s->stride + x0;
-	u32 v, u;
+	u32 v, u, ub, ue;
 
 	v = v0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (; v + MMX_BAND <= v1; v += MMX_BAND) {
-		/* leftmost source pixel of the band in row u0 */
-		const u32 *p = col + (xv > 0 ? (s64)v : -(s64)v - (MMX_BAND - 1));
+	/*
+	 * Blocks of MMX_TBLOCK output columns (source rows), each walked
+	 * band after band: a band reads one piece of each source row, and the
+	 * block's source rows (pages) stay cached for the next band.
+	 */
+	for (ub = u0; ub < u1; ub = ue) {
+		const u32 *bcol = col + (ptrdiff_t)(ub - u0) * ustep;
 
-		mmx_axis_band(p, xv, ustep, out->pixels + (size_t)v * out->stride,
-			      out->stride, u0, u1);
+		ue = u1 - ub < MMX_TBLOCK ? u1 : ub + MMX_TBLOCK;
+		for (v = v0; v + MMX_BAND <= v1; v += MMX_BAND) {
+			/* leftmost source pixel of the band in row ub */
+			const u32 *p = bcol + (xv > 0 ? (s64)v :
+						 -(s64)v - (MMX_BAND - 1));
+
+			ops->transpose_band(p, xv, ustep,
+					    out->pixels + (size_t)v * out->stride,
+					    out->stride, ub, ue);
+		}
 	}
 #endif
 	for (; v < v1; v++) {
@@ -1109,7 +1308,8 @@ static void mmx_axis_transpose(const struct mmx_src *s, s64 x0, s32 xv,
 	}
 }
 
-static void mmx_compose_axis(const struct mmx_transform *t,
+static void mmx_compose_axis(const struct mmx_simd_ops *ops,
+			     const struct mmx_transform *t,
 			     const struct mmx_src *s, s32 sx, s32 sy,
 			     struct mmx_frame *out, u32 row_begin, u32 row_end)
 {
@@ -1135,7 +1335,7 @@ static void mmx_compose_axis(const struct mmx_transform *t,
 				memcpy(dst + lo, src + x0 + lo,
 				       (size_t)(hi - lo) * sizeof(u32));
 			else
-				mmx_copy_reversed(dst + lo, src + x0 - lo,
+				ops->copy_reversed(dst + lo, src + x0 - lo,
 						  hi - lo);
 			mmx_fill_black(dst + hi, t->out_w - hi);
 		}
@@ -1162,8 +1362,144 @@ static void mmx_compose_axis(const struct mmx_transform *t,
 		}
 	}
 	if (vlo < vhi)
-		mmx_axis_transpose(s, x0, xv, y0, yu, out, lo, hi, vlo, vhi);
+		mmx_axis_transpose(ops, s, x0, xv, y0, yu, out, lo, hi, vlo,
+				   vhi);
 }
+
+static void mmx_compose_rows(const struct mmx_simd_ops *ops,
+			     const struct mmx_transform *t,
+			     enum mmx_filter filter, const struct mmx_src *s,
+			     s32 screen_x, s32 screen_y, struct mmx_frame *out,
+			     u32 row_begin, u32 row_end);
+
+/*
+ * Scalar inner loops: the reference the SIMD ones (mmx_simd_impl.h) are
+ * tested against.
+ */
+static void mmx_scalar_bilinear_gather(u32 *dst, u32 n, const u32 *px,
+				       size_t stride, const size_t *off,
+				       const u64 *wx, const u64 *wy)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		const u32 *p = px + off[i];
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    (u32)(wx[i] & 127), (u32)(wy[i] & 127));
+	}
+}
+
+static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
+				       const s32 *cy, const u32 *px,
+				       size_t stride, u32 wlim, u32 hlim)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if ((u32)(cx[i] >> 7) >= wlim || (u32)(cy[i] >> 7) >= hlim)
+			return false;
+	for (i = 0; i < n; i++) {
+		const u32 *p = px + (size_t)(cy[i] >> 7) * stride +
+			       (size_t)(cx[i] >> 7);
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    cx[i] & 127, cy[i] & 127);
+	}
+	return true;
+}
+
+static void mmx_scalar_hlerp_row(u32 *dst, u32 n, const u32 *row,
+				 const u32 *off, const u64 *wx)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		const u32 *p = row + off[i];
+
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(p[0]),
+					       mmx_spread(p[1]),
+					       (u32)(wx[i] & 127)));
+	}
+}
+
+static void mmx_scalar_vlerp_row(u32 *dst, u32 n, const u32 *a,
+				 const u32 *b, u32 w)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(a[i]),
+					       mmx_spread(b[i]), w)) |
+			 MMX_BLACK;
+}
+
+static void mmx_scalar_box2_row(u32 *dst, u32 n, const u32 *src,
+				size_t stride)
+{
+	const u32 *p = src;
+	u32 i;
+
+	for (i = 0; i < n; i++, p += 2)
+		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
+				 mmx_avg(p[stride], p[stride + 1])) | MMX_BLACK;
+}
+
+static void mmx_scalar_opaque_row(u32 *dst, u32 n, const u8 *src)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++, src += 4)
+		dst[i] = ((u32)src[0] | (u32)src[1] << 8 | (u32)src[2] << 16) |
+			 MMX_BLACK;
+}
+
+static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = src[2 * (size_t)i];
+}
+
+static u64 mmx_scalar_quad_steps(s32 *ox, s32 *oy, u32 n,
+				 struct mmx_simd_quad *qx,
+				 struct mmx_simd_quad *qy)
+{
+	u64 mask = 0;
+	u32 j;
+
+	for (j = 0; j < n; j++) {
+		u32 fx = (u32)(qx->e >> (MMX_QSHIFT - 16)) & 0xffff;
+		u32 fy = (u32)(qy->e >> (MMX_QSHIFT - 16)) & 0xffff;
+
+		ox[j] = (s32)(qx->e >> MMX_QSHIFT);
+		oy[j] = (s32)(qy->e >> MMX_QSHIFT);
+		if (unlikely(fx - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16 ||
+			     fy - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16))
+			mask |= (u64)1 << j;
+		qx->e += qx->d1;
+		qx->d1 += qx->d2;
+		qy->e += qy->d1;
+		qy->d1 += qy->d2;
+	}
+	return mask;
+}
+
+const struct mmx_simd_ops mmx_simd_scalar = {
+	.name = "scalar",
+	.fpu = false,
+	.bilinear_gather = mmx_scalar_bilinear_gather,
+	.bilinear_points = mmx_scalar_bilinear_points,
+	.hlerp_row = mmx_scalar_hlerp_row,
+	.vlerp_row = mmx_scalar_vlerp_row,
+	.box2_row = mmx_scalar_box2_row,
+	.pick2_row = mmx_scalar_pick2_row,
+	.opaque_row = mmx_scalar_opaque_row,
+	.copy_reversed = mmx_scalar_copy_reversed,
+	.quad_steps = mmx_scalar_quad_steps,
+	.transpose_band = mmx_scalar_transpose_band,
+};
 
 /**
  * mmx_transform_compose - fill output rows with the transformed screen
@@ -1202,8 +1538,9 @@ void mmx_transform_compose(const struct mmx_transform *t,
 		.w = screen->width,
 		.h = screen->height,
 	};
+	const struct mmx_simd_ops *ops = mmx_simd;
 	s64 lim = MMX_TRANSFORM_EXTENT_MAX;
-	u32 v;
+	u32 v, n, rows;
 
 	if (row_end > t->out_h)
 		row_end = t->out_h;
@@ -1220,21 +1557,43 @@ void mmx_transform_compose(const struct mmx_transform *t,
 		return;
 	}
 
+	/*
+	 * Bands of rows of at most MMX_SIMD_SECTION pixels, each in one
+	 * vector-register section (in the kernel: preemption disabled).
+	 */
+	rows = MMX_SIMD_SECTION / t->out_w;
+	rows = rows ? rows : 1;
+	for (v = row_begin; v < row_end; v += n) {
+		n = row_end - v < rows ? row_end - v : rows;
+		mmx_simd_begin(ops);
+		mmx_compose_rows(ops, t, filter, &s, screen_x, screen_y, out, v,
+				 v + n);
+		mmx_simd_end(ops);
+	}
+}
+
+/* Rows [@row_begin, @row_end) with @ops' inner loops. */
+static void mmx_compose_rows(const struct mmx_simd_ops *ops,
+			     const struct mmx_transform *t,
+			     enum mmx_filter filter, const struct mmx_src *s,
+			     s32 screen_x, s32 screen_y, struct mmx_frame *out,
+			     u32 row_begin, u32 row_end)
+{
 	switch (t->kind) {
 	case MMX_TRANSFORM_IDENTITY:
 	case MMX_TRANSFORM_TRANSLATE:
 	case MMX_TRANSFORM_AXIS:
-		mmx_compose_axis(t, &s, screen_x, screen_y, out, row_begin,
+		mmx_compose_axis(ops, t, s, screen_x, screen_y, out, row_begin,
 				 row_end);
 		break;
 	case MMX_TRANSFORM_AFFINE:
-		mmx_compose_affine(t, filter, &s, screen_x, screen_y, out,
+		mmx_compose_affine(ops, t, filter, s, screen_x, screen_y, out,
 				   row_begin, row_end);
 		break;
 	case MMX_TRANSFORM_PROJECTIVE:
 	default:
-		mmx_compose_projective(t, filter, &s, screen_x, screen_y, out,
-				       row_begin, row_end);
+		mmx_compose_projective(ops, t, filter, s, screen_x, screen_y,
+				       out, row_begin, row_end);
 		break;
 	}
 }

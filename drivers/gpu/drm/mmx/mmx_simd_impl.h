@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * The compositor's inner loops in vector registers, written once with the
+ * compiler's generic vector types (GCC and clang vector extensions, no
+ * intrinsics header, so that the same text builds in the kernel and on the
+ * host) and included by mmx_simd_sse2.c (MMX_SIMD_BYTES 16) and
+ * mmx_simd_avx2.c (32), each compiled with the flags that enable its
+ * instruction set. The includer defines MMX_SIMD_BYTES and MMX_SIMD_OPS
+ * (the name of the table to define).
+ *
+ * The arithmetic is the scalar reference's (mmx_simd.h), lane by lane:
+ * a bilinear sample is three linear interpolations a + ((b - a) w >> 7) in
+ * signed 16-bit lanes, each an exact floor as in the reference, so the
+ * results are the same bits.
+ */
+
+#include "mmx_simd.h"
+
+#define VB	MMX_SIMD_BYTES
+#define NPX	(VB / 4)	/* pixels per vector */
+#define NBI	(VB / 8)	/* pixels per vector of 16-bit channels */
+
+typedef u8 mmx_vu8 __attribute__((vector_size(VB)));
+typedef u8 mmx_vh8 __attribute__((vector_size(VB / 2)));
+typedef s16 mmx_vs16 __attribute__((vector_size(VB)));
+typedef u32 mmx_vu32 __attribute__((vector_size(VB)));
+typedef s32 mmx_vs32 __attribute__((vector_size(VB)));
+typedef u32 mmx_vhu32 __attribute__((vector_size(VB / 2)));
+typedef u64 mmx_vu64 __attribute__((vector_size(VB)));
+typedef s64 mmx_vs64 __attribute__((vector_size(VB)));
+typedef s32 mmx_vhs32 __attribute__((vector_size(VB / 2)));
+typedef u32 mmx_v4u32 __attribute__((vector_size(16)));
+
+#if VB != 16 && VB != 32
+#error "MMX_SIMD_BYTES must be 16 or 32"
+#endif
+
+/*
+ * sparse reads vector types as their element type and knows neither the
+ * vector builtins nor vector initialisers: for it (and only for it) they
+ * become the scalar expressions that type-check the same way.
+ */
+#ifdef __CHECKER__
+#define __builtin_shufflevector(a, b, ...)	(a)
+#define __builtin_convertvector(v, type)	((type)(v))
+#define MMX_VEC2(type, a, b)			((type)(a))
+#define MMX_VEC4(type, a, b, c, d)		((type)(a))
+#else
+#define MMX_VEC2(type, a, b)			((type) { a, b })
+#define MMX_VEC4(type, a, b, c, d)		((type) { a, b, c, d })
+#endif
+
+/* Shuffles, per vector width. */
+
+/* the even pixels of a then b */
+static __always_inline mmx_vu32 mmx_evens(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+#else
+	return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+#endif
+}
+
+/* the odd pixels of a then b */
+static __always_inline mmx_vu32 mmx_odds(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 1, 3, 5, 7);
+#else
+	return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_reverse(mmx_vu32 v)
+{
+#if VB == 16
+	return __builtin_shufflevector(v, v, 3, 2, 1, 0);
+#else
+	return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0);
+#endif
+}
+
+/*
+ * Bytes to 16-bit lanes and back, within each 128-bit lane (punpcklbw,
+ * punpckhbw, packuswb): widen_lo takes bytes 0..7 of each 128-bit lane,
+ * widen_hi bytes 8..15, and pack2 (of values 0..255) undoes them.
+ */
+static __always_inline mmx_vs16 mmx_widen_lo(mmx_vu8 v)
+{
+	mmx_vu8 z = { 0 };
+
+#if VB == 16
+	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 16, 1, 17, 2, 18, 3,
+						 19, 4, 20, 5, 21, 6, 22, 7, 23);
+#else
+	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 32, 1, 33, 2, 34, 3,
+						 35, 4, 36, 5, 37, 6, 38, 7, 39,
+						 16, 48, 17, 49, 18, 50, 19, 51,
+						 20, 52, 21, 53, 22, 54, 23, 55);
+#endif
+}
+
+static __always_inline mmx_vs16 mmx_widen_hi(mmx_vu8 v)
+{
+	mmx_vu8 z = { 0 };
+
+#if VB == 16
+	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 24, 9, 25, 10, 26,
+						 11, 27, 12, 28, 13, 29, 14, 30,
+						 15, 31);
+#else
+	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 40, 9, 41, 10, 42,
+						 11, 43, 12, 44, 13, 45, 14, 46,
+						 15, 47, 24, 56, 25, 57, 26, 58,
+						 27, 59, 28, 60, 29, 61, 30, 62,
+						 31, 63);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_pack2(mmx_vs16 lo, mmx_vs16 hi)
+{
+	mmx_vu8 a = (mmx_vu8)lo, b = (mmx_vu8)hi;
+
+#if VB == 16
+	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
+						 14, 16, 18, 20, 22, 24, 26, 28,
+						 30);
+#else
+	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
+						 14, 32, 34, 36, 38, 40, 42, 44,
+						 46, 16, 18, 20, 22, 24, 26, 28,
+						 30, 48, 50, 52, 54, 56, 58, 60,
+						 62);
+#endif
+}
+
+/*
+ * The left and right pixels of the pairs of each 128-bit lane: pixels
+ * (l0, r0, l1, r1) become (l0, l1) and (r0, r1) in 16-bit lanes.
+ */
+static __always_inline void mmx_split_lane_pairs(mmx_vu8 v, mmx_vs16 *l,
+						 mmx_vs16 *r)
+{
+	mmx_vu64 lo = (mmx_vu64)mmx_widen_lo(v), hi = (mmx_vu64)mmx_widen_hi(v);
+
+#if VB == 16
+	*l = (mmx_vs16)__builtin_shufflevector(lo, hi, 0, 2);
+	*r = (mmx_vs16)__builtin_shufflevector(lo, hi, 1, 3);
+#else
+	*l = (mmx_vs16)__builtin_shufflevector(lo, hi, 0, 4, 2, 6);
+	*r = (mmx_vs16)__builtin_shufflevector(lo, hi, 1, 5, 3, 7);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_ld(const void *p)
+{
+	mmx_vu32 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __always_inline void mmx_st(void *p, mmx_vu32 v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+static __always_inline mmx_v4u32 mmx_ld4(const u32 *p)
+{
+	mmx_v4u32 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __always_inline void mmx_st4(u32 *p, mmx_v4u32 v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+static __always_inline u64 mmx_ld64(const u32 *p)
+{
+	u64 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/*
+ * The pixel pairs at @p + @off[0..NBI - 1] in one vector, built from the
+ * values (element by element assignment would go through the stack and
+ * stall).
+ */
+static __always_inline mmx_vu64 mmx_ld_pairs(const u32 *p, const size_t *off)
+{
+#if VB == 16
+	return MMX_VEC2(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]));
+#else
+	return MMX_VEC4(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]),
+			mmx_ld64(p + off[2]), mmx_ld64(p + off[3]));
+#endif
+}
+
+static __always_inline mmx_vu64 mmx_ld_pairs32(const u32 *p, const u32 *off)
+{
+#if VB == 16
+	return MMX_VEC2(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]));
+#else
+	return MMX_VEC4(mmx_vu64, mmx_ld64(p + off[0]), mmx_ld64(p + off[1]),
+			mmx_ld64(p + off[2]), mmx_ld64(p + off[3]));
+#endif
+}
+
+/* a + ((b - a) w >> 7) in each 16-bit lane: the floor of the reference */
+static __always_inline mmx_vs16 mmx_vlerp(mmx_vs16 a, mmx_vs16 b, mmx_vs16 w)
+{
+	return a + (((b - a) * w) >> 7);
+}
+
+/*
+ * NBI pairs of adjacent pixels (left, right), one per u64 lane, as the
+ * left pixels' and the right pixels' channels in 16-bit lanes.
+ */
+static __always_inline void mmx_split_pairs(mmx_vu64 pairs, mmx_vs16 *l,
+					    mmx_vs16 *r)
+{
+	mmx_split_lane_pairs((mmx_vu8)pairs, l, r);
+}
+
+/* Channels in 16-bit lanes (each 0..255) back to NBI pixels. */
+static __always_inline mmx_vhu32 mmx_pack(mmx_vs16 v)
+{
+	return (mmx_vhu32)__builtin_convertvector(v, mmx_vh8);
+}
+
+static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
+				     size_t stride, const size_t *off,
+				     const u64 *wx, const u64 *wy)
+{
+	u32 i = 0;
+
+	for (; i + NBI <= n; i += NBI) {
+		mmx_vu64 t = mmx_ld_pairs(px, off + i);
+		mmx_vu64 b = mmx_ld_pairs(px + stride, off + i);
+		mmx_vs16 tl, tr, bl, br, top, bot;
+		mmx_vhu32 r;
+
+		mmx_split_pairs(t, &tl, &tr);
+		mmx_split_pairs(b, &bl, &br);
+		top = mmx_vlerp(tl, tr, (mmx_vs16)mmx_ld(wx + i));
+		bot = mmx_vlerp(bl, br, (mmx_vs16)mmx_ld(wx + i));
+		r = mmx_pack(mmx_vlerp(top, bot, (mmx_vs16)mmx_ld(wy + i)));
+		r |= MMX_SIMD_BLACK;
+		__builtin_memcpy(dst + i, &r, sizeof(r));
+	}
+	for (; i < n; i++) {
+		const u32 *p = px + off[i];
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    (u32)(wx[i] & 127), (u32)(wy[i] & 127));
+	}
+}
+
+/* Each 32-bit lane's low 16 bits in all four 16-bit lanes of a u64. */
+static __always_inline void mmx_weights4(mmx_vu32 w, u64 *out)
+{
+	mmx_vu32 lo, hi;
+
+	w *= 0x00010001u;
+#if VB == 16
+	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1);
+	hi = __builtin_shufflevector(w, w, 2, 2, 3, 3);
+#else
+	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1, 2, 2, 3, 3);
+	hi = __builtin_shufflevector(w, w, 4, 4, 5, 5, 6, 6, 7, 7);
+#endif
+	mmx_st(out, lo);
+	mmx_st(out + NPX / 2, hi);
+}
+
+static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
+				     const s32 *cy, const u32 *px,
+				     size_t stride, u32 wlim, u32 hlim)
+{
+	size_t off[MMX_SIMD_POINTS];
+	u64 wx[MMX_SIMD_POINTS], wy[MMX_SIMD_POINTS];
+	mmx_vs32 bad = { 0 };
+	u32 i = 0, k, tail[NPX];
+
+	for (; i + NPX <= n; i += NPX) {
+		mmx_vs32 x = (mmx_vs32)mmx_ld(cx + i), y = (mmx_vs32)mmx_ld(cy + i);
+		mmx_vu32 xi = (mmx_vu32)(x >> 7), yi = (mmx_vu32)(y >> 7);
+
+		bad |= (xi >= wlim) | (yi >= hlim);
+		mmx_st(tail, yi * (u32)stride + xi);
+		for (k = 0; k < NPX; k++)
+			off[i + k] = tail[k];
+		mmx_weights4((mmx_vu32)x & 127, wx + i);
+		mmx_weights4((mmx_vu32)y & 127, wy + i);
+	}
+	for (k = 0; k < NPX; k++)
+		tail[k] = 0;
+	mmx_st(tail, (mmx_vu32)bad);
+	for (k = 0; k < NPX; k++)
+		if (tail[k])
+			return false;
+	for (; i < n; i++) {
+		s32 xi = cx[i] >> 7, yi = cy[i] >> 7;
+
+		if ((u32)xi >= wlim || (u32)yi >= hlim)
+			return false;
+		off[i] = (size_t)yi * stride + (size_t)xi;
+		wx[i] = MMX_SIMD_LANES4(cx[i] & 127);
+		wy[i] = MMX_SIMD_LANES4(cy[i] & 127);
+	}
+	mmx_simd_bilinear_gather(dst, n, px, stride, off, wx, wy);
+	return true;
+}
+
+static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
+			       const u32 *off, const u64 *wx)
+{
+	u32 i = 0;
+
+	for (; i + NBI <= n; i += NBI) {
+		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
+		mmx_vs16 l, r;
+		mmx_vhu32 v;
+
+		mmx_split_pairs(t, &l, &r);
+		v = mmx_pack(mmx_vlerp(l, r, (mmx_vs16)mmx_ld(wx + i)));
+		__builtin_memcpy(dst + i, &v, sizeof(v));
+	}
+	for (; i < n; i++) {
+		const u32 *p = row + off[i];
+
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(p[0]),
+					       mmx_spread(p[1]),
+					       (u32)(wx[i] & 127)));
+	}
+}
+
+static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
+			       u32 w)
+{
+	mmx_vs16 wv = (mmx_vs16){ 0 } + (s16)w;
+	u32 i = 0;
+
+	for (; i + NPX <= n; i += NPX) {
+		mmx_vu8 va = (mmx_vu8)mmx_ld(a + i), vb = (mmx_vu8)mmx_ld(b + i);
+		mmx_vu32 r = mmx_pack2(mmx_vlerp(mmx_widen_lo(va),
+						 mmx_widen_lo(vb), wv),
+				       mmx_vlerp(mmx_widen_hi(va),
+						 mmx_widen_hi(vb), wv));
+
+		mmx_st(dst + i, r | MMX_SIMD_BLACK);
+	}
+	for (; i < n; i++)
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(a[i]),
+					       mmx_spread(b[i]), w)) |
+			 MMX_SIMD_BLACK;
+}
+
+/* floor((a + b) / 2) in each byte, as mmx_avg() */
+static __always_inline mmx_vu32 mmx_vavg(mmx_vu32 a, mmx_vu32 b)
+{
+	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
+}
+
+static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
+			      size_t stride)
+{
+	u32 i = 0;
+
+	for (; i + NPX <= n; i += NPX) {
+		const u32 *p = src + 2 * (size_t)i;
+		mmx_vu32 t0 = mmx_ld(p), t1 = mmx_ld(p + NPX);
+		mmx_vu32 b0 = mmx_ld(p + stride), b1 = mmx_ld(p + stride + NPX);
+		mmx_vu32 top = mmx_vavg(mmx_evens(t0, t1), mmx_odds(t0, t1));
+		mmx_vu32 bot = mmx_vavg(mmx_evens(b0, b1), mmx_odds(b0, b1));
+
+		mmx_st(dst + i, mmx_vavg(top, bot) | MMX_SIMD_BLACK);
+	}
+	for (; i < n; i++) {
+		const u32 *p = src + 2 * (size_t)i;
+
+		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
+				 mmx_avg(p[stride], p[stride + 1])) |
+			 MMX_SIMD_BLACK;
+	}
+}
+
+static void mmx_simd_pick2_row(u32 *dst, u32 n, const u32 *src)
+{
+	u32 i = 0;
+
+	for (; i + NPX <= n; i += NPX) {
+		mmx_vu32 a = mmx_ld(src + 2 * (size_t)i);
+		mmx_vu32 b = mmx_ld(src + 2 * (size_t)i + NPX);
+
+		mmx_st(dst + i, mmx_evens(a, b));
+	}
+	for (; i < n; i++)
+		dst[i] = src[2 * (size_t)i];
+}
+
+static void mmx_simd_opaque_row(u32 *dst, u32 n, const u8 *src)
+{
+	u32 i = 0;
+
+	for (; i + NPX <= n; i += NPX)
+		mmx_st(dst + i, mmx_ld(src + 4 * (size_t)i) | MMX_SIMD_BLACK);
+	for (; i < n; i++) {
+		const u8 *p = src + 4 * (size_t)i;
+
+		dst[i] = ((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16) |
+			 MMX_SIMD_BLACK;
+	}
+}
+
+static void mmx_simd_copy_reversed(u32 *dst, const u32 *src, u32 n)
+{
+	u32 i = 0;
+
+	for (; i + NPX <= n; i += NPX) {
+		mmx_vu32 v = mmx_ld(src - (ptrdiff_t)i - (NPX - 1));
+
+		mmx_st(dst + i, mmx_reverse(v));
+	}
+	for (; i < n; i++)
+		dst[i] = src[-(ptrdiff_t)i];
+}
+
+/* Four rows of four pixels, transposed. */
+static __always_inline void mmx_transpose4(mmx_v4u32 *r)
+{
+	mmx_v4u32 t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5);
+	mmx_v4u32 t1 = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7);
+	mmx_v4u32 t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
+	mmx_v4u32 t3 = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
+
+	r[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+	r[1] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+	r[2] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+	r[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+#define MMX_PREFETCH_ROWS	32
+
+static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
+				    u32 *d, size_t dstride, u32 u0, u32 u1)
+{
+	u32 *rows[MMX_SIMD_TBAND];
+	mmx_v4u32 r[4];
+	u32 u = u0;
+	int k, h, j;
+
+	for (k = 0; k < MMX_SIMD_TBAND; k++)
+		rows[k] = d + (size_t)(xv > 0 ? k : MMX_SIMD_TBAND - 1 - k) *
+			  dstride;
+	for (; u + 3 < u1; u += 4, p += 4 * ustep) {
+		for (j = 0; j < 4; j++)
+			__builtin_prefetch(p + (MMX_PREFETCH_ROWS + j) * ustep);
+		for (h = 0; h < MMX_SIMD_TBAND; h += 4) {
+			for (j = 0; j < 4; j++)
+				r[j] = mmx_ld4(p + j * ustep + h);
+			mmx_transpose4(r);
+			for (j = 0; j < 4; j++)
+				mmx_st4(rows[h + j] + u, r[j]);
+		}
+	}
+	for (; u < u1; u++, p += ustep)
+		for (k = 0; k < MMX_SIMD_TBAND; k++)
+			rows[k][u] = p[k];
+}
+
+/* 1 if the fraction of the 2^-16 quotient is near an integer, per lane */
+static __always_inline mmx_vhs32 mmx_quad_near(mmx_vu64 e)
+{
+	mmx_vu64 f = ((e >> (MMX_SIMD_QSHIFT - 16)) + MMX_SIMD_QDELTA) & 0xffff;
+
+	return __builtin_convertvector(f, mmx_vhs32) < 2 * MMX_SIMD_QDELTA;
+}
+
+/* floor(e / 2^QSHIFT) per lane (|e| < 2^61), without a 64-bit sra */
+static __always_inline mmx_vhs32 mmx_quad_int(mmx_vu64 e)
+{
+	mmx_vu64 u = (e + (1ull << 62)) >> MMX_SIMD_QSHIFT;
+
+	return __builtin_convertvector(u, mmx_vhs32) - (1 << 24);
+}
+
+/*
+ * NBI steps at a time: lane k holds step j + k; each lane advances NBI
+ * steps by its own difference, which grows by NBI^2 d2 per advance
+ * (arithmetic modulo 2^64: the same values as step by step).
+ */
+static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
+			       struct mmx_simd_quad *qx,
+			       struct mmx_simd_quad *qy)
+{
+	u64 x1 = (u64)qx->d1, x2 = (u64)qx->d2, y1 = (u64)qy->d1;
+	u64 y2 = (u64)qy->d2, mask = 0;
+	mmx_vu64 ex, ey, dx, dy, sx, sy, k, tri;
+	u32 j = 0, i;
+
+#if VB == 16
+	k = MMX_VEC2(mmx_vu64, 0, 1);
+#else
+	k = MMX_VEC4(mmx_vu64, 0, 1, 2, 3);
+#endif
+	tri = (k * (k - 1)) >> 1;
+	ex = (u64)qx->e + k * x1 + tri * x2;
+	ey = (u64)qy->e + k * y1 + tri * y2;
+	dx = NBI * x1 + (NBI * k + NBI * (NBI - 1) / 2) * x2;
+	dy = NBI * y1 + (NBI * k + NBI * (NBI - 1) / 2) * y2;
+	sx = (mmx_vu64){ 0 } + NBI * NBI * x2;
+	sy = (mmx_vu64){ 0 } + NBI * NBI * y2;
+	for (; j + NBI <= n; j += NBI) {
+		mmx_vhs32 tx = mmx_quad_int(ex), ty = mmx_quad_int(ey);
+		mmx_vhs32 near = mmx_quad_near(ex) | mmx_quad_near(ey);
+		u64 any[VB / 16];
+		s32 lane[NBI];
+		bool some;
+
+		__builtin_memcpy(ox + j, &tx, sizeof(tx));
+		__builtin_memcpy(oy + j, &ty, sizeof(ty));
+		__builtin_memcpy(any, &near, sizeof(near));
+#if VB == 16
+		some = any[0];
+#else
+		some = any[0] | any[1];
+#endif
+		if (__builtin_expect(some, 0)) {
+			__builtin_memcpy(lane, &near, sizeof(near));
+			for (i = 0; i < NBI; i++)
+				mask |= (u64)(lane[i] & 1) << (j + i);
+		}
+		ex += dx;
+		dx += sx;
+		ey += dy;
+		dy += sy;
+	}
+	/* the state at step j: lane 0 */
+	__builtin_memcpy(&qx->e, &ex, sizeof(qx->e));
+	qx->d1 = (s64)(x1 + j * x2);
+	__builtin_memcpy(&qy->e, &ey, sizeof(qy->e));
+	qy->d1 = (s64)(y1 + j * y2);
+	for (; j < n; j++) {
+		u32 fx = (u32)(qx->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
+		u32 fy = (u32)(qy->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
+
+		ox[j] = (s32)(qx->e >> MMX_SIMD_QSHIFT);
+		oy[j] = (s32)(qy->e >> MMX_SIMD_QSHIFT);
+		if (fx - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA ||
+		    fy - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA)
+			mask |= (u64)1 << j;
+		qx->e = (s64)((u64)qx->e + (u64)qx->d1);
+		qx->d1 = (s64)((u64)qx->d1 + (u64)qx->d2);
+		qy->e = (s64)((u64)qy->e + (u64)qy->d1);
+		qy->d1 = (s64)((u64)qy->d1 + (u64)qy->d2);
+	}
+	return mask;
+}
+
+const struct mmx_simd_ops MMX_SIMD_OPS = {
+	.name = MMX_SIMD_NAME,
+	.fpu = true,
+	.bilinear_gather = mmx_simd_bilinear_gather,
+	.bilinear_points = mmx_simd_bilinear_points,
+	.hlerp_row = mmx_simd_hlerp_row,
+	.vlerp_row = mmx_simd_vlerp_row,
+	.box2_row = mmx_simd_box2_row,
+	.pick2_row = mmx_simd_pick2_row,
+	.opaque_row = mmx_simd_opaque_row,
+	.copy_reversed = mmx_simd_copy_reversed,
+	.quad_steps = mmx_simd_quad_steps,
+	.transpose_band = mmx_simd_transpose_band,
+};
