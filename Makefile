@@ -12,13 +12,17 @@
 #                   man pages (PREFIX=/usr/local, DESTDIR honoured); the
 #                   module goes through kbuild's modules_install
 #   make W=1 C=1    kbuild's extra warnings and sparse, as usual
+#   make images     the Debian 12 and 13 guest root filesystems
+#                   (tests/vm/image; cached under build/images/)
+#   make module-trixie  the module for Debian 13's 6.12 kernel, built in
+#                   the Debian 13 root (build/trixie/*.ko)
 
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := $(CURDIR)/build
 CHECK_ARGS ?=
 
-.PHONY: all module userspace tests tools deps check demo bench install modules_install clean
+.PHONY: all module module-trixie images userspace tests tools deps check demo bench install modules_install clean
 
 all: module userspace tests tools
 
@@ -27,6 +31,13 @@ deps:
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+module-trixie:
+	scripts/module-release --release trixie $(if $(W),W=$(W)) $(if $(C),C=$(C))
+
+images:
+	tests/vm/image --release bookworm
+	tests/vm/image --release trixie
 
 userspace:
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace BUILD=$(BUILD); fi
