@@ -5,7 +5,8 @@
 #
 #   make            module + userspace + tests
 #   make demo       README's main job: boot a guest, light every output
-#   make check      every test (host unit tests, then guest tests)
+#   make check      every test (host unit tests, then guest tests on
+#                   Debian 12's and Debian 13's kernels)
 #   make bench      benchmarks (figures, not tests): the host ones, then
 #                   mmxplay's 60 s A/V sync run in a guest
 #   make install    libmmx, mmxd, mmxrandr, headers, pkg-config file and
@@ -52,6 +53,7 @@ tools:
 
 check: deps
 	$(MAKE) all
+	$(MAKE) images module-trixie
 	tests/run-all $(CHECK_ARGS)
 
 demo: deps
