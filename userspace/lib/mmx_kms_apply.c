@@ -302,7 +302,7 @@ static int mmx_want_route(struct mmx_kms *k, struct mmx_want *w,
 			  struct mmx_error *err)
 {
 	const struct mmx_output_info *o = &w->cur.outputs[j];
-	uint32_t i, n;
+	uint32_t i, n, pass;
 	int idx;
 
 	if (c->flags & MMX_CHANGE_CRTC) {
@@ -320,15 +320,22 @@ static int mmx_want_route(struct mmx_kms *k, struct mmx_want *w,
 	}
 	if (w->out_crtc[j])
 		return mmx_crtc_index(k, w->out_crtc[j]);
-	for (i = 0; i < o->ncrtc; i++) {
-		idx = mmx_crtc_index(k, o->crtcs[i]);
-		if (idx < 0)
-			continue;
-		for (n = 0; n < w->cur.noutput; n++)
-			if (w->out_crtc[n] == o->crtcs[i])
-				break;
-		if (n == w->cur.noutput)
-			return idx;
+	/*
+	 * A free CRTC, the one at the output's own position first: where
+	 * any encoder drives any CRTC, output N keeps CRTC N (and its
+	 * writeback) when that one is free.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < o->ncrtc; i++) {
+			idx = mmx_crtc_index(k, o->crtcs[i]);
+			if (idx < 0 || (!pass && (uint32_t)idx != j))
+				continue;
+			for (n = 0; n < w->cur.noutput; n++)
+				if (w->out_crtc[n] == o->crtcs[i])
+					break;
+			if (n == w->cur.noutput)
+				return idx;
+		}
 	}
 	return mmx_error_set(err, -EBUSY, "output %s: no free CRTC", o->name);
 }

@@ -580,7 +580,7 @@ static int resolve_crtc(struct planner *p, const struct po *o, uint32_t *id)
 static int guess_crtc_index(struct planner *p, const struct po *o,
 			    uint32_t forced)
 {
-	uint32_t k, j;
+	uint32_t k, j, pass, self;
 
 	if (forced) {
 		const struct mmx_crtc_info *c = mmx_state_crtc(p->s, forced);
@@ -589,18 +589,22 @@ static int guess_crtc_index(struct planner *p, const struct po *o,
 	}
 	if (o->crtc)
 		return (int)o->crtc->index;
-	for (k = 0; k < o->info->ncrtc && k < MMX_MAX_CRTCS; k++) {
-		const struct mmx_crtc_info *c = mmx_state_crtc(p->s,
-							  o->info->crtcs[k]);
-		int used = 0;
+	/* as libmmx: the CRTC at the output's own position first */
+	self = (uint32_t)(o->info - p->s->outputs);
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < o->info->ncrtc && k < MMX_MAX_CRTCS; k++) {
+			const struct mmx_crtc_info *c =
+				mmx_state_crtc(p->s, o->info->crtcs[k]);
+			int used = 0;
 
-		if (!c)
-			continue;
-		for (j = 0; j < p->n; j++)
-			if (p->po[j].lit && p->po[j].crtc == c)
-				used = 1;
-		if (!used)
-			return (int)c->index;
+			if (!c || (!pass && c->index != self))
+				continue;
+			for (j = 0; j < p->n; j++)
+				if (p->po[j].lit && p->po[j].crtc == c)
+					used = 1;
+			if (!used)
+				return (int)c->index;
+		}
 	}
 	return -1;
 }

@@ -43,18 +43,47 @@ extern "C" {
  * ``FB_DAMAGE_CLIPS``
  *	accepted; the composer redraws whole frames, the virtio-gpu backend
  *	sends only the damaged rectangles to the host.
+ * ``rotation``
+ *	bitmask "rotate-0" (default), "rotate-90", "rotate-180", "rotate-270",
+ *	"reflect-x", "reflect-y": exactly one rotation, any reflections (else
+ *	-EINVAL). DRM's meaning (drm_rect_rotate()): the source rectangle is
+ *	reflected (reflect-x mirrors its columns, reflect-y its rows), then
+ *	rotated counter-clockwise, then scaled to CRTC_W x CRTC_H. It places
+ *	the plane in CRTC space; the CRTC's TRANSFORM then applies to the
+ *	composed CRTC space as a whole.
+ * ``SCALING_FILTER``
+ *	enum "Default" (bilinear) or "Nearest Neighbor", for planes that are
+ *	resampled (see below). The sampling rules are those of the CRTC's
+ *	TRANSFORM_FILTER: destination pixel (u, v) shows the framebuffer point
+ *	that the centre (u + 1/2, v + 1/2) maps to; "Nearest Neighbor" takes
+ *	the pixel containing it (a point on a pixel edge belongs to the pixel
+ *	above/left of it), "Default" interpolates the four pixels around it
+ *	with pixman's 7-bit weights, alpha interpolated like a colour. Pixels
+ *	beyond the source rectangle's edge read as its edge pixels.
  *
- * Planes are not scaled: SRC_W and SRC_H must equal CRTC_W and CRTC_H in
- * 16.16 fixed point (-EINVAL otherwise). Any plane, the primary one too,
- * may be placed anywhere within [-%MMX_PLANE_POS_LIMIT,
- * %MMX_PLANE_POS_LIMIT] (-EINVAL beyond) and is clipped to the CRTC; what
- * no plane covers is black. Cursor framebuffers are ARGB8888, at most
- * %MMX_CURSOR_MAX_SIZE pixels in each direction. Primary and overlay
- * formats: XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565, RGB888,
- * XRGB2101010, linear only. Framebuffers are at most %MMX_FB_MAX_SIZE
- * pixels in each direction, with any pitch of at least width times bytes
- * per pixel and any offset that fits the buffer. Changing framebuffers,
- * even to another size, pitch or format, needs no ALLOW_MODESET.
+ * Scaling: SRC_W x SRC_H (16.16) is scaled to CRTC_W x CRTC_H on every
+ * plane, with scale factors (source over destination size, after the
+ * rotation) from 1/%MMX_PLANE_SCALE_LIMIT (magnification) to
+ * %MMX_PLANE_SCALE_LIMIT (minification) in each direction; beyond that,
+ * or with an empty source rectangle, the commit fails with -ERANGE (an
+ * empty CRTC rectangle is accepted and shows nothing). Fractional
+ * SRC_X, SRC_Y, SRC_W, SRC_H are honoured. A plane that is unrotated,
+ * unscaled and at an integer source position is shown pixel for pixel; any
+ * other is resampled with its SCALING_FILTER.
+ *
+ * Position: any CRTC_X, CRTC_Y the uAPI carries is accepted, the primary
+ * plane's too; the plane is clipped to the CRTC and what no plane covers is
+ * black. A plane entirely off the CRTC is accepted and simply not shown.
+ * The DRM core refuses CRTC_X + CRTC_W or CRTC_Y + CRTC_H beyond INT_MAX
+ * (-ERANGE) and a source rectangle outside the framebuffer (-ENOSPC).
+ *
+ * Formats, every plane kind alike (the cursor too): XRGB8888, ARGB8888,
+ * XBGR8888, ABGR8888, RGB565, RGB888, XRGB2101010, linear only, of any size
+ * up to %MMX_FB_MAX_SIZE pixels in each direction, with any pitch of at
+ * least width times bytes per pixel and any offset that fits the buffer.
+ * DRM_CAP_CURSOR_WIDTH and _HEIGHT report %MMX_CURSOR_MAX_SIZE as the
+ * preferred cursor size, a hint only. Changing framebuffers, even to
+ * another size, pitch or format, needs no ALLOW_MODESET.
  *
  * Writeback connectors accept XRGB8888 and ARGB8888 framebuffers of the
  * mode's size; they receive the composed frame with alpha 0xff.
@@ -79,7 +108,10 @@ extern "C" {
  * Every connector carries RandR 1.3's standard output properties, with
  * RandR's names and value names, so that KMS clients (modetest, proptest)
  * and X clients (through the modesetting driver, which mirrors enum and
- * range connector properties) see the same thing.
+ * range connector properties) see the same thing. Every connector property
+ * is a range, an enum or a blob, the kinds Xorg's modesetting driver
+ * handles (it cannot mirror a bitmask property), and a property that can
+ * take a single value only is immutable.
  *
  * ``ConnectorType``
  *	immutable enum: unknown, VGA, DVI, DVI-I, DVI-A, DVI-D, HDMI, Panel,
@@ -96,8 +128,11 @@ extern "C" {
  *	and TMDS; DVI-D, HDMI: TMDS; DVI-A: VGA; LVDS: LVDS; eDP, DisplayPort:
  *	DisplayPort; Composite: the Composite values; S-Video: SVideo;
  *	Component: Component; TV: the Composite values and SVideo; SCART:
- *	the Composite values, SVideo and Component). Another
- *	value fails the commit with -EINVAL. Changing it on an active output is
+ *	the Composite values, SVideo and Component). Immutable on the kinds
+ *	with a single format (VGA, DVI-D, DVI-A, HDMI, DisplayPort, eDP,
+ *	LVDS, S-Video, Component): setting it, even to its value, fails with
+ *	-EINVAL. Another value fails the commit with -EINVAL. Changing it on
+ *	an active output is
  *	a modeset (ALLOW_MODESET needed; the legacy SETPROPERTY ioctl, which
  *	xrandr --set uses through Xorg, is allowed to modeset). The driver
  *	switches it itself when the plugged sink demands it (a DVI-I port goes
@@ -108,32 +143,58 @@ extern "C" {
  *	The mode list follows the signal: TV signals offer their TV timings,
  *	the others the sink's EDID modes that the link can carry.
  * ``SignalProperties``
- *	bitmask, on connectors whose formats have properties: the TV
- *	standards NTSC ... SECAM-H for Composite and SVideo, SingleLink and
- *	DualLink for TMDS, Lane1, Lane2, Lane4, LowSpeed and HiSpeed for
- *	DisplayPort. A combination that does not fit the SignalFormat (two
- *	links, two lane counts, a PAL standard on Composite-NTSC, ...) fails
- *	with -EINVAL. TV signals take one standard family (NTSC, PAL or
- *	SECAM), at most one variant of it, optionally with the family's base
- *	name ("PAL" with "PAL-B" is fine, "PAL-B" with "PAL-G" is not);
- *	Composite-PAL takes only PAL standards, and so on. 0 selects the
- *	format's default (TMDS: SingleLink; DisplayPort: Lane4 HiSpeed;
+ *	enum, on connectors one of whose formats has properties. RandR gives
+ *	an output a set of signal attributes per format; KMS has no set
+ *	property but the bitmask, which Xorg cannot mirror, so each enum value
+ *	is one valid set: its number is the set itself, attribute p being
+ *	bit p in RandR's order (0 NTSC, 1 NTSC-M, 2 NTSC-J, 3 NTSC-N,
+ *	4 NTSC-4.43, 5 NTSC-film, 6 PAL, 7 PAL-B, 8 PAL-G, 9 PAL-H, 10 PAL-I,
+ *	11 PAL-M, 12 PAL-D, 13 PAL-N, 14 PAL-Nc, 15 PAL-L, 16 PAL-60,
+ *	17 SECAM, 18 SECAM-L, 19 SECAM-B, 20 SECAM-G, 21 SECAM-D, 22 SECAM-K,
+ *	23 SECAM-H, 24 SingleLink, 25 DualLink, 26 Lane1, 27 Lane2, 28 Lane4,
+ *	29 LowSpeed, 30 HiSpeed), and its name the attributes' names in that
+ *	order joined by '+' ("Lane4+HiSpeed"), "none" for the empty set. The
+ *	sets: TMDS one link (SingleLink, DualLink); DisplayPort one lane count
+ *	and one rate (Lane1+LowSpeed ... Lane4+HiSpeed); Composite and SVideo
+ *	one TV standard, a family's base value ("PAL") or one of its variants
+ *	("PAL-B"), which implies the family; Composite-PAL, -NTSC and -SECAM
+ *	only their family's standards; VGA, LVDS and Component "none". The
+ *	enum lists every set valid with one of the connector's formats, in
+ *	that order: "none" first when a format has no properties, then the
+ *	one-attribute sets, then the two-attribute ones (DVI-I: none,
+ *	SingleLink, DualLink; DisplayPort: six; the TV kinds: the 24
+ *	standards). A value that does not fit the SignalFormat of the same
+ *	commit ("none" with TMDS, a PAL standard on Composite-NTSC, DualLink
+ *	with VGA) fails with -EINVAL and changes nothing. A commit that
+ *	changes SignalFormat without setting SignalProperties gets the new
+ *	format's default (TMDS: SingleLink; DisplayPort: Lane4+HiSpeed;
  *	Composite, Composite-NTSC and SVideo: NTSC-M; Composite-PAL: PAL-B;
- *	Composite-SECAM: SECAM-L), and reads back as that default. A commit
- *	that changes
- *	SignalFormat without setting SignalProperties gets the new format's
- *	default. The link must carry the mode: single-link TMDS up to
- *	165 MHz, dual-link up to 330 MHz, DisplayPort lanes x 1.62 or
- *	2.7 Gbit/s x 8/10 >= clock x 24 bits, VGA DAC up to 400 MHz,
- *	single-channel LVDS up to 112 MHz, TV signals only their own
- *	timings; otherwise -EINVAL.
+ *	Composite-SECAM: SECAM-L; the others: none).
+ *
+ *	The link must carry the CRTC's mode whenever the CRTC is enabled,
+ *	lit or not (DPMS off, ACTIVE 0): single-link TMDS up to 165 MHz,
+ *	dual-link up to 330 MHz, DisplayPort lanes x 1.62 or 2.7 Gbit/s x
+ *	8/10 >= clock x 24 bits, VGA DAC up to 400 MHz, single-channel LVDS
+ *	up to 112 MHz, TV signals only their own timings; otherwise the
+ *	commit that would make the configuration fails with -EINVAL, so that
+ *	setting ACTIVE back never does. A signal change on a CRTC that is
+ *	enabled but not active needs no ALLOW_MODESET: it takes effect when
+ *	the CRTC is lit again.
  * ``EDID``
- *	the standard blob: the EDID of the simulated sink.
+ *	the standard blob: the EDID of the simulated sink, read through the
+ *	DRM core (a DDC read of 12 ms per block), so that debugfs
+ *	``dri/N/<connector>/edid_override`` (with ``force``) and the
+ *	``drm.edid_firmware`` kernel parameter replace it, and the connector's
+ *	modes with it, on the next probe, as on any driver. The sink itself
+ *	(its presence, its signal demands) stays the simulated one.
  * ``CompatibilityList``, ``CloneList``
  *	immutable blobs: arrays of &struct drm_mmx_output_signal.
  *	CompatibilityList names every other output and each of its signal
- *	formats: all can be used at the same time as this one (each output
- *	has its own CRTC). CloneList names the outputs that may share this
+ *	formats: all can be used at the same time as this one. Every encoder
+ *	can drive every CRTC (possible_crtcs has them all), so a client may
+ *	move an output to another CRTC or take a CRTC from another output;
+ *	each output's own CRTC, writeback connector and CRC are its index's.
+ *	CloneList names the outputs that may share this
  *	output's CRTC, with each of their formats; it is symmetric, agrees
  *	with the encoders' possible_clones, and the atomic check refuses any
  *	other clone set with -EINVAL. Clone groups: analog outputs (VGA,
@@ -295,10 +356,10 @@ struct drm_mmx_panning {
 #define MMX_PLANES_PER_CRTC	(2 + MMX_OVERLAYS_PER_CRTC)
 /* MMX_FB_MAX_SIZE: largest framebuffer width and height */
 #define MMX_FB_MAX_SIZE		16384
-/* MMX_CURSOR_MAX_SIZE: largest cursor width and height */
+/* MMX_CURSOR_MAX_SIZE: DRM_CAP_CURSOR_WIDTH/HEIGHT, a hint, not a limit */
 #define MMX_CURSOR_MAX_SIZE	256
-/* MMX_PLANE_POS_LIMIT: largest distance of CRTC_X, CRTC_Y from 0 */
-#define MMX_PLANE_POS_LIMIT	16384
+/* MMX_PLANE_SCALE_LIMIT: largest plane magnification and minification */
+#define MMX_PLANE_SCALE_LIMIT	8
 
 /**
  * DOC: timed atomic commits
