@@ -5,20 +5,25 @@
 #
 #   make            module + userspace + tests
 #   make demo       README's main job: boot a guest, light every output
-#   make check      every test (host unit tests, then guest tests)
+#   make check      every test (host unit tests, then guest tests on
+#                   Debian 12's and Debian 13's kernels)
 #   make bench      benchmarks (figures, not tests): the host ones, then
 #                   mmxplay's 60 s A/V sync run in a guest
 #   make install    libmmx, mmxd, mmxrandr, headers, pkg-config file and
 #                   man pages (PREFIX=/usr/local, DESTDIR honoured); the
 #                   module goes through kbuild's modules_install
 #   make W=1 C=1    kbuild's extra warnings and sparse, as usual
+#   make images     the Debian 12 and 13 guest root filesystems
+#                   (tests/vm/image; cached under build/images/)
+#   make module-trixie  the module for Debian 13's 6.12 kernel, built in
+#                   the Debian 13 root (build/trixie/*.ko)
 
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := $(CURDIR)/build
 CHECK_ARGS ?=
 
-.PHONY: all module userspace tests tools deps check demo bench install modules_install clean
+.PHONY: all module module-trixie images userspace tests tools deps check demo bench install modules_install clean
 
 all: module userspace tests tools
 
@@ -27,6 +32,14 @@ deps:
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+module-trixie:
+	scripts/module-release --release trixie $(if $(W),W=$(W)) $(if $(C),C=$(C))
+
+# both at once: they wait on the network as much as on the CPU
+images:
+	tests/vm/image --release bookworm & pid=$$!; \
+	tests/vm/image --release trixie; rc=$$?; wait $$pid && exit $$rc
 
 userspace:
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace BUILD=$(BUILD); fi
@@ -39,8 +52,12 @@ tests: userspace
 tools:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools BUILD=$(BUILD); fi
 
+# The debootstraps of the guest images (minutes of downloads and dpkg) go
+# on while the host builds.
 check: deps
-	$(MAKE) all
+	mkdir -p $(BUILD); $(MAKE) images >$(BUILD)/images.log 2>&1 & pid=$$!; \
+	$(MAKE) all; rc=$$?; wait $$pid || rc=1; cat $(BUILD)/images.log; exit $$rc
+	$(MAKE) module-trixie
 	tests/run-all $(CHECK_ARGS)
 
 demo: deps
