@@ -12,6 +12,7 @@
 #include <drm/drm_damage_helper.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
@@ -115,8 +116,40 @@ static void mmx_plane_atomic_update(struct drm_plane *plane,
 {
 }
 
+/*
+ * The framebuffer's kernel mapping lives from prepare_fb to cleanup_fb, as
+ * the shadow-plane helpers did until 6.2. Their begin/end_fb_access pair
+ * (6.2 on) unmaps the old state's buffers at the end of commit_planes, but
+ * the composer may read them later: a held state is latched at a vblank
+ * after that, and the commit tail waits for it (and for the composer)
+ * before cleanup_planes.
+ */
+static int mmx_plane_prepare_fb(struct drm_plane *plane,
+				struct drm_plane_state *state)
+{
+	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
+	int ret;
+
+	if (!state->fb)
+		return 0;
+	ret = drm_gem_plane_helper_prepare_fb(plane, state);
+	if (ret)
+		return ret;
+	return drm_gem_fb_vmap(state->fb, shadow->map, shadow->data);
+}
+
+static void mmx_plane_cleanup_fb(struct drm_plane *plane,
+				 struct drm_plane_state *state)
+{
+	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
+
+	if (state->fb)
+		drm_gem_fb_vunmap(state->fb, shadow->map);
+}
+
 static const struct drm_plane_helper_funcs mmx_plane_helper_funcs = {
-	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
+	.prepare_fb = mmx_plane_prepare_fb,
+	.cleanup_fb = mmx_plane_cleanup_fb,
 	.atomic_check = mmx_plane_atomic_check,
 	.atomic_update = mmx_plane_atomic_update,
 };
