@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run the real clients one after the other in one guest, each under a
+# timeout, and say which ran: the tests/clients driver boots one guest per
+# release and backend with this.
+#
+# Usage: all.sh [CLIENT...]   (default: libdrm xorg weston kmscube)
+dir=$(dirname "$0")
+status=0
+[ $# -gt 0 ] || set -- libdrm xorg weston kmscube
+for client in "$@"; do
+	echo "==== $client"
+	# generous: TCG on a loaded 2-core machine; only a hang reaches it
+	timeout -k 10 1200 sh "$dir/$client.sh"
+	rc=$?
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "Subtest $client: TIMEOUT (killed after 1200 s)"
+		status=1
+	elif [ $rc -ne 0 ]; then
+		status=1
+	fi
+	echo "==== $client: exit $rc"
+done
+exit $status
