@@ -43,6 +43,13 @@ kmscube_run() {
 	fi
 	wait "$_pid"
 	_rc=$?
+	if [ $_rc -ne 0 ] && [ "$_name" = kmscube-atomic ] &&
+	   grep -q 'no eglDupNativeFenceFDANDROID' "$LOG/$_name.txt"; then
+		# kmscube -A needs EGL native fences, which Mesa's software
+		# rasteriser does not have: nothing mmx could provide
+		subtest "$_name" SKIP "Mesa's software EGL has no EGL_ANDROID_native_fence_sync"
+		return
+	fi
 	if [ $_rc -ne 0 ]; then
 		subtest "$_name" FAIL "exit $_rc; see $LOG/$_name.txt"
 		status=1

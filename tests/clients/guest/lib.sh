@@ -48,6 +48,19 @@ wait_for() {
 	return 1
 }
 
+# wait_line PID FILE REGEX: wait until FILE has a line matching REGEX (grep
+# -E) while process PID lives, at most 3000 polls.
+wait_line() {
+	_tries=3000
+	while [ "$_tries" -gt 0 ]; do
+		grep -qE "$3" "$2" 2>/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || break
+		_tries=$((_tries - 1))
+		sleep 0.2
+	done
+	grep -qE "$3" "$2" 2>/dev/null
+}
+
 # Find mmx among the DRM devices.
 DRI=
 CARD=

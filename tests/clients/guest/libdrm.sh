@@ -76,14 +76,20 @@ if wait_for 600 mode_is_set; then
 	pipe_opt=
 	[ "$crtc" = 1 ] && pipe_opt=-s
 	if [ "$crtc" -le 1 ]; then
-		timeout 300 stdbuf -oL vbltest -M mmx $pipe_opt >"$LOG/vbltest.txt" 2>&1 &
+		# it stops when its stdin is readable: a FIFO we hold open
+		rm -f /tmp/vhold
+		mkfifo /tmp/vhold
+		timeout 600 stdbuf -oL vbltest -M mmx $pipe_opt </tmp/vhold \
+			>"$LOG/vbltest.txt" 2>&1 &
 		vpid=$!
-		if wait_for 1500 grep -q 'freq:' "$LOG/vbltest.txt"; then
+		exec 7>/tmp/vhold
+		if wait_line "$vpid" "$LOG/vbltest.txt" 'freq:'; then
 			subtest vbltest SUCCESS "$(grep -m1 'freq:' "$LOG/vbltest.txt")"
 		else
 			fail vbltest "no 60 vblanks counted; see $LOG/vbltest.txt"
 		fi
-		kill "$vpid" 2>/dev/null
+		echo >&7
+		exec 7>&-
 		wait "$vpid" 2>/dev/null
 	else
 		subtest vbltest SKIP "vbltest reaches pipes 0 and 1 only; $conn is on crtc-$crtc"
@@ -97,7 +103,7 @@ cp "$DRI/state" "$LOG/state-after-s.txt"
 # -v: page flips on the mode; modetest prints "freq:" after 60 flips... per
 # second of flips, and the flip count comes from its page-flip events.
 hold "$LOG/modetest-v.txt" -s "$conn_id:$mode" -v
-if wait_for 1500 grep -q 'freq:' "$LOG/modetest-v.txt"; then
+if wait_line "$hold_pid" "$LOG/modetest-v.txt" 'freq:'; then
 	subtest modetest-page-flip SUCCESS "$(grep -m1 'freq:' "$LOG/modetest-v.txt")"
 else
 	fail modetest-page-flip "no flip rate printed; see $LOG/modetest-v.txt"
