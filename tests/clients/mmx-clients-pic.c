@@ -10,6 +10,7 @@
  *
  * Usage:
  *   mmx-clients-pic crc-solid W H RRGGBB
+ *   mmx-clients-pic ppm-solid W H RRGGBB OUT.ppm
  *   mmx-clients-pic crc FILE.xwd [OPTION]...
  *   mmx-clients-pic ppm FILE.xwd OUT.ppm [OPTION]...
  * Options, applied in this order:
@@ -19,7 +20,8 @@
  *
  * crc prints the CRC that mmx's debugfs reports for that frame: crc32_le with
  * seed 0 and no final inversion over the XRGB8888 pixels, X = 0xff (see
- * mmx_composer.c). crc-solid does the same for a frame of one colour.
+ * mmx_composer.c). crc-solid does the same for a frame of one colour, and
+ * ppm-solid writes such a frame as a PPM.
  * Exit status: 0 done, 1 unreadable or unsupported input, 2 bad usage.
  */
 #include <errno.h>
@@ -45,9 +47,10 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"Usage: %s crc-solid W H RRGGBB\n"
+		"       %s ppm-solid W H RRGGBB OUT.ppm\n"
 		"       %s crc FILE.xwd [--crop X,Y,W,H] [--reflect-x] [--rotate R]\n"
 		"       %s ppm FILE.xwd OUT.ppm [same options]\n",
-		prog, prog, prog);
+		prog, prog, prog, prog);
 	exit(2);
 }
 
@@ -253,12 +256,13 @@ int main(int argc, char **argv)
 
 	if (argc < 3)
 		usage();
-	if (!strcmp(argv[1], "crc-solid")) {
+	if (!strcmp(argv[1], "crc-solid") || !strcmp(argv[1], "ppm-solid")) {
+		int to_ppm = !strcmp(argv[1], "ppm-solid");
 		unsigned long n;
 		uint32_t colour;
 		char *end;
 
-		if (argc != 5)
+		if (argc != 5 + to_ppm)
 			usage();
 		pic.w = strtoul(argv[2], NULL, 10);
 		pic.h = strtoul(argv[3], NULL, 10);
@@ -270,6 +274,10 @@ int main(int argc, char **argv)
 			die("out of memory");
 		for (n = 0; n < pic.w * pic.h; n++)
 			pic.px[n] = 0xff000000u | colour;
+		if (to_ppm) {
+			write_ppm(&pic, argv[5]);
+			return 0;
+		}
 		printf("%08x\n", crc32_le_seed0(pic.px, pic.w * pic.h));
 		return 0;
 	}

@@ -133,3 +133,43 @@ wait_crc() {
 		END { print seen >last; exit !found }
 	'
 }
+
+# QEMU's picture (virtio backend): when the host gave the guest a
+# virtio-serial port named mmx.sync, `screendump TAG HEAD [solid=RRGGBB]`
+# asks the host to screendump that head (a line it watches for on the
+# console) and waits for its answer on the port, so the picture cannot
+# change under the dump. After the run the host compares the dump with
+# /out/CLIENT/TAG.want.ppm, or with a frame of the colour given. Returns 1
+# when there is no such port (nothing asked) or no answer came.
+sync_port() {
+	for _p in /sys/class/virtio-ports/*/name; do
+		[ -e "$_p" ] || modprobe virtio_console 2>/dev/null
+		break
+	done
+	for _p in /sys/class/virtio-ports/*/name; do
+		[ -e "$_p" ] || continue
+		if [ "$(cat "$_p")" = mmx.sync ]; then
+			_d=${_p%/name}
+			echo "/dev/${_d##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+screendump() {
+	[ "$BACKEND" = virtio ] || return 1
+	_port=$(sync_port) || return 1
+	_tag=$1
+	shift
+	echo "mmx-clients-screendump: ${MMX_CLIENT:-client} $_tag $*"
+	# the host answers one line per request
+	_ack=$(timeout 300 head -n 1 "$_port")
+	[ "$_ack" = "done $_tag" ]
+}
+
+# head_of CONNECTOR: the virtio-gpu scanout (QEMU head) of a connector:
+# DP-1 is head 0 (mmx names the virtio outputs DP-N in scanout order).
+head_of() {
+	_n=${1##*-}
+	echo $((_n - 1))
+}

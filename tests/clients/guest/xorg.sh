@@ -6,7 +6,8 @@
 # properties with the values KMS has (modetest); mode, rotation, transform,
 # panning, framebuffer size, off/on and SignalFormat changes succeed, and
 # the composed frame's CRC equals the CRC of the X server's own picture of
-# the screen (xwd -root) cut, mirrored and turned the way RandR says.
+# the screen (xwd -root) cut, mirrored and turned the way RandR says; on the
+# virtio backend QEMU's screendump of the head must be that picture too.
 #
 # Usage: xorg.sh   (in the guest; logs in /out/xorg)
 MMX_CLIENT=xorg
@@ -181,6 +182,12 @@ picture_check() {
 	}
 	if wait_crc "$_crtc" "$_want"; then
 		subtest "$_name" SUCCESS
+		# virtio: QEMU's picture of the head is that frame as well
+		if [ "$BACKEND" = virtio ] &&
+		   $PIC ppm "$_xwd" "$LOG/$_name.want.ppm" --crop "$_geom" "$@"; then
+			screendump "$_name" "$(head_of "$_out")" ||
+				rm -f "$LOG/$_name.want.ppm"
+		fi
 		rm -f "$_xwd"
 		return 0
 	fi
