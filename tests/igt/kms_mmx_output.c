@@ -77,6 +77,21 @@ static const char *const dp_names[] = {
 	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
 };
 
+/*
+ * The signal attributes in RandR's order: a SignalProperties enum value is
+ * the set of its attributes, attribute p being bit p (uAPI header).
+ */
+static const char *const sp_attr_names[] = {
+	"NTSC", "NTSC-M", "NTSC-J", "NTSC-N", "NTSC-4.43", "NTSC-film",
+	"PAL", "PAL-B", "PAL-G", "PAL-H", "PAL-I", "PAL-M", "PAL-D", "PAL-N",
+	"PAL-Nc", "PAL-L", "PAL-60",
+	"SECAM", "SECAM-L", "SECAM-B", "SECAM-G", "SECAM-D", "SECAM-K",
+	"SECAM-H",
+	"SingleLink", "DualLink",
+	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
+};
+#define SP_ATTRS ((int)MMX_ARRAY_SIZE(sp_attr_names))
+
 #define F(x) (1u << SF_##x)
 #define F_COMPOSITE_ALL (F(COMPOSITE) | F(COMPOSITE_PAL) | \
 			 F(COMPOSITE_NTSC) | F(COMPOSITE_SECAM))
@@ -186,7 +201,7 @@ static bool format_takes(int f, const char *name)
 	}
 }
 
-/* Whether a kind has SignalProperties, and the names its bitmask lists. */
+/* Whether one of a kind's formats takes the attribute NAME. */
 static bool kind_takes(const struct kind_info *k, const char *name)
 {
 	int f;
@@ -197,22 +212,93 @@ static bool kind_takes(const struct kind_info *k, const char *name)
 	return false;
 }
 
-static int kind_prop_names(const struct kind_info *k, const char **names,
-			   int max)
+/*
+ * The attribute sets the uAPI header allows with format F, as bits: one
+ * link for TMDS, a lane count and a rate for DisplayPort, one standard for
+ * TV formats (a family's base value or a variant); none ("none", 0) for the
+ * other formats. Returns how many went into SETS.
+ */
+static int format_sets(int f, uint64_t *sets, int max)
 {
-	static const char *const *lists[] = { tv_std_names, tmds_names,
-					      dp_names };
-	static const size_t sizes[] = { MMX_ARRAY_SIZE(tv_std_names),
-					MMX_ARRAY_SIZE(tmds_names),
-					MMX_ARRAY_SIZE(dp_names) };
-	size_t l, i;
-	int n = 0;
+	int n = 0, a, b;
 
-	for (l = 0; l < 3; l++)
-		for (i = 0; i < sizes[l]; i++)
-			if (kind_takes(k, lists[l][i]) && n < max)
-				names[n++] = lists[l][i];
+	if (!is_tv_format(f) && f != SF_TMDS && f != SF_DISPLAYPORT) {
+		sets[n++] = 0;
+		return n;
+	}
+	for (a = 0; a < SP_ATTRS; a++) {
+		if (!format_takes(f, sp_attr_names[a]))
+			continue;
+		if (f == SF_TMDS || is_tv_format(f))
+			if (n < max)
+				sets[n++] = 1ull << a;
+		for (b = a + 1; b < SP_ATTRS; b++) {
+			bool ok;
+
+			if (!format_takes(f, sp_attr_names[b]))
+				continue;
+			/* LaneN and a rate */
+			ok = f == SF_DISPLAYPORT && a <= 28 && b >= 29;
+			if (ok && n < max)
+				sets[n++] = (1ull << a) | (1ull << b);
+		}
+	}
 	return n;
+}
+
+/* The union over a kind's formats of format_sets(), each set once. */
+static int kind_sets(const struct kind_info *k, uint64_t *sets, int max)
+{
+	uint64_t fs[64];
+	int f, i, j, n = 0, nf;
+	bool any_props = false;
+
+	for (f = 0; f < SF_COUNT; f++) {
+		if (!(k->formats & (1u << f)))
+			continue;
+		nf = format_sets(f, fs, 64);
+		for (i = 0; i < nf; i++) {
+			any_props |= fs[i] != 0;
+			for (j = 0; j < n && sets[j] != fs[i]; j++)
+				;
+			if (j == n && n < max)
+				sets[n++] = fs[i];
+		}
+	}
+	return any_props ? n : 0;
+}
+
+/* Whether the set V is one of format_sets(F). */
+static bool format_set_valid(int f, uint64_t v)
+{
+	uint64_t fs[64];
+	int i, n = format_sets(f, fs, 64);
+
+	for (i = 0; i < n; i++)
+		if (fs[i] == v)
+			return true;
+	return false;
+}
+
+/* The documented default SignalProperties of format F ("0": none). */
+static const char *default_props(int f)
+{
+	switch (f) {
+	case SF_TMDS:
+		return "SingleLink";
+	case SF_DISPLAYPORT:
+		return "Lane4|HiSpeed";
+	case SF_COMPOSITE_PAL:
+		return "PAL-B";
+	case SF_COMPOSITE_SECAM:
+		return "SECAM-L";
+	case SF_COMPOSITE:
+	case SF_COMPOSITE_NTSC:
+	case SF_SVIDEO:
+		return "NTSC-M";
+	default:
+		return "0";
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -234,6 +320,12 @@ static const char *sf_name(int v)
 	return v >= 0 && v < SF_COUNT ? sf_names[v] : "(out of range)";
 }
 
+/* SignalFormat can be set: the kind has more than one format. */
+static bool sf_mutable(struct mmx_dev *d, struct mmx_output *o)
+{
+	return __builtin_popcount(kind_of(d, o)->formats) > 1;
+}
+
 static bool has_sigprops(struct mmx_dev *d, struct mmx_output *o)
 {
 	return mmx_prop_lookup(d->fd, o->conn_id, "SignalProperties", NULL,
@@ -245,85 +337,63 @@ static uint64_t sp_get(struct mmx_dev *d, struct mmx_output *o)
 	return mmx_prop_get(d, o->conn_id, "SignalProperties");
 }
 
+/* The bit of attribute NAME (uAPI numbering); fails for unknown names. */
+static uint64_t sp_attr_bit(const char *name)
+{
+	int a;
+
+	for (a = 0; a < SP_ATTRS; a++)
+		if (!strcmp(sp_attr_names[a], name))
+			return 1ull << a;
+	mmx_fail("no signal attribute \"%s\"", name);
+	return 0;
+}
+
 /*
- * The SignalProperties bits for "A|B|C" ("0" for none), looked up by name
- * in the connector's bitmask property (enum value = bit number).
+ * The SignalProperties value of the set "A|B|C" ("0" for none): the set's
+ * bits, which is the enum value naming it when the set is a valid one.
  */
 static uint64_t sp_bits(struct mmx_dev *d, struct mmx_output *o,
 			const char *names)
 {
-	drmModePropertyRes *info = NULL;
 	char buf[256], *tok, *save = NULL;
 	uint64_t v = 0;
 
+	(void)d;
+	(void)o;
 	if (!strcmp(names, "0"))
 		return 0;
-	mmx_assert_f(mmx_prop_lookup(d->fd, o->conn_id, "SignalProperties",
-				     NULL, NULL, &info),
-		     "%s has no SignalProperties", o->name);
 	snprintf(buf, sizeof(buf), "%s", names);
 	for (tok = strtok_r(buf, "|", &save); tok;
-	     tok = strtok_r(NULL, "|", &save)) {
-		bool found = false;
-		int i;
-
-		for (i = 0; i < info->count_enums; i++) {
-			if (!strcmp(info->enums[i].name, tok)) {
-				v |= 1ull << info->enums[i].value;
-				found = true;
-			}
-		}
-		mmx_assert_f(found, "%s SignalProperties has no value \"%s\"",
-			     o->name, tok);
-	}
-	drmModeFreeProperty(info);
+	     tok = strtok_r(NULL, "|", &save))
+		v |= sp_attr_bit(tok);
 	return v;
 }
 
-/* The bit of NAME in any connector's SignalProperties (0 if none lists it). */
+/* The value of the one-attribute set NAME. */
 static uint64_t sp_bit_anywhere(struct mmx_dev *d, const char *name)
 {
-	int i, k;
-
-	for (i = 0; i < d->n_outputs; i++) {
-		drmModePropertyRes *info = NULL;
-		uint64_t v = 0;
-
-		if (!mmx_prop_lookup(d->fd, d->out[i].conn_id,
-				     "SignalProperties", NULL, NULL, &info))
-			continue;
-		for (k = 0; k < info->count_enums; k++)
-			if (!strcmp(info->enums[k].name, name))
-				v = 1ull << info->enums[k].value;
-		drmModeFreeProperty(info);
-		if (v)
-			return v;
-	}
-	return 0;
+	(void)d;
+	return sp_attr_bit(name);
 }
 
-/* "A|B" for a SignalProperties value of O. */
+/* "A|B" for a SignalProperties value (a set of attributes). */
 static const char *sp_describe(struct mmx_dev *d, struct mmx_output *o,
 			       uint64_t v, char *buf, size_t size)
 {
-	drmModePropertyRes *info = NULL;
-	int i;
+	int a;
 
+	(void)d;
+	(void)o;
 	buf[0] = 0;
-	if (!mmx_prop_lookup(d->fd, o->conn_id, "SignalProperties", NULL, NULL,
-			     &info)) {
-		snprintf(buf, size, "0x%llx", (unsigned long long)v);
-		return buf;
-	}
-	for (i = 0; i < info->count_enums; i++) {
-		if (v & (1ull << info->enums[i].value)) {
+	for (a = 0; a < SP_ATTRS; a++) {
+		if (v & (1ull << a)) {
 			if (buf[0])
 				strncat(buf, "|", size - strlen(buf) - 1);
-			strncat(buf, info->enums[i].name, size - strlen(buf) - 1);
-			v &= ~(1ull << info->enums[i].value);
+			strncat(buf, sp_attr_names[a], size - strlen(buf) - 1);
+			v &= ~(1ull << a);
 		}
 	}
-	drmModeFreeProperty(info);
 	if (v)
 		snprintf(buf + strlen(buf), size - strlen(buf), "%s0x%llx",
 			 buf[0] ? "|" : "", (unsigned long long)v);
@@ -554,10 +624,14 @@ static void prepare(struct mmx_dev *d)
 		sink_get(d, o, cur, sizeof(cur));
 		if (strcmp(cur, k->sink))
 			plug(d, o, k->sink);
-		mmx_req_add(r, o->conn_id, "SignalFormat",
-			    sf_value(d, o, sf_names[k->default_format]));
+		if (sf_mutable(d, o))
+			mmx_req_add(r, o->conn_id, "SignalFormat",
+				    sf_value(d, o,
+					     sf_names[k->default_format]));
 		if (has_sigprops(d, o))
-			mmx_req_add(r, o->conn_id, "SignalProperties", 0);
+			mmx_req_add(r, o->conn_id, "SignalProperties",
+				    sp_bits(d, o,
+					    default_props(k->default_format)));
 	}
 	ret = mmx_req_commit(r, 0);
 	mmx_assert_f(ret == 0, "restoring the default signals: %s",
@@ -1118,9 +1192,8 @@ static void test_props_present(struct mmx_dev *d)
 		struct mmx_output *o = &d->out[i];
 		const struct kind_info *ki = kind_of(d, o);
 		drmModePropertyRes *info;
-		const char *names[64];
+		uint64_t v, sets[64];
 		int n_names, f;
-		uint64_t v;
 		char sp[512];
 
 		/* ConnectorType: immutable enum, RandR's 15 names in order */
@@ -1152,12 +1225,17 @@ static void test_props_present(struct mmx_dev *d)
 		mmx_assert_eq_u64(v, (uint64_t)i + 1);
 		drmModeFreeProperty(info);
 
-		/* SignalFormat: mutable enum of exactly the kind's subset */
+		/*
+		 * SignalFormat: enum of exactly the kind's subset, immutable
+		 * when that is a single format
+		 */
 		info = get_info(d, o, "SignalFormat", &v);
 		mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_ENUM),
 			     "%s SignalFormat is not an enum", o->name);
-		mmx_assert_f(!(info->flags & DRM_MODE_PROP_IMMUTABLE),
-			     "%s SignalFormat is immutable", o->name);
+		mmx_assert_f(!(info->flags & DRM_MODE_PROP_IMMUTABLE) ==
+			     sf_mutable(d, o),
+			     "%s (%s) SignalFormat is %simmutable", o->name,
+			     ki->kind, sf_mutable(d, o) ? "" : "not ");
 		mmx_assert_eq(info->count_enums,
 			      __builtin_popcount(ki->formats));
 		for (k = 0; k < info->count_enums; k++) {
@@ -1176,8 +1254,14 @@ static void test_props_present(struct mmx_dev *d)
 		f = (int)v;
 		drmModeFreeProperty(info);
 
-		/* SignalProperties: bitmask of the formats' value names */
-		n_names = kind_prop_names(ki, names, 64);
+		/*
+		 * SignalProperties: an enum (never a bitmask: Xorg cannot
+		 * mirror those) of the attribute sets valid with one of the
+		 * kind's formats, each once, numbered by its set and named by
+		 * its attributes in RandR order joined by commas, "none" for
+		 * the empty set
+		 */
+		n_names = kind_sets(ki, sets, 64);
 		if (!n_names) {
 			mmx_assert_f(!has_sigprops(d, o),
 				     "%s (%s) has SignalProperties but none of its formats takes any",
@@ -1185,38 +1269,44 @@ static void test_props_present(struct mmx_dev *d)
 		} else {
 			info = get_info(d, o, "SignalProperties", &v);
 			mmx_assert_f(drm_property_type_is(info,
-							  DRM_MODE_PROP_BITMASK),
-				     "%s SignalProperties is not a bitmask",
+							  DRM_MODE_PROP_ENUM),
+				     "%s SignalProperties is not an enum",
 				     o->name);
-			mmx_assert_f(!(info->flags & DRM_MODE_PROP_IMMUTABLE),
-				     "%s SignalProperties is immutable",
-				     o->name);
+			mmx_assert_f(!(info->flags & DRM_MODE_PROP_IMMUTABLE) ==
+				     (n_names > 1),
+				     "%s SignalProperties immutability", o->name);
 			mmx_assert_f(info->count_enums == n_names,
 				     "%s SignalProperties lists %d values, expected %d",
 				     o->name, info->count_enums, n_names);
 			for (k = 0; k < info->count_enums; k++) {
-				mmx_assert_f(kind_takes(ki, info->enums[k].name),
-					     "%s SignalProperties lists \"%s\"",
-					     o->name, info->enums[k].name);
-				mmx_assert_f(info->enums[k].value < 64,
-					     "%s SignalProperties bit %llu",
-					     o->name,
-					     (unsigned long long)info->enums[k].value);
+				uint64_t ev = info->enums[k].value;
+				char want[64] = "";
+				int a, j;
+
+				for (a = 0; a < SP_ATTRS; a++)
+					if (ev & (1ull << a))
+						snprintf(want + strlen(want),
+							 sizeof(want) - strlen(want),
+							 "%s%s", want[0] ? "+" : "",
+							 sp_attr_names[a]);
+				if (!ev)
+					snprintf(want, sizeof(want), "none");
+				mmx_assert_f(!strcmp(info->enums[k].name, want),
+					     "%s SignalProperties value %llu is named \"%s\", expected \"%s\"",
+					     o->name, (unsigned long long)ev,
+					     info->enums[k].name, want);
+				for (j = 0; j < n_names && sets[j] != ev; j++)
+					;
+				mmx_assert_f(j < n_names,
+					     "%s SignalProperties lists \"%s\", valid with none of the %s formats",
+					     o->name, info->enums[k].name,
+					     ki->kind);
 			}
-			/* the value: bits of the current format, never 0 */
+			/* the value: a set valid with the current format */
 			sp_describe(d, o, v, sp, sizeof(sp));
-			for (k = 0; k < info->count_enums; k++)
-				if (v & (1ull << info->enums[k].value))
-					mmx_assert_f(format_takes(f, info->enums[k].name),
-						     "%s: SignalProperties %s with SignalFormat %s",
-						     o->name, sp, sf_name(f));
-			if (is_tv_format(f) || f == SF_TMDS ||
-			    f == SF_DISPLAYPORT)
-				mmx_assert_f(v != 0,
-					     "%s: SignalProperties reads 0 with %s (the default must read back)",
-					     o->name, sf_name(f));
-			else
-				mmx_assert_eq_u64(v, 0);
+			mmx_assert_f(format_set_valid(f, v),
+				     "%s: SignalProperties %s with SignalFormat %s",
+				     o->name, sp, sf_name(f));
 			drmModeFreeProperty(info);
 		}
 
@@ -1227,6 +1317,35 @@ static void test_props_present(struct mmx_dev *d)
 		mmx_info("%s (%s): ConnectorType %s, ConnectorNumber %d, SignalFormat %s, SignalProperties %s",
 			 o->name, ki->kind, ki->ctype, i + 1, sf_name(f),
 			 n_names ? sp : "(none)");
+	}
+
+	/*
+	 * Xorg's modesetting driver mirrors every connector property a
+	 * non-atomic client sees into RandR and handles only range, enum and
+	 * blob ones: no other kind may appear.
+	 */
+	for (i = 0; i < d->n_outputs; i++) {
+		drmModeObjectPropertiesPtr props;
+		uint32_t j;
+
+		props = drmModeObjectGetProperties(d->fd, d->out[i].conn_id,
+						   DRM_MODE_OBJECT_CONNECTOR);
+		mmx_assert(props);
+		for (j = 0; j < props->count_props; j++) {
+			drmModePropertyRes *info;
+
+			info = drmModeGetProperty(d->fd, props->props[j]);
+			mmx_assert(info);
+			if (!(info->flags & DRM_MODE_PROP_ATOMIC))
+				mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_RANGE) ||
+					     drm_property_type_is(info, DRM_MODE_PROP_ENUM) ||
+					     drm_property_type_is(info, DRM_MODE_PROP_BLOB),
+					     "%s: property %s is of a kind Xorg cannot mirror (flags 0x%x)",
+					     d->out[i].name, info->name,
+					     info->flags);
+			drmModeFreeProperty(info);
+		}
+		drmModeFreeObjectProperties(props);
 	}
 
 	/* immutable ones cannot be set (-EINVAL, nothing changes) */
@@ -1244,6 +1363,17 @@ static void test_props_present(struct mmx_dev *d)
 		r = mmx_req_new(d);
 		mmx_req_add(r, o->conn_id, "CloneList", 0);
 		expect_refused(d, "setting CloneList", mmx_req_commit(r, 0));
+		if (sf_mutable(d, o))
+			continue;
+		/* even to its one value */
+		r = mmx_req_new(d);
+		mmx_req_add(r, o->conn_id, "SignalFormat",
+			    (uint64_t)sf_get(d, o));
+		expect_refused(d, "setting a single-format SignalFormat",
+			       mmx_req_commit(r, 0));
+		expect_refused(d, "legacy SETPROPERTY of a single-format SignalFormat",
+			       legacy_set(d, o, "SignalFormat",
+					  (uint64_t)sf_get(d, o)));
 	}
 }
 
@@ -1254,7 +1384,7 @@ struct tool_prop {
 	uint32_t conn;
 	char name[64];
 	char flags[64];
-	char enums[1024];
+	char enums[4096];
 	char values[1024];
 	char value[64];
 	char hex[2200];
@@ -1420,7 +1550,7 @@ static void check_tool_output(struct mmx_dev *d, const char *tool,
 		struct mmx_output *o = &d->out[i];
 		const struct kind_info *ki = kind_of(d, o);
 		const struct tool_prop *p;
-		const char *names[64];
+		uint64_t sets[64];
 		char want[1024], num[32];
 		int n_names, f;
 
@@ -1451,7 +1581,8 @@ static void check_tool_output(struct mmx_dev *d, const char *tool,
 		/* SignalFormat */
 		p = tool_find(out, o->conn_id, "SignalFormat");
 		mmx_assert_f(p, "%s lists no SignalFormat on %s", tool, o->name);
-		mmx_assert_eq_str(p->flags, "enum");
+		mmx_assert_eq_str(p->flags, sf_mutable(d, o) ? "enum" :
+					    "immutable enum");
 		want[0] = 0;
 		for (f = 0; f < SF_COUNT; f++)
 			if (ki->formats & (1u << f))
@@ -1463,32 +1594,35 @@ static void check_tool_output(struct mmx_dev *d, const char *tool,
 		mmx_assert_eq_str(p->value, num);
 
 		/* SignalProperties */
-		n_names = kind_prop_names(ki, names, 64);
+		n_names = kind_sets(ki, sets, 64);
 		p = tool_find(out, o->conn_id, "SignalProperties");
 		if (!n_names) {
 			mmx_assert_f(!p, "%s lists SignalProperties on %s", tool,
 				     o->name);
 		} else {
-			char buf[1024], *tok, *save = NULL;
+			char buf[4096], *tok, *save = NULL;
 			int n = 0;
 
 			mmx_assert_f(p, "%s lists no SignalProperties on %s",
 				     tool, o->name);
-			mmx_assert_eq_str(p->flags, "bitmask");
-			snprintf(buf, sizeof(buf), "%s", p->values);
+			mmx_assert_eq_str(p->flags, "enum");
+			snprintf(buf, sizeof(buf), "%s", p->enums);
 			for (tok = strtok_r(buf, " ", &save); tok;
 			     tok = strtok_r(NULL, " ", &save)) {
-				char *eq = strrchr(tok, '=');
-				unsigned long long bit;
+				char *eq = strrchr(tok, '='), *c;
+				unsigned long long ev;
 
-				mmx_assert_f(eq, "%s: bad bitmask entry \"%s\"",
+				mmx_assert_f(eq, "%s: bad enum entry \"%s\"",
 					     tool, tok);
 				*eq = 0;
-				mmx_assert_f(kind_takes(ki, tok),
-					     "%s: %s SignalProperties lists \"%s\"",
-					     tool, o->name, tok);
-				bit = strtoull(eq + 1, NULL, 0);
-				mmx_assert_eq_u64(bit, sp_bits(d, o, tok));
+				ev = strtoull(eq + 1, NULL, 0);
+				for (c = tok; *c; c++)
+					if (*c == '+')
+						*c = '|';
+				mmx_assert_f(!strcmp(tok, "none") ? ev == 0 :
+					     ev == sp_bits(d, o, tok),
+					     "%s: %s SignalProperties entry %s=%llu",
+					     tool, o->name, tok, ev);
 				n++;
 			}
 			mmx_assert_eq(n, n_names);
@@ -1560,7 +1694,12 @@ static void test_signal_roundtrip(struct mmx_dev *d)
 		roundtrip(d, o, "VGA", NULL, "VGA", "0");
 		roundtrip(d, o, "TMDS", NULL, "TMDS", "SingleLink");
 		roundtrip(d, o, NULL, "DualLink", "TMDS", "DualLink");
-		roundtrip(d, o, NULL, "0", "TMDS", "SingleLink");
+		/* "none" is the value of VGA, not a shorthand for a default */
+		expect_refused(d, "SignalProperties none with TMDS",
+			       set_signal(d, o, NULL, "0"));
+		expect_refused(d, "SignalProperties none with a new TMDS",
+			       set_signal(d, o, "TMDS", "0"));
+		roundtrip(d, o, NULL, "SingleLink", "TMDS", "SingleLink");
 		roundtrip(d, o, NULL, "DualLink", "TMDS", "DualLink");
 		/* a format change alone gets the new format's default */
 		roundtrip(d, o, "VGA", NULL, "VGA", "0");
@@ -1571,7 +1710,7 @@ static void test_signal_roundtrip(struct mmx_dev *d)
 	}
 	if ((o = find_output(d, "DVI-D")) || (o = find_output(d, "HDMI-A"))) {
 		roundtrip(d, o, NULL, "DualLink", "TMDS", "DualLink");
-		roundtrip(d, o, "TMDS", "SingleLink", "TMDS", "SingleLink");
+		roundtrip(d, o, NULL, "SingleLink", "TMDS", "SingleLink");
 		tested++;
 	}
 	if ((o = find_output(d, "DP"))) {
@@ -1579,15 +1718,19 @@ static void test_signal_roundtrip(struct mmx_dev *d)
 			  "Lane1|LowSpeed");
 		roundtrip(d, o, NULL, "Lane4|HiSpeed", "DisplayPort",
 			  "Lane4|HiSpeed");
-		roundtrip(d, o, "DisplayPort", "Lane2|LowSpeed", "DisplayPort",
+		roundtrip(d, o, NULL, "Lane2|LowSpeed", "DisplayPort",
 			  "Lane2|LowSpeed");
-		roundtrip(d, o, NULL, "0", "DisplayPort", "Lane4|HiSpeed");
+		expect_refused(d, "SignalProperties none on DisplayPort",
+			       set_signal(d, o, NULL, "0"));
+		roundtrip(d, o, NULL, "Lane4|HiSpeed", "DisplayPort",
+			  "Lane4|HiSpeed");
 		tested++;
 	}
 	if ((o = find_output(d, "eDP"))) {
 		roundtrip(d, o, NULL, "Lane2|HiSpeed", "DisplayPort",
 			  "Lane2|HiSpeed");
-		roundtrip(d, o, NULL, "0", "DisplayPort", "Lane4|HiSpeed");
+		roundtrip(d, o, NULL, "Lane4|HiSpeed", "DisplayPort",
+			  "Lane4|HiSpeed");
 		tested++;
 	}
 	if ((o = find_output(d, "Composite"))) {
@@ -1595,8 +1738,12 @@ static void test_signal_roundtrip(struct mmx_dev *d)
 			  "PAL-B");
 		roundtrip(d, o, "Composite-NTSC", "NTSC-M", "Composite-NTSC",
 			  "NTSC-M");
-		roundtrip(d, o, "Composite-PAL", "PAL|PAL-I", "Composite-PAL",
-			  "PAL|PAL-I");
+		roundtrip(d, o, "Composite-PAL", "PAL-I", "Composite-PAL",
+			  "PAL-I");
+		/* a variant implies its family: no "PAL+PAL-I" value */
+		expect_refused(d, "SignalProperties PAL+PAL-I",
+			       set_signal(d, o, NULL, "PAL|PAL-I"));
+		roundtrip(d, o, NULL, "PAL", "Composite-PAL", "PAL");
 		roundtrip(d, o, NULL, "PAL-60", "Composite-PAL", "PAL-60");
 		/* format changes alone: the documented defaults */
 		roundtrip(d, o, "Composite-SECAM", NULL, "Composite-SECAM",
@@ -1605,13 +1752,13 @@ static void test_signal_roundtrip(struct mmx_dev *d)
 		roundtrip(d, o, "Composite-NTSC", NULL, "Composite-NTSC",
 			  "NTSC-M");
 		roundtrip(d, o, NULL, "NTSC-J", "Composite-NTSC", "NTSC-J");
-		roundtrip(d, o, NULL, "0", "Composite-NTSC", "NTSC-M");
+		roundtrip(d, o, NULL, "NTSC", "Composite-NTSC", "NTSC");
 		roundtrip(d, o, "Composite", "SECAM-K", "Composite", "SECAM-K");
 		tested++;
 	}
 	if ((o = find_output(d, "SVIDEO"))) {
 		roundtrip(d, o, NULL, "PAL-B", "SVideo", "PAL-B");
-		roundtrip(d, o, "SVideo", "NTSC-M", "SVideo", "NTSC-M");
+		roundtrip(d, o, NULL, "NTSC-M", "SVideo", "NTSC-M");
 		tested++;
 	}
 	if ((o = find_output(d, "TV"))) {
@@ -1627,10 +1774,13 @@ static void test_signal_roundtrip(struct mmx_dev *d)
 		roundtrip(d, o, "Composite-PAL", NULL, "Composite-PAL", "PAL-B");
 		tested++;
 	}
+	/* single-format kinds: SignalFormat is immutable */
 	if ((o = find_output(d, "VGA")))
-		roundtrip(d, o, "VGA", NULL, "VGA", NULL);
+		expect_refused(d, "setting VGA's immutable SignalFormat",
+			       set_signal(d, o, "VGA", NULL));
 	if ((o = find_output(d, "Component")))
-		roundtrip(d, o, "Component", NULL, "Component", NULL);
+		expect_refused(d, "setting Component's immutable SignalFormat",
+			       set_signal(d, o, "Component", NULL));
 
 	/* the legacy SETPROPERTY ioctl (xrandr --set through Xorg) */
 	if ((o = find_output(d, "DVI-I"))) {
@@ -1641,7 +1791,10 @@ static void test_signal_roundtrip(struct mmx_dev *d)
 		mmx_do(legacy_set(d, o, "SignalProperties",
 				  sp_bits(d, o, "DualLink")));
 		expect_signal(d, o, "TMDS", "DualLink");
-		mmx_do(legacy_set(d, o, "SignalProperties", 0));
+		expect_refused(d, "legacy SETPROPERTY SignalProperties none with TMDS",
+			       legacy_set(d, o, "SignalProperties", 0));
+		mmx_do(legacy_set(d, o, "SignalProperties",
+				  sp_bits(d, o, "SingleLink")));
 		expect_signal(d, o, "TMDS", "SingleLink");
 		mmx_info("%s: legacy SETPROPERTY round trips VGA/TMDS and SingleLink/DualLink",
 			 o->name);
@@ -2829,6 +2982,8 @@ static void expect_tv_mode(struct mmx_dev *d, struct mmx_output *o,
 	int idx;
 
 	mmx_do(set_signal(d, o, fmt, props));
+	if (!fmt)
+		fmt = sf_name(sf_get(d, o));
 	c = probe(d, o);
 	print_modes(c, o->name);
 	idx = conn_find_mode(c, w, h, il, rate, 0.01);
@@ -2878,7 +3033,8 @@ static void component_modes(struct mmx_dev *d, struct mmx_output *o)
 	drmModeConnectorPtr c;
 	size_t k;
 
-	mmx_do(set_signal(d, o, "Component", NULL));
+	if (sf_mutable(d, o))
+		mmx_do(set_signal(d, o, "Component", NULL));
 	c = probe(d, o);
 	print_modes(c, o->name);
 	for (k = 0; k < MMX_ARRAY_SIZE(want); k++) {
@@ -2928,9 +3084,11 @@ static void test_tv_modes(struct mmx_dev *d)
 			tested++;
 		}
 		if (k->formats & F(SVIDEO)) {
-			expect_tv_mode(d, o, "SVideo", "NTSC-M", 720, 480, true,
+			const char *sv = sf_mutable(d, o) ? "SVideo" : NULL;
+
+			expect_tv_mode(d, o, sv, "NTSC-M", 720, 480, true,
 				       60000.0 / 1001, 576);
-			expect_tv_mode(d, o, "SVideo", "PAL-B", 720, 576, true,
+			expect_tv_mode(d, o, sv, "PAL-B", 720, 576, true,
 				       50.0, 480);
 			tested++;
 		}
@@ -3031,7 +3189,7 @@ static void link_limits_tmds(struct mmx_dev *d, struct mmx_output *o)
 		       legacy_set(d, o, "SignalProperties",
 				  sp_bits(d, o, "SingleLink")));
 	mmx_reset(d);
-	mmx_do(set_signal(d, o, NULL, "0"));
+	mmx_do(set_signal(d, o, NULL, default_props(sf_get(d, o))));
 }
 
 static void link_limits_dp(struct mmx_dev *d, struct mmx_output *o)
@@ -3108,7 +3266,7 @@ static void link_limits_dp(struct mmx_dev *d, struct mmx_output *o)
 				  sp_bits(d, o, "Lane4|LowSpeed")));
 	mmx_info("%s: 3840x2160@30 lit on Lane4|HiSpeed", o->name);
 	mmx_reset(d);
-	mmx_do(set_signal(d, o, NULL, "0"));
+	mmx_do(set_signal(d, o, NULL, default_props(sf_get(d, o))));
 }
 
 static void test_link_limits(struct mmx_dev *d)
@@ -3474,13 +3632,13 @@ static void test_clone_lists(struct mmx_dev *d)
 /* ------------------------------------------------------------------------ */
 
 static const struct mmx_subtest tests[] = {
-	{ "props-present", "every connector has ConnectorType (immutable enum, RandR's 15 names, value from the kind), ConnectorNumber (immutable range 0..8, its position), SignalFormat (enum of exactly the kind's subset, RandR numbers), SignalProperties (bitmask of the formats' names, where any), EDID, CompatibilityList and CloneList (immutable blobs); immutable ones cannot be set",
+	{ "props-present", "every connector has ConnectorType (immutable enum, RandR's 15 names, value from the kind), ConnectorNumber (immutable range 0..8, its position), SignalFormat (enum of exactly the kind's subset, RandR numbers, immutable when that is one format), SignalProperties (enum of the attribute sets valid with the kind's formats, numbered by set, named by attributes, where any), EDID, CompatibilityList and CloneList (immutable blobs); no bitmask property; immutable ones cannot be set",
 	  test_props_present, NULL, NULL },
 	{ "modetest-props", "modetest -M mmx -c shows the RandR properties on every connector with the right flags, enum names, values and blob bytes",
 	  test_modetest_props, NULL, NULL },
 	{ "proptest-props", "proptest -M mmx shows the same",
 	  test_proptest_props, NULL, NULL },
-	{ "signal-roundtrip", "SignalFormat and SignalProperties set through atomic commits read back (DVI-I VGA<->TMDS, DP lanes and rates, Composite PAL/NTSC/SECAM standards); a format change alone gets the new format's default; 0 reads back as the default; on an active output a change needs ALLOW_MODESET",
+	{ "signal-roundtrip", "SignalFormat and SignalProperties set through atomic commits read back (DVI-I VGA<->TMDS, DP lanes and rates, Composite PAL/NTSC/SECAM standards); a format change alone gets the new format's default; \"none\" only with a format without properties; single-format SignalFormat refused; on an active output a change needs ALLOW_MODESET",
 	  test_signal_roundtrip, NULL, NULL },
 	{ "signal-invalid", "formats outside the kind's subset, unknown bits, two links, two lane counts or rates, standards of another family, two standards, and modes the link cannot carry (200 MHz on single-link TMDS, 4K60 on DisplayPort, VGA timing on NTSC) fail with EINVAL and change nothing",
 	  test_signal_invalid, NULL, NULL },

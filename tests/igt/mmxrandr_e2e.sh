@@ -391,23 +391,25 @@ if wanted set-property; then
 			/^[^ \t]/ { cur = ($1 == o) }
 			cur && $1 == p":" { sub(/^[ \t]*[^ ]+: /, ""); print; exit }'
 	}
-	[ "$(sp eDP-1 SignalProperties)" = "Lane4 HiSpeed " ] ||
+	[ "$(sp eDP-1 SignalProperties)" = "Lane4+HiSpeed " ] ||
 		msg "eDP-1 SignalProperties starts as '$(sp eDP-1 SignalProperties)'"
-	mr --output eDP-1 --set SignalProperties Lane2,HiSpeed || fail "set"
-	[ "$(sp eDP-1 SignalProperties)" = "Lane2 HiSpeed " ] ||
+	mr --output eDP-1 --set SignalProperties Lane2+HiSpeed || fail "set"
+	[ "$(sp eDP-1 SignalProperties)" = "Lane2+HiSpeed " ] ||
 		fail "SignalProperties '$(sp eDP-1 SignalProperties)'"
-	mr --output VGA-1 --set SignalFormat VGA || fail "set SignalFormat"
+	# VGA has one format: its SignalFormat is immutable
+	mr --output VGA-1 --set SignalFormat VGA &&
+		fail "an immutable SignalFormat was set"
 	[ "$(sp VGA-1 SignalFormat)" = "VGA " ] || fail "SignalFormat '$(sp VGA-1 SignalFormat)'"
 	mmxrandr --verbose --current >"$T/before"
 	# one lane at low speed cannot carry the panel's mode: refused
-	mr --output eDP-1 --set SignalProperties Lane1,LowSpeed &&
+	mr --output eDP-1 --set SignalProperties Lane1+LowSpeed &&
 		fail "a link too slow for the mode was accepted"
 	grep -q '^mmxrandr: ' "$T/err" || fail "no message"
 	grep -q "Try 'mmxrandr --help'" "$T/err" && fail "Try line for an apply error"
 	mmxrandr --verbose --current >"$T/after"
 	cmp -s "$T/before" "$T/after" || fail "the refused --set changed something"
-	mr --output eDP-1 --set SignalProperties Lane4,HiSpeed || fail "restore"
-	[ "$(sp eDP-1 SignalProperties)" = "Lane4 HiSpeed " ] || fail "restore readback"
+	mr --output eDP-1 --set SignalProperties Lane4+HiSpeed || fail "restore"
+	[ "$(sp eDP-1 SignalProperties)" = "Lane4+HiSpeed " ] || fail "restore readback"
 	result set-property
 fi
 
@@ -440,7 +442,8 @@ if wanted bad-options; then
 --output VGA-1 --off --output eDP-1 --left-of NOWHERE|cannot find output "NOWHERE"
 --output VGA-1 --off --output eDP-1 --set NoSuchProperty 1|output eDP-1 has no property "NoSuchProperty"
 --output VGA-1 --off --output eDP-1 --set ConnectorType VGA|property "ConnectorType" of output eDP-1 is immutable
---output VGA-1 --set SignalFormat TMDS|invalid value "TMDS" for property "SignalFormat" of output VGA-1
+--output VGA-1 --set SignalFormat TMDS|property "SignalFormat" of output VGA-1 is immutable
+--output eDP-1 --set SignalProperties Lane3+HiSpeed|invalid value "Lane3+HiSpeed" for property "SignalProperties" of output eDP-1
 --output VGA-1 --transform 1,0,0,0,0,0,0,0,1|output VGA-1: the transform is singular
 --output eDP-1 --left-of VGA-1 --output VGA-1 --left-of eDP-1|loop in relative position specifications
 --fb 100000x100000|screen cannot be larger than 16384x16384 (desired size 100000x100000)

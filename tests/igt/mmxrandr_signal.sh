@@ -10,6 +10,11 @@
 #                             --verbose; the other output untouched
 #   signal-format-refused     a format the output cannot carry and an
 #                             immutable property: message, exit 1, unchanged
+#   signal-properties         SignalProperties (an enum of attribute sets)
+#                             shows in --verbose with its supported values,
+#                             follows the format (SingleLink, none with VGA),
+#                             round trips DualLink; "none" with TMDS and a
+#                             single-format SignalFormat (VGA-1) are refused
 
 SOCK=/tmp/mmxd-signal.sock
 T=/tmp/mmxrandr_signal.$$
@@ -28,6 +33,13 @@ prop() {
 		cur == out && $1 == p ":" { print $2; exit }'
 }
 
+# the "supported:" line under property $2 of output $1
+supported() {
+	mmxrandr --verbose | awk -v out="$1" -v p="$2" '
+		/^[^ \t]/ { cur = $1 }
+		cur == out && $1 == p ":" { getline; sub(/^[ \t]*supported: /, ""); print; exit }'
+}
+
 mkdir -p $T
 mmxd --socket $SOCK >$T/mmxd.log 2>&1 &
 pid=$!
@@ -37,6 +49,7 @@ if [ ! -S $SOCK ]; then
 	cat $T/mmxd.log
 	result signal-format-round-trip FAIL
 	result signal-format-refused FAIL
+	result signal-properties FAIL
 	exit 1
 fi
 
@@ -66,6 +79,31 @@ grep -v Timestamp $T/before >$T/b
 grep -v Timestamp $T/after >$T/a
 cmp -s $T/b $T/a || { diff $T/b $T/a; ok=FAIL; }
 result signal-format-refused $ok
+
+ok=SUCCESS
+[ "$(prop DVI-I-1 SignalProperties)" = SingleLink ] ||
+	{ echo "TMDS: SignalProperties '$(prop DVI-I-1 SignalProperties)'"; ok=FAIL; }
+sup=$(supported DVI-I-1 SignalProperties)
+[ "$sup" = "none, SingleLink, DualLink" ] || { echo "supported: '$sup'"; ok=FAIL; }
+mmxrandr --output DVI-I-1 --set SignalProperties DualLink || ok=FAIL
+[ "$(prop DVI-I-1 SignalProperties)" = DualLink ] || { echo "DualLink not read back"; ok=FAIL; }
+mmxrandr --output DVI-I-1 --set SignalFormat VGA || ok=FAIL
+[ "$(prop DVI-I-1 SignalProperties)" = none ] || { echo "VGA: not none"; ok=FAIL; }
+mmxrandr --output DVI-I-1 --set SignalFormat TMDS || ok=FAIL
+[ "$(prop DVI-I-1 SignalProperties)" = SingleLink ] || { echo "TMDS default not back"; ok=FAIL; }
+mmxrandr --verbose >$T/before
+if mmxrandr --output DVI-I-1 --set SignalProperties none 2>$T/err; then
+	echo "none with TMDS accepted"; ok=FAIL
+fi
+if mmxrandr --output VGA-1 --set SignalFormat VGA 2>$T/err; then
+	echo "VGA-1's single-format SignalFormat was set"; ok=FAIL
+fi
+grep -q immutable $T/err || { cat $T/err; echo "no message"; ok=FAIL; }
+mmxrandr --verbose >$T/after
+grep -v Timestamp $T/before >$T/b
+grep -v Timestamp $T/after >$T/a
+cmp -s $T/b $T/a || { diff $T/b $T/a; ok=FAIL; }
+result signal-properties $ok
 
 kill -TERM $pid
 wait $pid || failed=1

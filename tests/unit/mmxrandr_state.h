@@ -80,8 +80,10 @@ static inline struct mmx_state *t_state(void)
 	static const char *const ctypes[] = { "unknown", "VGA", "Panel" };
 	static const char *const vga_signal[] = { "VGA" };
 	static const char *const dp_signal[] = { "DisplayPort" };
+	/* mmx's SignalProperties: an enum of the valid attribute sets */
 	static const char *const dp_props[] = {
-		"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed"
+		"Lane1+LowSpeed", "Lane1+HiSpeed", "Lane2+LowSpeed",
+		"Lane2+HiSpeed", "Lane4+LowSpeed", "Lane4+HiSpeed"
 	};
 	static const char *const link[] = { "Good", "Bad" };
 	struct mmx_state *s = calloc(1, sizeof(*s));
@@ -141,10 +143,10 @@ static inline struct mmx_state *t_state(void)
 	e->nprop = 4;
 	t_enum_prop(&e->props[0], "ConnectorType", MMX_PROP_ENUM,
 		    MMX_PROP_IMMUTABLE, ctypes, 3, 2);
-	t_enum_prop(&e->props[1], "SignalFormat", MMX_PROP_ENUM, 0,
-		    dp_signal, 1, 0);
-	t_enum_prop(&e->props[2], "SignalProperties", MMX_PROP_BITMASK, 0,
-		    dp_props, 5, (1u << 2) | (1u << 4));
+	t_enum_prop(&e->props[1], "SignalFormat", MMX_PROP_ENUM,
+		    MMX_PROP_IMMUTABLE, dp_signal, 1, 0);
+	t_enum_prop(&e->props[2], "SignalProperties", MMX_PROP_ENUM, 0,
+		    dp_props, 6, 5);
 	t_range_prop(&e->props[3], "ConnectorNumber", MMX_PROP_IMMUTABLE, 0,
 		     8, 1);
 

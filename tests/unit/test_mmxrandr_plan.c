@@ -415,7 +415,7 @@ static int test_props(void)
 	UNIT_CHECK(!strcmp(c->props[0].name, "SignalFormat") &&
 		   !strcmp(c->props[0].value, "VGA") &&
 		   !strcmp(c->props[1].value, "100"), "values");
-	UNIT_CHECK(run("--output eDP-1 --set SignalProperties Lane2,LowSpeed") == 0,
+	UNIT_CHECK(run("--output eDP-1 --set SignalProperties Lane2+LowSpeed") == 0,
 		   "%s", err);
 	UNIT_CHECK(run("--output VGA-1 --set SignalFormat TMDS") == -EINVAL &&
 		   !strcmp(err, "invalid value \"TMDS\" for property \"SignalFormat\" of output VGA-1"),
@@ -426,8 +426,10 @@ static int test_props(void)
 		   "range min");
 	UNIT_CHECK(run("--output VGA-1 --set brightness-test 5x") == -EINVAL,
 		   "range junk");
-	UNIT_CHECK(run("--output eDP-1 --set SignalProperties Lane2,Lane9") ==
-		   -EINVAL, "bitmask");
+	UNIT_CHECK(run("--output eDP-1 --set SignalProperties Lane2+Lane4") ==
+		   -EINVAL, "not an enum value");
+	UNIT_CHECK(run("--output eDP-1 --set SignalFormat DisplayPort") ==
+		   -EACCES, "single-format SignalFormat is immutable");
 	UNIT_CHECK(run("--output eDP-1 --set ConnectorType VGA") == -EACCES &&
 		   !strcmp(err, "property \"ConnectorType\" of output eDP-1 is immutable"),
 		   "%s", err);

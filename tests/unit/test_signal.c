@@ -717,6 +717,135 @@ static int test_flags_match_drm(void)
 	return 0;
 }
 
+/*
+ * SignalProperties enum values per kind. Counts worked out by hand from the
+ * rules: TMDS 2 (one link), DisplayPort 3 lane counts x 2 rates, TV one
+ * standard: NTSC 6, PAL 11, SECAM 7 = 24; "none" when a format of the kind
+ * takes no property.
+ */
+static const struct {
+	enum mmx_output_kind kind;
+	unsigned int count;
+	const char *first, *last;
+} value_cases[] = {
+	{ MMX_KIND_VGA, 0, NULL, NULL },
+	{ MMX_KIND_DVIA, 0, NULL, NULL },
+	{ MMX_KIND_LVDS, 0, NULL, NULL },
+	{ MMX_KIND_COMPONENT, 0, NULL, NULL },
+	{ MMX_KIND_DVII, 3, "none", "DualLink" },
+	{ MMX_KIND_DVID, 2, "SingleLink", "DualLink" },
+	{ MMX_KIND_HDMIA, 2, "SingleLink", "DualLink" },
+	{ MMX_KIND_DP, 6, "Lane1+LowSpeed", "Lane4+HiSpeed" },
+	{ MMX_KIND_EDP, 6, "Lane1+LowSpeed", "Lane4+HiSpeed" },
+	{ MMX_KIND_COMPOSITE, 24, "NTSC", "SECAM-H" },
+	{ MMX_KIND_SVIDEO, 24, "NTSC", "SECAM-H" },
+	{ MMX_KIND_TV, 24, "NTSC", "SECAM-H" },
+	{ MMX_KIND_SCART, 25, "none", "SECAM-H" },
+};
+
+static int test_enum_values(void)
+{
+	u64 values[MMX_SIGNAL_VALUES_MAX];
+	char name[MMX_SIGNAL_NAME_MAX], other[MMX_SIGNAL_NAME_MAX];
+	unsigned int c, i, j, f, n;
+	int ret;
+
+	for (c = 0; c < N(value_cases); c++) {
+		enum mmx_output_kind kind = value_cases[c].kind;
+		u32 formats = mmx_signal_kind_formats(kind);
+
+		n = mmx_signal_kind_values(kind, values);
+		UNIT_CHECK(n == value_cases[c].count, "kind %d: %u values, want %u",
+			   kind, n, value_cases[c].count);
+		UNIT_CHECK(!n == !mmx_signal_kind_props(kind),
+			   "kind %d: values without properties", kind);
+		for (i = 0; i < n; i++) {
+			bool fits = false;
+
+			ret = mmx_signal_props_name(values[i], name,
+						    sizeof(name));
+			UNIT_CHECK(ret > 0 && ret < MMX_SIGNAL_NAME_MAX &&
+				   (size_t)ret == strlen(name),
+				   "kind %d value 0x%llx: name %d", kind,
+				   (unsigned long long)values[i], ret);
+			if (i == 0)
+				UNIT_CHECK(!strcmp(name, value_cases[c].first),
+					   "kind %d: first '%s'", kind, name);
+			if (i == n - 1)
+				UNIT_CHECK(!strcmp(name, value_cases[c].last),
+					   "kind %d: last '%s'", kind, name);
+			for (f = 0; f < MMX_SIGNAL_COUNT; f++)
+				if ((formats & MMX_SIGNAL_FMT(f)) &&
+				    mmx_signal_props_valid(f, values[i]))
+					fits = true;
+			UNIT_CHECK(fits, "kind %d: '%s' fits no format", kind,
+				   name);
+			for (j = 0; j < i; j++) {
+				UNIT_CHECK(values[j] != values[i],
+					   "kind %d: '%s' twice", kind, name);
+				mmx_signal_props_name(values[j], other,
+						      sizeof(other));
+				UNIT_CHECK(strcmp(name, other),
+					   "kind %d: name '%s' twice", kind,
+					   name);
+			}
+		}
+		/* Each format's default is listed. */
+		for (f = 0; n && f < MMX_SIGNAL_COUNT; f++) {
+			u64 def = mmx_signal_default_props(f);
+			bool found = false;
+
+			if (!(formats & MMX_SIGNAL_FMT(f)))
+				continue;
+			for (i = 0; i < n; i++)
+				found |= values[i] == def;
+			UNIT_CHECK(found, "kind %d: default of format %u missing",
+				   kind, f);
+		}
+	}
+	return 0;
+}
+
+static int test_props_valid(void)
+{
+	char buf[MMX_SIGNAL_NAME_MAX];
+
+	UNIT_CHECK(mmx_signal_props_valid(MMX_SIGNAL_VGA, 0), "VGA none");
+	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_TMDS, 0),
+		   "TMDS none is no shorthand for the default");
+	UNIT_CHECK(mmx_signal_props_valid(MMX_SIGNAL_TMDS, P(DUAL_LINK)),
+		   "TMDS DualLink");
+	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_VGA, P(SINGLE_LINK)),
+		   "VGA SingleLink");
+	UNIT_CHECK(mmx_signal_props_valid(MMX_SIGNAL_DISPLAYPORT,
+					  P(LANE2) | P(LOW_SPEED)), "DP");
+	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_DISPLAYPORT, P(LANE2)),
+		   "DP without rate");
+	UNIT_CHECK(mmx_signal_props_valid(MMX_SIGNAL_COMPOSITE_PAL, P(PAL_B)),
+		   "PAL-B");
+	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_COMPOSITE_PAL,
+					   P(PAL) | P(PAL_B)),
+		   "PAL+PAL-B: the variant implies its family");
+	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_COMPOSITE_PAL, P(NTSC_M)),
+		   "NTSC-M on Composite-PAL");
+	UNIT_CHECK(!mmx_signal_props_valid(MMX_SIGNAL_COUNT, 0), "bad format");
+
+	UNIT_CHECK(mmx_signal_props_name(0, buf, sizeof(buf)) == 4 &&
+		   !strcmp(buf, "none"), "none: '%s'", buf);
+	UNIT_CHECK(mmx_signal_props_name(P(LANE4) | P(HI_SPEED), buf,
+					 sizeof(buf)) == 13 &&
+		   !strcmp(buf, "Lane4+HiSpeed"), "'%s'", buf);
+	UNIT_CHECK(mmx_signal_props_name(P(NTSC) | P(NTSC_443), buf,
+					 sizeof(buf)) == 14 &&
+		   !strcmp(buf, "NTSC+NTSC-4.43"), "'%s'", buf);
+	UNIT_CHECK(mmx_signal_props_name(MMX_SIGPROP(MMX_SIGPROP_COUNT), buf,
+					 sizeof(buf)) == -EINVAL, "unknown bit");
+	UNIT_CHECK(mmx_signal_props_name(P(LANE4) | P(HI_SPEED), buf, 13) ==
+		   -ENOSPC, "13 bytes for 13 characters");
+	UNIT_CHECK(mmx_signal_props_name(0, buf, 4) == -ENOSPC, "none in 4");
+	return 0;
+}
+
 static const struct unit_case cases[] = {
 	{ "names", "RandR value names, order and bit groups", test_names },
 	{ "kinds", "ConnectorType, SignalFormat subset and default per kind",
@@ -733,6 +862,10 @@ static const struct unit_case cases[] = {
 	{ "timing-fits", "TV signals carry only their own timings",
 	  test_timing_fits },
 	{ "pick", "SignalFormat chosen for a new sink", test_pick },
+	{ "enum-values", "SignalProperties enum values and names per kind",
+	  test_enum_values },
+	{ "props-valid", "exact SignalProperties validity and value names",
+	  test_props_valid },
 	{ "flags-match-drm", "timing flags equal DRM_MODE_FLAG_*",
 	  test_flags_match_drm },
 };

@@ -76,8 +76,8 @@ struct mmx_output_desc {
  * struct mmx_connector_state - driver-specific connector state
  * @base: base connector state
  * @signal_format: the SignalFormat property
- * @signal_props: the SignalProperties property, resolved to the format's
- *	default in atomic_check when 0 or when only the format changed
+ * @signal_props: the SignalProperties property (a set of &enum mmx_sigprop
+ *	bits), the format's default after a commit that sets the format only
  * @signal_props_set: SignalProperties was set in this commit
  */
 struct mmx_connector_state {

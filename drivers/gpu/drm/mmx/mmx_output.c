@@ -211,8 +211,7 @@ static int mmx_connector_set_property(struct drm_connector *connector,
 	}
 	if (output->signal_props_prop &&
 	    property == output->signal_props_prop) {
-		if (val & ~mmx_signal_kind_props(output->kind))
-			return -EINVAL;
+		/* The core took only a listed value: atomic_check decides. */
 		mstate->signal_props = val;
 		mstate->signal_props_set = true;
 		return 0;
@@ -253,14 +252,15 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 	struct drm_crtc_state *crtc_state = NULL;
 	bool changed;
 
+	/* A new format alone brings its default properties along. */
 	if (mnew->signal_format != mold->signal_format &&
 	    !mnew->signal_props_set)
-		mnew->signal_props = 0;
-	mnew->signal_props = mmx_signal_resolve_props(mnew->signal_format,
-						      mnew->signal_props);
+		mnew->signal_props =
+			mmx_signal_default_props(mnew->signal_format);
 
 	if (mmx_signal_check(output->kind, mnew->signal_format,
-			     mnew->signal_props)) {
+			     mnew->signal_props) ||
+	    !mmx_signal_props_valid(mnew->signal_format, mnew->signal_props)) {
 		drm_dbg_atomic(connector->dev,
 			       "[CONNECTOR:%d:%s] signal %u props 0x%llx refused\n",
 			       connector->base.id, connector->name,
@@ -271,8 +271,12 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 	if (new_state->crtc)
 		crtc_state = drm_atomic_get_new_crtc_state(state,
 							   new_state->crtc);
-	/* The link only has to carry the mode while the output is lit. */
-	if (!crtc_state || !crtc_state->active)
+	/*
+	 * The link must carry the mode whenever the CRTC has one, lit or not:
+	 * a configuration accepted while DPMS is off must light when a client
+	 * sets ACTIVE back, which is no time to refuse it.
+	 */
+	if (!crtc_state || !crtc_state->enable)
 		return 0;
 
 	if (mmx_signal_fits_mode(mnew->signal_format, mnew->signal_props,
@@ -284,9 +288,10 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 		return -EINVAL;
 	}
 
+	/* A dark CRTC takes the new signal when it is lit again. */
 	changed = mnew->signal_format != mold->signal_format ||
 		  mnew->signal_props != mold->signal_props;
-	if (changed)
+	if (changed && crtc_state->active)
 		crtc_state->connectors_changed = true;
 	return 0;
 }
@@ -344,6 +349,50 @@ static int mmx_connector_detect_ctx(struct drm_connector *connector,
 	mmx_ddc_read_delay(min_t(size_t, len, MMX_EDID_BLOCK_SIZE));
 	return present ? connector_status_connected :
 			 connector_status_disconnected;
+}
+
+/*
+ * The simulated sink's DDC channel: one EDID block per call, at DDC speed.
+ * The core reads the EDID through it (drm_edid_read_custom()), so debugfs
+ * edid_override and drm.edid_firmware replace the sink's EDID as they do on
+ * any driver.
+ */
+static int mmx_sink_read_block(void *context, u8 *buf, unsigned int block,
+			       size_t len)
+{
+	struct mmx_output *output = context;
+	size_t start = (size_t)block * len;
+	int ret = 0;
+
+	mmx_ddc_read_delay(len);
+	mutex_lock(&output->sink_lock);
+	if (start + len > output->edid_len)
+		ret = -EIO;
+	else
+		memcpy(buf, output->edid + start, len);
+	mutex_unlock(&output->sink_lock);
+	return ret;
+}
+
+/*
+ * Publish @drm_edid (NULL: none) in the EDID property and add its modes.
+ * drm_connector_update_edid_property() and drm_add_edid_modes() do that
+ * alike on 6.1 and 6.12 (6.1's drm_edid_connector_update() adds the modes
+ * as well, 6.12's does not); both want a struct edid, hence the copy.
+ */
+static int mmx_connector_add_edid(struct drm_connector *connector,
+				  const struct drm_edid *drm_edid)
+{
+	struct edid *edid = NULL;
+	int count = 0;
+
+	if (drm_edid)
+		edid = drm_edid_duplicate(drm_edid_raw(drm_edid));
+	drm_connector_update_edid_property(connector, edid);
+	if (edid)
+		count = drm_add_edid_modes(connector, edid);
+	kfree(edid);
+	return count;
 }
 
 static int mmx_connector_add_timings(struct drm_connector *connector,
@@ -415,28 +464,22 @@ static void mmx_connector_fix_preferred(struct drm_connector *connector,
 static int mmx_connector_get_modes(struct drm_connector *connector)
 {
 	struct mmx_output *output = connector_to_mmx_output(connector);
+	const struct drm_edid *drm_edid;
 	enum mmx_signal_format format;
-	struct edid *edid = NULL;
-	size_t len;
-	int count = 0;
+	int count;
 	u64 props;
 
 	if (mmx_virtio_output(output))
 		return mmx_virtio_get_modes(output);
 
+	drm_edid = drm_edid_read_custom(connector, mmx_sink_read_block, output);
+	count = mmx_connector_add_edid(connector, drm_edid);
+	drm_edid_free(drm_edid);
+
 	mutex_lock(&output->sink_lock);
-	len = output->edid_len;
-	if (len)
-		edid = kmemdup(output->edid, len, GFP_KERNEL);
 	format = output->signal_format;
 	props = output->signal_props;
 	mutex_unlock(&output->sink_lock);
-
-	mmx_ddc_read_delay(len);
-	drm_connector_update_edid_property(connector, edid);
-	if (edid)
-		count = drm_add_edid_modes(connector, edid);
-	kfree(edid);
 
 	count += mmx_connector_add_timings(connector, format, props);
 	mmx_connector_fix_preferred(connector, format, props);
@@ -744,11 +787,11 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 				   struct mmx_output *output)
 {
 	struct drm_connector *connector = &output->connector;
-	struct drm_prop_enum_list bits[MMX_SIGPROP_COUNT];
 	u32 formats = mmx_signal_kind_formats(output->kind);
-	u64 props = mmx_signal_kind_props(output->kind);
+	u64 values[MMX_SIGNAL_VALUES_MAX];
+	char name[MMX_SIGNAL_NAME_MAX];
 	struct drm_property *prop;
-	unsigned int i, n = 0;
+	unsigned int i, n;
 	int ret;
 
 	drm_object_attach_property(&connector->base, mmx->connector_type_prop,
@@ -756,7 +799,10 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 	drm_object_attach_property(&connector->base, mmx->connector_number_prop,
 				   output->index + 1);
 
-	prop = drm_property_create(&mmx->drm, DRM_MODE_PROP_ENUM,
+	/* A property with a single possible value is immutable. */
+	prop = drm_property_create(&mmx->drm, DRM_MODE_PROP_ENUM |
+				   (hweight32(formats) == 1 ?
+				    DRM_MODE_PROP_IMMUTABLE : 0),
 				   "SignalFormat", hweight32(formats));
 	if (!prop)
 		return -ENOMEM;
@@ -772,17 +818,27 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 	drm_object_attach_property(&connector->base, prop,
 				   output->signal_format);
 
-	if (!props)
+	/*
+	 * SignalProperties: an enum of the attribute sets valid with one of
+	 * the kind's formats, each numbered by its set (not a bitmask
+	 * property, which generic clients such as Xorg cannot mirror).
+	 */
+	n = mmx_signal_kind_values(output->kind, values);
+	if (!n)
 		return 0;
-	for (i = 0; i < MMX_SIGPROP_COUNT; i++) {
-		bits[n].type = mmx_sigprop_names[i].value;
-		bits[n].name = mmx_sigprop_names[i].name;
-		n++;
-	}
-	prop = drm_property_create_bitmask(&mmx->drm, 0, "SignalProperties",
-					   bits, n, props);
+	prop = drm_property_create(&mmx->drm, DRM_MODE_PROP_ENUM |
+				   (n == 1 ? DRM_MODE_PROP_IMMUTABLE : 0),
+				   "SignalProperties", n);
 	if (!prop)
 		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		ret = mmx_signal_props_name(values[i], name, sizeof(name));
+		if (ret < 0)
+			return ret;
+		ret = drm_property_add_enum(prop, values[i], name);
+		if (ret)
+			return ret;
+	}
 	output->signal_props_prop = prop;
 	drm_object_attach_property(&connector->base, prop, output->signal_props);
 	return 0;
@@ -888,8 +944,9 @@ static bool mmx_outputs_compatible(const struct mmx_output *a,
  * mmx_outputs_link - set up what depends on all outputs
  * @mmx: the device, with every output created
  *
- * Encoders may drive the CRTCs of their clone partners; the writeback
- * encoder of a CRTC clones every encoder that may drive it. The
+ * Every encoder may drive every CRTC, as on most hardware, so that a client
+ * can move an output to another CRTC; encoders of one clone group may share
+ * a CRTC, and the writeback encoder of a CRTC clones every encoder. The
  * CompatibilityList and CloneList blobs say the same to RandR clients.
  *
  * Return: 0 on success or a negative errno.
@@ -897,20 +954,21 @@ static bool mmx_outputs_compatible(const struct mmx_output *a,
 int mmx_outputs_link(struct mmx_device *mmx)
 {
 	unsigned int i, j;
+	u32 crtcs = 0;
 	int ret;
+
+	for (i = 0; i < mmx->num_outputs; i++)
+		crtcs |= drm_crtc_mask(&mmx->outputs[i].crtc);
 
 	for (i = 0; i < mmx->num_outputs; i++) {
 		struct mmx_output *a = &mmx->outputs[i];
-		u32 crtcs = drm_crtc_mask(&a->crtc);
 		u32 clones = drm_encoder_mask(&a->encoder);
 
 		for (j = 0; j < mmx->num_outputs; j++) {
 			struct mmx_output *b = &mmx->outputs[j];
 
-			if (!mmx_outputs_clone(a, b))
-				continue;
-			crtcs |= drm_crtc_mask(&b->crtc);
-			clones |= drm_encoder_mask(&b->encoder);
+			if (mmx_outputs_clone(a, b))
+				clones |= drm_encoder_mask(&b->encoder);
 		}
 		a->encoder.possible_crtcs = crtcs;
 		a->encoder.possible_clones = clones;

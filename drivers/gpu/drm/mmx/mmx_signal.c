@@ -72,6 +72,14 @@
  * A TV standard implies its line system: 625 lines at 50 Hz for PAL, SECAM,
  * NTSC-N, PAL-N, PAL-Nc and PAL-L, 525 lines at 59.94 Hz for NTSC, PAL-M
  * and PAL-60; a variant decides over its base value.
+ *
+ * A connector's SignalProperties is an enum property whose values are the
+ * sets above, valid with one of the kind's formats or more
+ * (mmx_signal_kind_values()), named by mmx_signal_props_name(). A commit
+ * takes a set only when it fits the SignalFormat of the same commit exactly
+ * (mmx_signal_props_valid()): there the empty set, "none", is the value of
+ * the formats without properties, not a shorthand for the default, and a TV
+ * signal names one standard (a variant implies its family's base value).
  */
 
 const struct mmx_prop_name mmx_connector_type_names[MMX_CONNECTOR_TYPE_COUNT] = {
@@ -342,8 +350,8 @@ u64 mmx_signal_format_props(enum mmx_signal_format format)
  * @kind: the output kind
  *
  * Return: the union of mmx_signal_format_props() over the formats of
- * @kind: the supported bits of the connector's SignalProperties bitmask
- * property.
+ * @kind, 0 when none of them takes properties (the connector then has no
+ * SignalProperties property).
  */
 u64 mmx_signal_kind_props(enum mmx_output_kind kind)
 {
@@ -443,6 +451,128 @@ int mmx_signal_check(enum mmx_output_kind kind, enum mmx_signal_format format,
 	    !(mmx_signal_kind_formats(kind) & MMX_SIGNAL_FMT(format)))
 		return -EINVAL;
 	return mmx_props_check(format, mmx_signal_resolve_props(format, props));
+}
+
+/**
+ * mmx_signal_props_valid - whether a SignalProperties value fits a format
+ * @format: the SignalFormat
+ * @props: the SignalProperties value as committed
+ *
+ * Unlike mmx_signal_check(), an empty set is not read as the format's
+ * default: it is the value "none", which fits exactly the formats that take
+ * no property. A TV signal is named by one standard: its family's base value
+ * ("PAL") or a variant ("PAL-B"), which implies the family, so a base value
+ * together with its variant is not a value of its own.
+ *
+ * Return: true if @props names one signal of @format.
+ */
+bool mmx_signal_props_valid(enum mmx_signal_format format, u64 props)
+{
+	if (!mmx_format_valid(format))
+		return false;
+	if (!props)
+		return !mmx_formats[format].allowed;
+	if (mmx_format_is_tv(format) && mmx_bit_count(props) != 1)
+		return false;
+	return !mmx_props_check(format, props);
+}
+
+/* Whether @props fits at least one of the @formats. */
+static bool mmx_formats_take(u32 formats, u64 props)
+{
+	unsigned int f;
+
+	for (f = 0; f < MMX_SIGNAL_COUNT; f++)
+		if ((formats & MMX_SIGNAL_FMT(f)) &&
+		    mmx_signal_props_valid(f, props))
+			return true;
+	return false;
+}
+
+static void mmx_values_add(u64 *values, unsigned int *n, u32 formats,
+			   u64 props)
+{
+	if (*n < MMX_SIGNAL_VALUES_MAX && mmx_formats_take(formats, props))
+		values[(*n)++] = props;
+}
+
+/**
+ * mmx_signal_kind_values - the values of a kind's SignalProperties enum
+ * @kind: the output kind
+ * @values: where to store them, room for %MMX_SIGNAL_VALUES_MAX entries
+ *
+ * Every set of signal attributes that is valid (mmx_signal_props_valid())
+ * with at least one SignalFormat of @kind, each once: the empty set
+ * ("none") first when one of the formats takes no property, then the sets
+ * of one attribute in attribute order, then those of two (a DisplayPort
+ * lane count and rate), ordered by their first and then their second
+ * attribute. No valid set has three attributes or more. The numbers are the
+ * sets themselves (bit p for &enum mmx_sigprop p).
+ *
+ * Return: the number of values stored, 0 when no format of @kind takes
+ * properties.
+ */
+unsigned int mmx_signal_kind_values(enum mmx_output_kind kind, u64 *values)
+{
+	u32 formats = mmx_signal_kind_formats(kind);
+	u64 allowed = mmx_signal_kind_props(kind);
+	unsigned int n = 0, i, j;
+
+	if (!allowed)
+		return 0;
+	mmx_values_add(values, &n, formats, 0);
+	for (i = 0; i < MMX_SIGPROP_COUNT; i++)
+		if (allowed & MMX_SIGPROP(i))
+			mmx_values_add(values, &n, formats, MMX_SIGPROP(i));
+	for (i = 0; i < MMX_SIGPROP_COUNT; i++) {
+		if (!(allowed & MMX_SIGPROP(i)))
+			continue;
+		for (j = i + 1; j < MMX_SIGPROP_COUNT; j++)
+			if (allowed & MMX_SIGPROP(j))
+				mmx_values_add(values, &n, formats,
+					       MMX_SIGPROP(i) | MMX_SIGPROP(j));
+	}
+	return n;
+}
+
+/**
+ * mmx_signal_props_name - the name of a SignalProperties value
+ * @props: the set of signal attributes
+ * @buf: where to write the name, NUL-terminated
+ * @size: size of @buf
+ *
+ * The attributes' names (&mmx_sigprop_names) in attribute order, joined by
+ * '+' ("Lane4+HiSpeed"); "none" for the empty set.
+ *
+ * Return: the length of the name, -EINVAL when @props has bits beyond
+ * %MMX_SIGPROP_COUNT, -ENOSPC when the name does not fit @size.
+ */
+int mmx_signal_props_name(u64 props, char *buf, size_t size)
+{
+	size_t len = 0, l;
+	unsigned int p;
+
+	if (props >> MMX_SIGPROP_COUNT)
+		return -EINVAL;
+	if (!props) {
+		if (size < sizeof("none"))
+			return -ENOSPC;
+		memcpy(buf, "none", sizeof("none"));
+		return sizeof("none") - 1;
+	}
+	for (p = 0; p < MMX_SIGPROP_COUNT; p++) {
+		if (!(props & MMX_SIGPROP(p)))
+			continue;
+		l = strlen(mmx_sigprop_names[p].name);
+		if (len + !!len + l + 1 > size)
+			return -ENOSPC;
+		if (len)
+			buf[len++] = '+';
+		memcpy(buf + len, mmx_sigprop_names[p].name, l);
+		len += l;
+	}
+	buf[len] = '\0';
+	return len;
 }
 
 /**

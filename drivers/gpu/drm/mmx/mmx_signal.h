@@ -126,7 +126,7 @@ enum mmx_signal_format {
 #define MMX_SIGNAL_FMT(f)	((u32)1 << (f))
 
 /**
- * enum mmx_sigprop - bit numbers of the RandR "SignalProperties" bitmask
+ * enum mmx_sigprop - the signal attributes of RandR's "SignalProperties"
  * @MMX_SIGPROP_NTSC: "NTSC", any NTSC variant
  * @MMX_SIGPROP_NTSC_M: "NTSC-M", 525 lines
  * @MMX_SIGPROP_NTSC_J: "NTSC-J", 525 lines
@@ -163,7 +163,8 @@ enum mmx_signal_format {
  *
  * The names are RandR's, in RandR's order (without the duplicated "PAL-H"
  * and "SECAM-K" of the specification's list). A set of properties is a u64
- * with bit p standing for property p, as in a DRM bitmask property.
+ * with bit p standing for property p; the connector's SignalProperties
+ * enum property uses these sets as its values.
  */
 enum mmx_sigprop {
 	MMX_SIGPROP_NTSC,
@@ -237,6 +238,13 @@ extern const struct mmx_prop_name mmx_connector_type_names[MMX_CONNECTOR_TYPE_CO
 extern const struct mmx_prop_name mmx_signal_format_names[MMX_SIGNAL_COUNT];
 extern const struct mmx_prop_name mmx_sigprop_names[MMX_SIGPROP_COUNT];
 
+/*
+ * The most values a connector's SignalProperties enum lists (see
+ * mmx_signal_kind_values()), and the room a value's name needs.
+ */
+#define MMX_SIGNAL_VALUES_MAX	64
+#define MMX_SIGNAL_NAME_MAX	32
+
 /* Flags of struct mmx_timing: the same bits as DRM_MODE_FLAG_*. */
 #define MMX_TIMING_PHSYNC	0x01u
 #define MMX_TIMING_NHSYNC	0x02u
@@ -291,6 +299,9 @@ u64 mmx_signal_default_props(enum mmx_signal_format format);
 u64 mmx_signal_resolve_props(enum mmx_signal_format format, u64 props);
 int mmx_signal_check(enum mmx_output_kind kind, enum mmx_signal_format format,
 		     u64 props);
+bool mmx_signal_props_valid(enum mmx_signal_format format, u64 props);
+unsigned int mmx_signal_kind_values(enum mmx_output_kind kind, u64 *values);
+int mmx_signal_props_name(u64 props, char *buf, size_t size);
 int mmx_signal_mode_fits(enum mmx_signal_format format, u64 props,
 			 u32 clock_khz, unsigned int bpp);
 unsigned int mmx_signal_timings(enum mmx_signal_format format, u64 props,
