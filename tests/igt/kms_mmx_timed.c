@@ -418,7 +418,7 @@ static uint64_t lead_frames(void)
 {
 	char buf[32];
 
-	if (mmx_read_file("/sys/module/mmx/parameters/timed_lead_frames", buf,
+	if (mmx_read_file("/sys/module/mmx_core/parameters/timed_lead_frames", buf,
 			  sizeof(buf)) <= 0)
 		return 1;
 	return strtoull(buf, NULL, 10);

@@ -110,7 +110,9 @@ static int mmx_compose(struct mmx_output *output,
 static void mmx_composer_run(struct mmx_output *output)
 {
 	struct drm_crtc *crtc = &output->crtc;
-	struct mmx_virtio_damage damage;
+	const struct mmx_backend_funcs *backend =
+		to_mmx_device(crtc->dev)->backend;
+	struct mmx_damage damage;
 	struct mmx_crtc_state *state;
 	u64 frame_start, frame_end;
 	bool crc, writeback, host;
@@ -124,7 +126,7 @@ static void mmx_composer_run(struct mmx_output *output)
 	frame_end = output->crc_frame_end;
 	output->crc_pending = false;
 	/* Taken with the state: the damage belongs to this picture. */
-	host = mmx_virtio_take_damage(output, &damage);
+	host = mmx_damage_take(output, &damage);
 	spin_unlock_irq(&output->lock);
 
 	writeback = mmx_writeback_pending(output);
@@ -137,14 +139,14 @@ static void mmx_composer_run(struct mmx_output *output)
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] nothing composed: %d\n",
 			    crtc->base.id, crtc->name, ret);
 		if (host)
-			mmx_virtio_present(output, NULL, &damage);
+			backend->present(output, NULL, &damage);
 		if (writeback)
 			mmx_writeback_complete(output, NULL);
 		return;
 	}
 
 	if (host)
-		mmx_virtio_present(output, &output->frame, &damage);
+		backend->present(output, &output->frame, &damage);
 
 	if (writeback)
 		mmx_writeback_complete(output, &output->frame);
@@ -192,7 +194,7 @@ void mmx_composer_vblank(struct mmx_output *output, u64 frame)
 		output->crc_frame_end = frame;
 		output->crc_pending = true;
 	}
-	compose = output->crc_enabled || mmx_virtio_frame_due(output);
+	compose = output->crc_enabled || mmx_damage_frame_due(output);
 	spin_unlock(&output->lock);
 
 	if (compose || mmx_writeback_pending(output))

@@ -157,7 +157,7 @@ static void mmx_crtc_held_switch(struct mmx_output *output,
 	spin_lock_irqsave(&output->lock, flags);
 	if (show)
 		output->composer_state = h->state;
-	mmx_virtio_add_damage(output, &h->damage);
+	mmx_damage_merge(output, &h->damage);
 	spin_unlock_irqrestore(&output->lock, flags);
 }
 
@@ -597,14 +597,20 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 static void mmx_crtc_atomic_enable(struct drm_crtc *crtc,
 				   struct drm_atomic_state *state)
 {
+	const struct mmx_backend_funcs *backend =
+		to_mmx_device(crtc->dev)->backend;
+
 	drm_crtc_vblank_on(crtc);
-	mmx_virtio_crtc_enable(crtc_to_mmx_output(crtc));
+	if (backend && backend->crtc_enable)
+		backend->crtc_enable(crtc_to_mmx_output(crtc));
 }
 
 static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 				    struct drm_atomic_state *state)
 {
 	struct mmx_output *output = crtc_to_mmx_output(crtc);
+	const struct mmx_backend_funcs *backend =
+		to_mmx_device(crtc->dev)->backend;
 
 	drm_crtc_vblank_off(crtc);
 	/* No lock held now: wait for a callback that was still running. */
@@ -612,7 +618,8 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 	mmx_crtc_drop_held(output);
 	mmx_composer_drain(output);
 	mmx_schedule_crtc_off(output);
-	mmx_virtio_crtc_disable(output, state);
+	if (backend && backend->crtc_disable)
+		backend->crtc_disable(output, state);
 }
 
 /*
@@ -632,13 +639,13 @@ static bool mmx_crtc_hold(struct mmx_output *output,
 	struct drm_crtc *crtc = &output->crtc;
 	struct drm_device *dev = crtc->dev;
 	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(crtc->state);
-	struct mmx_virtio_damage damage;
+	struct mmx_damage damage;
 	struct mmx_crtc_held *h;
 	bool timed = mmx_state->sched_token && mmx_state->sched_target;
 
 	if (!timed && !READ_ONCE(output->held_count))
 		return false;
-	mmx_virtio_crtc_damage(output, state, &damage);
+	mmx_damage_of_commit(output, state, &damage);
 
 	for (;;) {
 		spin_lock_irq(&dev->event_lock);
@@ -682,7 +689,7 @@ static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
 	output->composer_state = to_mmx_crtc_state(crtc->state);
 	spin_unlock_irq(&output->lock);
 	/* After the switch: damage must never precede its picture. */
-	mmx_virtio_crtc_flush(output, state);
+	mmx_damage_commit(output, state);
 
 	spin_lock_irq(&crtc->dev->event_lock);
 	if (event && crtc->state->active && drm_crtc_vblank_get(crtc) == 0) {

@@ -6,52 +6,49 @@
 /**
  * DOC: overview
  *
- * mmx is an atomic KMS driver with a software compositor. Its virtual
- * backend needs no hardware: loading the module creates a platform device
- * "mmx" with one to eight outputs, each a CRTC, an encoder and a connector
- * of a configurable kind (VGA, DVI, HDMI, DisplayPort, panels, TV), plus a
- * writeback connector. Every CRTC has a primary plane, two overlays and a
- * cursor; the compositor blends them (zpos, plane alpha, pixel blend mode)
- * into an XRGB8888 frame whenever somebody looks at the output: a CRC
- * source is set (debugfs ``crtc-N/crc``) or a writeback job is queued.
+ * mmx is an atomic KMS driver with a software compositor, in three
+ * modules:
+ *
+ * ``mmx_core``
+ *	the DRM driver: every KMS object, the compositor, CRC, writeback and
+ *	timed commits. It binds nothing itself; a backend gives it a device
+ *	and, through &struct mmx_backend_funcs, what differs (how a connector
+ *	is detected and probed, where a composed frame goes).
+ * ``mmx``
+ *	the virtual backend (mmx_virtual.c): loading it creates a platform
+ *	device "mmx" with one to eight outputs, each a CRTC, an encoder and a
+ *	connector of a configurable kind (VGA, DVI, HDMI, DisplayPort,
+ *	panels, TV) with a simulated sink, plus a writeback connector.
+ * ``mmx_virtio``
+ *	the virtio-gpu backend (mmx_virtio.c): every virtio-gpu device
+ *	becomes an mmx device whose frames QEMU's display shows.
+ *
+ * Every CRTC has a primary plane, two overlays and a cursor; the compositor
+ * blends them (zpos, plane alpha, pixel blend mode) into an XRGB8888 frame
+ * whenever somebody looks at the output: a CRC source is set (debugfs
+ * ``crtc-N/crc``), a writeback job is queued, or the backend presents
+ * frames and the picture changed.
  *
  * Vertical blanking is simulated with an hrtimer running at the mode's
  * exact refresh rate, so page-flip events, WAIT_VBLANK and the CRTC
  * sequence ioctls behave as on real hardware.
  *
- * Module parameters:
+ * Module parameters of ``mmx_core``:
  *
- * ``outputs``
- *	number of outputs, 1 to 8 (default 2).
- * ``connectors``
- *	comma-separated connector kinds, one per output: VGA, DVI-I, DVI-D,
- *	DVI-A, HDMI-A, DP, eDP, LVDS, Composite, SVIDEO, Component, TV,
- *	SCART. The
- *	default for N outputs is the first N of
- *	"eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO". Given alone it also
- *	sets the number of outputs; given with ``outputs`` the counts must
- *	agree. A bad value makes loading fail with -EINVAL.
- * ``backend``
- *	``auto`` (default), ``virtual`` or ``virtio``. ``virtio`` binds every
- *	virtio-gpu device (see the DOC of mmx_virtio.c); ``virtual`` creates
- *	the platform device described above; ``auto`` binds the virtio-gpu
- *	devices present when the module loads and creates the virtual device
- *	only if none bound. ``outputs`` and ``connectors`` apply to the
- *	virtual device only.
  * ``timed_lead_frames``
  *	how many frames before its target vblank a timed commit starts
  *	executing, 1 to 8 (default 2); see mmx_schedule.c. Writable at run
  *	time.
+ *
+ * The parameters of ``mmx`` are in mmx_virtual.c.
  */
 
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
-#include <linux/platform_device.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
-#include <drm/drm_fb_helper.h>
 #include <drm/drm_file.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_gem_framebuffer_helper.h>
@@ -63,138 +60,8 @@
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_vblank.h>
 
+#include "mmx_compat.h"
 #include "mmx_drv.h"
-
-/* 0 until given: then 1 to MMX_MAX_OUTPUTS, checked as the module loads. */
-static unsigned int outputs;
-
-static int mmx_outputs_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int n;
-	int ret;
-
-	ret = kstrtouint(val, 0, &n);
-	if (ret || n < 1 || n > MMX_MAX_OUTPUTS) {
-		pr_err("mmx: outputs=%s: must be 1 to %d\n", val, MMX_MAX_OUTPUTS);
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = n;
-	return 0;
-}
-
-static const struct kernel_param_ops mmx_outputs_ops = {
-	.set = mmx_outputs_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(outputs, &mmx_outputs_ops, &outputs, 0444);
-MODULE_PARM_DESC(outputs, "Number of outputs, 1-8 (default 2, or the number of connectors)");
-
-static char *connectors;
-module_param(connectors, charp, 0444);
-MODULE_PARM_DESC(connectors,
-		 "Comma-separated connector kinds: VGA,DVI-I,DVI-D,DVI-A,HDMI-A,DP,eDP,LVDS,Composite,SVIDEO,Component,TV,SCART (default eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO)");
-
-/**
- * enum mmx_backend - what the module binds to
- * @MMX_BACKEND_AUTO: virtio-gpu devices if any bind at load, else the
- *	virtual device
- * @MMX_BACKEND_VIRTUAL: the virtual platform device only
- * @MMX_BACKEND_VIRTIO: virtio-gpu devices only
- */
-enum mmx_backend {
-	MMX_BACKEND_AUTO,
-	MMX_BACKEND_VIRTUAL,
-	MMX_BACKEND_VIRTIO,
-};
-
-static const char *const mmx_backend_names[] = {
-	[MMX_BACKEND_AUTO] = "auto",
-	[MMX_BACKEND_VIRTUAL] = "virtual",
-	[MMX_BACKEND_VIRTIO] = "virtio",
-};
-
-static enum mmx_backend backend;
-
-static int mmx_backend_set(const char *val, const struct kernel_param *kp)
-{
-	int i = sysfs_match_string(mmx_backend_names, val);
-
-	if (i < 0) {
-		pr_err("mmx: backend=%s: must be auto, virtual or virtio\n", val);
-		return -EINVAL;
-	}
-	*(enum mmx_backend *)kp->arg = i;
-	return 0;
-}
-
-static int mmx_backend_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n",
-			  mmx_backend_names[*(enum mmx_backend *)kp->arg]);
-}
-
-static const struct kernel_param_ops mmx_backend_ops = {
-	.set = mmx_backend_set,
-	.get = mmx_backend_get,
-};
-
-module_param_cb(backend, &mmx_backend_ops, &backend, 0444);
-MODULE_PARM_DESC(backend, "auto (default: virtio-gpu devices if any, else virtual), virtual or virtio");
-
-static const enum mmx_output_kind mmx_default_kinds[MMX_MAX_OUTPUTS] = {
-	MMX_KIND_EDP, MMX_KIND_VGA, MMX_KIND_HDMIA, MMX_KIND_DP,
-	MMX_KIND_DVII, MMX_KIND_DVID, MMX_KIND_COMPOSITE, MMX_KIND_SVIDEO,
-};
-
-/* The validated module parameters of the virtual device. */
-static struct mmx_config mmx_config;
-static struct platform_device *mmx_pdev;
-
-static int mmx_config_parse(struct mmx_config *config)
-{
-	unsigned int n = 0;
-	char *list, *cursor, *name;
-	int ret = 0;
-
-	if (!connectors || !*connectors) {
-		config->num_outputs = outputs ? outputs : 2;
-		memcpy(config->kinds, mmx_default_kinds, sizeof(config->kinds));
-		return 0;
-	}
-
-	list = kstrdup(connectors, GFP_KERNEL);
-	if (!list)
-		return -ENOMEM;
-
-	cursor = list;
-	while ((name = strsep(&cursor, ",")) != NULL) {
-		if (n == MMX_MAX_OUTPUTS) {
-			pr_err("mmx: connectors=%s: more than %d outputs\n",
-			       connectors, MMX_MAX_OUTPUTS);
-			ret = -EINVAL;
-			break;
-		}
-		ret = mmx_output_kind_parse(strim(name), &config->kinds[n]);
-		if (ret) {
-			pr_err("mmx: connectors=%s: unknown connector kind \"%s\"\n",
-			       connectors, name);
-			break;
-		}
-		n++;
-	}
-	kfree(list);
-	if (ret)
-		return ret;
-
-	if (outputs && outputs != n) {
-		pr_err("mmx: outputs=%u but connectors= names %u outputs\n",
-		       outputs, n);
-		return -EINVAL;
-	}
-	config->num_outputs = n;
-	return 0;
-}
 
 /* Mode configuration */
 
@@ -230,7 +97,7 @@ static int mmx_atomic_check(struct drm_device *dev,
 	struct drm_crtc *crtc;
 	int i, ret;
 
-	mmx_virtio_atomic_check(state);
+	mmx_damage_note_touched(state);
 	for_each_new_crtc_in_state(state, crtc, crtc_state, i) {
 		ret = drm_atomic_add_affected_planes(state, crtc);
 		if (ret)
@@ -408,10 +275,13 @@ struct mmx_device *mmx_device_alloc(struct device *parent)
 	return devm_drm_dev_alloc(parent, &mmx_drm_driver, struct mmx_device,
 				  drm);
 }
+EXPORT_SYMBOL_GPL(mmx_device_alloc);
 
 /**
  * mmx_device_register - create the KMS objects and register the device
  * @mmx: the device from mmx_device_alloc(), with its backend set up
+ *	(&mmx_device.backend and &mmx_device.backend_data; both NULL for
+ *	the virtual backend)
  * @config: the outputs to create
  *
  * Return: 0 on success or a negative errno.
@@ -433,130 +303,12 @@ int mmx_device_register(struct mmx_device *mmx,
 		return ret;
 	}
 
-	drm_fbdev_generic_setup(dev, 32);
+	mmx_fbdev_setup(dev, 32);
 	return 0;
 }
-
-/* Platform device */
-
-static int mmx_probe(struct platform_device *pdev)
-{
-	const struct mmx_config *config = dev_get_platdata(&pdev->dev);
-	struct mmx_device *mmx;
-
-	if (!config)
-		return -EINVAL;
-
-	mmx = mmx_device_alloc(&pdev->dev);
-	if (IS_ERR(mmx))
-		return PTR_ERR(mmx);
-	platform_set_drvdata(pdev, &mmx->drm);
-
-	return mmx_device_register(mmx, config);
-}
-
-static int mmx_remove(struct platform_device *pdev)
-{
-	struct drm_device *dev = platform_get_drvdata(pdev);
-
-	drm_kms_helper_poll_fini(dev);
-	drm_dev_unplug(dev);
-	drm_atomic_helper_shutdown(dev);
-	return 0;
-}
-
-static void mmx_shutdown(struct platform_device *pdev)
-{
-	drm_atomic_helper_shutdown(platform_get_drvdata(pdev));
-}
-
-static struct platform_driver mmx_platform_driver = {
-	.probe = mmx_probe,
-	.remove = mmx_remove,
-	.shutdown = mmx_shutdown,
-	.driver = {
-		.name = MMX_DRIVER_NAME,
-	},
-};
-
-static int mmx_virtual_create(void)
-{
-	int ret;
-
-	ret = platform_driver_register(&mmx_platform_driver);
-	if (ret)
-		return ret;
-
-	mmx_pdev = platform_device_register_data(NULL, MMX_DRIVER_NAME,
-						 PLATFORM_DEVID_NONE,
-						 &mmx_config,
-						 sizeof(mmx_config));
-	if (IS_ERR(mmx_pdev)) {
-		ret = PTR_ERR(mmx_pdev);
-		goto err_unregister_driver;
-	}
-	if (!platform_get_drvdata(mmx_pdev)) {
-		pr_err("mmx: device setup failed\n");
-		ret = -ENODEV;
-		goto err_unregister_device;
-	}
-	return 0;
-
-err_unregister_device:
-	platform_device_unregister(mmx_pdev);
-err_unregister_driver:
-	mmx_pdev = NULL;
-	platform_driver_unregister(&mmx_platform_driver);
-	return ret;
-}
-
-static void mmx_virtual_destroy(void)
-{
-	if (!mmx_pdev)
-		return;
-	platform_device_unregister(mmx_pdev);
-	platform_driver_unregister(&mmx_platform_driver);
-	mmx_pdev = NULL;
-}
-
-static int __init mmx_init(void)
-{
-	int ret;
-
-	ret = mmx_config_parse(&mmx_config);
-	if (ret)
-		return ret;
-	/* Show the number in effect in /sys/module/mmx/parameters/outputs. */
-	outputs = mmx_config.num_outputs;
-
-	if (backend != MMX_BACKEND_VIRTUAL) {
-		/* Probes the devices present before it returns. */
-		ret = mmx_virtio_register();
-		if (ret)
-			return ret;
-	}
-	if (backend == MMX_BACKEND_VIRTIO ||
-	    (backend == MMX_BACKEND_AUTO && mmx_virtio_devices()))
-		return 0;
-
-	ret = mmx_virtual_create();
-	if (ret && backend != MMX_BACKEND_VIRTUAL)
-		mmx_virtio_unregister();
-	return ret;
-}
-
-static void __exit mmx_exit(void)
-{
-	mmx_virtual_destroy();
-	if (backend != MMX_BACKEND_VIRTUAL)
-		mmx_virtio_unregister();
-}
-
-module_init(mmx_init);
-module_exit(mmx_exit);
+EXPORT_SYMBOL_GPL(mmx_device_register);
 
 MODULE_AUTHOR("The mmx authors");
-MODULE_DESCRIPTION(MMX_DRIVER_DESC);
+MODULE_DESCRIPTION(MMX_DRIVER_DESC " (core)");
 MODULE_LICENSE("GPL");
-/* The virtio-gpu devices must exist when the virtio driver registers. */
-MODULE_SOFTDEP("pre: virtio_pci");
+

@@ -177,18 +177,18 @@ struct mmx_sched_flushed {
 	bool armed;
 };
 
-#define MMX_VIRTIO_DAMAGE_MAX	8
+#define MMX_DAMAGE_MAX	8
 
 /**
- * struct mmx_virtio_damage - what changed on a CRTC since its last frame
- * went to the host
+ * struct mmx_damage - what changed on a CRTC since its last frame went to
+ * the backend
  * @count: number of entries used in @rects
  * @rects: rectangles in CRTC coordinates, merged so that they rarely
  *	overlap
  */
-struct mmx_virtio_damage {
+struct mmx_damage {
 	unsigned int count;
-	struct drm_rect rects[MMX_VIRTIO_DAMAGE_MAX];
+	struct drm_rect rects[MMX_DAMAGE_MAX];
 };
 
 /**
@@ -200,15 +200,15 @@ struct mmx_virtio_damage {
  * @target: latch at the first vblank at or after this count (0: the
  *	next one)
  * @not_before_ns: and not at a vblank before this time
- * @damage: what the state changes for the virtio backend, recorded when
- *	it is latched
+ * @damage: what the state changes, given to the backend when it is
+ *	latched
  */
 struct mmx_crtc_held {
 	struct mmx_crtc_state *state;
 	struct drm_pending_vblank_event *event;
 	u64 target;
 	u64 not_before_ns;
-	struct mmx_virtio_damage damage;
+	struct mmx_damage damage;
 };
 
 /**
@@ -229,7 +229,8 @@ struct mmx_crtc_held {
  * @frame_period: the current mode's frame duration; written only while
  *	the timer is stopped
  * @lock: protects @composer_state, @crc_enabled, @crc_state,
- *	@crc_frame_start and @crc_frame_end; taken from hard interrupt context
+ *	@crc_frame_start, @crc_frame_end and @damage; taken from hard
+ *	interrupt context
  * @composer_state: the CRTC state the composer shows, switched in
  *	atomic_flush
  * @crc_enabled: a CRC source is set
@@ -239,6 +240,8 @@ struct mmx_crtc_held {
  * @crc_frame_start: first vblank whose CRC is owed
  * @crc_frame_end: last vblank whose CRC is owed
  * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
+ * @damage: what changed since the last frame the backend was given (only
+ *	for a backend that presents frames, see &mmx_backend_funcs.present)
  * @compose_work: composes a frame; runs on &mmx_device.composer_wq
  * @frame: the composed frame (composer only); its pixels live in
  *	@frame_pixels
@@ -301,6 +304,7 @@ struct mmx_output {
 	const struct mmx_crtc_state *crc_state;
 	u64 crc_frame_start;
 	u64 crc_frame_end;
+	struct mmx_damage damage;
 
 	struct work_struct compose_work;
 	struct mmx_frame frame;
@@ -334,7 +338,40 @@ struct mmx_output {
 	wait_queue_head_t latch_wq;
 };
 
-struct mmx_virtio;
+/**
+ * struct mmx_backend_funcs - what a backend does for the core
+ *
+ * The virtual backend has none of these: its connectors are simulated
+ * sinks (see mmx_output.c) and nobody scans its frames out. Every hook is
+ * optional.
+ *
+ * @detect: the connector status of an output; without it, the simulated
+ *	sink's
+ * @get_modes: add an output's modes to its connector (the probe helper's
+ *	get_modes); without it, the simulated sink's
+ * @crtc_enable: the CRTC of an output was enabled
+ * @crtc_disable: the CRTC of an output was disabled; its composer does not
+ *	run any more
+ * @frame_ready: whether a frame can go to the backend now; called with the
+ *	output's &mmx_output.lock held
+ * @frame_begin: a frame is being composed for the backend, which ends with
+ *	@present; called with the output's &mmx_output.lock held
+ * @present: show a composed frame (NULL when nothing could be composed)
+ *	where it changed (@damage); the core tracks damage only for a backend
+ *	with this hook
+ */
+struct mmx_backend_funcs {
+	enum drm_connector_status (*detect)(struct mmx_output *output);
+	int (*get_modes)(struct mmx_output *output);
+	void (*crtc_enable)(struct mmx_output *output);
+	void (*crtc_disable)(struct mmx_output *output,
+			     struct drm_atomic_state *state);
+	bool (*frame_ready)(struct mmx_output *output);
+	void (*frame_begin)(struct mmx_output *output);
+	void (*present)(struct mmx_output *output,
+			const struct mmx_frame *frame,
+			const struct mmx_damage *damage);
+};
 
 /**
  * struct mmx_device - the mmx DRM device
@@ -346,7 +383,8 @@ struct mmx_virtio;
  * @connector_number_prop: RandR's ConnectorNumber
  * @compatibility_list_prop: RandR's CompatibilityList
  * @clone_list_prop: RandR's CloneList
- * @virtio: the virtio-gpu backend, NULL for the virtual backend
+ * @backend: the backend's hooks (see &struct mmx_backend_funcs)
+ * @backend_data: the backend's own data
  * @transform_prop: the CRTCs' TRANSFORM property
  * @filter_prop: the CRTCs' TRANSFORM_FILTER property
  * @panning_prop: the CRTCs' PANNING property
@@ -364,7 +402,8 @@ struct mmx_device {
 	struct drm_property *connector_number_prop;
 	struct drm_property *compatibility_list_prop;
 	struct drm_property *clone_list_prop;
-	struct mmx_virtio *virtio;
+	const struct mmx_backend_funcs *backend;
+	void *backend_data;
 	struct drm_property *transform_prop;
 	struct drm_property *filter_prop;
 	struct drm_property *panning_prop;
@@ -448,29 +487,18 @@ void mmx_schedule_flushed(struct mmx_output *output,
 			  u64 sequence);
 void mmx_schedule_crtc_off(struct mmx_output *output);
 
-/* virtio backend */
-int mmx_virtio_register(void);
-void mmx_virtio_unregister(void);
-unsigned int mmx_virtio_devices(void);
-void mmx_virtio_atomic_check(struct drm_atomic_state *state);
-void mmx_virtio_crtc_enable(struct mmx_output *output);
-void mmx_virtio_crtc_disable(struct mmx_output *output,
-			     struct drm_atomic_state *state);
-void mmx_virtio_crtc_flush(struct mmx_output *output,
-			   struct drm_atomic_state *state);
-void mmx_virtio_crtc_damage(struct mmx_output *output,
-			    struct drm_atomic_state *state,
-			    struct mmx_virtio_damage *damage);
-void mmx_virtio_add_damage(struct mmx_output *output,
-			   const struct mmx_virtio_damage *damage);
-bool mmx_virtio_frame_due(struct mmx_output *output);
-bool mmx_virtio_take_damage(struct mmx_output *output,
-			    struct mmx_virtio_damage *damage);
-void mmx_virtio_present(struct mmx_output *output,
-			const struct mmx_frame *frame,
-			const struct mmx_virtio_damage *damage);
-bool mmx_virtio_output(const struct mmx_output *output);
-int mmx_virtio_get_modes(struct mmx_output *output);
-enum drm_connector_status mmx_virtio_detect(struct mmx_output *output);
+/* Damage: what changed, for a backend that presents frames */
+void mmx_damage_add(struct mmx_damage *damage, const struct drm_rect *r);
+void mmx_damage_reset(struct mmx_output *output, const struct drm_rect *full);
+void mmx_damage_note_touched(struct drm_atomic_state *state);
+void mmx_damage_of_commit(struct mmx_output *output,
+			  struct drm_atomic_state *state,
+			  struct mmx_damage *damage);
+void mmx_damage_merge(struct mmx_output *output,
+		      const struct mmx_damage *damage);
+void mmx_damage_commit(struct mmx_output *output,
+		       struct drm_atomic_state *state);
+bool mmx_damage_frame_due(struct mmx_output *output);
+bool mmx_damage_take(struct mmx_output *output, struct mmx_damage *damage);
 
 #endif /* _MMX_DRV_H_ */

@@ -87,6 +87,7 @@ int mmx_output_kind_parse(const char *name, enum mmx_output_kind *kind)
 	}
 	return -EINVAL;
 }
+EXPORT_SYMBOL_GPL(mmx_output_kind_parse);
 
 /**
  * mmx_mode_valid - device-wide mode limits
@@ -337,8 +338,11 @@ static int mmx_connector_detect_ctx(struct drm_connector *connector,
 	bool present;
 	size_t len;
 
-	if (mmx_virtio_output(output))
-		return mmx_virtio_detect(output);
+	const struct mmx_backend_funcs *backend =
+		to_mmx_device(connector->dev)->backend;
+
+	if (backend && backend->detect)
+		return backend->detect(output);
 
 	mutex_lock(&output->sink_lock);
 	present = output->sink->present;
@@ -469,8 +473,11 @@ static int mmx_connector_get_modes(struct drm_connector *connector)
 	int count;
 	u64 props;
 
-	if (mmx_virtio_output(output))
-		return mmx_virtio_get_modes(output);
+	const struct mmx_backend_funcs *backend =
+		to_mmx_device(connector->dev)->backend;
+
+	if (backend && backend->get_modes)
+		return backend->get_modes(output);
 
 	drm_edid = drm_edid_read_custom(connector, mmx_sink_read_block, output);
 	count = mmx_connector_add_edid(connector, drm_edid);

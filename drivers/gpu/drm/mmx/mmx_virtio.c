@@ -10,13 +10,16 @@
 /**
  * DOC: virtio backend
  *
- * With ``backend=virtio`` (or ``auto`` and a virtio-gpu device present when
- * the module loads) mmx binds the virtio-gpu devices of the machine through
- * the virtio bus, instead of creating its virtual platform device. Debian's
- * ``virtio_gpu`` driver must not be loaded in the same guest: whichever
- * module binds first owns the device. mmx does not declare a virtio device
- * table, so it is never loaded automatically for a virtio-gpu device; load
- * it by hand (and blacklist ``virtio_gpu`` where udev would load it).
+ * The module ``mmx_virtio`` binds the virtio-gpu devices of the machine
+ * through the virtio bus; each becomes an mmx DRM device (the core,
+ * ``mmx_core``, is loaded with it; the virtual backend, ``mmx``, is not).
+ * Keeping the backend in its own module means that loading or removing
+ * ``mmx`` never touches the virtio modules, which may hold the machine's
+ * root disk. Debian's ``virtio_gpu`` driver must not be bound in the same
+ * guest: whichever module binds first owns the device. mmx_virtio declares
+ * no module alias for virtio-gpu devices, so udev never loads it in place
+ * of ``virtio_gpu``; load it by hand (``modprobe mmx_virtio``, and
+ * blacklist ``virtio_gpu`` where udev would load it).
  *
  * Outputs: one per host scanout (at most 8), each of kind DisplayPort
  * (connector type DisplayPort, named DP-N). A connector is connected when
@@ -78,6 +81,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
+#include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -190,12 +194,11 @@ struct mmx_virtio_orphan {
  * @dma_mapped: @sgt is mapped for the device
  * @vblank_ref: holds a vblank reference of the CRTC
  * @inflight: commands sent for the scanout and not yet answered, plus one
- *	from mmx_virtio_take_damage() to mmx_virtio_present()
+ *	from mmx_virtio_frame_begin() to mmx_virtio_present()
  * @live: frames may be presented
- * @damage: what changed since the last frame sent
  *
  * @host_enabled, @host_width, @host_height, @edid_len and @edid are
- * protected by &mmx_virtio.info_lock; @live and @damage by the output's
+ * protected by &mmx_virtio.info_lock; @live by the output's
  * &mmx_output.lock. @resource_id, @width, @height, @shadow, @sgt,
  * @dma_mapped and @vblank_ref change only in the CRTC's enable and disable,
  * when its composer does not run.
@@ -219,7 +222,6 @@ struct mmx_virtio_scanout {
 
 	atomic_t inflight;
 	bool live;
-	struct mmx_virtio_damage damage;
 };
 
 /**
@@ -289,18 +291,7 @@ static s64 mmx_virtio_stat(struct mmx_virtio_stats *stats,
 
 static struct mmx_virtio *mmx_virtio_of(const struct mmx_output *output)
 {
-	return to_mmx_device(output->crtc.dev)->virtio;
-}
-
-/**
- * mmx_virtio_output - whether an output is a virtio-gpu scanout
- * @output: the output
- *
- * Return: true on the virtio backend.
- */
-bool mmx_virtio_output(const struct mmx_output *output)
-{
-	return to_mmx_device(output->connector.dev)->virtio;
+	return to_mmx_device(output->crtc.dev)->backend_data;
 }
 
 /* Commands */
@@ -706,7 +697,7 @@ static bool mmx_virtio_edid_usable(u8 *edid, size_t len)
  *
  * Return: the number of modes added.
  */
-int mmx_virtio_get_modes(struct mmx_output *output)
+static int mmx_virtio_get_modes(struct mmx_output *output)
 {
 	struct drm_connector *connector = &output->connector;
 	struct mmx_virtio *vg = mmx_virtio_of(output);
@@ -778,7 +769,7 @@ int mmx_virtio_get_modes(struct mmx_output *output)
  *
  * Return: connected when the host reports the scanout enabled.
  */
-enum drm_connector_status mmx_virtio_detect(struct mmx_output *output)
+static enum drm_connector_status mmx_virtio_detect(struct mmx_output *output)
 {
 	struct mmx_virtio *vg = mmx_virtio_of(output);
 	bool enabled;
@@ -819,283 +810,22 @@ static void mmx_virtio_config_changed(struct virtio_device *vdev)
 	schedule_work(&vg->config_work);
 }
 
-/* Damage */
 
-static u64 mmx_rect_area(const struct drm_rect *r)
+/* The host answered the previous frame: the next may go. */
+static bool mmx_virtio_frame_ready(struct mmx_output *output)
 {
-	return (u64)drm_rect_width(r) * drm_rect_height(r);
-}
-
-static void mmx_rect_union(struct drm_rect *r, const struct drm_rect *other)
-{
-	r->x1 = min(r->x1, other->x1);
-	r->y1 = min(r->y1, other->y1);
-	r->x2 = max(r->x2, other->x2);
-	r->y2 = max(r->y2, other->y2);
-}
-
-/*
- * Add @r to @damage. Two rectangles whose union is no bigger than their
- * areas together become their union; a full list becomes one rectangle.
- */
-static void mmx_virtio_damage_add(struct mmx_virtio_damage *damage,
-				  const struct drm_rect *r)
-{
-	struct drm_rect rect = *r;
-	unsigned int i;
-
-	if (!drm_rect_visible(&rect))
-		return;
-again:
-	for (i = 0; i < damage->count; i++) {
-		struct drm_rect u = damage->rects[i];
-
-		mmx_rect_union(&u, &rect);
-		if (mmx_rect_area(&u) <= mmx_rect_area(&damage->rects[i]) +
-					 mmx_rect_area(&rect)) {
-			damage->rects[i] = damage->rects[--damage->count];
-			rect = u;
-			goto again;
-		}
-	}
-	if (damage->count == MMX_VIRTIO_DAMAGE_MAX) {
-		for (i = 0; i < damage->count; i++)
-			mmx_rect_union(&rect, &damage->rects[i]);
-		damage->count = 0;
-	}
-	damage->rects[damage->count++] = rect;
-}
-
-/* What a plane of @crtc changed on it. */
-static void mmx_virtio_plane_damage(struct mmx_virtio_damage *damage,
-				    struct drm_crtc *crtc, u32 touched,
-				    struct drm_plane *plane,
-				    struct drm_plane_state *old_state,
-				    struct drm_plane_state *new_state)
-{
-	bool was = old_state->crtc == crtc && old_state->visible;
-	bool is = new_state->crtc == crtc && new_state->visible;
-	struct drm_atomic_helper_damage_iter iter;
-	struct drm_rect clip;
-
-	if (!was && !is)
-		return;
-
-	if (was != is ||
-	    !drm_rect_equals(&old_state->dst, &new_state->dst) ||
-	    old_state->alpha != new_state->alpha ||
-	    old_state->pixel_blend_mode != new_state->pixel_blend_mode ||
-	    old_state->normalized_zpos != new_state->normalized_zpos) {
-		if (was)
-			mmx_virtio_damage_add(damage, &old_state->dst);
-		if (is)
-			mmx_virtio_damage_add(damage, &new_state->dst);
-		return;
-	}
-
-	/* Same place, same blending: only what the framebuffer changed. */
-	if (old_state->fb == new_state->fb && !new_state->fb_damage_clips &&
-	    !(touched & drm_plane_mask(plane)))
-		return;
-
-	drm_atomic_helper_damage_iter_init(&iter, old_state, new_state);
-	drm_atomic_for_each_plane_damage(&iter, &clip) {
-		drm_rect_translate(&clip,
-				   new_state->dst.x1 - (new_state->src.x1 >> 16),
-				   new_state->dst.y1 - (new_state->src.y1 >> 16));
-		if (drm_rect_intersect(&clip, &new_state->dst))
-			mmx_virtio_damage_add(damage, &clip);
-	}
-}
-
-static void mmx_virtio_mark_touched(struct drm_atomic_state *state,
-				    struct drm_crtc *crtc,
-				    struct drm_plane *plane)
-{
-	struct drm_crtc_state *crtc_state;
-
-	if (!crtc)
-		return;
-	crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
-	if (crtc_state)
-		to_mmx_crtc_state(crtc_state)->touched_planes |=
-			drm_plane_mask(plane);
-}
-
-/**
- * mmx_virtio_atomic_check - note the planes a commit names itself
- * @state: the commit, before the CRTCs' other planes are added to it
- *
- * Fills &mmx_crtc_state.touched_planes of every CRTC in @state.
- */
-void mmx_virtio_atomic_check(struct drm_atomic_state *state)
-{
-	struct drm_plane_state *old_plane_state, *new_plane_state;
-	struct drm_crtc_state *crtc_state;
-	struct drm_plane *plane;
-	struct drm_crtc *crtc;
-	int i;
-
-	for_each_new_crtc_in_state(state, crtc, crtc_state, i)
-		to_mmx_crtc_state(crtc_state)->touched_planes = 0;
-	for_each_oldnew_plane_in_state(state, plane, old_plane_state,
-				       new_plane_state, i) {
-		mmx_virtio_mark_touched(state, old_plane_state->crtc, plane);
-		mmx_virtio_mark_touched(state, new_plane_state->crtc, plane);
-	}
-}
-
-/**
- * mmx_virtio_crtc_damage - what a commit changes on its CRTC
- * @output: the output
- * @state: the commit
- * @damage: where to store the rectangles (none on the virtual backend)
- *
- * Called from the CRTC's atomic_flush. The result goes to the host, with
- * mmx_virtio_add_damage(), once the composer was given the new state.
- */
-void mmx_virtio_crtc_damage(struct mmx_output *output,
-			    struct drm_atomic_state *state,
-			    struct mmx_virtio_damage *damage)
-{
-	struct drm_plane_state *old_plane_state, *new_plane_state;
-	struct drm_crtc_state *old_crtc_state, *new_crtc_state;
-	struct drm_crtc *crtc = &output->crtc;
-	struct drm_plane *plane;
-	unsigned int i, n;
-	struct drm_rect full;
-	u32 touched;
-	int j;
-
-	damage->count = 0;
-	if (!mmx_virtio_of(output))
-		return;
-	old_crtc_state = drm_atomic_get_old_crtc_state(state, crtc);
-	new_crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
-	if (!new_crtc_state || !new_crtc_state->active)
-		return;
-
-	/*
-	 * A new mode redraws everything; a routing change alone (a writeback
-	 * connector attached) keeps the picture, and the host resource.
-	 */
-	drm_rect_init(&full, 0, 0, new_crtc_state->mode.hdisplay,
-		      new_crtc_state->mode.vdisplay);
-	/*
-	 * Plane rectangles live in CRTC space: with a transform, or when it
-	 * changes, damage the whole output rather than map them through it.
-	 */
-	if (!old_crtc_state->active || new_crtc_state->active_changed ||
-	    new_crtc_state->mode_changed ||
-	    new_crtc_state->color_mgmt_changed ||
-	    to_mmx_crtc_state(new_crtc_state)->transformed ||
-	    to_mmx_crtc_state(old_crtc_state)->transformed) {
-		mmx_virtio_damage_add(damage, &full);
-	} else {
-		touched = to_mmx_crtc_state(new_crtc_state)->touched_planes;
-		for_each_oldnew_plane_in_state(state, plane, old_plane_state,
-					       new_plane_state, j)
-			mmx_virtio_plane_damage(damage, crtc, touched, plane,
-						old_plane_state,
-						new_plane_state);
-	}
-	for (i = 0, n = 0; i < damage->count; i++) {
-		if (drm_rect_intersect(&damage->rects[i], &full))
-			damage->rects[n++] = damage->rects[i];
-	}
-	damage->count = n;
-}
-
-/**
- * mmx_virtio_add_damage - add rectangles to a CRTC's damage
- * @output: the output, whose &mmx_output.lock the caller holds
- * @damage: from mmx_virtio_crtc_damage()
- */
-void mmx_virtio_add_damage(struct mmx_output *output,
-			   const struct mmx_virtio_damage *damage)
-{
-	struct mmx_virtio *vg = mmx_virtio_of(output);
-	struct mmx_virtio_scanout *sc;
-	unsigned int i;
+	struct mmx_virtio_scanout *sc =
+		&mmx_virtio_of(output)->scanouts[output->index];
 
 	lockdep_assert_held(&output->lock);
-
-	if (!vg)
-		return;
-	sc = &vg->scanouts[output->index];
-	for (i = 0; i < damage->count; i++)
-		mmx_virtio_damage_add(&sc->damage, &damage->rects[i]);
+	return sc->live && !atomic_read(&sc->inflight);
 }
 
-/**
- * mmx_virtio_crtc_flush - add what a commit changed to its CRTC's damage
- * @output: the output
- * @state: the commit
- *
- * Called from the CRTC's atomic_flush, after the composer was given the new
- * state.
- */
-void mmx_virtio_crtc_flush(struct mmx_output *output,
-			   struct drm_atomic_state *state)
+/* The frame counts as a command until mmx_virtio_present(). */
+static void mmx_virtio_frame_begin(struct mmx_output *output)
 {
-	struct mmx_virtio_damage damage;
-
-	mmx_virtio_crtc_damage(output, state, &damage);
-	if (!damage.count)
-		return;
-	spin_lock_irq(&output->lock);
-	mmx_virtio_add_damage(output, &damage);
-	spin_unlock_irq(&output->lock);
-}
-
-static bool mmx_virtio_scanout_due(struct mmx_virtio_scanout *sc)
-{
-	return sc->live && sc->damage.count && !atomic_read(&sc->inflight);
-}
-
-/**
- * mmx_virtio_frame_due - whether a frame should go to the host
- * @output: the output, whose &mmx_output.lock is held
- *
- * Return: true when the output has damage and its previous frame was
- * answered.
- */
-bool mmx_virtio_frame_due(struct mmx_output *output)
-{
-	struct mmx_virtio *vg = mmx_virtio_of(output);
-
-	if (!vg)
-		return false;
 	lockdep_assert_held(&output->lock);
-	return mmx_virtio_scanout_due(&vg->scanouts[output->index]);
-}
-
-/**
- * mmx_virtio_take_damage - take the damage of the frame to compose
- * @output: the output, whose &mmx_output.lock is held
- * @damage: where to move the damage
- *
- * Return: true when a frame is due (see mmx_virtio_frame_due()); the
- * composer must then pass @damage to mmx_virtio_present(), which ends the
- * frame.
- */
-bool mmx_virtio_take_damage(struct mmx_output *output,
-			    struct mmx_virtio_damage *damage)
-{
-	struct mmx_virtio *vg = mmx_virtio_of(output);
-	struct mmx_virtio_scanout *sc;
-
-	if (!vg)
-		return false;
-	lockdep_assert_held(&output->lock);
-	sc = &vg->scanouts[output->index];
-	if (!mmx_virtio_scanout_due(sc))
-		return false;
-	*damage = sc->damage;
-	sc->damage.count = 0;
-	/* The frame counts as a command until mmx_virtio_present(). */
-	atomic_inc(&sc->inflight);
-	return true;
+	atomic_inc(&mmx_virtio_of(output)->scanouts[output->index].inflight);
 }
 
 /* Scanout resources */
@@ -1348,7 +1078,7 @@ err_free_ents:
  * failure is logged and leaves the scanout blank: a commit cannot fail any
  * more at this point.
  */
-void mmx_virtio_crtc_enable(struct mmx_output *output)
+static void mmx_virtio_crtc_enable(struct mmx_output *output)
 {
 	struct mmx_virtio *vg = mmx_virtio_of(output);
 	const struct drm_display_mode *mode = &output->crtc.state->mode;
@@ -1387,8 +1117,7 @@ void mmx_virtio_crtc_enable(struct mmx_output *output)
 
 	drm_rect_init(&full, 0, 0, sc->width, sc->height);
 	spin_lock_irq(&output->lock);
-	sc->damage.count = 0;
-	mmx_virtio_damage_add(&sc->damage, &full);
+	mmx_damage_reset(output, &full);
 	sc->live = true;
 	spin_unlock_irq(&output->lock);
 }
@@ -1404,8 +1133,8 @@ void mmx_virtio_crtc_enable(struct mmx_output *output)
  * shadow buffer; otherwise the resource and the pending damage are kept
  * for mmx_virtio_crtc_enable().
  */
-void mmx_virtio_crtc_disable(struct mmx_output *output,
-			     struct drm_atomic_state *state)
+static void mmx_virtio_crtc_disable(struct mmx_output *output,
+				    struct drm_atomic_state *state)
 {
 	struct mmx_virtio *vg = mmx_virtio_of(output);
 	const struct drm_crtc_state *crtc_state;
@@ -1423,7 +1152,7 @@ void mmx_virtio_crtc_disable(struct mmx_output *output,
 	spin_lock_irq(&output->lock);
 	sc->live = false;
 	if (!keep)
-		sc->damage.count = 0;
+		mmx_damage_reset(output, NULL);
 	spin_unlock_irq(&output->lock);
 
 	if (sc->vblank_ref)
@@ -1447,11 +1176,11 @@ static void mmx_virtio_rect(struct virtio_gpu_rect *dst,
 static void mmx_virtio_send(struct mmx_virtio *vg, struct mmx_output *output,
 			    struct mmx_virtio_scanout *sc,
 			    const struct mmx_frame *frame,
-			    const struct mmx_virtio_damage *damage)
+			    const struct mmx_damage *damage)
 {
 	struct virtio_gpu_transfer_to_host_2d *transfer;
 	struct virtio_gpu_resource_flush *flush;
-	struct mmx_virtio_damage unsent = {};
+	struct mmx_damage unsent = {};
 	struct drm_rect bounds, r;
 	struct mmx_vcmd *cmd;
 	unsigned int i;
@@ -1487,7 +1216,7 @@ static void mmx_virtio_send(struct mmx_virtio *vg, struct mmx_output *output,
 		mmx_virtio_rect(&transfer->r, &r);
 		if (mmx_vcmd_queue(vg, cmd))
 			goto unsent;
-		mmx_virtio_count(vg, MMX_STAT_BYTES, mmx_rect_area(&r) * 4);
+		mmx_virtio_count(vg, MMX_STAT_BYTES, (u64)drm_rect_width(&r) * drm_rect_height(&r) * 4);
 		mmx_virtio_count(vg, MMX_STAT_TRANSFERS, 1);
 
 		flush = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
@@ -1500,7 +1229,7 @@ static void mmx_virtio_send(struct mmx_virtio *vg, struct mmx_output *output,
 			goto unsent;
 		continue;
 unsent:
-		mmx_virtio_damage_add(&unsent, &r);
+		mmx_damage_add(&unsent, &r);
 	}
 	mmx_virtio_kick(vg);
 	mmx_virtio_count(vg, MMX_STAT_FRAMES, 1);
@@ -1508,8 +1237,7 @@ unsent:
 	if (!unsent.count)
 		return;
 	spin_lock_irq(&output->lock);
-	for (i = 0; i < unsent.count; i++)
-		mmx_virtio_damage_add(&sc->damage, &unsent.rects[i]);
+	mmx_damage_merge(output, &unsent);
 	spin_unlock_irq(&output->lock);
 }
 
@@ -1517,15 +1245,15 @@ unsent:
  * mmx_virtio_present - send the damaged part of a composed frame to the host
  * @output: the output
  * @frame: the frame just composed, or NULL if composition failed
- * @damage: the damage taken with mmx_virtio_take_damage()
+ * @damage: the damage taken with mmx_damage_take()
  *
  * Copies the damaged rectangles into the shadow buffer and sends each with
  * TRANSFER_TO_HOST_2D and RESOURCE_FLUSH. Rectangles that could not be sent
  * are damage again. Runs in the composer, which may sleep.
  */
-void mmx_virtio_present(struct mmx_output *output,
-			const struct mmx_frame *frame,
-			const struct mmx_virtio_damage *damage)
+static void mmx_virtio_present(struct mmx_output *output,
+			       const struct mmx_frame *frame,
+			       const struct mmx_damage *damage)
 {
 	struct mmx_virtio *vg = mmx_virtio_of(output);
 	struct mmx_virtio_scanout *sc;
@@ -1575,7 +1303,7 @@ static int mmx_virtio_device_show(struct seq_file *m, void *data)
 		spin_unlock_irq(&vg->info_lock);
 		spin_lock_irq(&output->lock);
 		live = sc->live;
-		damage = sc->damage.count;
+		damage = vg->mmx->outputs[i].damage.count;
 		spin_unlock_irq(&output->lock);
 
 		seq_printf(m, "scanout %u: host %s %ux%u edid %zu, resource %u %ux%u%s, damage %u, inflight %d\n",
@@ -1690,6 +1418,16 @@ static void mmx_virtio_stop(struct mmx_virtio *vg)
 	mutex_unlock(&vg->orphans_lock);
 }
 
+static const struct mmx_backend_funcs mmx_virtio_funcs = {
+	.detect = mmx_virtio_detect,
+	.get_modes = mmx_virtio_get_modes,
+	.crtc_enable = mmx_virtio_crtc_enable,
+	.crtc_disable = mmx_virtio_crtc_disable,
+	.frame_ready = mmx_virtio_frame_ready,
+	.frame_begin = mmx_virtio_frame_begin,
+	.present = mmx_virtio_present,
+};
+
 static int mmx_virtio_probe(struct virtio_device *vdev)
 {
 	struct mmx_config config = {};
@@ -1736,7 +1474,8 @@ static int mmx_virtio_probe(struct virtio_device *vdev)
 	if (ret)
 		return ret;
 	vdev->priv = vg;
-	mmx->virtio = vg;
+	mmx->backend = &mmx_virtio_funcs;
+	mmx->backend_data = vg;
 
 	ret = mmx_virtio_start(vg);
 	if (ret)
@@ -1799,7 +1538,7 @@ static const unsigned int mmx_virtio_features[] = {
 static struct virtio_driver mmx_virtio_driver = {
 	.feature_table = mmx_virtio_features,
 	.feature_table_size = ARRAY_SIZE(mmx_virtio_features),
-	.driver.name = MMX_DRIVER_NAME,
+	.driver.name = KBUILD_MODNAME,
 	.driver.owner = THIS_MODULE,
 	.id_table = mmx_virtio_ids,
 	.probe = mmx_virtio_probe,
@@ -1807,14 +1546,7 @@ static struct virtio_driver mmx_virtio_driver = {
 	.config_changed = mmx_virtio_config_changed,
 };
 
-/**
- * mmx_virtio_register - register the virtio driver
- *
- * The virtio-gpu devices present are probed before this returns.
- *
- * Return: 0 on success or a negative errno.
- */
-int mmx_virtio_register(void)
+static int __init mmx_virtio_init(void)
 {
 	int ret;
 
@@ -1822,27 +1554,24 @@ int mmx_virtio_register(void)
 	debugfs_create_file("virtio", 0444, mmx_virtio_debugfs_root, NULL,
 			    &mmx_virtio_totals_fops);
 
+	/* The virtio-gpu devices present are probed before this returns. */
 	ret = register_virtio_driver(&mmx_virtio_driver);
 	if (ret)
 		debugfs_remove_recursive(mmx_virtio_debugfs_root);
 	return ret;
 }
 
-/**
- * mmx_virtio_unregister - unbind every device and unregister the driver
- */
-void mmx_virtio_unregister(void)
+static void __exit mmx_virtio_exit(void)
 {
 	unregister_virtio_driver(&mmx_virtio_driver);
 	debugfs_remove_recursive(mmx_virtio_debugfs_root);
 }
 
-/**
- * mmx_virtio_devices - the number of virtio-gpu devices bound
- *
- * Return: the number of devices.
- */
-unsigned int mmx_virtio_devices(void)
-{
-	return atomic_read(&mmx_virtio_bound);
-}
+module_init(mmx_virtio_init);
+module_exit(mmx_virtio_exit);
+
+MODULE_AUTHOR("The mmx authors");
+MODULE_DESCRIPTION("mmx virtio-gpu backend");
+MODULE_LICENSE("GPL");
+/* The virtio-gpu devices must exist when the virtio driver registers. */
+MODULE_SOFTDEP("pre: virtio_pci");

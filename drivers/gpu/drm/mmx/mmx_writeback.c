@@ -18,6 +18,7 @@
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_vblank.h>
 
+#include "mmx_compat.h"
 #include "mmx_drv.h"
 
 static const u32 mmx_wb_formats[] = {
@@ -56,7 +57,7 @@ static int mmx_wb_encoder_atomic_check(struct drm_encoder *encoder,
 		return -EINVAL;
 	}
 
-	return drm_atomic_helper_check_wb_encoder_state(encoder, conn_state);
+	return mmx_check_wb_state(encoder, conn_state);
 }
 
 static const struct drm_encoder_helper_funcs mmx_wb_encoder_helper_funcs = {
