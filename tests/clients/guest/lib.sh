@@ -156,11 +156,19 @@ sync_port() {
 	done
 	return 1
 }
+# host_has_frame HEAD: mmx has nothing pending for scanout HEAD (no damage
+# waiting, no command unanswered): the host has the last composed frame.
+host_has_frame() {
+	grep -qE "^scanout $1: .*, damage 0, inflight 0\$" "$DRI/virtio"
+}
 screendump() {
 	[ "$BACKEND" = virtio ] || return 1
 	_port=$(sync_port) || return 1
 	_tag=$1
 	shift
+	if ! wait_for 1500 host_has_frame "$1"; then
+		echo "scanout $1 never settled: $(grep "^scanout $1:" "$DRI/virtio")"
+	fi
 	echo "mmx-clients-screendump: ${MMX_CLIENT:-client} $_tag $*"
 	# the host answers one line per request
 	_ack=$(timeout 300 head -n 1 "$_port")
