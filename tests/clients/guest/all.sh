@@ -13,6 +13,7 @@ status=0
 # QEMU without a display reports only its first head connected: force the
 # others on so every client sees every output (virtio backend).
 MMX_CLIENT=all
+export MMX_CLIENT
 . "$dir/lib.sh"
 if [ "$BACKEND" = virtio ]; then
 	for f in "$DRI"/*/force; do

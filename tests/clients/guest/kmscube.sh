@@ -8,6 +8,7 @@
 #
 # Usage: kmscube.sh   (in the guest; logs in /out/kmscube)
 MMX_CLIENT=kmscube
+export MMX_CLIENT
 . "$(dirname "$0")/lib.sh"
 require_mmx
 status=0

@@ -7,6 +7,7 @@
 #
 # Usage: libdrm.sh   (in the guest; logs in /out/libdrm)
 MMX_CLIENT=libdrm
+export MMX_CLIENT
 . "$(dirname "$0")/lib.sh"
 require_mmx
 status=0
@@ -31,6 +32,7 @@ else
 fi
 
 # The first connected connector: id, name, preferred mode.
+# shellcheck disable=SC2046 # three words, split on purpose
 set -- $(awk '
 	/^[0-9]+\t[0-9]*\tconnected/ && id == "" { id = $1; name = $4; want = 1; next }
 	want && /^  #0 / { print id, name, $2; exit }
@@ -134,6 +136,7 @@ fi
 
 # A mutable enum property with at least two values on some connector:
 # "CONNECTOR_ID PROP_ID CURRENT OTHER NAME".
+# shellcheck disable=SC2046 # five words, split on purpose
 set -- $(awk '
 	/^[0-9]+\t[0-9]*\t(connected|disconnected)/ { conn = $1; next }
 	/^(CRTCs|Planes):/ { conn = "" }

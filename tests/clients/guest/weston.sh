@@ -11,6 +11,7 @@
 #
 # Usage: weston.sh   (in the guest; logs in /out/weston)
 MMX_CLIENT=weston
+export MMX_CLIENT
 . "$(dirname "$0")/lib.sh"
 require_mmx
 status=0
@@ -19,7 +20,8 @@ BG=2040c0
 XDG_RUNTIME_DIR=/tmp/xdg-runtime
 export XDG_RUNTIME_DIR
 rm -rf "$XDG_RUNTIME_DIR"
-mkdir -m 0700 -p "$XDG_RUNTIME_DIR"
+mkdir -p "$XDG_RUNTIME_DIR"
+chmod 0700 "$XDG_RUNTIME_DIR"
 
 cat >/tmp/weston.ini <<EOF
 [core]
@@ -86,7 +88,7 @@ fi
 subtest weston-start SUCCESS "weston $version"
 
 # Every connected output lit, in its preferred mode, with the background.
-while read -r name size; do
+while read -r name _; do
 	if ! wait_for 1500 output_lit "$name"; then
 		subtest "weston-output-$name" FAIL "$name not lit"
 		status=1
@@ -106,6 +108,7 @@ while read -r name size; do
 done <"$LOG/outputs.txt"
 
 # A client draws on the first output: its CRC leaves the background's.
+# shellcheck disable=SC2046 # two words, split on purpose
 set -- $(head -n 1 "$LOG/outputs.txt")
 first=${1:-}
 crtc=$(crtc_of "$first")

@@ -11,6 +11,7 @@
 #
 # Usage: xorg.sh   (in the guest; logs in /out/xorg)
 MMX_CLIENT=xorg
+export MMX_CLIENT
 . "$(dirname "$0")/lib.sh"
 require_mmx
 
@@ -152,6 +153,7 @@ picture_check() {
 	_name=$1 _out=$2
 	shift 2
 	n=$((n + 1))
+	# shellcheck disable=SC2046 # words, split on purpose
 	set -- $(geometry "$_out") "$@"
 	if [ $# -lt 4 ]; then
 		subtest "$_name" FAIL "$_out has no CRTC in xrandr"
@@ -169,6 +171,7 @@ picture_check() {
 	# the CRTC's viewport when panning: KMS's source position, mode size
 	if [ "${1:-}" = --panned ]; then
 		shift
+		# shellcheck disable=SC2046 # words, split on purpose
 		set -- $(plane_src "$_crtc") $(crtc_mode "$_crtc" | tr x ' ') "$@"
 		_geom=$1,$2,$3,$4
 		shift 4
@@ -242,6 +245,7 @@ for r in left inverted right normal; do
 		picture_check "xrandr-rotate-$r" "$out" --rotate "$r"
 done
 
+# shellcheck disable=SC2046 # words, split on purpose
 set -- $(geometry "$out")
 w=${1:-0}
 if xr xrandr-transform --output "$out" --transform "-1,0,$w,0,1,0,0,0,1"; then
@@ -249,6 +253,7 @@ if xr xrandr-transform --output "$out" --transform "-1,0,$w,0,1,0,0,0,1"; then
 	xr xrandr-transform-none --output "$out" --transform none
 fi
 
+# shellcheck disable=SC2046 # words, split on purpose
 set -- $(geometry "$out")
 pw=$((${1:-0} + 256))
 ph=$((${2:-0} + 128))
@@ -258,6 +263,7 @@ if xr xrandr-panning --output "$out" --panning "${pw}x${ph}"; then
 	xr xrandr-panning-off --output "$out" --panning 0x0
 fi
 
+# shellcheck disable=SC2046 # words, split on purpose
 set -- $(geometry "$out")
 fw=$((${1:-0} + 320))
 fh=$((${2:-0} + 200))
