@@ -64,13 +64,18 @@ wait_line() {
 # Find mmx among the DRM devices.
 DRI=
 CARD=
-for _n in /sys/kernel/debug/dri/*/name; do
+# The primary minors only (dri/N, N < 64): 6.12 also names each device's
+# directory after the device, with dri/N a link to it.
+for _n in /sys/kernel/debug/dri/[0-9]/name /sys/kernel/debug/dri/[0-9][0-9]/name; do
 	[ -e "$_n" ] || continue
+	_m=${_n%/name}
+	_m=${_m##*/}
+	[ "$_m" -lt 64 ] || continue
 	_line=$(cat "$_n")
 	case $_line in
 	mmx*)
 		DRI=${_n%/name}
-		CARD=/dev/dri/card${DRI##*/}
+		CARD=/dev/dri/card$_m
 		;;
 	esac
 done

@@ -6,9 +6,14 @@
 # disk still works (a file written, synced, dropped from the page cache and
 # read back) with no WARNING, BUG, Oops or EXT4 error in the kernel log.
 #
-# Usage: unload.sh [--reference] MODULE...
+# Usage: unload.sh [--reference] [--udev-loads MODULE] MODULE...
 #   --reference   Debian's own driver: report what kmod did, never fail on
 #                 the disk (the verdict on mmx is the point, not on Debian)
+#   --udev-loads MODULE  udev (started by the harness, no module loaded by
+#                 it) must have loaded MODULE through its modalias; if it did
+#                 not, it is loaded with modprobe so the unload is still
+#                 tested
+# mmx_core, when loaded, must go with the last module that uses it.
 # Output goes to the console only: /out is a virtio disk too.
 LOG=/tmp/unload
 mkdir -p "$LOG"
@@ -17,10 +22,15 @@ subtest() {
 	echo "Subtest $1: $2${3:+ ($3)}"
 }
 reference=0
-if [ "${1:-}" = --reference ]; then
-	reference=1
+udev_module=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reference) reference=1 ;;
+	--udev-loads) udev_module=$2; shift ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 status=0
 
 # Once the disk is gone no program starts: what judges the unload uses
@@ -64,6 +74,17 @@ bad_log() {
 	grep -E 'WARNING:|BUG:|Oops|EXT4-fs error|I/O error' "$LOG/dmesg.txt" ||
 		true
 }
+
+if [ -n "$udev_module" ]; then
+	udevadm settle --timeout=300 2>/dev/null
+	if loaded "$udev_module"; then
+		subtest "udev-loads-$udev_module" SUCCESS "modalias $(cat /sys/bus/virtio/devices/*/modalias 2>/dev/null | grep -m1 'd00000010')"
+	else
+		subtest "udev-loads-$udev_module" FAIL "udev did not load it for $(grep -l 'd00000010' /sys/bus/virtio/devices/*/modalias 2>/dev/null | head -n 1)"
+		status=1
+		modprobe "$udev_module" || exit 1
+	fi
+fi
 
 root_dev=$(awk '$2 == "/" { d = $1 } END { print d }' /proc/mounts)
 echo "root filesystem on ${root_dev:-?} ($(readlink -f /sys/block/vda/device/driver 2>/dev/null))"
@@ -113,6 +134,16 @@ for m in "$@"; do
 	else
 		subtest "modprobe-r-$name" SUCCESS "unloaded: $gone"
 	fi
+	case $before in
+	*" mmx_core "*)
+		if [ "$name" != mmx_core ] && loaded mmx_core; then
+			subtest "modprobe-r-$name-takes-core" FAIL "mmx_core still loaded"
+			status=1
+		elif [ "$name" != mmx_core ]; then
+			subtest "modprobe-r-$name-takes-core" SUCCESS
+		fi
+		;;
+	esac
 	if [ "$took_transport" = yes ]; then
 		subtest "modprobe-r-$name-keeps-virtio" FAIL "virtio_pci went with it"
 		status=1
