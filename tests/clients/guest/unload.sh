@@ -94,7 +94,7 @@ if ! disk_works before; then
 fi
 
 for m in "$@"; do
-	name=$(echo "$m" | tr - _)
+	name=$m
 	before=$(modules_loaded)
 	if ! loaded "$name"; then
 		subtest "modprobe-r-$name" SKIP "$name is not loaded"
@@ -150,7 +150,13 @@ for m in "$@"; do
 	else
 		subtest "modprobe-r-$name-keeps-virtio" SUCCESS
 	fi
-	if [ $disk = ok ] && [ -z "$bad" ]; then
+	if [ $disk != ok ]; then
+		subtest "modprobe-r-$name-disk-works" FAIL "disk $disk; ${bad%%
+*}"
+		# nothing else can run now
+		exit 1
+	fi
+	if [ -z "$bad" ]; then
 		subtest "modprobe-r-$name-disk-works" SUCCESS
 	else
 		subtest "modprobe-r-$name-disk-works" FAIL "disk $disk; ${bad%%
