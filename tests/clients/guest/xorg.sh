@@ -185,8 +185,18 @@ picture_check() {
 	}
 	if wait_crc "$_crtc" "$_want"; then
 		subtest "$_name" SUCCESS
-		# virtio: QEMU's picture of the head is that frame as well
-		if [ "$BACKEND" = virtio ] &&
+		# virtio: QEMU's picture of the head is that frame as well.
+		# Not when rotated: modesetting draws a rotated CRTC into a
+		# shadow framebuffer and sends no DirtyFB for it, so a device
+		# that is told what changed (virtio-gpu, with any driver)
+		# keeps the picture of the modeset; the CRC above judges mmx.
+		_dump=$BACKEND
+		case " $* " in
+		*" --rotate left "*|*" --rotate inverted "*|*" --rotate right "*)
+			_dump=no
+			;;
+		esac
+		if [ "$_dump" = virtio ] &&
 		   $PIC ppm "$_xwd" "$LOG/$_name.want.ppm" --crop "$_geom" "$@"; then
 			screendump "$_name" "$(head_of "$_out")" ||
 				rm -f "$LOG/$_name.want.ppm"
