@@ -56,17 +56,24 @@ static void usage(void)
 
 static uint32_t crc32_le_seed0(const uint32_t *px, size_t count)
 {
+	static uint32_t table[256];
 	uint32_t crc = 0;
 	size_t i;
 	int byte, bit;
 
-	for (i = 0; i < count; i++) {
-		for (byte = 0; byte < 4; byte++) {
-			crc ^= (px[i] >> (8 * byte)) & 0xff;
+	if (!table[1]) {
+		for (i = 0; i < 256; i++) {
+			uint32_t c = i;
+
 			for (bit = 0; bit < 8; bit++)
-				crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+				c = (c >> 1) ^ (0xedb88320u & -(c & 1));
+			table[i] = c;
 		}
 	}
+	for (i = 0; i < count; i++)
+		for (byte = 0; byte < 4; byte++)
+			crc = (crc >> 8) ^
+			      table[(crc ^ (px[i] >> (8 * byte))) & 0xff];
 	return crc;
 }
 
