@@ -5,7 +5,8 @@
 #
 #   make            module + userspace + tests
 #   make demo       README's main job: boot a guest, light every output
-#   make check      every test (host unit tests, then guest tests)
+#   make check      every test (host unit tests, then guest tests on
+#                   Debian 12's and Debian 13's kernels)
 #   make bench      benchmarks (figures, not tests): the host ones, then
 #                   mmxplay's 60 s A/V sync run in a guest
 #   make install    libmmx, mmxd, mmxrandr, headers, pkg-config file and
@@ -35,9 +36,10 @@ module:
 module-trixie:
 	scripts/module-release --release trixie $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
+# both at once: they wait on the network as much as on the CPU
 images:
-	tests/vm/image --release bookworm
-	tests/vm/image --release trixie
+	tests/vm/image --release bookworm & pid=$$!; \
+	tests/vm/image --release trixie; rc=$$?; wait $$pid && exit $$rc
 
 userspace:
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace BUILD=$(BUILD); fi
@@ -50,8 +52,12 @@ tests: userspace
 tools:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools BUILD=$(BUILD); fi
 
+# The debootstraps of the guest images (minutes of downloads and dpkg) go
+# on while the host builds.
 check: deps
-	$(MAKE) all
+	mkdir -p $(BUILD); $(MAKE) images >$(BUILD)/images.log 2>&1 & pid=$$!; \
+	$(MAKE) all; rc=$$?; wait $$pid || rc=1; cat $(BUILD)/images.log; exit $$rc
+	$(MAKE) module-trixie
 	tests/run-all $(CHECK_ARGS)
 
 demo: deps
