@@ -338,8 +338,6 @@ static void test_src_offset(struct mmx_dev *d)
 	struct mmx_output *o = output0(d);
 	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
 	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
-	struct mmx_ref_plane ref[2];
-	struct mmx_req *r;
 	struct layer l[2];
 
 	light(d, o);
@@ -357,25 +355,6 @@ static void test_src_offset(struct mmx_dev *d)
 	l[1].w = 80;
 	l[1].h = 67;
 	show_and_check(d, o, l, 2, "src-window");
-
-	/* fractional source coordinates: the integer part is used */
-	r = mmx_req_new(d);
-	mmx_req_plane(r, o->primary, o->crtc_id, fb->id, 0, 0, 100, 80, 10, 10,
-		      100, 80);
-	mmx_req_add(r, o->primary, "SRC_X", (30u << 16) | 0x8000);
-	mmx_req_add(r, o->primary, "SRC_Y", (20u << 16) | 0xc000);
-	mmx_do(mmx_req_commit(r, 0));
-	ref[0] = mmx_ref_fb(fb, 10, 10);
-	ref[0].src_x = 30;
-	ref[0].src_y = 20;
-	ref[0].w = 100;
-	ref[0].h = 80;
-	ref[1] = mmx_ref_fb(ov, 150, 120);
-	ref[1].src_x = 120;
-	ref[1].src_y = 33;
-	ref[1].w = 80;
-	ref[1].h = 67;
-	mmx_check_output(d, o, mmx_small_mode(), ref, 2, "src-fractional");
 }
 
 static void test_fb_pitch_offset(struct mmx_dev *d)
@@ -703,6 +682,811 @@ static void test_crtcs_independent(struct mmx_dev *d)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Off-screen at any coordinate                                             */
+
+/*
+ * Positions the uAPI carries (CRTC_X/Y are signed 32-bit) and that leave
+ * the plane wholly off the CRTC: accepted, and the plane is simply not
+ * shown. INT_MAX - w is the largest the core takes (x + w must not
+ * overflow).
+ */
+static void test_offscreen_extremes(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *fb = mmx_fb_new(d, 64, 48, DRM_FORMAT_ARGB8888);
+	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
+	/* in units of the plane's size: 1 = w (h), 2 = INT_MAX - w (- h) */
+	const int64_t pos[][4] = {
+		{ INT32_MIN, 0, INT32_MIN, 0 }, { 0, 2, 0, 2 },
+		{ INT32_MIN, 0, 0, 0 }, { 0, 0, INT32_MIN, 0 },
+		{ 0, 2, 0, 0 }, { 0, 0, 0, 2 }, { 0, -1, 0, -1 },
+		{ W, 0, H, 0 }, { 16385, 0, 0, 0 }, { -16385, 0, 100, 0 },
+		{ 1 << 30, 0, -(1 << 30), 0 }, { -1000000, 0, 5, 0 },
+	};
+	int k;
+	size_t i;
+
+	light(d, o);
+	mmx_fb_random(bg, 140, MMX_ALPHA_ANY);
+	mmx_fb_random(fb, 141, MMX_ALPHA_ANY);
+	for (k = 0; k < 3; k++) {
+		uint32_t plane = k == 0 ? o->overlay[0] : k == 1 ? o->cursor :
+								 o->overlay[1];
+
+		for (i = 0; i < MMX_ARRAY_SIZE(pos); i++) {
+			/* the third pass scales 8x (CRTC 512x384 from 64x48) */
+			int64_t w = k == 2 ? 512 : 64, h = k == 2 ? 384 : 48;
+			int64_t x = pos[i][0] + (pos[i][1] == 2 ? INT32_MAX - w :
+						 pos[i][1] * w);
+			int64_t y = pos[i][2] + (pos[i][3] == 2 ? INT32_MAX - h :
+						 pos[i][3] * h);
+			struct mmx_req *r = mmx_req_new(d);
+			char what[80];
+
+			mmx_req_plane(r, o->primary, o->crtc_id, bg->id, 0, 0, W, H,
+				      0, 0, W, H);
+			mmx_req_plane(r, plane, o->crtc_id, fb->id, 0, 0, 64, 48,
+				      0, 0, 64, 48);
+			mmx_req_add(r, plane, "CRTC_X", (uint64_t)x);
+			mmx_req_add(r, plane, "CRTC_Y", (uint64_t)y);
+			mmx_req_add(r, plane, "CRTC_W", (uint64_t)w);
+			mmx_req_add(r, plane, "CRTC_H", (uint64_t)h);
+			snprintf(what, sizeof(what), "plane %u %lldx%lld at %lld,%lld",
+				 plane, (long long)w, (long long)h, (long long)x,
+				 (long long)y);
+			mmx_assert_f(mmx_req_commit(r, 0) == 0, "%s refused", what);
+			mmx_assert_eq((int32_t)mmx_prop_get(d, plane, "CRTC_X"), x);
+			mmx_assert_eq((int32_t)mmx_prop_get(d, plane, "CRTC_Y"), y);
+			mmx_check_output(d, o, mmx_small_mode(), &ref, 1, what);
+		}
+	}
+}
+
+/* Commit R; it must fail with -ERR and change no property. */
+static void expect_refused(struct mmx_dev *d, struct mmx_req *(*build)(struct mmx_dev *, const void *),
+			   const void *arg, int err, const char *what)
+{
+	struct mmx_snapshot snap;
+	uint32_t flags;
+
+	for (flags = DRM_MODE_ATOMIC_TEST_ONLY;; flags = 0) {
+		int ret;
+
+		mmx_snapshot_take(d, &snap);
+		ret = mmx_req_commit(build(d, arg), flags);
+		mmx_assert_f(ret == -err, "%s%s: expected %d (%s), got %d (%s)",
+			     what, flags ? " (TEST_ONLY)" : "", -err,
+			     strerror(err), ret, ret ? strerror(-ret) : "success");
+		mmx_assert_f(mmx_snapshot_same(d, &snap), "%s changed the KMS state",
+			     what);
+		mmx_snapshot_free(&snap);
+		if (!flags)
+			break;
+	}
+}
+
+/* A plane update: 16.16 source, CRTC rectangle, rotation, filter. */
+struct splane {
+	uint32_t plane;
+	const struct mmx_fb *fb;
+	uint32_t sx, sy, sw, sh;	/* 16.16 */
+	int64_t x, y;
+	uint32_t w, h;
+	uint32_t rotation;		/* 0: leave the property alone */
+	bool nearest;
+	uint16_t alpha;
+	enum mmx_blend blend;
+};
+
+static struct splane splane(uint32_t plane, const struct mmx_fb *fb, int x,
+			    int y, uint32_t w, uint32_t h)
+{
+	struct splane p = {
+		.plane = plane, .fb = fb, .sw = fb->width << 16,
+		.sh = fb->height << 16, .x = x, .y = y, .w = w, .h = h,
+		.rotation = DRM_MODE_ROTATE_0, .nearest = true, .alpha = 0xffff,
+		.blend = MMX_BLEND_PREMULTI,
+	};
+
+	return p;
+}
+
+static void req_splane(struct mmx_dev *d, struct mmx_req *r,
+		       struct mmx_output *o, const struct splane *p)
+{
+	mmx_req_add(r, p->plane, "FB_ID", p->fb->id);
+	mmx_req_add(r, p->plane, "CRTC_ID", o->crtc_id);
+	mmx_req_add(r, p->plane, "SRC_X", p->sx);
+	mmx_req_add(r, p->plane, "SRC_Y", p->sy);
+	mmx_req_add(r, p->plane, "SRC_W", p->sw);
+	mmx_req_add(r, p->plane, "SRC_H", p->sh);
+	mmx_req_add(r, p->plane, "CRTC_X", (uint64_t)p->x);
+	mmx_req_add(r, p->plane, "CRTC_Y", (uint64_t)p->y);
+	mmx_req_add(r, p->plane, "CRTC_W", p->w);
+	mmx_req_add(r, p->plane, "CRTC_H", p->h);
+	if (p->rotation)
+		mmx_req_add(r, p->plane, "rotation", p->rotation);
+	mmx_req_add(r, p->plane, "SCALING_FILTER",
+		    mmx_prop_enum(d, p->plane, "SCALING_FILTER",
+				  p->nearest ? "Nearest Neighbor" : "Default"));
+	mmx_req_add(r, p->plane, "alpha", p->alpha);
+	mmx_req_add(r, p->plane, "pixel blend mode",
+		    mmx_prop_enum(d, p->plane, "pixel blend mode",
+				  mmx_blend_names[p->blend]));
+}
+
+/*
+ * The framebuffer pixel that destination pixel (u, v) of P shows with the
+ * nearest filter, from DRM's definition (drm_rect_rotate(): reflect, then
+ * rotate counter-clockwise, then scale the rotated source rectangle to the
+ * CRTC rectangle), undone step by step in exact rational arithmetic: the
+ * destination pixel's centre is followed back to the framebuffer, where
+ * the pixel containing it is taken, a point on an edge belonging to the
+ * pixel above/left of it; beyond the source rectangle's pixels the edge
+ * pixel repeats.
+ */
+static void ref_source_pixel(const struct splane *p, int64_t u, int64_t v,
+			     int *px, int *py)
+{
+	bool swap = p->rotation & (DRM_MODE_ROTATE_90 | DRM_MODE_ROTATE_270);
+	int64_t rw = swap ? p->sh : p->sw, rh = swap ? p->sw : p->sh;
+	int64_t sw = p->sw, sh = p->sh;
+	/* centre in the rotated source, 16.16 units: n / d */
+	int64_t xn = (2 * u + 1) * rw, xd = 2 * (int64_t)p->w;
+	int64_t yn = (2 * v + 1) * rh, yd = 2 * (int64_t)p->h;
+	int64_t an, ad, bn, bd;	/* source rectangle point a (x), b (y) */
+	int64_t x1 = p->sx >> 16, y1 = p->sy >> 16;
+	int64_t x2 = ((int64_t)p->sx + p->sw + 0xffff) >> 16;
+	int64_t y2 = ((int64_t)p->sy + p->sh + 0xffff) >> 16;
+	int64_t n, dd, q;
+
+	switch (p->rotation & DRM_MODE_ROTATE_MASK) {
+	case DRM_MODE_ROTATE_90:	/* (x, y) went to (y, W - x) */
+		an = sw * yd - yn; ad = yd;
+		bn = xn; bd = xd;
+		break;
+	case DRM_MODE_ROTATE_180:	/* (x, y) went to (W - x, H - y) */
+		an = sw * xd - xn; ad = xd;
+		bn = sh * yd - yn; bd = yd;
+		break;
+	case DRM_MODE_ROTATE_270:	/* (x, y) went to (H - y, x) */
+		an = yn; ad = yd;
+		bn = sh * xd - xn; bd = xd;
+		break;
+	default:
+		an = xn; ad = xd;
+		bn = yn; bd = yd;
+		break;
+	}
+	if (p->rotation & DRM_MODE_REFLECT_X)
+		an = sw * ad - an;
+	if (p->rotation & DRM_MODE_REFLECT_Y)
+		bn = sh * bd - bn;
+	/* framebuffer x = SRC_X + a, in pixels: ceil(..) - 1 */
+	n = (int64_t)p->sx * ad + an;
+	dd = ad << 16;
+	q = n > 0 ? (n - 1) / dd : -1;
+	*px = (int)(q < x1 ? x1 : q >= x2 ? x2 - 1 : q);
+	n = (int64_t)p->sy * bd + bn;
+	dd = bd << 16;
+	q = n > 0 ? (n - 1) / dd : -1;
+	*py = (int)(q < y1 ? y1 : q >= y2 ? y2 - 1 : q);
+}
+
+/*
+ * P's image at its CRTC size as a memory-only framebuffer (ARGB8888, or
+ * XRGB8888 for formats without alpha) for the reference composer.
+ */
+static struct mmx_fb *ref_image(const struct splane *p)
+{
+	struct mmx_fb *img = calloc(1, sizeof(*img));
+	uint32_t u, v;
+
+	mmx_assert(img);
+	img->format = mmx_format_has_alpha(p->fb->format) ? DRM_FORMAT_ARGB8888 :
+							   DRM_FORMAT_XRGB8888;
+	img->width = p->w;
+	img->height = p->h;
+	img->cpp = 4;
+	img->pitch = p->w * 4;
+	img->size = (uint64_t)img->pitch * p->h;
+	img->map = malloc(img->size);
+	mmx_assert(img->map);
+	for (v = 0; v < p->h; v++) {
+		for (u = 0; u < p->w; u++) {
+			int px, py;
+			uint32_t argb;
+
+			ref_source_pixel(p, u, v, &px, &py);
+			argb = mmx_ref_decode(p->fb->format, mmx_fb_ptr(p->fb, px, py));
+			memcpy(img->map + (size_t)v * img->pitch + u * 4, &argb, 4);
+		}
+	}
+	return img;
+}
+
+static void ref_image_free(struct mmx_fb *img)
+{
+	free(img->map);
+	free(img);
+}
+
+/*
+ * Show P[0..N) (bottom first, in the planes' default zpos order) on O with
+ * the other planes off, commit, and compose the reference into F (the CRTC
+ * space, mode size).
+ */
+static void show_splanes(struct mmx_dev *d, struct mmx_output *o,
+			 const struct splane *p, int n, struct mmx_frame *f)
+{
+	uint32_t all[4] = { o->primary, o->overlay[0], o->overlay[1], o->cursor };
+	struct mmx_ref_plane ref[4];
+	struct mmx_fb *img[4];
+	struct mmx_req *r = mmx_req_new(d);
+	int i, k;
+
+	mmx_assert(n <= 4);
+	for (k = 0; k < 4; k++) {
+		bool used = false;
+
+		for (i = 0; i < n; i++)
+			used |= p[i].plane == all[k];
+		if (!used)
+			mmx_req_plane_off(r, all[k]);
+	}
+	for (i = 0; i < n; i++)
+		req_splane(d, r, o, &p[i]);
+	mmx_do(mmx_req_commit(r, 0));
+	for (i = 0; i < n; i++) {
+		img[i] = ref_image(&p[i]);
+		ref[i] = mmx_ref_fb(img[i], (int)p[i].x, (int)p[i].y);
+		ref[i].alpha = p[i].alpha;
+		ref[i].blend = p[i].blend;
+	}
+	mmx_ref_compose(f, ref, n);
+	for (i = 0; i < n; i++)
+		ref_image_free(img[i]);
+}
+
+static void check_splanes(struct mmx_dev *d, struct mmx_output *o,
+			  const struct splane *p, int n, const char *what)
+{
+	struct mmx_frame *f = mmx_frame_new(W, H);
+	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
+
+	show_splanes(d, o, p, n, f);
+	mmx_do(mmx_wb_capture(d, o, wb));
+	mmx_assert_f(mmx_frame_check(wb, f, what), "%s: captured frame differs from the reference",
+		     what);
+	mmx_frame_free(f);
+	mmx_fb_free(wb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cursor: every format and size                                            */
+
+static void test_cursor_large_formats(struct mmx_dev *d)
+{
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888,
+					    DRM_FORMAT_ARGB8888,
+					    DRM_FORMAT_RGB565 };
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	drmModePlanePtr pl;
+	uint64_t cap = 0;
+	size_t i;
+
+	/* the size capabilities stay, as hints; the plane lists all formats */
+	mmx_do(drmGetCap(d->fd, DRM_CAP_CURSOR_WIDTH, &cap) ? -errno : 0);
+	mmx_assert_eq(cap, 256);
+	mmx_do(drmGetCap(d->fd, DRM_CAP_CURSOR_HEIGHT, &cap) ? -errno : 0);
+	mmx_assert_eq(cap, 256);
+	pl = drmModeGetPlane(d->fd, output0(d)->cursor);
+	mmx_assert(pl);
+	mmx_assert_eq(pl->count_formats, MMX_ARRAY_SIZE(mmx_plane_formats));
+	drmModeFreePlane(pl);
+
+	light(d, o);
+	mmx_fb_random(bg, 150, MMX_ALPHA_ANY);
+	for (i = 0; i < MMX_ARRAY_SIZE(formats); i++) {
+		struct mmx_fb *c = mmx_fb_new(d, 512, 512, formats[i]);
+		struct splane p[2] = { splane(o->primary, bg, 0, 0, W, H),
+				       splane(o->cursor, c, -100, -60, 512, 512) };
+		char what[64];
+
+		mmx_fb_random(c, 151 + (uint32_t)i, MMX_ALPHA_ANY);
+		/* plane alpha over pixel alpha, straight (Coverage) */
+		p[1].alpha = 0x8000;
+		p[1].blend = MMX_BLEND_COVERAGE;
+		snprintf(what, sizeof(what), "cursor-512x512-%s-alpha",
+			 mmx_format_name(formats[i]));
+		check_splanes(d, o, p, 2, what);
+		/* opaque, whole 512x512 moved to the bottom right */
+		p[1].alpha = 0xffff;
+		p[1].blend = MMX_BLEND_NONE;
+		p[1].x = W - 300;
+		p[1].y = H - 200;
+		snprintf(what, sizeof(what), "cursor-512x512-%s-opaque",
+			 mmx_format_name(formats[i]));
+		check_splanes(d, o, p, 2, what);
+		mmx_fb_free(c);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scaling                                                                  */
+
+static void test_scale_nearest(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *bg = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *ov = mmx_fb_new(d, 90, 70, DRM_FORMAT_RGB565);
+	struct mmx_fb *ov2 = mmx_fb_new(d, 400, 300, DRM_FORMAT_ABGR8888);
+	struct mmx_fb *cur = mmx_fb_new(d, 40, 30, DRM_FORMAT_ARGB8888);
+	struct splane p[4];
+
+	light(d, o);
+	mmx_fb_random(bg, 160, MMX_ALPHA_ANY);
+	mmx_fb_random(ov, 161, MMX_ALPHA_ANY);
+	mmx_fb_random(ov2, 162, MMX_ALPHA_BINARY_PREMULT);
+	mmx_fb_random(cur, 163, MMX_ALPHA_BINARY_PREMULT);
+	/* primary 2x up, overlay 3x down... */
+	p[0] = splane(o->primary, bg, 0, 0, W, H);
+	p[1] = splane(o->overlay[0], ov, 10, 20, 30, 70);	/* 3x down, 1x */
+	p[2] = splane(o->overlay[1], ov2, 150, 90, 50, 100);	/* 8x down, 3x down */
+	p[3] = splane(o->cursor, cur, 200, 130, 320, 90);	/* 8x up, 3x up */
+	check_splanes(d, o, p, 4, "primary-2x-up-overlays-down-cursor-8x-up");
+	/* the limits exactly: 1/8 and 8 on every kind, partly off-screen */
+	p[0] = splane(o->primary, bg, -300, -100, 1280, 960);	/* 8x up */
+	p[1] = splane(o->overlay[0], ov, 300, -5, 90, 70);
+	p[1].sw = 88 << 16;
+	p[1].w = 11;						/* 8x down */
+	p[2] = splane(o->overlay[1], ov2, -40, 200, 50, 300);	/* 8x, 1x */
+	p[3] = splane(o->cursor, cur, 250, 200, 320, 240);	/* 8x up */
+	check_splanes(d, o, p, 4, "scale-limits-partly-off");
+	/* odd ratios: 7/5 and 5/7 */
+	p[0] = splane(o->primary, bg, 0, 0, 224, 84);
+	p[0].sw = 160 << 16;
+	p[0].sh = 60 << 16;
+	p[1] = splane(o->overlay[0], ov, 33, 17, 50, 35);
+	p[1].sw = 70 << 16;
+	p[1].sh = 49 << 16;
+	check_splanes(d, o, p, 2, "ratios-7-5");
+}
+
+static void test_scale_fractional(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
+	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
+	struct splane p[2];
+
+	light(d, o);
+	mmx_fb_random(fb, 170, MMX_ALPHA_ANY);
+	mmx_fb_random(ov, 171, MMX_ALPHA_BINARY_PREMULT);
+	/* unscaled at a fractional position: 30.5 shows 30, 20.75 shows 21 */
+	p[0] = splane(o->primary, fb, 10, 10, 100, 80);
+	p[0].sx = (30 << 16) | 0x8000;
+	p[0].sy = (20 << 16) | 0xc000;
+	p[0].sw = 100 << 16;
+	p[0].sh = 80 << 16;
+	/* fractional size too: 80.25 x 67.5 onto 107 x 45 */
+	p[1] = splane(o->overlay[0], ov, 150, 120, 107, 45);
+	p[1].sx = (110 << 16) | 0x4000;
+	p[1].sy = (30 << 16) | 0x2000;
+	p[1].sw = (80 << 16) | 0x4000;
+	p[1].sh = (67 << 16) | 0x8000;
+	check_splanes(d, o, p, 2, "fractional-src");
+	mmx_assert_eq(mmx_prop_get(d, o->primary, "SRC_X"), (30 << 16) | 0x8000);
+}
+
+/*
+ * Bilinear (SCALING_FILTER "Default"): a uniform translucent plane stays
+ * uniform to its edges; a two-colour plane is exact away from the colour
+ * edge and in between the two colours across it, where nearest would
+ * show one of them only.
+ */
+static void test_scale_bilinear(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *uni = mmx_fb_new(d, 13, 7, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *two = mmx_fb_new(d, 16, 8, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
+	struct mmx_frame *f = mmx_frame_new(W, H);
+	struct splane p[3];
+	int x, y, between = 0;
+
+	light(d, o);
+	mmx_fb_random(bg, 180, MMX_ALPHA_ANY);
+	mmx_fb_fill(uni, 0x80402010);	/* premultiplied half alpha */
+	mmx_fb_fill(two, 0xffff0000);
+	mmx_fb_rect(two, 8, 0, 8, 8, 0xff0000ff);
+	p[0] = splane(o->primary, bg, 0, 0, W, H);
+	p[1] = splane(o->overlay[0], uni, 5, 5, 130, 70);	/* 10x10 up */
+	p[1].sw = 13 << 15;	/* 6.5 x 3.5: 8x... within range */
+	p[1].sh = 7 << 15;
+	p[1].w = 52;
+	p[1].h = 28;
+	p[1].nearest = false;
+	p[2] = splane(o->overlay[1], two, 100, 100, 128, 64);	/* 8x up */
+	p[2].nearest = false;
+	show_splanes(d, o, p, 3, f);
+	mmx_do(mmx_wb_capture(d, o, wb));
+	for (y = 0; y < H; y++) {
+		for (x = 0; x < W; x++) {
+			uint32_t got = mmx_fb_get_raw(wb, x, y) & 0xffffff;
+			uint32_t want = f->px[y * W + x] & 0xffffff;
+			int c;
+
+			if (x >= 100 + 56 && x < 100 + 72 && y >= 100 && y < 164) {
+				/* across the red/blue edge: between them */
+				mmx_assert_f((got & 0x00ff00) == 0 &&
+					     (got >> 16) + (got & 0xff) >= 0xfe &&
+					     (got >> 16) + (got & 0xff) <= 0x100,
+					     "(%d,%d) %06x is no mix of red and blue",
+					     x, y, got);
+				between += (got >> 16) > 8 && (got & 0xff) > 8;
+				continue;
+			}
+			for (c = 0; c < 24; c += 8) {
+				int diff = (int)(got >> c & 0xff) - (int)(want >> c & 0xff);
+
+				mmx_assert_f(diff >= -1 && diff <= 1,
+					     "(%d,%d) got %06x want %06x", x, y,
+					     got, want);
+			}
+		}
+	}
+	/* a 16-pixel band across the edge, of which a good part mixes */
+	mmx_assert_f(between >= 64 * 4, "only %d mixed pixels at the edge",
+		     between);
+	mmx_frame_free(f);
+	mmx_fb_free(wb);
+}
+
+struct scale_bad {
+	uint32_t plane;
+	const struct mmx_fb *fb;
+	uint32_t sw, sh, w, h;
+};
+
+static struct mmx_req *build_scale_bad(struct mmx_dev *d, const void *arg)
+{
+	const struct scale_bad *b = arg;
+	struct mmx_req *r = mmx_req_new(d);
+	struct splane p = splane(b->plane, b->fb, 10, 10, b->w, b->h);
+
+	p.sw = b->sw;
+	p.sh = b->sh;
+	req_splane(d, r, output0(d), &p);
+	return r;
+}
+
+static void test_scale_limits(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *fb = mmx_fb_new(d, 200, 200, DRM_FORMAT_ARGB8888);
+	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
+	const struct { uint32_t sw, sh, w, h; const char *what; int err; } c[] = {
+		{ 10 << 16, 10 << 16, 81, 10, "8.1x up", ERANGE },
+		{ 10 << 16, 10 << 16, 10, 90, "9x up", ERANGE },
+		{ 200 << 16, 100 << 16, 24, 100, "8.3x down", ERANGE },
+		{ 100 << 16, 180 << 16, 100, 20, "9x down", ERANGE },
+		{ (10 << 16) - 1, 10 << 16, 80, 10, "just beyond 8x up", ERANGE },
+		{ 0, 10 << 16, 10, 10, "empty source", ERANGE },
+		{ 10 << 16, 0, 10, 10, "empty source height", ERANGE },
+	};
+	int k;
+	size_t i;
+
+	mmx_do(mmx_output_set(d, o, mmx_small_mode(), bg, 0, 0));
+	mmx_fb_random(bg, 190, MMX_ALPHA_ANY);
+	for (k = 0; k < 3; k++) {
+		uint32_t plane = k == 0 ? o->primary : k == 1 ? o->overlay[1] :
+								o->cursor;
+
+		for (i = 0; i < MMX_ARRAY_SIZE(c); i++) {
+			struct scale_bad b = { plane, fb, c[i].sw, c[i].sh,
+					       c[i].w, c[i].h };
+			char what[64];
+
+			snprintf(what, sizeof(what), "plane %u: %s", plane, c[i].what);
+			expect_refused(d, build_scale_bad, &b, c[i].err, what);
+		}
+	}
+	/* the picture is the primary alone, as before the refusals */
+	mmx_check_output(d, o, mmx_small_mode(), &ref, 1, "unchanged");
+	/*
+	 * Exactly 8 and 1/8 are accepted (TEST_ONLY); so is an empty CRTC
+	 * rectangle, which shows nothing (the helper's rule).
+	 */
+	for (k = 0; k < 3; k++) {
+		uint32_t plane = k == 0 ? o->overlay[0] : k == 1 ? o->overlay[1] :
+								o->cursor;
+		struct scale_bad up = { plane, fb, 10 << 16, 10 << 16, 80, 80 };
+		struct scale_bad down = { plane, fb, 200 << 16, 160 << 16, 25, 20 };
+		struct scale_bad empty = { plane, fb, 10 << 16, 10 << 16, 0, 0 };
+
+		mmx_do(mmx_req_commit(build_scale_bad(d, &up), DRM_MODE_ATOMIC_TEST_ONLY));
+		mmx_do(mmx_req_commit(build_scale_bad(d, &down), DRM_MODE_ATOMIC_TEST_ONLY));
+		mmx_do(mmx_req_commit(build_scale_bad(d, &empty), 0));
+	}
+	mmx_check_output(d, o, mmx_small_mode(), &ref, 1, "empty-destinations");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rotation                                                                 */
+
+static void test_rotation_props(struct mmx_dev *d)
+{
+	int i;
+
+	for (i = 0; i < d->n_planes; i++) {
+		drmModePropertyRes *info = NULL;
+		uint64_t v;
+		int k, bits = 0;
+
+		mmx_assert_f(mmx_prop_lookup(d->fd, d->planes[i], "rotation", NULL,
+					     &v, &info), "plane %u has no rotation",
+			     d->planes[i]);
+		mmx_assert_eq(v, DRM_MODE_ROTATE_0);
+		mmx_assert(info->flags & DRM_MODE_PROP_BITMASK);
+		for (k = 0; k < info->count_enums; k++)
+			bits |= 1 << info->enums[k].value;
+		mmx_assert_eq(bits, DRM_MODE_ROTATE_MASK | DRM_MODE_REFLECT_MASK);
+		drmModeFreeProperty(info);
+		info = NULL;
+		mmx_assert(mmx_prop_lookup(d->fd, d->planes[i], "SCALING_FILTER",
+					   NULL, &v, &info));
+		mmx_assert(info->flags & DRM_MODE_PROP_ENUM);
+		mmx_assert_eq(info->count_enums, 2);
+		mmx_assert_eq(v, mmx_prop_enum(d, d->planes[i], "SCALING_FILTER",
+					       "Default"));
+		drmModeFreeProperty(info);
+	}
+}
+
+static const uint32_t rotation_values[16] = {
+	DRM_MODE_ROTATE_0, DRM_MODE_ROTATE_90, DRM_MODE_ROTATE_180,
+	DRM_MODE_ROTATE_270,
+	DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_X,
+	DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X,
+	DRM_MODE_ROTATE_180 | DRM_MODE_REFLECT_X,
+	DRM_MODE_ROTATE_270 | DRM_MODE_REFLECT_X,
+	DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_Y,
+	DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_Y,
+	DRM_MODE_ROTATE_180 | DRM_MODE_REFLECT_Y,
+	DRM_MODE_ROTATE_270 | DRM_MODE_REFLECT_Y,
+	DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_X | DRM_MODE_REFLECT_Y,
+	DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X | DRM_MODE_REFLECT_Y,
+	DRM_MODE_ROTATE_180 | DRM_MODE_REFLECT_X | DRM_MODE_REFLECT_Y,
+	DRM_MODE_ROTATE_270 | DRM_MODE_REFLECT_X | DRM_MODE_REFLECT_Y,
+};
+
+/* A scene of rotated planes: primary unscaled, overlay and cursor scaled. */
+static void rotation_scene(struct mmx_dev *d, struct mmx_output *o,
+			   uint32_t rot, struct splane *p, struct mmx_fb **fbs)
+{
+	bool swap = rot & (DRM_MODE_ROTATE_90 | DRM_MODE_ROTATE_270);
+
+	fbs[0] = mmx_fb_new(d, 300, 220, DRM_FORMAT_XRGB8888);
+	fbs[1] = mmx_fb_new(d, 70, 40, DRM_FORMAT_RGB565);
+	fbs[2] = mmx_fb_new(d, 24, 16, DRM_FORMAT_ARGB8888);
+	mmx_fb_random(fbs[0], 200, MMX_ALPHA_ANY);
+	mmx_fb_random(fbs[1], 201, MMX_ALPHA_ANY);
+	mmx_fb_random(fbs[2], 202, MMX_ALPHA_BINARY_PREMULT);
+	/* primary: a 200x150 window from (17, 9), unscaled */
+	p[0] = splane(o->primary, fbs[0], 10, 5, swap ? 150 : 200,
+		      swap ? 200 : 150);
+	p[0].sx = 17 << 16;
+	p[0].sy = 9 << 16;
+	p[0].sw = 200 << 16;
+	p[0].sh = 150 << 16;
+	/* overlay: 70x40 scaled by 7/5 and 1/2 (after the rotation) */
+	p[1] = splane(o->overlay[0], fbs[1], 180, 60, swap ? 56 : 98,
+		      swap ? 35 : 20);
+	/* cursor: 24x16 scaled 3x, partly off the right edge */
+	p[2] = splane(o->cursor, fbs[2], 280, 150, swap ? 48 : 72,
+		      swap ? 72 : 48);
+	p[0].rotation = p[1].rotation = p[2].rotation = rot;
+}
+
+static void rotation_name(uint32_t rot, char *buf, size_t size)
+{
+	snprintf(buf, size, "rotation-%d%s%s",
+		 rot & DRM_MODE_ROTATE_90 ? 90 : rot & DRM_MODE_ROTATE_180 ? 180 :
+		 rot & DRM_MODE_ROTATE_270 ? 270 : 0,
+		 rot & DRM_MODE_REFLECT_X ? "-reflect-x" : "",
+		 rot & DRM_MODE_REFLECT_Y ? "-reflect-y" : "");
+}
+
+static void test_rotation(struct mmx_dev *d, const void *arg)
+{
+	uint32_t rot = *(const uint32_t *)arg;
+	struct mmx_output *o = output0(d);
+	struct splane p[3];
+	struct mmx_fb *fbs[3];
+	char what[48];
+
+	light(d, o);
+	rotation_scene(d, o, rot, p, fbs);
+	rotation_name(rot, what, sizeof(what));
+	check_splanes(d, o, p, 3, what);
+	mmx_assert_eq(mmx_prop_get(d, o->overlay[0], "rotation"), rot);
+	/* bilinear keeps an unscaled rotation exact (pixel centres map to
+	 * pixel centres) */
+	p[0].nearest = false;
+	check_splanes(d, o, p, 1, "unscaled-bilinear");
+}
+
+/*
+ * The plane rotation places the plane in CRTC space; the CRTC TRANSFORM
+ * (here a half turn of the 320x240 space) then applies to the whole space.
+ */
+static void test_rotation_with_crtc_transform(struct mmx_dev *d)
+{
+	static const int64_t one = (int64_t)1 << 32;
+	const int64_t half_turn[9] = { -one, 0, W * one, 0, -one, H * one,
+				       0, 0, one };
+	struct mmx_output *o = output0(d);
+	struct mmx_frame *f = mmx_frame_new(W, H), *g = mmx_frame_new(W, H);
+	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
+	struct splane p[3];
+	struct mmx_fb *fbs[3];
+	struct mmx_req *r;
+	uint32_t blob;
+	int x, y;
+
+	light(d, o);
+	mmx_do(mmx_blob_create(d, half_turn, sizeof(half_turn), &blob));
+	r = mmx_req_new(d);
+	mmx_req_add(r, o->crtc_id, "TRANSFORM", blob);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	rotation_scene(d, o, DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X, p, fbs);
+	show_splanes(d, o, p, 3, f);
+	for (y = 0; y < H; y++) {
+		for (x = 0; x < W; x++) {
+			g->px[y * W + x] = f->px[(H - 1 - y) * W + (W - 1 - x)];
+			g->tol[y * W + x] = f->tol[(H - 1 - y) * W + (W - 1 - x)];
+		}
+	}
+	mmx_do(mmx_wb_capture(d, o, wb));
+	mmx_assert_f(mmx_frame_check(wb, g, "half-turn-of-rotated-planes"),
+		     "captured frame differs from the reference");
+	mmx_frame_free(f);
+	mmx_frame_free(g);
+	mmx_fb_free(wb);
+}
+
+struct rot_bad {
+	uint32_t plane;
+	uint64_t value;
+};
+
+static struct mmx_req *build_rot_bad(struct mmx_dev *d, const void *arg)
+{
+	const struct rot_bad *b = arg;
+	struct mmx_req *r = mmx_req_new(d);
+
+	mmx_req_add(r, b->plane, "rotation", b->value);
+	return r;
+}
+
+static void test_rotation_invalid(struct mmx_dev *d)
+{
+	const struct { uint64_t v; const char *what; } bad[] = {
+		{ 0, "no rotation" },
+		{ DRM_MODE_REFLECT_X, "a reflection only" },
+		{ DRM_MODE_ROTATE_0 | DRM_MODE_ROTATE_90, "two rotations" },
+		{ DRM_MODE_ROTATE_90 | DRM_MODE_ROTATE_270 | DRM_MODE_REFLECT_Y,
+		  "two rotations and a reflection" },
+		{ DRM_MODE_ROTATE_MASK, "all rotations" },
+		{ DRM_MODE_ROTATE_0 | (1ull << 6), "an unknown bit" },
+		{ 1ull << 40, "a bit beyond 32" },
+	};
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
+	struct mmx_req *r;
+	size_t i;
+	int k;
+
+	mmx_fb_random(bg, 210, MMX_ALPHA_ANY);
+	mmx_do(mmx_output_set(d, o, mmx_small_mode(), bg, 0, 0));
+	/* a rotation that is not the default, to see it kept */
+	r = mmx_req_new(d);
+	mmx_req_add(r, o->overlay[1], "rotation",
+		    DRM_MODE_ROTATE_270 | DRM_MODE_REFLECT_Y);
+	mmx_do(mmx_req_commit(r, 0));
+	for (k = 0; k < 4; k++) {
+		uint32_t plane = k == 0 ? o->primary : k == 1 ? o->overlay[0] :
+				 k == 2 ? o->overlay[1] : o->cursor;
+
+		for (i = 0; i < MMX_ARRAY_SIZE(bad); i++) {
+			struct rot_bad b = { plane, bad[i].v };
+			char what[64];
+
+			snprintf(what, sizeof(what), "plane %u: %s", plane,
+				 bad[i].what);
+			expect_refused(d, build_rot_bad, &b, EINVAL, what);
+		}
+	}
+	mmx_assert_eq(mmx_prop_get(d, o->overlay[1], "rotation"),
+		      DRM_MODE_ROTATE_270 | DRM_MODE_REFLECT_Y);
+	mmx_assert_eq(mmx_prop_get(d, o->primary, "rotation"), DRM_MODE_ROTATE_0);
+	mmx_check_output(d, o, mmx_small_mode(), &ref, 1, "unchanged");
+}
+
+struct pos_bad {
+	uint32_t plane;
+	const struct mmx_fb *fb;
+	int64_t x, y;
+	uint64_t w, h;
+};
+
+static struct mmx_req *build_pos_bad(struct mmx_dev *d, const void *arg)
+{
+	const struct pos_bad *b = arg;
+	struct mmx_req *r = mmx_req_new(d);
+
+	mmx_req_plane(r, b->plane, output0(d)->crtc_id, b->fb->id, 0, 0,
+		      (int)b->fb->width, (int)b->fb->height, 0, 0,
+		      (int)b->fb->width, (int)b->fb->height);
+	mmx_req_add(r, b->plane, "CRTC_X", (uint64_t)b->x);
+	mmx_req_add(r, b->plane, "CRTC_Y", (uint64_t)b->y);
+	mmx_req_add(r, b->plane, "CRTC_W", b->w);
+	mmx_req_add(r, b->plane, "CRTC_H", b->h);
+	return r;
+}
+
+/*
+ * What cannot be accepted: CRTC_X + CRTC_W beyond INT_MAX (the core's
+ * overflow check) and a huge CRTC_W that would not overflow but scales
+ * beyond 8x: -ERANGE; CRTC_W beyond INT_MAX is outside the property's
+ * range: -EINVAL. Nothing changed.
+ */
+static void test_offscreen_overflow(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *fb = mmx_fb_new(d, 64, 48, DRM_FORMAT_ARGB8888);
+	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
+	const struct { int64_t x, y; uint64_t w, h; const char *what; int err; } c[] = {
+		{ INT32_MAX - 63, 0, 64, 48, "x + w overflows", ERANGE },
+		{ 0, INT32_MAX - 47, 64, 48, "y + h overflows", ERANGE },
+		{ INT32_MAX, INT32_MAX, 64, 48, "both overflow", ERANGE },
+		{ INT32_MIN, 0, INT32_MAX, 48, "INT_MAX wide at INT_MIN", ERANGE },
+		{ -100, 0, INT32_MAX, 48, "INT_MAX wide at -100", ERANGE },
+		/* beyond the range of the CRTC_W/H properties themselves */
+		{ -100, 0, 0x80000000ull, 48, "wider than INT_MAX", EINVAL },
+		{ 0, INT32_MIN, 64, 0xffffffffull, "UINT_MAX high", EINVAL },
+	};
+	size_t i;
+	int k;
+
+	mmx_fb_random(bg, 220, MMX_ALPHA_ANY);
+	mmx_do(mmx_output_set(d, o, mmx_small_mode(), bg, 0, 0));
+	for (k = 0; k < 3; k++) {
+		uint32_t plane = k == 0 ? o->overlay[0] : k == 1 ? o->cursor :
+								o->overlay[1];
+
+		for (i = 0; i < MMX_ARRAY_SIZE(c); i++) {
+			struct pos_bad b = { plane, fb, c[i].x, c[i].y, c[i].w,
+					     c[i].h };
+			char what[64];
+
+			snprintf(what, sizeof(what), "plane %u: %s", plane,
+				 c[i].what);
+			expect_refused(d, build_pos_bad, &b, c[i].err, what);
+		}
+	}
+	mmx_check_output(d, o, mmx_small_mode(), &ref, 1, "unchanged");
+}
+
+/* ------------------------------------------------------------------------ */
 
 #define FMT(k, kname, f, fname)						\
 	static const struct format_case fc_##kname##_##fname = { k, f }
@@ -720,12 +1504,22 @@ FMT(MMX_PLANE_OVERLAY, overlay, DRM_FORMAT_ABGR8888, abgr8888);
 FMT(MMX_PLANE_OVERLAY, overlay, DRM_FORMAT_RGB565, rgb565);
 FMT(MMX_PLANE_OVERLAY, overlay, DRM_FORMAT_RGB888, rgb888);
 FMT(MMX_PLANE_OVERLAY, overlay, DRM_FORMAT_XRGB2101010, xrgb2101010);
+FMT(MMX_PLANE_CURSOR, cursor, DRM_FORMAT_XRGB8888, xrgb8888);
 FMT(MMX_PLANE_CURSOR, cursor, DRM_FORMAT_ARGB8888, argb8888);
+FMT(MMX_PLANE_CURSOR, cursor, DRM_FORMAT_XBGR8888, xbgr8888);
+FMT(MMX_PLANE_CURSOR, cursor, DRM_FORMAT_ABGR8888, abgr8888);
+FMT(MMX_PLANE_CURSOR, cursor, DRM_FORMAT_RGB565, rgb565);
+FMT(MMX_PLANE_CURSOR, cursor, DRM_FORMAT_RGB888, rgb888);
+FMT(MMX_PLANE_CURSOR, cursor, DRM_FORMAT_XRGB2101010, xrgb2101010);
 
 #define FMT_TEST(kname, fname)						\
 	{ "format-" #kname "-" #fname,					\
 	  "a random " #fname " image on the " #kname " plane(s) (odd sizes, alpha 0/max through Pre-multiplied and Coverage) is captured exactly as the reference converts it", \
 	  NULL, test_format, &fc_##kname##_##fname }
+
+#define ROT_TEST(i, name)						\
+	{ name, "primary (unscaled), overlay and cursor (scaled) with this rotation match DRM's definition, nearest filter", \
+	  NULL, test_rotation, &rotation_values[i] }
 
 static const struct mmx_subtest tests[] = {
 	FMT_TEST(primary, xrgb8888),
@@ -742,7 +1536,13 @@ static const struct mmx_subtest tests[] = {
 	FMT_TEST(overlay, rgb565),
 	FMT_TEST(overlay, rgb888),
 	FMT_TEST(overlay, xrgb2101010),
+	FMT_TEST(cursor, xrgb8888),
 	FMT_TEST(cursor, argb8888),
+	FMT_TEST(cursor, xbgr8888),
+	FMT_TEST(cursor, abgr8888),
+	FMT_TEST(cursor, rgb565),
+	FMT_TEST(cursor, rgb888),
+	FMT_TEST(cursor, xrgb2101010),
 	{ "cursor-sizes", "cursors from 1x1 to 256x256, odd and thin ones, are composed at their size",
 	  test_cursor_sizes, NULL, NULL },
 	{ "cursor-offscreen", "a cursor partly or wholly off any edge (to +-16384) is clipped to the CRTC",
@@ -751,7 +1551,7 @@ static const struct mmx_subtest tests[] = {
 	  test_overlay_offscreen, NULL, NULL },
 	{ "primary-position", "a primary plane smaller, bigger, offset or off-screen is clipped and leaves black where it does not cover",
 	  test_primary_position, NULL, NULL },
-	{ "src-offset", "SRC_X/SRC_Y select a window of the FB; fractional source coordinates use their integer part",
+	{ "src-offset", "SRC_X/SRC_Y select a window of the FB",
 	  test_src_offset, NULL, NULL },
 	{ "fb-pitch-offset", "FBs with a pitch beyond the width and a non-zero offset are read correctly (xrgb8888, rgb565, rgb888)",
 	  test_fb_pitch_offset, NULL, NULL },
@@ -777,6 +1577,42 @@ static const struct mmx_subtest tests[] = {
 	  test_plane_disable, NULL, NULL },
 	{ "crtcs-independent", "planes of one CRTC never show on another, and changing one CRTC leaves the other's picture alone",
 	  test_crtcs_independent, NULL, NULL },
+	{ "plane-offscreen-extremes", "overlays and cursor wholly off the CRTC at INT_MIN, INT_MAX - w and beyond 16384, also scaled 8x, are accepted and not shown",
+	  test_offscreen_extremes, NULL, NULL },
+	{ "plane-offscreen-overflow", "CRTC_X + CRTC_W beyond INT_MAX, CRTC_W beyond INT_MAX, or an INT_MAX-wide plane at INT_MIN fail with ERANGE and change nothing",
+	  test_offscreen_overflow, NULL, NULL },
+	{ "cursor-large-formats", "512x512 XRGB8888, ARGB8888 and RGB565 cursors, with plane alpha, are composed whole; the cursor size caps stay 256 (hints)",
+	  test_cursor_large_formats, NULL, NULL },
+	{ "scale-nearest", "every plane kind scaled up and down (to exactly 8x and 1/8x, odd ratios, partly off-screen) matches the nearest reference",
+	  test_scale_nearest, NULL, NULL },
+	{ "scale-fractional", "fractional SRC_X/Y/W/H are honoured (nearest: 30.5 shows 30, 20.75 shows 21)",
+	  test_scale_fractional, NULL, NULL },
+	{ "scale-bilinear", "SCALING_FILTER Default interpolates: uniform planes stay uniform to the edge, colour edges mix",
+	  test_scale_bilinear, NULL, NULL },
+	{ "scale-limits", "scale factors beyond 8x either way, or an empty source, fail with ERANGE on every plane kind and change nothing; exactly 8x passes, an empty destination shows nothing",
+	  test_scale_limits, NULL, NULL },
+	{ "rotation-props", "every plane has rotation (rotate-0/90/180/270, reflect-x/y, default rotate-0) and SCALING_FILTER (Default, Nearest Neighbor)",
+	  test_rotation_props, NULL, NULL },
+	ROT_TEST(0, "rotation-0"),
+	ROT_TEST(1, "rotation-90"),
+	ROT_TEST(2, "rotation-180"),
+	ROT_TEST(3, "rotation-270"),
+	ROT_TEST(4, "rotation-0-reflect-x"),
+	ROT_TEST(5, "rotation-90-reflect-x"),
+	ROT_TEST(6, "rotation-180-reflect-x"),
+	ROT_TEST(7, "rotation-270-reflect-x"),
+	ROT_TEST(8, "rotation-0-reflect-y"),
+	ROT_TEST(9, "rotation-90-reflect-y"),
+	ROT_TEST(10, "rotation-180-reflect-y"),
+	ROT_TEST(11, "rotation-270-reflect-y"),
+	ROT_TEST(12, "rotation-0-reflect-x-reflect-y"),
+	ROT_TEST(13, "rotation-90-reflect-x-reflect-y"),
+	ROT_TEST(14, "rotation-180-reflect-x-reflect-y"),
+	ROT_TEST(15, "rotation-270-reflect-x-reflect-y"),
+	{ "rotation-with-crtc-transform", "plane rotation places the plane in CRTC space, the CRTC TRANSFORM (a half turn) then turns the whole space",
+	  test_rotation_with_crtc_transform, NULL, NULL },
+	{ "rotation-invalid", "no rotation, two rotations, unknown bits fail with EINVAL on every plane and change nothing",
+	  test_rotation_invalid, NULL, NULL },
 };
 
 int main(int argc, char **argv)

@@ -43,18 +43,47 @@ extern "C" {
  * ``FB_DAMAGE_CLIPS``
  *	accepted; the composer redraws whole frames, the virtio-gpu backend
  *	sends only the damaged rectangles to the host.
+ * ``rotation``
+ *	bitmask "rotate-0" (default), "rotate-90", "rotate-180", "rotate-270",
+ *	"reflect-x", "reflect-y": exactly one rotation, any reflections (else
+ *	-EINVAL). DRM's meaning (drm_rect_rotate()): the source rectangle is
+ *	reflected (reflect-x mirrors its columns, reflect-y its rows), then
+ *	rotated counter-clockwise, then scaled to CRTC_W x CRTC_H. It places
+ *	the plane in CRTC space; the CRTC's TRANSFORM then applies to the
+ *	composed CRTC space as a whole.
+ * ``SCALING_FILTER``
+ *	enum "Default" (bilinear) or "Nearest Neighbor", for planes that are
+ *	resampled (see below). The sampling rules are those of the CRTC's
+ *	TRANSFORM_FILTER: destination pixel (u, v) shows the framebuffer point
+ *	that the centre (u + 1/2, v + 1/2) maps to; "Nearest Neighbor" takes
+ *	the pixel containing it (a point on a pixel edge belongs to the pixel
+ *	above/left of it), "Default" interpolates the four pixels around it
+ *	with pixman's 7-bit weights, alpha interpolated like a colour. Pixels
+ *	beyond the source rectangle's edge read as its edge pixels.
  *
- * Planes are not scaled: SRC_W and SRC_H must equal CRTC_W and CRTC_H in
- * 16.16 fixed point (-EINVAL otherwise). Any plane, the primary one too,
- * may be placed anywhere within [-%MMX_PLANE_POS_LIMIT,
- * %MMX_PLANE_POS_LIMIT] (-EINVAL beyond) and is clipped to the CRTC; what
- * no plane covers is black. Cursor framebuffers are ARGB8888, at most
- * %MMX_CURSOR_MAX_SIZE pixels in each direction. Primary and overlay
- * formats: XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565, RGB888,
- * XRGB2101010, linear only. Framebuffers are at most %MMX_FB_MAX_SIZE
- * pixels in each direction, with any pitch of at least width times bytes
- * per pixel and any offset that fits the buffer. Changing framebuffers,
- * even to another size, pitch or format, needs no ALLOW_MODESET.
+ * Scaling: SRC_W x SRC_H (16.16) is scaled to CRTC_W x CRTC_H on every
+ * plane, with scale factors (source over destination size, after the
+ * rotation) from 1/%MMX_PLANE_SCALE_LIMIT (magnification) to
+ * %MMX_PLANE_SCALE_LIMIT (minification) in each direction; beyond that,
+ * or with an empty source rectangle, the commit fails with -ERANGE (an
+ * empty CRTC rectangle is accepted and shows nothing). Fractional
+ * SRC_X, SRC_Y, SRC_W, SRC_H are honoured. A plane that is unrotated,
+ * unscaled and at an integer source position is shown pixel for pixel; any
+ * other is resampled with its SCALING_FILTER.
+ *
+ * Position: any CRTC_X, CRTC_Y the uAPI carries is accepted, the primary
+ * plane's too; the plane is clipped to the CRTC and what no plane covers is
+ * black. A plane entirely off the CRTC is accepted and simply not shown.
+ * The DRM core refuses CRTC_X + CRTC_W or CRTC_Y + CRTC_H beyond INT_MAX
+ * (-ERANGE) and a source rectangle outside the framebuffer (-ENOSPC).
+ *
+ * Formats, every plane kind alike (the cursor too): XRGB8888, ARGB8888,
+ * XBGR8888, ABGR8888, RGB565, RGB888, XRGB2101010, linear only, of any size
+ * up to %MMX_FB_MAX_SIZE pixels in each direction, with any pitch of at
+ * least width times bytes per pixel and any offset that fits the buffer.
+ * DRM_CAP_CURSOR_WIDTH and _HEIGHT report %MMX_CURSOR_MAX_SIZE as the
+ * preferred cursor size, a hint only. Changing framebuffers, even to
+ * another size, pitch or format, needs no ALLOW_MODESET.
  *
  * Writeback connectors accept XRGB8888 and ARGB8888 framebuffers of the
  * mode's size; they receive the composed frame with alpha 0xff.
@@ -295,10 +324,10 @@ struct drm_mmx_panning {
 #define MMX_PLANES_PER_CRTC	(2 + MMX_OVERLAYS_PER_CRTC)
 /* MMX_FB_MAX_SIZE: largest framebuffer width and height */
 #define MMX_FB_MAX_SIZE		16384
-/* MMX_CURSOR_MAX_SIZE: largest cursor width and height */
+/* MMX_CURSOR_MAX_SIZE: DRM_CAP_CURSOR_WIDTH/HEIGHT, a hint, not a limit */
 #define MMX_CURSOR_MAX_SIZE	256
-/* MMX_PLANE_POS_LIMIT: largest distance of CRTC_X, CRTC_Y from 0 */
-#define MMX_PLANE_POS_LIMIT	16384
+/* MMX_PLANE_SCALE_LIMIT: largest plane magnification and minification */
+#define MMX_PLANE_SCALE_LIMIT	8
 
 /**
  * DOC: timed atomic commits

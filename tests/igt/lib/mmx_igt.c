@@ -1183,6 +1183,12 @@ void mmx_reset(struct mmx_dev *d)
 		if (d->plane_defaults[i].has_blend)
 			mmx_req_add(r, p, "pixel blend mode",
 				    d->plane_defaults[i].blend_premulti);
+		/* standard plane properties back to their defaults */
+		if (mmx_prop_lookup(d->fd, p, "rotation", NULL, NULL, NULL))
+			mmx_req_add(r, p, "rotation", DRM_MODE_ROTATE_0);
+		if (mmx_prop_lookup(d->fd, p, "SCALING_FILTER", NULL, NULL, NULL))
+			mmx_req_add(r, p, "SCALING_FILTER",
+				    mmx_prop_enum(d, p, "SCALING_FILTER", "Default"));
 	}
 	for (i = 0; i < d->n_connectors; i++)
 		mmx_req_add(r, d->connectors[i], "CRTC_ID", 0);
@@ -1377,7 +1383,6 @@ const uint32_t mmx_plane_formats[7] = {
 	DRM_FORMAT_ABGR8888, DRM_FORMAT_RGB565, DRM_FORMAT_RGB888,
 	DRM_FORMAT_XRGB2101010,
 };
-const uint32_t mmx_cursor_formats[1] = { DRM_FORMAT_ARGB8888 };
 const uint32_t mmx_wb_formats[2] = { DRM_FORMAT_XRGB8888,
 				     DRM_FORMAT_ARGB8888 };
 

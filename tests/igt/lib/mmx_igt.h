@@ -373,7 +373,6 @@ const char *mmx_format_name(uint32_t format);
 
 /* The formats the contract promises. */
 extern const uint32_t mmx_plane_formats[7];
-extern const uint32_t mmx_cursor_formats[1];
 extern const uint32_t mmx_wb_formats[2];
 
 /* A dumb buffer of at least SIZE bytes, mapped. Returns 0/-errno. */

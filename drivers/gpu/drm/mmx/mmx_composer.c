@@ -34,6 +34,49 @@ static int mmx_composer_reserve(u32 **buf, size_t *capacity, size_t words)
 	return 0;
 }
 
+/*
+ * Resample the plane of @cl, whose framebuffer mapping is @vaddr, into
+ * output->plane_pixels, and point @layer at it.
+ * Return: 0, or -ENOMEM (the plane is then not shown).
+ */
+static int mmx_compose_resampled(struct mmx_output *output,
+				 const struct mmx_crtc_layer *cl,
+				 const void *vaddr, struct mmx_layer *layer)
+{
+	const struct mmx_transform *t = &cl->transform;
+	struct mmx_resample_src src = cl->src;
+	size_t words = (size_t)t->out_w * t->out_h;
+	bool alpha = cl->filter == MMX_FILTER_BILINEAR &&
+		     mmx_format_has_alpha(src.format);
+	struct mmx_frame image;
+	size_t scratch;
+	int ret;
+
+	src.pixels = vaddr;
+	scratch = mmx_resample_scratch_words(t, &src);
+	ret = mmx_composer_reserve(&output->plane_pixels, &output->plane_size,
+				   words);
+	if (!ret && alpha)
+		ret = mmx_composer_reserve(&output->plane_alpha,
+					   &output->plane_alpha_size, words);
+	if (!ret)
+		ret = mmx_composer_reserve(&output->plane_scratch,
+					   &output->plane_scratch_size,
+					   max_t(size_t, scratch, 1));
+	if (ret)
+		return ret;
+
+	image.pixels = output->plane_pixels;
+	image.width = t->out_w;
+	image.height = t->out_h;
+	image.stride = t->out_w;
+	mmx_resample(t, cl->filter, &src, &image,
+		     alpha ? output->plane_alpha : NULL, output->plane_scratch,
+		     output->plane_scratch_size);
+	layer->pixels = (const u8 *)output->plane_pixels;
+	return 0;
+}
+
 /* Blend the layers of @state into @frame, which covers the CRTC space. */
 static void mmx_compose_layers(struct mmx_output *output,
 			       const struct mmx_crtc_state *state,
@@ -46,11 +89,15 @@ static void mmx_compose_layers(struct mmx_output *output,
 		const struct mmx_crtc_layer *cl = &state->layers[i];
 		const struct drm_shadow_plane_state *shadow =
 			to_drm_shadow_plane_state(cl->plane_state);
+		const void *vaddr = shadow->data[0].vaddr;
 		struct mmx_layer layer = cl->layer;
 
-		if (!shadow->data[0].vaddr)
+		if (!vaddr)
 			continue;
-		layer.pixels = (const u8 *)shadow->data[0].vaddr + cl->offset;
+		if (!cl->resampled)
+			layer.pixels = (const u8 *)vaddr + cl->offset;
+		else if (mmx_compose_resampled(output, cl, vaddr, &layer))
+			continue;
 		mmx_frame_blend(frame, &layer, output->scratch);
 	}
 }
@@ -229,6 +276,15 @@ void mmx_composer_release(struct mmx_output *output)
 	kvfree(output->space_pixels);
 	output->space_pixels = NULL;
 	output->space_size = 0;
+	kvfree(output->plane_pixels);
+	output->plane_pixels = NULL;
+	output->plane_size = 0;
+	kvfree(output->plane_alpha);
+	output->plane_alpha = NULL;
+	output->plane_alpha_size = 0;
+	kvfree(output->plane_scratch);
+	output->plane_scratch = NULL;
+	output->plane_scratch_size = 0;
 }
 
 /* CRC */

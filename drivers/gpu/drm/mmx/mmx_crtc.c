@@ -389,9 +389,70 @@ static enum mmx_blend_mode mmx_blend_mode_of(u16 pixel_blend_mode)
 	}
 }
 
+/* DRM_MODE_ROTATE_* and _REFLECT_* bits as the resampler's. */
+static unsigned int mmx_rotation_of(unsigned int rotation)
+{
+	static const unsigned int map[][2] = {
+		{ DRM_MODE_ROTATE_0, MMX_ROTATE_0 },
+		{ DRM_MODE_ROTATE_90, MMX_ROTATE_90 },
+		{ DRM_MODE_ROTATE_180, MMX_ROTATE_180 },
+		{ DRM_MODE_ROTATE_270, MMX_ROTATE_270 },
+		{ DRM_MODE_REFLECT_X, MMX_REFLECT_X },
+		{ DRM_MODE_REFLECT_Y, MMX_REFLECT_Y },
+	};
+	unsigned int i, bits = 0;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (rotation & map[i][0])
+			bits |= map[i][1];
+	return bits;
+}
+
 /*
- * Clip a plane to the CRTC space and describe it as a compositor layer.
- * Planes are not scaled, so source and destination clip alike.
+ * A plane that is not shown one to one: resampled by the composer from
+ * the source rectangle's pixels into an image of the clipped destination
+ * @dst, which is then blended as @cl's layer.
+ */
+static int mmx_crtc_layer_resample(struct mmx_crtc_layer *cl,
+				   const struct drm_plane_state *plane_state,
+				   const struct mmx_resample_geom *g,
+				   const struct drm_rect *dst,
+				   enum mmx_format format)
+{
+	const struct drm_framebuffer *fb = plane_state->fb;
+	struct mmx_layer *layer = &cl->layer;
+	int ret;
+
+	ret = mmx_resample_prepare(&cl->transform, g,
+				   (u32)((s64)dst->x1 - plane_state->crtc_x),
+				   (u32)((s64)dst->y1 - plane_state->crtc_y),
+				   layer->width, layer->height);
+	if (ret)
+		return ret;
+	cl->resampled = true;
+	cl->filter = plane_state->scaling_filter ==
+		     DRM_SCALING_FILTER_NEAREST_NEIGHBOR ?
+		     MMX_FILTER_NEAREST : MMX_FILTER_BILINEAR;
+	/* The core keeps the source rectangle inside the framebuffer. */
+	cl->src = (struct mmx_resample_src) {
+		.pitch = fb->pitches[0],
+		.format = format,
+		.x1 = g->src_x >> 16,
+		.y1 = g->src_y >> 16,
+		.x2 = DIV_ROUND_UP_ULL((u64)g->src_x + g->src_w, 1 << 16),
+		.y2 = DIV_ROUND_UP_ULL((u64)g->src_y + g->src_h, 1 << 16),
+	};
+	layer->format = mmx_format_has_alpha(format) ? MMX_FORMAT_ARGB8888 :
+						       MMX_FORMAT_XRGB8888;
+	layer->pitch = layer->width * 4;
+	cl->offset = 0;
+	return 0;
+}
+
+/*
+ * Clip a plane to the CRTC space and describe it as a compositor layer:
+ * blended straight from the framebuffer when shown one to one, else
+ * resampled first.
  * Return: 1 if visible, 0 if not, or -EINVAL.
  */
 static int mmx_crtc_layer_decode(struct mmx_crtc_layer *cl,
@@ -400,22 +461,29 @@ static int mmx_crtc_layer_decode(struct mmx_crtc_layer *cl,
 {
 	const struct drm_framebuffer *fb = plane_state->fb;
 	struct mmx_layer *layer = &cl->layer;
+	struct mmx_resample_geom g = {
+		.src_x = plane_state->src_x,
+		.src_y = plane_state->src_y,
+		.src_w = plane_state->src_w,
+		.src_h = plane_state->src_h,
+		.dst_w = plane_state->crtc_w,
+		.dst_h = plane_state->crtc_h,
+		.rotation = mmx_rotation_of(plane_state->rotation),
+	};
+	enum mmx_format format;
 	struct drm_rect dst;
 	u32 src_x, src_y;
 
+	/* The core refuses CRTC_X + CRTC_W beyond INT_MAX (-ERANGE). */
 	drm_rect_init(&dst, plane_state->crtc_x, plane_state->crtc_y,
 		      plane_state->crtc_w, plane_state->crtc_h);
 	if (!drm_rect_intersect(&dst, space))
 		return 0;
 
-	if (!mmx_format_lookup(fb->format->format, &layer->format))
+	if (!mmx_format_lookup(fb->format->format, &format))
 		return -EINVAL;
 
-	src_x = (plane_state->src_x >> 16) + (dst.x1 - plane_state->crtc_x);
-	src_y = (plane_state->src_y >> 16) + (dst.y1 - plane_state->crtc_y);
-
 	layer->pixels = NULL;
-	layer->pitch = fb->pitches[0];
 	layer->dst_x = dst.x1 - space->x1;
 	layer->dst_y = dst.y1 - space->y1;
 	layer->width = drm_rect_width(&dst);
@@ -423,6 +491,15 @@ static int mmx_crtc_layer_decode(struct mmx_crtc_layer *cl,
 	layer->alpha = plane_state->alpha;
 	layer->blend = mmx_blend_mode_of(plane_state->pixel_blend_mode);
 	cl->plane_state = plane_state;
+	cl->resampled = false;
+	if (!mmx_resample_is_copy(&g))
+		return mmx_crtc_layer_resample(cl, plane_state, &g, &dst,
+					       format) ?: 1;
+
+	src_x = (plane_state->src_x >> 16) + (dst.x1 - plane_state->crtc_x);
+	src_y = (plane_state->src_y >> 16) + (dst.y1 - plane_state->crtc_y);
+	layer->format = format;
+	layer->pitch = fb->pitches[0];
 	/* The shadow-plane mapping already points at fb->offsets[0]. */
 	cl->offset = (size_t)src_y * fb->pitches[0] +
 		     (size_t)src_x * fb->format->cpp[0];
@@ -542,7 +619,7 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 	struct drm_crtc_state *crtc_state =
 		drm_atomic_get_new_crtc_state(state, crtc);
 	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(crtc_state);
-	struct mmx_crtc_layer sorted[MMX_PLANES_PER_CRTC];
+	struct mmx_crtc_layer *sorted = mmx_state->layers;
 	struct drm_plane_state *plane_state;
 	struct drm_plane *plane;
 	unsigned int i, n = 0;
@@ -589,7 +666,6 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 		n++;
 	}
 
-	memcpy(mmx_state->layers, sorted, n * sizeof(sorted[0]));
 	mmx_state->num_layers = n;
 	return 0;
 }

@@ -21,7 +21,6 @@ static bool mmx_backend_presents(const struct mmx_output *output)
 	return funcs && funcs->present;
 }
 
-
 static u64 mmx_rect_area(const struct drm_rect *r)
 {
 	return (u64)drm_rect_width(r) * drm_rect_height(r);
@@ -72,11 +71,21 @@ again:
 EXPORT_SYMBOL_GPL(mmx_damage_add);
 
 /* What a plane of @crtc changed on it. */
+/* A plane shown one to one: framebuffer damage maps by a translation. */
+static bool mmx_damage_plane_is_copy(const struct drm_plane_state *state)
+{
+	return (state->rotation & DRM_MODE_ROTATE_MASK) == DRM_MODE_ROTATE_0 &&
+	       !(state->rotation & DRM_MODE_REFLECT_MASK) &&
+	       !(state->src.x1 & 0xffff) && !(state->src.y1 & 0xffff) &&
+	       drm_rect_width(&state->src) == drm_rect_width(&state->dst) << 16 &&
+	       drm_rect_height(&state->src) == drm_rect_height(&state->dst) << 16;
+}
+
 static void mmx_damage_plane(struct mmx_damage *damage,
-				    struct drm_crtc *crtc, u32 touched,
-				    struct drm_plane *plane,
-				    struct drm_plane_state *old_state,
-				    struct drm_plane_state *new_state)
+			     struct drm_crtc *crtc, u32 touched,
+			     struct drm_plane *plane,
+			     struct drm_plane_state *old_state,
+			     struct drm_plane_state *new_state)
 {
 	bool was = old_state->crtc == crtc && old_state->visible;
 	bool is = new_state->crtc == crtc && new_state->visible;
@@ -88,6 +97,9 @@ static void mmx_damage_plane(struct mmx_damage *damage,
 
 	if (was != is ||
 	    !drm_rect_equals(&old_state->dst, &new_state->dst) ||
+	    !drm_rect_equals(&old_state->src, &new_state->src) ||
+	    old_state->rotation != new_state->rotation ||
+	    old_state->scaling_filter != new_state->scaling_filter ||
 	    old_state->alpha != new_state->alpha ||
 	    old_state->pixel_blend_mode != new_state->pixel_blend_mode ||
 	    old_state->normalized_zpos != new_state->normalized_zpos) {
@@ -103,6 +115,12 @@ static void mmx_damage_plane(struct mmx_damage *damage,
 	    !(touched & drm_plane_mask(plane)))
 		return;
 
+	/* Scaled, rotated or fractionally placed: redraw the whole plane. */
+	if (!mmx_damage_plane_is_copy(new_state)) {
+		mmx_damage_add(damage, &new_state->dst);
+		return;
+	}
+
 	drm_atomic_helper_damage_iter_init(&iter, old_state, new_state);
 	drm_atomic_for_each_plane_damage(&iter, &clip) {
 		drm_rect_translate(&clip,
@@ -114,8 +132,7 @@ static void mmx_damage_plane(struct mmx_damage *damage,
 }
 
 static void mmx_damage_mark_touched(struct drm_atomic_state *state,
-				    struct drm_crtc *crtc,
-				    struct drm_plane *plane)
+				    struct drm_crtc *crtc, struct drm_plane *plane)
 {
 	struct drm_crtc_state *crtc_state;
 
@@ -203,8 +220,7 @@ void mmx_damage_of_commit(struct mmx_output *output,
 		for_each_oldnew_plane_in_state(state, plane, old_plane_state,
 					       new_plane_state, j)
 			mmx_damage_plane(damage, crtc, touched, plane,
-						old_plane_state,
-						new_plane_state);
+					 old_plane_state, new_plane_state);
 	}
 	for (i = 0, n = 0; i < damage->count; i++) {
 		if (drm_rect_intersect(&damage->rects[i], &full))

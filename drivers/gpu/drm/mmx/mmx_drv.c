@@ -20,7 +20,7 @@
  *	connector of a configurable kind (VGA, DVI, HDMI, DisplayPort,
  *	panels, TV) with a simulated sink, plus a writeback connector.
  * ``mmx_virtio``
- *	the virtio-gpu backend (mmx_virtio.c): every virtio-gpu device
+ *	the virtio-gpu backend (mmx_virtio_*.c): every virtio-gpu device
  *	becomes an mmx device whose frames QEMU's display shows.
  *
  * Every CRTC has a primary plane, two overlays and a cursor; the compositor
@@ -230,30 +230,15 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 
 /* DRM driver */
 
-DEFINE_DRM_GEM_FOPS(mmx_fops);
-
-static const struct drm_ioctl_desc mmx_ioctls[] = {
+/* The ioctls of every mmx device; the backends' drivers point at them. */
+const struct drm_ioctl_desc mmx_ioctls[MMX_NUM_IOCTLS] = {
 	DRM_IOCTL_DEF_DRV(MMX_SCHEDULE_SUBMIT, mmx_schedule_submit_ioctl,
 			  DRM_MASTER),
 	DRM_IOCTL_DEF_DRV(MMX_SCHEDULE_RETRACT, mmx_schedule_retract_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(MMX_SCHEDULE_REPLACE, mmx_schedule_replace_ioctl,
 			  DRM_MASTER),
 };
-
-static const struct drm_driver mmx_drm_driver = {
-	.driver_features = DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
-	.fops = &mmx_fops,
-	.open = mmx_schedule_open,
-	.postclose = mmx_schedule_postclose,
-	.ioctls = mmx_ioctls,
-	.num_ioctls = ARRAY_SIZE(mmx_ioctls),
-	DRM_GEM_SHMEM_DRIVER_OPS,
-	.name = MMX_DRIVER_NAME,
-	.desc = MMX_DRIVER_DESC,
-	.date = MMX_DRIVER_DATE,
-	.major = MMX_DRIVER_MAJOR,
-	.minor = MMX_DRIVER_MINOR,
-};
+EXPORT_SYMBOL_GPL(mmx_ioctls);
 
 /* Device */
 
@@ -261,10 +246,12 @@ static const struct drm_driver mmx_drm_driver = {
  * mmx_device_alloc - allocate an mmx DRM device
  * @parent: the device being probed; the DRM device goes away with its
  *	driver binding
+ * @driver: the backend's DRM driver, from DEFINE_MMX_DRM_DRIVER()
  *
  * Return: the device or an ERR_PTR().
  */
-struct mmx_device *mmx_device_alloc(struct device *parent)
+struct mmx_device *mmx_device_alloc(struct device *parent,
+				    const struct drm_driver *driver)
 {
 	int ret;
 
@@ -272,8 +259,7 @@ struct mmx_device *mmx_device_alloc(struct device *parent)
 	if (ret)
 		return ERR_PTR(ret);
 
-	return devm_drm_dev_alloc(parent, &mmx_drm_driver, struct mmx_device,
-				  drm);
+	return devm_drm_dev_alloc(parent, driver, struct mmx_device, drm);
 }
 EXPORT_SYMBOL_GPL(mmx_device_alloc);
 

@@ -16,6 +16,7 @@
 #include <drm/drm_crtc.h>
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
+#include <drm/drm_ioctl.h>
 #include <drm/drm_plane.h>
 #include <drm/drm_rect.h>
 #include <drm/drm_writeback.h>
@@ -26,6 +27,7 @@
 #include "mmx_edid.h"
 #include "mmx_signal.h"
 #include "mmx_panning.h"
+#include "mmx_resample.h"
 #include "mmx_transform.h"
 
 #define MMX_DRIVER_NAME		"mmx"
@@ -97,11 +99,24 @@ struct mmx_connector_state {
  * @plane_state: the plane state whose mapping holds the pixels
  * @offset: byte offset of the first shown pixel from the start of the
  *	framebuffer's first plane (fb->offsets[0] included in the mapping)
+ * @resampled: the plane is scaled, rotated, reflected or at a fractional
+ *	source position: the composer resamples it with @transform into an
+ *	image of @layer's size (ARGB8888, or XRGB8888 for @src's formats
+ *	without alpha), which it blends as @layer
+ * @filter: the plane's SCALING_FILTER, decoded
+ * @transform: from @layer's pixels to framebuffer points
+ *	(mmx_resample_prepare())
+ * @src: the pixels @transform reads; its address is relative to the
+ *	mapping of the framebuffer's first plane (filled in by the composer)
  */
 struct mmx_crtc_layer {
 	struct mmx_layer layer;
 	struct drm_plane_state *plane_state;
 	size_t offset;
+	bool resampled;
+	enum mmx_filter filter;
+	struct mmx_transform transform;
+	struct mmx_resample_src src;
 };
 
 /**
@@ -264,6 +279,13 @@ struct mmx_crtc_held {
  * @space_pixels: the composed CRTC space before the transform, @space_size
  *	words (composer only)
  * @space_size: capacity of @space_pixels
+ * @plane_pixels: a resampled plane's image (composer only)
+ * @plane_size: capacity of @plane_pixels, in words
+ * @plane_alpha: a resampled plane's alpha pass (composer only)
+ * @plane_alpha_size: capacity of @plane_alpha, in words
+ * @plane_scratch: the source pixels of a band of a resampled plane
+ *	(composer only)
+ * @plane_scratch_size: capacity of @plane_scratch, in words
  * @sched_entries: the timed entries of this CRTC, any file's, in any state
  *	but completed and freed; protected by &mmx_device.sched_lock
  * @sched_next_ns: time of the vblank after the last one handled; protected
@@ -325,6 +347,12 @@ struct mmx_output {
 	struct work_struct hotplug_work;
 	u32 *space_pixels;
 	size_t space_size;
+	u32 *plane_pixels;
+	size_t plane_size;
+	u32 *plane_alpha;
+	size_t plane_alpha_size;
+	u32 *plane_scratch;
+	size_t plane_scratch_size;
 
 	struct list_head sched_entries;
 	u64 sched_next_ns;
@@ -428,7 +456,41 @@ struct mmx_config {
 };
 
 /* Device: shared by the backends' probes */
-struct mmx_device *mmx_device_alloc(struct device *parent);
+#define MMX_NUM_IOCTLS	3
+extern const struct drm_ioctl_desc mmx_ioctls[MMX_NUM_IOCTLS];
+
+/**
+ * DEFINE_MMX_DRM_DRIVER - define a backend module's DRM driver
+ * @drv: the name of the &struct drm_driver to define (its file operations
+ *	are the module's mmx_fops)
+ *
+ * Every mmx device has the same driver, but its file operations must
+ * belong to the backend module that made the device: an open device file
+ * then pins that module (and mmx_core under it), so that removing a backend
+ * is refused while a client holds one of its devices, as with any DRM
+ * driver. Needs <drm/drm_drv.h>, <drm/drm_gem.h> and
+ * <drm/drm_gem_shmem_helper.h>.
+ */
+#define DEFINE_MMX_DRM_DRIVER(drv)					\
+	DEFINE_DRM_GEM_FOPS(mmx_fops);					\
+	static const struct drm_driver drv = {				\
+		.driver_features = DRIVER_MODESET | DRIVER_ATOMIC |	\
+				   DRIVER_GEM,				\
+		.fops = &mmx_fops,					\
+		.open = mmx_schedule_open,				\
+		.postclose = mmx_schedule_postclose,			\
+		.ioctls = mmx_ioctls,					\
+		.num_ioctls = MMX_NUM_IOCTLS,				\
+		DRM_GEM_SHMEM_DRIVER_OPS,				\
+		.name = MMX_DRIVER_NAME,				\
+		.desc = MMX_DRIVER_DESC,				\
+		.date = MMX_DRIVER_DATE,				\
+		.major = MMX_DRIVER_MAJOR,				\
+		.minor = MMX_DRIVER_MINOR,				\
+	}
+
+struct mmx_device *mmx_device_alloc(struct device *parent,
+				    const struct drm_driver *driver);
 int mmx_device_register(struct mmx_device *mmx,
 			const struct mmx_config *config);
 

@@ -2,7 +2,8 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Planes: one primary, two overlays and one cursor per CRTC.
+ * Planes: one primary, two overlays and one cursor per CRTC, all alike but
+ * for their zpos: every format, any size and position, scaling, rotation.
  */
 
 #include <drm/drm_atomic.h>
@@ -39,10 +40,6 @@ static const u32 mmx_plane_formats[] = {
 	DRM_FORMAT_XRGB2101010,
 };
 
-static const u32 mmx_cursor_formats[] = {
-	DRM_FORMAT_ARGB8888,
-};
-
 static const u64 mmx_plane_modifiers[] = {
 	DRM_FORMAT_MOD_LINEAR,
 	DRM_FORMAT_MOD_INVALID,
@@ -68,48 +65,45 @@ bool mmx_format_lookup(u32 fourcc, enum mmx_format *format)
 	return false;
 }
 
+/*
+ * Scale factors (source size over destination size, 16.16) from 8x
+ * magnification to 8x minification, on every plane.
+ */
+#define MMX_PLANE_SCALE_MIN	(DRM_PLANE_NO_SCALING / MMX_PLANE_SCALE_LIMIT)
+#define MMX_PLANE_SCALE_MAX	(DRM_PLANE_NO_SCALING * MMX_PLANE_SCALE_LIMIT)
+
+/*
+ * Any position the uAPI carries is fine: the core has refused CRTC_X +
+ * CRTC_W beyond INT_MAX (-ERANGE) and a source outside the framebuffer
+ * (-ENOSPC); a plane off the CRTC is simply not visible. The helper checks
+ * the scale factors (-ERANGE) with the rotation applied.
+ */
 static int mmx_plane_atomic_check(struct drm_plane *plane,
 				  struct drm_atomic_state *state)
 {
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
 	struct drm_crtc_state *crtc_state;
+	int ret;
 
 	if (!new_state->crtc || !new_state->fb)
 		return 0;
 
-	if (new_state->crtc_x < -MMX_PLANE_POS_LIMIT ||
-	    new_state->crtc_x > MMX_PLANE_POS_LIMIT ||
-	    new_state->crtc_y < -MMX_PLANE_POS_LIMIT ||
-	    new_state->crtc_y > MMX_PLANE_POS_LIMIT) {
-		drm_dbg_atomic(plane->dev,
-			       "[PLANE:%d:%s] position %d,%d beyond +-%d\n",
-			       plane->base.id, plane->name, new_state->crtc_x,
-			       new_state->crtc_y, MMX_PLANE_POS_LIMIT);
-		return -EINVAL;
-	}
-
-	if (new_state->src_w != (u64)new_state->crtc_w << 16 ||
-	    new_state->src_h != (u64)new_state->crtc_h << 16) {
-		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] scaling is not supported\n",
-			       plane->base.id, plane->name);
-		return -EINVAL;
-	}
-
-	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
-	    (new_state->crtc_w > MMX_CURSOR_MAX ||
-	     new_state->crtc_h > MMX_CURSOR_MAX)) {
-		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] cursor %ux%u too big\n",
-			       plane->base.id, plane->name, new_state->crtc_w,
-			       new_state->crtc_h);
-		return -EINVAL;
-	}
-
 	crtc_state = drm_atomic_get_new_crtc_state(state, new_state->crtc);
-	return drm_atomic_helper_check_plane_state(new_state, crtc_state,
-						   DRM_PLANE_NO_SCALING,
-						   DRM_PLANE_NO_SCALING,
-						   true, true);
+	ret = drm_atomic_helper_check_plane_state(new_state, crtc_state,
+						  MMX_PLANE_SCALE_MIN,
+						  MMX_PLANE_SCALE_MAX,
+						  true, true);
+	if (ret)
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] %u.%04ux%u.%04u to %ux%u refused: %d\n",
+			       plane->base.id, plane->name,
+			       new_state->src_w >> 16,
+			       ((new_state->src_w & 0xffff) * 10000) >> 16,
+			       new_state->src_h >> 16,
+			       ((new_state->src_h & 0xffff) * 10000) >> 16,
+			       new_state->crtc_w, new_state->crtc_h, ret);
+	return ret;
 }
 
 /*
@@ -148,17 +142,14 @@ struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
 				   enum drm_plane_type type,
 				   unsigned int zpos)
 {
-	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
 	struct drm_plane *plane;
 	int ret;
 
 	plane = __drmm_universal_plane_alloc(&mmx->drm, sizeof(*plane), 0,
 					     BIT(output->index),
 					     &mmx_plane_funcs,
-					     cursor ? mmx_cursor_formats :
-						      mmx_plane_formats,
-					     cursor ? ARRAY_SIZE(mmx_cursor_formats) :
-						      ARRAY_SIZE(mmx_plane_formats),
+					     mmx_plane_formats,
+					     ARRAY_SIZE(mmx_plane_formats),
 					     mmx_plane_modifiers, type, NULL);
 	if (IS_ERR(plane))
 		return plane;
@@ -180,6 +171,18 @@ struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
 						   BIT(DRM_MODE_BLEND_PIXEL_NONE) |
 						   BIT(DRM_MODE_BLEND_PREMULTI) |
 						   BIT(DRM_MODE_BLEND_COVERAGE));
+	if (ret)
+		return ERR_PTR(ret);
+
+	ret = drm_plane_create_rotation_property(plane, DRM_MODE_ROTATE_0,
+						 DRM_MODE_ROTATE_MASK |
+						 DRM_MODE_REFLECT_MASK);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ret = drm_plane_create_scaling_filter_property(plane,
+						       BIT(DRM_SCALING_FILTER_DEFAULT) |
+						       BIT(DRM_SCALING_FILTER_NEAREST_NEIGHBOR));
 	if (ret)
 		return ERR_PTR(ret);
 

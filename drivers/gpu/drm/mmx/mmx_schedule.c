@@ -1207,6 +1207,7 @@ int mmx_schedule_open(struct drm_device *dev, struct drm_file *file)
 	file->driver_priv = sfile;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(mmx_schedule_open);
 
 /**
  * mmx_schedule_postclose - drop the timed entries of a closed file
@@ -1240,6 +1241,7 @@ void mmx_schedule_postclose(struct drm_device *dev, struct drm_file *file)
 	kfree(sfile);
 	file->driver_priv = NULL;
 }
+EXPORT_SYMBOL_GPL(mmx_schedule_postclose);
 
 /* Device */
 

@@ -32,6 +32,8 @@
 
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_probe_helper.h>
 
 #include "mmx_compat.h"
@@ -125,6 +127,8 @@ static int mmx_config_parse(struct mmx_config *config)
 
 /* Platform device */
 
+DEFINE_MMX_DRM_DRIVER(mmx_virtual_driver);
+
 static int mmx_probe(struct platform_device *pdev)
 {
 	const struct mmx_config *config = dev_get_platdata(&pdev->dev);
@@ -133,7 +137,7 @@ static int mmx_probe(struct platform_device *pdev)
 	if (!config)
 		return -EINVAL;
 
-	mmx = mmx_device_alloc(&pdev->dev);
+	mmx = mmx_device_alloc(&pdev->dev, &mmx_virtual_driver);
 	if (IS_ERR(mmx))
 		return PTR_ERR(mmx);
 	platform_set_drvdata(pdev, &mmx->drm);
