@@ -124,14 +124,16 @@ plane_src() {
 }
 
 # wait_crc INDEX CRC [FRAMES]: read the CRCs of CRTC INDEX until one equals
-# CRC (8 hex digits), at most FRAMES frames (default 300). The last CRC seen
+# CRC (8 hex digits), at most FRAMES frames (default 3000: a client that
+# has drawn may still need many frames on a loaded TCG host to get its
+# picture out; only a wrong picture reaches the bound). The last CRC seen
 # goes to $LOG/last-crc.
 wait_crc() {
 	_d=$DRI/crtc-$1/crc
 	echo auto >"$_d/control" || return 1
 	# The CRC file wants whole-entry reads: cat's large buffer, not awk's.
 	: >"$LOG/last-crc"
-	{ timeout 120 cat "$_d/data" 2>"$LOG/crc-read.err"; } | awk -v want="0x$2" -v max="${3:-300}" -v last="$LOG/last-crc" '
+	{ timeout 1200 cat "$_d/data" 2>"$LOG/crc-read.err"; } | awk -v want="0x$2" -v max="${3:-3000}" -v last="$LOG/last-crc" '
 		{ seen = $2; n++ }
 		seen == want { found = 1; exit }
 		n >= max { exit }
