@@ -48,6 +48,20 @@ wait_for() {
 	return 1
 }
 
+# wait_alive PID TRIES CMD...: like wait_for, but gives up once process PID
+# is gone (and CMD still fails).
+wait_alive() {
+	_pid=$1 _tries=$2
+	shift 2
+	while [ "$_tries" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		kill -0 "$_pid" 2>/dev/null || break
+		_tries=$((_tries - 1))
+		sleep 0.2
+	done
+	"$@" >/dev/null 2>&1
+}
+
 # wait_line PID FILE REGEX: wait until FILE has a line matching REGEX (grep
 # -E) while process PID lives, at most 3000 polls.
 wait_line() {

@@ -69,7 +69,7 @@ mode_is_set() {
 
 # -s: a legacy modeset with modetest's pattern.
 hold "$LOG/modetest-s.txt" -s "$conn_id:$mode"
-if wait_for 600 mode_is_set; then
+if wait_alive "$hold_pid" 3000 mode_is_set; then
 	subtest modetest-set-mode SUCCESS
 	crtc=$(crtc_of "$conn")
 
@@ -116,7 +116,7 @@ release
 plane=$(awk '/^Planes:/ { on = 1; next } on && /^[0-9]+\t/ { print $1; exit }' "$LOG/modetest.txt")
 crtc_id=$(awk '/^CRTCs:/ { on = 1; next } on && /^[0-9]+\t/ { print $1; exit }' "$LOG/modetest.txt")
 hold "$LOG/modetest-a.txt" -a -s "$conn_id@$crtc_id:$mode" -P "$plane@$crtc_id:${mode}"
-if wait_for 600 mode_is_set; then
+if wait_alive "$hold_pid" 3000 mode_is_set; then
 	subtest modetest-atomic SUCCESS
 else
 	fail modetest-atomic "$conn not lit by the atomic commit; see $LOG/modetest-a.txt"
