@@ -66,6 +66,7 @@ fi
 weston --config=/tmp/weston.ini --log="$LOG/weston.log" --socket=wayland-1 \
 	--idle-time=0 "$@" >"$LOG/weston.out" 2>&1 &
 wpid=$!
+trap 'kill "$wpid" ${seatd_pid:+"$seatd_pid"} 2>/dev/null; exit 143' TERM INT
 
 # output_lit CONNECTOR: the connector is on an active CRTC.
 output_lit() {

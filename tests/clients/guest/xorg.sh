@@ -42,10 +42,13 @@ x_alive() {
 	kill -0 "$xpid" 2>/dev/null && xdpyinfo >/dev/null 2>&1
 }
 
-# Xorg :1 on vt2; -nocursor: no cursor plane in the pictures compared.
+# Xorg :1 on vt2; -nocursor: no cursor plane in the pictures compared;
+# -keeptty: it stays in our process group (it would call setsid()), so a
+# timeout that ends this script ends the server too, as does the trap.
 Xorg :1 vt2 -config /tmp/xorg.conf -logfile "$LOG/Xorg.1.log" \
-	-nolisten tcp -noreset -nocursor >"$LOG/Xorg.out" 2>&1 &
+	-nolisten tcp -noreset -nocursor -keeptty >"$LOG/Xorg.out" 2>&1 &
 xpid=$!
+trap 'kill "$xpid" 2>/dev/null; exit 143' TERM INT
 x_up() {
 	_tries=900
 	while [ $_tries -gt 0 ] && kill -0 "$xpid" 2>/dev/null; do
