@@ -63,8 +63,16 @@ kmscube_run() {
 		status=1
 		return
 	fi
-	# "Rendered N frames in S sec (F fps)" where kmscube has it.
+	# "Rendered N frames in S sec (F fps)" where kmscube has it: N > 0
+	# (it exits 0 after a failed flip too, "user interrupted!")
 	_done=$(grep -m1 -E 'Rendered [0-9]+ frames' "$LOG/$_name.txt")
+	case $_done in
+	"Rendered 0 frames"*)
+		subtest "$_name" FAIL "$_done; see $LOG/$_name.txt"
+		status=1
+		return
+		;;
+	esac
 	_renderer=$(grep -m1 -iE 'renderer' "$LOG/$_name.txt" | tr -s ' \t' ' ')
 	subtest "$_name" SUCCESS "${_done:-$_frames frames}; ${_renderer:-renderer not printed}"
 }
