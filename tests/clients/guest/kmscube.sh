@@ -41,11 +41,11 @@ kmscube_run() {
 				n == 1 { first = $2 }
 				n >= 1200 { exit }'
 		_distinct=$(awk '{ print $2 }' "$LOG/$_name-crc.txt" | sort -u | wc -l)
-		_frames=$(wc -l <"$LOG/$_name-crc.txt")
+		_seen=$(wc -l <"$LOG/$_name-crc.txt")
 		if [ "$_distinct" -ge 2 ]; then
-			subtest kmscube-picture-moves SUCCESS "a new picture after $_frames frames"
+			subtest kmscube-picture-moves SUCCESS "a new picture after $_seen frames"
 		else
-			subtest kmscube-picture-moves FAIL "one picture in $_frames frames"
+			subtest kmscube-picture-moves FAIL "one picture in $_seen frames"
 			status=1
 		fi
 	fi
