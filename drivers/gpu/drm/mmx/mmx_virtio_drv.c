@@ -237,5 +237,3 @@ module_exit(mmx_virtio_exit);
 MODULE_AUTHOR("The mmx authors");
 MODULE_DESCRIPTION("mmx virtio-gpu backend");
 MODULE_LICENSE("GPL");
-/* The virtio-gpu devices must exist when the virtio driver registers. */
-MODULE_SOFTDEP("pre: virtio_pci");
