@@ -28,12 +28,12 @@ for client in "$@"; do
 	# generous: TCG on a loaded 2-core machine; only a hang reaches it.
 	# timeout leads its own process group: whatever the client left
 	# running there (a server it started) goes with it afterwards.
-	sh -c 'echo $$ >/tmp/client.pgid; exec timeout -k 10 2400 sh "$1"' \
+	sh -c 'echo $$ >/tmp/client.pgid; exec timeout -k 10 900 sh "$1"' \
 		sh "$dir/$client.sh"
 	rc=$?
 	kill -KILL -- "-$(cat /tmp/client.pgid)" 2>/dev/null
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		echo "Subtest $client: TIMEOUT (killed after 2400 s)"
+		echo "Subtest $client: TIMEOUT (killed after 900 s)"
 		status=1
 	elif [ $rc -ne 0 ]; then
 		status=1
