@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# mmxplay_bench - issue 7's mmxplay figures in the test guest (a benchmark,
+# mmxplay_bench - mmxplay's figures in the test guest (a benchmark,
 # not a test: it prints figures and fails only when playback fails).
 # Needs mmxd and mmxplay on PATH; a sound card (QEMU intel-hda, see
 # tests/vm/README.md) for the audio clock, else the runs are video only on
