@@ -2,7 +2,7 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Server-side audio for mmxd (issue 7, AUDIO): sample buffers that clients
+ * Server-side audio for mmxd (the AUDIO idea): sample buffers that clients
  * upload once, and a PCM playback stream through ALSA (libasound) that
  * plays ranges of them at chosen stream positions, mixed, sample-exact.
  * A playing PCM is a clock: the frames it has played, mapped to

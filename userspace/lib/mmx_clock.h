@@ -2,7 +2,7 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Clocks for mmxd's schedules (issue 7, TIME): a clock object can be
+ * Clocks for mmxd's schedules (the TIME idea): a clock object can be
  * started, stopped, set, queried and run at a rational rate, over one of
  * three time sources:
  *
