@@ -544,30 +544,26 @@ void mmx_composer_drain(struct mmx_output *output)
 		mmx_composer_run(output);
 }
 
+/* Free a buffer of mmx_composer_reserve(). */
+static void mmx_composer_free(u32 **buf, size_t *capacity)
+{
+	kvfree(*buf);
+	*buf = NULL;
+	*capacity = 0;
+}
+
 /**
  * mmx_composer_release - free the composer's memory
  * @output: the output, whose composer no longer runs
  */
 void mmx_composer_release(struct mmx_output *output)
 {
-	kvfree(output->frame_pixels);
-	output->frame_pixels = NULL;
-	output->frame_size = 0;
-	kvfree(output->scratch);
-	output->scratch = NULL;
-	output->scratch_size = 0;
-	kvfree(output->space_pixels);
-	output->space_pixels = NULL;
-	output->space_size = 0;
-	kvfree(output->plane_pixels);
-	output->plane_pixels = NULL;
-	output->plane_size = 0;
-	kvfree(output->plane_alpha);
-	output->plane_alpha = NULL;
-	output->plane_alpha_size = 0;
-	kvfree(output->plane_scratch);
-	output->plane_scratch = NULL;
-	output->plane_scratch_size = 0;
+	mmx_composer_free(&output->frame_pixels, &output->frame_size);
+	mmx_composer_free(&output->scratch, &output->scratch_size);
+	mmx_composer_free(&output->space_pixels, &output->space_size);
+	mmx_composer_free(&output->plane_pixels, &output->plane_size);
+	mmx_composer_free(&output->plane_alpha, &output->plane_alpha_size);
+	mmx_composer_free(&output->plane_scratch, &output->plane_scratch_size);
 	/* The helpers are idle: they only run while the composer waits. */
 	kfree(output->bands);
 	output->bands = NULL;
