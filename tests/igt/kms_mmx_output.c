@@ -31,6 +31,7 @@
 #include <linux/netlink.h>
 
 #include "mmx_igt.h"
+#include "../common/randr_signal.h"
 
 /* ------------------------------------------------------------------------ */
 /* The contract, as tables                                                  */
@@ -81,15 +82,7 @@ static const char *const dp_names[] = {
  * The signal attributes in RandR's order: a SignalProperties enum value is
  * the set of its attributes, attribute p being bit p (uAPI header).
  */
-static const char *const sp_attr_names[] = {
-	"NTSC", "NTSC-M", "NTSC-J", "NTSC-N", "NTSC-4.43", "NTSC-film",
-	"PAL", "PAL-B", "PAL-G", "PAL-H", "PAL-I", "PAL-M", "PAL-D", "PAL-N",
-	"PAL-Nc", "PAL-L", "PAL-60",
-	"SECAM", "SECAM-L", "SECAM-B", "SECAM-G", "SECAM-D", "SECAM-K",
-	"SECAM-H",
-	"SingleLink", "DualLink",
-	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
-};
+#define sp_attr_names randr_signal_attrs
 #define SP_ATTRS ((int)MMX_ARRAY_SIZE(sp_attr_names))
 
 #define F(x) (1u << SF_##x)

@@ -17,6 +17,7 @@
 
 #include "mmx_signal.h"
 #include "unit.h"
+#include "randr_signal.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define P(x) MMX_SIGPROP(MMX_SIGPROP_##x)
@@ -33,16 +34,6 @@ static const char *const randr_signal_formats[] = {
 	"unknown", "VGA", "TMDS", "LVDS", "Composite", "Composite-PAL",
 	"Composite-NTSC", "Composite-SECAM", "SVideo", "Component",
 	"DisplayPort",
-};
-
-static const char *const randr_signal_props[] = {
-	"NTSC", "NTSC-M", "NTSC-J", "NTSC-N", "NTSC-4.43", "NTSC-film",
-	"PAL", "PAL-B", "PAL-G", "PAL-H", "PAL-I", "PAL-M", "PAL-D", "PAL-N",
-	"PAL-Nc", "PAL-L", "PAL-60",
-	"SECAM", "SECAM-L", "SECAM-B", "SECAM-G", "SECAM-D", "SECAM-K",
-	"SECAM-H",
-	"SingleLink", "DualLink",
-	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
 };
 
 static int check_names(const struct mmx_prop_name *t, size_t n,
@@ -74,7 +65,7 @@ static int test_names(void)
 			"SignalFormat"))
 		return -1;
 	if (check_names(mmx_sigprop_names, MMX_SIGPROP_COUNT,
-			randr_signal_props, N(randr_signal_props),
+			randr_signal_attrs, N(randr_signal_attrs),
 			"SignalProperties"))
 		return -1;
 	UNIT_CHECK(MMX_SIGPROP_COUNT <= 64, "%d bits", MMX_SIGPROP_COUNT);
