@@ -7,9 +7,10 @@
  *   rotate.ppm     an output unrotated | the same output turned left
  *   keystone.ppm   an output before | after keystone correction
  *   pan-N.ppm      two outputs side by side while the pointer crosses a
- *                  screen twice their width and the panned CRTCs follow it
- *                  (RandR 1.3 panning, libmmx's joint mode); the pointer is
- *                  drawn on the pictures where it is
+ *                  screen twice their width, each panning over its half
+ *                  (RandR 1.3 panning with tracking areas); the pointer is
+ *                  drawn on the pictures where it is, and a map of the
+ *                  screen below shows the areas the outputs show
  *   timed.ppm      an output before | after a commit timed for a given
  *                  CLOCK_MONOTONIC time (DRM_IOCTL_MMX_SCHEDULE_SUBMIT)
  *
@@ -59,6 +60,7 @@ struct tour {
 #define GAP 16		/* pixels between the pictures of a row */
 #define GAP_COLOUR 0x303030
 #define PAN_FRAMES 5
+#define MAP_SCALE 4	/* the panning pictures' map of the screen */
 
 static bool pic_alloc(struct pic *p, uint32_t w, uint32_t h, uint32_t fill)
 {
@@ -94,17 +96,72 @@ static bool pic_row(struct pic *row, const struct pic *pics, int n)
 	return true;
 }
 
-/* An arrow pointer with its tip at (@x, @y), black outline, white inside. */
+/*
+ * An arrow pointer with its tip at (@x, @y), black outline, white inside,
+ * twice the usual size; it points left when it would leave the picture on
+ * the right.
+ */
 static void pic_pointer(struct pic *p, int32_t x, int32_t y)
 {
-	for (int32_t dy = 0; dy < 30; dy++)
+	int32_t dir = (int64_t)x + 32 >= p->w ? -1 : 1;
+
+	for (int32_t dy = 0; dy < 48; dy++)
 		for (int32_t dx = 0; dx <= dy / 2; dx++) {
-			int64_t px = (int64_t)x + dx, py = (int64_t)y + dy;
-			bool edge = dx == 0 || dx == dy / 2 || dy == 29;
+			int64_t px = (int64_t)x + dir * dx, py = (int64_t)y + dy;
+			bool edge = dx < 2 || dx >= dy / 2 - 1 || dy >= 46;
 
 			if (px >= 0 && py >= 0 && px < p->w && py < p->h)
 				p->px[py * p->w + px] = edge ? 0x000000 : 0xffffff;
 		}
+}
+
+/* @a above @b, GAP apart, left-aligned. */
+static bool pic_stack(struct pic *out, const struct pic *a, const struct pic *b)
+{
+	if (!pic_alloc(out, a->w > b->w ? a->w : b->w, a->h + GAP + b->h,
+		       GAP_COLOUR))
+		return false;
+	for (uint32_t y = 0; y < a->h; y++)
+		memcpy(out->px + (size_t)y * out->w, a->px + (size_t)y * a->w,
+		       a->w * sizeof(*out->px));
+	for (uint32_t y = 0; y < b->h; y++)
+		memcpy(out->px + (size_t)(a->h + GAP + y) * out->w,
+		       b->px + (size_t)y * b->w, b->w * sizeof(*out->px));
+	return true;
+}
+
+static void pic_dot(struct pic *p, int64_t x, int64_t y, uint32_t colour)
+{
+	if (x >= 0 && y >= 0 && x < p->w && y < p->h)
+		p->px[y * p->w + x] = colour;
+}
+
+/* A line from (@x0, @y0) to (@x1, @y1), @thick pixels thick. */
+static void pic_line(struct pic *p, double x0, double y0, double x1,
+		     double y1, int thick, uint32_t colour)
+{
+	double dx = x1 - x0, dy = y1 - y0;
+	int steps = (int)((dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ?
+			  (dx < 0 ? -dx : dx) : (dy < 0 ? -dy : dy)) + 1;
+
+	for (int i = 0; i <= steps; i++) {
+		int64_t x = (int64_t)(x0 + dx * i / steps);
+		int64_t y = (int64_t)(y0 + dy * i / steps);
+
+		for (int a = -thick / 2; a <= thick / 2; a++)
+			for (int b = -thick / 2; b <= thick / 2; b++)
+				pic_dot(p, x + a, y + b, colour);
+	}
+}
+
+/* The outline of the rectangle (@x, @y) @w x @h. */
+static void pic_box(struct pic *p, int64_t x, int64_t y, int64_t w, int64_t h,
+		    int thick, uint32_t colour)
+{
+	pic_line(p, x, y, x + w - 1, y, thick, colour);
+	pic_line(p, x, y + h - 1, x + w - 1, y + h - 1, thick, colour);
+	pic_line(p, x, y, x, y + h - 1, thick, colour);
+	pic_line(p, x + w - 1, y, x + w - 1, y + h - 1, thick, colour);
 }
 
 static int pic_save(const struct tour *t, const char *name,
@@ -268,6 +325,30 @@ out:
 	return ret;
 }
 
+/*
+ * Outline in white the output's own screen area: a rectangle in @before,
+ * and in @after the quadrilateral where the transform @m of the @w x @h
+ * output shows it (its corners mapped by the inverse of @m).
+ */
+static void keystone_outline(struct pic *before, struct pic *after,
+			     const double m[9], uint32_t w, uint32_t h)
+{
+	static const int order[4] = { 0, 1, 3, 2 };
+	double inv[9], x[4], y[4];
+
+	pic_box(before, 0, 0, w, h, 5, 0xffffff);
+	if (mmx_matrix_invert(inv, m))
+		return;
+	for (int i = 0; i < 4; i++)
+		if (mmx_matrix_apply(inv, i & 1 ? w : 0, i & 2 ? h : 0, &x[i], &y[i]))
+			return;
+	for (int i = 0; i < 4; i++) {
+		int a = order[i], b = order[(i + 1) % 4];
+
+		pic_line(after, x[a], y[a], x[b], y[b], 5, 0xffffff);
+	}
+}
+
 static int tour_keystone(struct tour *t)
 {
 	uint32_t w = t->mode[0].width, h = t->mode[0].height;
@@ -325,12 +406,14 @@ static int tour_keystone(struct tour *t)
 	printf("%s: TRANSFORM (RandR's matrix, filter %s):\n", t->name[0],
 	       crtc->current.filter);
 	for (int r = 0; r < 3; r++)
-		printf("\t%14.9g %14.9g %14.9g\n", crtc->current.matrix[3 * r],
-		       crtc->current.matrix[3 * r + 1],
-		       crtc->current.matrix[3 * r + 2]);
+		printf("\t%14.9g %14.9g %14.9g\n",
+		       crtc->current.matrix[3 * r] + 0.0,
+		       crtc->current.matrix[3 * r + 1] + 0.0,
+		       crtc->current.matrix[3 * r + 2] + 0.0);
 	printf("%s: bounding box %ux%u at %+d%+d from its position +%d+%d\n",
 	       t->name[0], crtc->width, crtc->height, crtc->bbox_x,
 	       crtc->bbox_y, crtc->x, crtc->y);
+	keystone_outline(&before, &after, m, w, h);
 	ret = save_pair(t, "keystone", &before, &after);
 	if (!ret)
 		printf("summary: keystone: %s's picture pre-distorted into a trapezoid 30%% narrower at the top, bilinear (keystone.png: before | after)\n",
@@ -342,11 +425,54 @@ out:
 	return ret;
 }
 
+/* Three quarters of @c's brightness. */
+static uint32_t dim(uint32_t c)
+{
+	return ((c >> 1) & 0x7f7f7f) + ((c >> 2) & 0x3f3f3f);
+}
+
+/*
+ * The whole screen, a quarter of its size, sampled off its 32-pixel grid (libmmx's pattern, dimmed), with
+ * the areas the two outputs show outlined in white and the pointer as a red
+ * square.
+ */
+static bool pan_map(struct tour *t, struct pic *map, const int32_t *cx,
+		    const int32_t *cy, int32_t px, int32_t py)
+{
+	if (!pic_alloc(map, t->screen_w / MAP_SCALE, t->screen_h / MAP_SCALE, 0))
+		return false;
+	for (uint32_t y = 0; y < map->h; y++)
+		for (uint32_t x = 0; x < map->w; x++)
+			map->px[y * map->w + x] =
+				dim(mmx_screen_pattern(x * MAP_SCALE + 1,
+						       y * MAP_SCALE + 1));
+	for (int i = 0; i < 2; i++)
+		pic_box(map, cx[i] / MAP_SCALE, cy[i] / MAP_SCALE,
+			t->mode[i].width / MAP_SCALE,
+			t->mode[i].height / MAP_SCALE, 3, 0xffffff);
+	for (int dy = -4; dy <= 4; dy++)
+		for (int dx = -4; dx <= 4; dx++)
+			pic_dot(map, px / MAP_SCALE + dx, py / MAP_SCALE + dy,
+				0xff0000);
+	return true;
+}
+
 static int tour_pan(struct tour *t)
 {
 	uint32_t wa = t->mode[0].width, wb = t->mode[1].width;
 	uint32_t ha = t->mode[0].height, hb = t->mode[1].height;
 	int32_t py = (int32_t)(ha < hb ? ha : hb) / 2;
+	uint32_t half = t->screen_w / 2;
+	/*
+	 * The pointer's stops: on the left output, across the rest of its
+	 * half, at the half's end, then across the right half to the
+	 * screen's last column.
+	 */
+	int32_t xs[PAN_FRAMES] = {
+		(int32_t)(wa / 2), (int32_t)((wa + half) / 2), (int32_t)half - 1,
+		(int32_t)(half + (wb + t->screen_w - half) / 2),
+		(int32_t)t->screen_w - 1,
+	};
 	struct mmx_output_change *a, *b;
 	struct mmx_config cfg;
 	int ret;
@@ -356,26 +482,35 @@ static int tour_pan(struct tour *t)
 		printf("summary: panning: skipped (one output)\n");
 		return 0;
 	}
-	printf("\n---- panning: %s and %s side by side on a %ux%u screen, following the pointer together (joint)\n",
+	printf("\n---- panning: %s and %s, each panning over its half of a %ux%u screen, following the pointer\n",
 	       t->name[0], t->name[1], t->screen_w, t->screen_h);
+	/*
+	 * RandR 1.3's panning as xrandr sets it: --panning with a tracking
+	 * area, so each CRTC follows the pointer inside its own half,
+	 * independently (libmmx's MMX_PAN_INDEPENDENT, the X server's way).
+	 */
 	mmx_config_init(&cfg);
 	cfg.flags = MMX_CONFIG_PAN_MODE;
-	cfg.pan_mode = MMX_PAN_JOINT;
+	cfg.pan_mode = MMX_PAN_INDEPENDENT;
 	a = step(t, &cfg, 0, 0, 0);
-	b = step(t, &cfg, 1, (int32_t)wa, 0);
-	a->panning.width = t->screen_w - wb;
+	b = step(t, &cfg, 1, (int32_t)half, 0);
+	a->panning.width = half;
 	a->panning.height = ha;
-	b->panning.left = wa;
-	b->panning.width = t->screen_w - wa;
+	a->panning.track_width = half;
+	a->panning.track_height = t->screen_h;
+	b->panning.left = half;
+	b->panning.width = t->screen_w - half;
 	b->panning.height = hb;
+	b->panning.track_left = half;
+	b->panning.track_width = t->screen_w - half;
+	b->panning.track_height = t->screen_h;
 	ret = apply(t, &cfg, "panning");
 	if (ret)
 		return ret;
 
 	for (int f = 0; f < PAN_FRAMES; f++) {
-		int32_t px = (int32_t)(wa / 2 + (uint64_t)f * (t->screen_w - 1 - wa / 2) /
-				       (PAN_FRAMES - 1));
-		struct pic pics[2] = { { 0 }, { 0 } }, row;
+		int32_t px = xs[f];
+		struct pic pics[2] = { { 0 }, { 0 } }, row, map, frame;
 		int32_t cx[2] = { 0, 0 }, cy[2] = { 0, 0 };
 		char name[16];
 
@@ -408,16 +543,24 @@ static int tour_pan(struct tour *t)
 		       px, py, t->name[0], cx[0], cx[0] + (int32_t)wa - 1,
 		       t->name[1], cx[1], cx[1] + (int32_t)wb - 1);
 		snprintf(name, sizeof(name), "pan-%d", f + 1);
-		ret = pic_row(&row, pics, 2) ? pic_save(t, name, &row) : -ENOMEM;
-		free(row.px);
+		ret = -ENOMEM;
+		if (pic_row(&row, pics, 2)) {
+			if (pan_map(t, &map, cx, cy, px, py)) {
+				if (pic_stack(&frame, &row, &map)) {
+					ret = pic_save(t, name, &frame);
+					free(frame.px);
+				}
+				free(map.px);
+			}
+			free(row.px);
+		}
 		free(pics[0].px);
 		free(pics[1].px);
 		if (ret)
 			return ret;
 	}
-	printf("summary: panning: %s and %s, one %ux%u viewport, followed the pointer across the %u-pixel-wide screen (pan-1.png .. pan-%d.png)\n",
-	       t->name[0], t->name[1], wa + wb, ha > hb ? ha : hb, t->screen_w,
-	       PAN_FRAMES);
+	printf("summary: panning: %s and %s each followed the pointer over its half of the %ux%u screen (pan-1.png .. pan-%d.png: both outputs, a map of the screen below)\n",
+	       t->name[0], t->name[1], t->screen_w, t->screen_h, PAN_FRAMES);
 	return 0;
 }
 
@@ -465,8 +608,12 @@ static int primary_of(int fd, uint32_t crtc, uint32_t *plane, uint32_t *fb,
 	return *fb_prop ? 0 : -ENOENT;
 }
 
-/* A framebuffer as big as @like, drawn with the colour bars. */
-static int bars_fb(int fd, uint32_t like, uint32_t *fb_id)
+/*
+ * A framebuffer as big as @like, drawn with the colour bars over its
+ * @w x @h top left corner (what the CRTC shows), black elsewhere.
+ */
+static int bars_fb(int fd, uint32_t like, uint32_t w, uint32_t h,
+		   uint32_t *fb_id)
 {
 	drmModeFBPtr old = drmModeGetFB(fd, like);
 	struct drm_mode_create_dumb c = { .bpp = 32 };
@@ -486,7 +633,9 @@ static int bars_fb(int fd, uint32_t like, uint32_t *fb_id)
 		   (off_t)offset);
 	if (map == MAP_FAILED)
 		return -errno;
-	demo_draw_pattern(map, c.width, c.height, c.pitch / 4, 1);
+	memset(map, 0, c.size);
+	demo_draw_pattern(map, w < c.width ? w : c.width,
+			  h < c.height ? h : c.height, c.pitch / 4, 1);
 	munmap(map, c.size);
 	handles[0] = c.handle;
 	pitches[0] = c.pitch;
@@ -557,7 +706,7 @@ static int tour_timed(struct tour *t)
 	mmx_state_free(s);
 	ret = crtc ? primary_of(t->fd, crtc, &plane, &fb, &fb_prop) : -ENOENT;
 	if (!ret)
-		ret = bars_fb(t->fd, fb, &bars);
+		ret = bars_fb(t->fd, fb, mode->width, mode->height, &bars);
 	if (!ret)
 		ret = capture(t, 0, &before);
 	if (ret) {
