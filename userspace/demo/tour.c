@@ -686,7 +686,8 @@ static int tour_timed(struct tour *t)
 	struct drm_mmx_event_schedule ev = { 0 };
 	struct pic before = { 0 }, after = { 0 };
 	uint32_t crtc, plane = 0, fb = 0, fb_prop = 0, bars = 0, one = 1;
-	uint64_t value, seq0 = 0, ts0 = 0, submitted;
+	uint64_t value, seq0 = 0, ts0 = 0, submitted, frames;
+	char verdict[96];
 	int64_t late;
 	struct mmx_config cfg;
 	struct mmx_state *s = NULL;
@@ -721,7 +722,11 @@ static int tour_timed(struct tour *t)
 	sub.count_props_ptr = (uintptr_t)&one;
 	sub.props_ptr = (uintptr_t)&fb_prop;
 	sub.prop_values_ptr = (uintptr_t)&value;
-	drmCrtcGetSequence(t->fd, crtc, &seq0, (uint64_t *)&ts0);
+	if (drmCrtcGetSequence(t->fd, crtc, &seq0, &ts0)) {
+		ret = -errno;
+		fprintf(stderr, "mmxdemo: CRTC_GET_SEQUENCE: %s\n", strerror(errno));
+		goto out;
+	}
 	submitted = now_ns();
 	/* half a second ahead; expiring only after 5 s, however slow the VM */
 	sub.exec_ns = submitted + 500000000u;
@@ -748,21 +753,29 @@ static int tour_timed(struct tour *t)
 		goto out;
 	}
 	late = (int64_t)(ev.timestamp_ns - sub.exec_ns);
-	printf("requested time     %" PRIu64 " ns\n", (uint64_t)sub.exec_ns);
+	/* the first vblank at or after the requested time, counted from seq0 */
+	frames = (sub.exec_ns - ts0 + period_ns - 1) / period_ns;
+	printf("requested time     %" PRIu64 " ns: the first vblank at or after it is %" PRIu64 " (at about %" PRIu64 " ns)\n",
+	       (uint64_t)sub.exec_ns, seq0 + frames, ts0 + frames * period_ns);
 	printf("presented at vblank %" PRIu64 ", timestamp %" PRIu64 " ns\n",
 	       (uint64_t)ev.sequence, (uint64_t)ev.timestamp_ns);
-	printf("difference         %+.3f ms (%s)\n", late / 1e6,
-	       late >= 0 && (uint64_t)late < period_ns ?
-	       "the first vblank at or after the requested time" :
-	       late < 0 ? "BEFORE the requested time" :
-	       "late: the guest stalled past that vblank");
+	if (ev.sequence == seq0 + frames)
+		snprintf(verdict, sizeof(verdict), "at that vblank");
+	else if (ev.sequence > seq0 + frames)
+		snprintf(verdict, sizeof(verdict),
+			 "%" PRIu64 " frame(s) late: the guest stalled past that vblank",
+			 (uint64_t)ev.sequence - (seq0 + frames));
+	else
+		snprintf(verdict, sizeof(verdict), "EARLY: a bug");
+	printf("difference         %+.3f ms, %s\n", late / 1e6, verdict);
 	ret = capture(t, 0, &after);
 	if (!ret)
 		ret = save_pair(t, "timed", &before, &after);
 	if (!ret)
-		printf("summary: timed commit: requested at %" PRIu64 " ns, presented at vblank %" PRIu64 " (%" PRIu64 " ns), %+.3f ms later, frame period %.3f ms (timed.png: before | after)\n",
+		printf("summary: timed commit: requested for %" PRIu64 " ns, presented at vblank %" PRIu64 " (%" PRIu64 " ns), %+.3f ms later, %s (frame period %.3f ms; timed.png: before | after)\n",
 		       (uint64_t)sub.exec_ns, (uint64_t)ev.sequence,
-		       (uint64_t)ev.timestamp_ns, late / 1e6, period_ns / 1e6);
+		       (uint64_t)ev.timestamp_ns, late / 1e6, verdict,
+		       period_ns / 1e6);
 out:
 	free(before.px);
 	free(after.px);
