@@ -173,8 +173,10 @@ static int pic_save(const struct tour *t, const char *name,
 	snprintf(path, sizeof(path), "%s/%s.ppm", t->outdir, name);
 	f = fopen(path, "wb");
 	if (!f) {
-		fprintf(stderr, "mmxdemo: %s: %s\n", path, strerror(errno));
-		return -errno;
+		int err = errno;
+
+		fprintf(stderr, "mmxdemo: %s: %s\n", path, strerror(err));
+		return -err;
 	}
 	fprintf(f, "P6\n%u %u\n255\n", p->w, p->h);
 	for (size_t i = 0; i < (size_t)p->w * p->h; i++) {
@@ -203,9 +205,10 @@ static int apply(struct tour *t, const struct mmx_config *cfg,
 }
 
 /*
- * A config for one step: the tour's screen size, output @i lit at
- * (@x, @y), unrotated, untransformed, without panning; the other output
- * off unless @both.
+ * Output @i's part of a step's config: the tour's screen size, the output
+ * lit at (@x, @y) in its mode, unrotated, untransformed, without panning.
+ * The caller changes what the step shows in the returned entry, and adds
+ * the other output (step() again, or step_off()).
  */
 static struct mmx_output_change *step(struct tour *t, struct mmx_config *cfg,
 				      int i, int32_t x, int32_t y)
@@ -768,6 +771,10 @@ static int tour_timed(struct tour *t)
 	else
 		snprintf(verdict, sizeof(verdict), "EARLY: a bug");
 	printf("difference         %+.3f ms, %s\n", late / 1e6, verdict);
+	if (ev.sequence < seq0 + frames || late < 0) {
+		ret = -EPROTO;
+		goto out;
+	}
 	ret = capture(t, 0, &after);
 	if (!ret)
 		ret = save_pair(t, "timed", &before, &after);
