@@ -7,8 +7,8 @@
 #      its writeback connector (/out/output-N-NAME.ppm);
 #   2. the RandR 1.3 view: Xorg with the modesetting driver on mmx, xrandr
 #      sets a transform and panning, then `xrandr --verbose` lists outputs,
-#      properties, transforms and panning (/out/xrandr-verbose.txt); without
-#      Xorg, mmxrandr --verbose does (/out/mmxrandr-verbose.txt);
+#      properties, transforms and panning (/out/xrandr-verbose.txt); then,
+#      and alone without Xorg, mmxrandr --verbose (/out/mmxrandr-verbose.txt);
 #   3. mmxdemo -T: the tour (rotation, keystone, panning, timed commit) into
 #      /out.
 # Lines starting with "summary:" are repeated by tests/vm/demo at the end.
@@ -91,16 +91,21 @@ EOF
 	xver=$(Xorg -version 2>&1 | awk '/X.Org X Server/ { print $4; exit }')
 	echo "---- xrandr --verbose (Xorg $xver, modesetting driver on mmx; EDIDs cut to their first line, other modes' lines left out)"
 	brief /out/xrandr-verbose.txt
+	kill "$xpid" 2>/dev/null
+	wait "$xpid" 2>/dev/null
+	# The same device through libmmx, for what the X server leaves out.
+	mmxrandr --verbose >/out/mmxrandr-verbose.txt 2>&1
 	found=
+	only=
 	for p in EDID SignalFormat SignalProperties ConnectorType ConnectorNumber \
 		CompatibilityList CloneList Transform Panning; do
 		if grep -q "^	$p:" /out/xrandr-verbose.txt; then
 			found="$found${found:+, }$p"
+		elif grep -q "^	$p:" /out/mmxrandr-verbose.txt; then
+			only="$only${only:+, }$p"
 		fi
 	done
-	echo "summary: RandR 1.3: xrandr --verbose (Xorg $xver, modesetting driver) lists $found (xrandr-verbose.txt)"
-	kill "$xpid" 2>/dev/null
-	wait "$xpid" 2>/dev/null
+	echo "summary: RandR 1.3: xrandr --verbose (Xorg $xver, modesetting driver) lists $found (xrandr-verbose.txt)${only:+; mmxrandr --verbose also $only (mmxrandr-verbose.txt)}"
 	return 0
 }
 
