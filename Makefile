@@ -4,7 +4,9 @@
 # the tests; run the demo and the tests in a QEMU guest.
 #
 #   make            module + userspace + tests
-#   make demo       README's main job: boot a guest, light every output
+#   make demo       README's main job: guests that show what mmx does
+#                   (RandR 1.3 properties, rotation, keystone, panning,
+#                   a timed commit); pictures in build/demo/
 #   make check      every test (host unit tests, then guest tests on
 #                   Debian 12's and Debian 13's kernels)
 #   make bench      benchmarks (figures, not tests): the host ones, then

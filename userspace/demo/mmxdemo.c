@@ -5,8 +5,14 @@
  * cursor, in one atomic commit; then capture every output through its
  * writeback connector and save the captures as PPM files.
  *
+ * With -T, instead: the tour of what mmx is for (tour.c): rotation,
+ * keystone, panning following the pointer over two outputs and a timed
+ * commit, through libmmx, each saved as pictures in OUTDIR.
+ *
  * Usage: mmxdemo [-d OUTDIR] [-m MAXWxMAXH] [-H SECONDS]
+ *        mmxdemo -T OUTDIR [-m MAXWxMAXH]
  *   -d OUTDIR      where to write output-N-NAME.ppm (default: no files)
+ *   -T OUTDIR      the tour; its pictures go to OUTDIR
  *   -m WxH         use the largest mode not bigger than WxH instead of the
  *                  preferred mode when the preferred one is bigger
  *   -H SECONDS     then print "mmxdemo: holding the picture" and keep it
@@ -28,6 +34,8 @@
 #include <drm_fourcc.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
+
+#include "demo.h"
 
 #define MAX_OUTPUTS 8
 
@@ -136,15 +144,15 @@ static const uint8_t digits[10][7] = {
 	{ 14, 17, 17, 14, 17, 17, 14 }, { 14, 17, 17, 15, 1, 2, 12 },
 };
 
-static void draw_pattern(struct dumb *d, int number)
+void demo_draw_pattern(uint32_t *px, uint32_t w, uint32_t h, uint32_t stride,
+		       int number)
 {
 	static const uint32_t bars[8] = { 0xffffff, 0xffff00, 0x00ffff, 0x00ff00,
 					  0xff00ff, 0xff0000, 0x0000ff, 0x000000 };
-	uint32_t w = d->width, h = d->height, stride = d->pitch / 4;
 	int scale = h / 60 > 0 ? (int)h / 60 : 1;
 
 	for (uint32_t y = 0; y < h; y++) {
-		uint32_t *row = d->map + y * stride;
+		uint32_t *row = px + y * stride;
 
 		for (uint32_t x = 0; x < w; x++) {
 			uint32_t c;
@@ -166,10 +174,10 @@ static void draw_pattern(struct dumb *d, int number)
 			if (digits[number % 10][r] & (16 >> c))
 				for (int yy = 0; yy < scale * 2; yy++)
 					for (int xx = 0; xx < scale * 2; xx++) {
-						uint32_t px = 16 + (c * 2 * scale) + xx;
-						uint32_t py = 16 + (r * 2 * scale) + yy;
-						if (px < w && py < h)
-							d->map[py * stride + px] = 0x000000;
+						uint32_t dx = 16 + (c * 2 * scale) + xx;
+						uint32_t dy = 16 + (r * 2 * scale) + yy;
+						if (dx < w && dy < h)
+							px[dy * stride + dx] = 0x000000;
 					}
 }
 
@@ -239,7 +247,7 @@ static void save_ppm(const char *dir, struct output *o, int index)
 
 int main(int argc, char **argv)
 {
-	const char *outdir = NULL;
+	const char *outdir = NULL, *tourdir = NULL;
 	int maxw = 0, maxh = 0, opt, n = 0, hold = -1;
 	uint32_t used_crtcs = 0;
 	struct output outs[MAX_OUTPUTS];
@@ -247,10 +255,13 @@ int main(int argc, char **argv)
 	drmModePlaneResPtr pres;
 	drmModeAtomicReqPtr req;
 
-	while ((opt = getopt(argc, argv, "d:m:H:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:m:H:T:h")) != -1) {
 		switch (opt) {
 		case 'd':
 			outdir = optarg;
+			break;
+		case 'T':
+			tourdir = optarg;
 			break;
 		case 'm':
 			if (sscanf(optarg, "%dx%d", &maxw, &maxh) != 2 || maxw <= 0 || maxh <= 0) {
@@ -266,12 +277,15 @@ int main(int argc, char **argv)
 			}
 			break;
 		default:
-			fprintf(stderr, "usage: mmxdemo [-d OUTDIR] [-m WxH] [-H SECONDS]\n");
+			fprintf(stderr, "usage: mmxdemo [-d OUTDIR] [-m WxH] [-H SECONDS]\n"
+				"       mmxdemo -T OUTDIR [-m WxH]\n");
 			return 2;
 		}
 	}
 
 	fd = open_mmx();
+	if (tourdir)
+		return demo_tour(fd, tourdir, maxw, maxh);
 	if (drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) ||
 	    drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
 	    drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1))
@@ -351,7 +365,7 @@ int main(int argc, char **argv)
 		uint32_t blob, w = o->mode.hdisplay, h = o->mode.vdisplay;
 
 		dumb_create(&o->fb, w, h, DRM_FORMAT_XRGB8888);
-		draw_pattern(&o->fb, i + 1);
+		demo_draw_pattern(o->fb.map, w, h, o->fb.pitch / 4, i + 1);
 		dumb_create(&o->overlay, w / 3, h / 3, DRM_FORMAT_ARGB8888);
 		draw_overlay(&o->overlay);
 		dumb_create(&o->cursor, 64, 64, DRM_FORMAT_ARGB8888);
