@@ -19,13 +19,15 @@
 #                   (tests/vm/image; cached under build/images/)
 #   make module-trixie  the module for Debian 13's 6.12 kernel, built in
 #                   the Debian 13 root (build/trixie/*.ko)
+#   make deb        the Debian packages (debian/: mmx-dkms, libmmx0,
+#                   libmmx-dev, mmx-tools) in build/deb/, lintian-checked
 
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := $(CURDIR)/build
 CHECK_ARGS ?=
 
-.PHONY: all module module-trixie images userspace tests tools deps check demo bench install modules_install clean
+.PHONY: all module module-trixie images userspace tests tools deps check demo bench deb install modules_install clean
 
 all: module userspace tests tools
 
@@ -72,6 +74,11 @@ bench: deps
 	$(MAKE) all
 	tests/vm/media-check --bench
 	tests/vm/compose-bench
+
+# dpkg-buildpackage in a copy of the tree under build/deb/src (it writes
+# into the parent directory); the packages and lintian's report in build/deb
+deb: deps
+	scripts/build-deb $(BUILD)/deb
 
 install: userspace
 	$(MAKE) -C userspace BUILD=$(BUILD) install
