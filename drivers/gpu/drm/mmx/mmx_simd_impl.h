@@ -370,6 +370,13 @@ static __always_inline mmx_vu32 mmx_vavg(mmx_vu32 a, mmx_vu32 b)
 	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
 }
 
+/*
+ * Pixels the box filter prefetches ahead of its two source rows: the
+ * hardware's prefetchers alone leave a 2x downscale waiting for memory (it
+ * streams twice the output's size in).
+ */
+#define MMX_BOX2_PREFETCH	768
+
 static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 			      size_t stride)
 {
@@ -380,6 +387,9 @@ static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 		mmx_vu32 t0 = mmx_ld(p), t1 = mmx_ld(p + NPX);
 		mmx_vu32 b0 = mmx_ld(p + stride), b1 = mmx_ld(p + stride + NPX);
 		mmx_vu32 top = mmx_vavg(mmx_evens(t0, t1), mmx_odds(t0, t1));
+
+		__builtin_prefetch(p + MMX_BOX2_PREFETCH);
+		__builtin_prefetch(p + stride + MMX_BOX2_PREFETCH);
 		mmx_vu32 bot = mmx_vavg(mmx_evens(b0, b1), mmx_odds(b0, b1));
 
 		mmx_st(dst + i, mmx_vavg(top, bot) | MMX_SIMD_BLACK);
@@ -450,6 +460,92 @@ static __always_inline void mmx_transpose4(mmx_v4u32 *r)
 
 #define MMX_PREFETCH_ROWS	32
 
+#if VB == 32
+/*
+ * The three steps of an 8x8 transpose, each pairing two rows into two:
+ * 32-bit interleaves within 128-bit lanes (vpunpckldq, vpunpckhdq), 64-bit
+ * ones (vpunpcklqdq, vpunpckhqdq), then the 128-bit lanes (vperm2i128).
+ */
+static __always_inline void mmx_unpack32(mmx_vu32 a, mmx_vu32 b,
+					 mmx_vu32 *lo, mmx_vu32 *hi)
+{
+	*lo = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+	*hi = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+}
+
+static __always_inline void mmx_unpack64(mmx_vu32 a, mmx_vu32 b,
+					 mmx_vu32 *lo, mmx_vu32 *hi)
+{
+	*lo = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);
+	*hi = __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
+}
+
+static __always_inline void mmx_unpack128(mmx_vu32 a, mmx_vu32 b,
+					  mmx_vu32 *lo, mmx_vu32 *hi)
+{
+	*lo = __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11);
+	*hi = __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
+/*
+ * The 8x8 pixels at @p (rows @ustep apart) transposed into the rows
+ * @rows[0..7] at column @u.
+ */
+static __always_inline void mmx_transpose8(const u32 *p, ptrdiff_t ustep,
+					   u32 *const *rows, u32 u)
+{
+	mmx_vu32 r0 = mmx_ld(p), r1 = mmx_ld(p + ustep);
+	mmx_vu32 r2 = mmx_ld(p + 2 * ustep), r3 = mmx_ld(p + 3 * ustep);
+	mmx_vu32 r4 = mmx_ld(p + 4 * ustep), r5 = mmx_ld(p + 5 * ustep);
+	mmx_vu32 r6 = mmx_ld(p + 6 * ustep), r7 = mmx_ld(p + 7 * ustep);
+	mmx_vu32 a0, a1, a2, a3, a4, a5, a6, a7;
+	mmx_vu32 b0, b1, b2, b3, b4, b5, b6, b7;
+
+	mmx_unpack32(r0, r1, &a0, &a1);
+	mmx_unpack32(r2, r3, &a2, &a3);
+	mmx_unpack32(r4, r5, &a4, &a5);
+	mmx_unpack32(r6, r7, &a6, &a7);
+	mmx_unpack64(a0, a2, &b0, &b1);
+	mmx_unpack64(a1, a3, &b2, &b3);
+	mmx_unpack64(a4, a6, &b4, &b5);
+	mmx_unpack64(a5, a7, &b6, &b7);
+	mmx_unpack128(b0, b4, &r0, &r4);
+	mmx_unpack128(b1, b5, &r1, &r5);
+	mmx_unpack128(b2, b6, &r2, &r6);
+	mmx_unpack128(b3, b7, &r3, &r7);
+	mmx_st(rows[0] + u, r0);
+	mmx_st(rows[1] + u, r1);
+	mmx_st(rows[2] + u, r2);
+	mmx_st(rows[3] + u, r3);
+	mmx_st(rows[4] + u, r4);
+	mmx_st(rows[5] + u, r5);
+	mmx_st(rows[6] + u, r6);
+	mmx_st(rows[7] + u, r7);
+}
+
+/*
+ * Eight output columns at a time: eight source rows of the band's 16
+ * pixels, two 8x8 transposes, 32-byte stores into the 16 output rows.
+ */
+static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
+				    u32 *d, size_t dstride, u32 u0, u32 u1)
+{
+	u32 *rows[MMX_SIMD_TBAND];
+	u32 u = u0;
+	int k;
+
+	for (k = 0; k < MMX_SIMD_TBAND; k++)
+		rows[k] = d + (size_t)(xv > 0 ? k : MMX_SIMD_TBAND - 1 - k) *
+			  dstride;
+	for (; u + 7 < u1; u += 8, p += 8 * ustep) {
+		for (k = 0; k < MMX_SIMD_TBAND; k += 8)
+			mmx_transpose8(p + k, ustep, rows + k, u);
+	}
+	for (; u < u1; u++, p += ustep)
+		for (k = 0; k < MMX_SIMD_TBAND; k++)
+			rows[k][u] = p[k];
+}
+#else
 static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 				    u32 *d, size_t dstride, u32 u0, u32 u1)
 {
@@ -476,6 +572,7 @@ static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 		for (k = 0; k < MMX_SIMD_TBAND; k++)
 			rows[k][u] = p[k];
 }
+#endif
 
 /* 1 if the fraction of the 2^-16 quotient is near an integer, per lane */
 static __always_inline mmx_vhs32 mmx_quad_near(mmx_vu64 e)
