@@ -264,29 +264,57 @@ static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 	}
 }
 
-/* Each 32-bit lane's low 16 bits in all four 16-bit lanes of a u64. */
-static __always_inline void mmx_weights4(mmx_vu32 w, u64 *out)
+/*
+ * The 7-bit weights in the low halves of the 32-bit lanes of @w, each
+ * repeated in four 16-bit lanes: those of the first NBI pixels (lo) or of
+ * the last NBI (hi), the lane layout of mmx_split_pairs().
+ */
+static __always_inline mmx_vs16 mmx_weights_lo(mmx_vs16 w)
 {
-	mmx_vu32 lo, hi;
-
-	w *= 0x00010001u;
 #if VB == 16
-	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1);
-	hi = __builtin_shufflevector(w, w, 2, 2, 3, 3);
+	return __builtin_shufflevector(w, w, 0, 0, 0, 0, 2, 2, 2, 2);
 #else
-	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1, 2, 2, 3, 3);
-	hi = __builtin_shufflevector(w, w, 4, 4, 5, 5, 6, 6, 7, 7);
+	return __builtin_shufflevector(w, w, 0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4,
+				       4, 6, 6, 6, 6);
 #endif
-	mmx_st(out, lo);
-	mmx_st(out + NPX / 2, hi);
 }
 
+static __always_inline mmx_vs16 mmx_weights_hi(mmx_vs16 w)
+{
+#if VB == 16
+	return __builtin_shufflevector(w, w, 4, 4, 4, 4, 6, 6, 6, 6);
+#else
+	return __builtin_shufflevector(w, w, 8, 8, 8, 8, 10, 10, 10, 10, 12,
+				       12, 12, 12, 14, 14, 14, 14);
+#endif
+}
+
+/* NBI bilinear samples at the offsets @off with the weights @wx, @wy. */
+static __always_inline void mmx_bilinear_nbi(u32 *dst, const u32 *px,
+					     size_t stride, const u32 *off,
+					     mmx_vs16 wx, mmx_vs16 wy)
+{
+	mmx_vu64 t = mmx_ld_pairs32(px, off), b = mmx_ld_pairs32(px + stride, off);
+	mmx_vs16 tl, tr, bl, br;
+	mmx_vhu32 r;
+
+	mmx_split_pairs(t, &tl, &tr);
+	mmx_split_pairs(b, &bl, &br);
+	r = mmx_pack(mmx_vlerp(mmx_vlerp(tl, tr, wx), mmx_vlerp(bl, br, wx),
+			       wy));
+	r |= MMX_SIMD_BLACK;
+	__builtin_memcpy(dst, &r, sizeof(r));
+}
+
+/*
+ * Two passes: the offsets of all points and their check, then the samples,
+ * their weights taken from the coordinates in registers.
+ */
 static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 				     const s32 *cy, const u32 *px,
 				     size_t stride, u32 wlim, u32 hlim)
 {
-	size_t off[MMX_SIMD_POINTS];
-	u64 wx[MMX_SIMD_POINTS], wy[MMX_SIMD_POINTS];
+	u32 off[MMX_SIMD_POINTS];
 	mmx_vs32 bad = { 0 };
 	u32 i = 0, k, tail[NPX];
 
@@ -295,28 +323,34 @@ static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 		mmx_vu32 xi = (mmx_vu32)(x >> 7), yi = (mmx_vu32)(y >> 7);
 
 		bad |= (xi >= wlim) | (yi >= hlim);
-		mmx_st(tail, yi * (u32)stride + xi);
-		for (k = 0; k < NPX; k++)
-			off[i + k] = tail[k];
-		mmx_weights4((mmx_vu32)x & 127, wx + i);
-		mmx_weights4((mmx_vu32)y & 127, wy + i);
+		mmx_st(off + i, yi * (u32)stride + xi);
 	}
-	for (k = 0; k < NPX; k++)
-		tail[k] = 0;
 	mmx_st(tail, (mmx_vu32)bad);
 	for (k = 0; k < NPX; k++)
 		if (tail[k])
 			return false;
-	for (; i < n; i++) {
-		s32 xi = cx[i] >> 7, yi = cy[i] >> 7;
+	for (k = i; k < n; k++) {
+		s32 xi = cx[k] >> 7, yi = cy[k] >> 7;
 
 		if ((u32)xi >= wlim || (u32)yi >= hlim)
 			return false;
-		off[i] = (size_t)yi * stride + (size_t)xi;
-		wx[i] = MMX_SIMD_LANES4(cx[i] & 127);
-		wy[i] = MMX_SIMD_LANES4(cy[i] & 127);
+		off[k] = (u32)yi * (u32)stride + (u32)xi;
 	}
-	mmx_simd_bilinear_gather(dst, n, px, stride, off, wx, wy);
+	for (k = 0; k < i; k += NPX) {
+		mmx_vs16 wx = (mmx_vs16)(mmx_ld(cx + k) & 127);
+		mmx_vs16 wy = (mmx_vs16)(mmx_ld(cy + k) & 127);
+
+		mmx_bilinear_nbi(dst + k, px, stride, off + k, mmx_weights_lo(wx),
+				 mmx_weights_lo(wy));
+		mmx_bilinear_nbi(dst + k + NBI, px, stride, off + k + NBI,
+				 mmx_weights_hi(wx), mmx_weights_hi(wy));
+	}
+	for (; i < n; i++) {
+		const u32 *p = px + off[i];
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    (u32)cx[i] & 127, (u32)cy[i] & 127);
+	}
 	return true;
 }
 
@@ -574,20 +608,33 @@ static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 }
 #endif
 
-/* 1 if the fraction of the 2^-16 quotient is near an integer, per lane */
-static __always_inline mmx_vhs32 mmx_quad_near(mmx_vu64 e)
+/*
+ * 1 if the fraction of the 2^-16 quotient is near an integer, else 0, per
+ * lane: (f + delta) mod 2^16 - 2 delta wraps below zero exactly then, and
+ * its sign bit comes down with a logical shift (SSE2 and AVX2 have no
+ * 64-bit compare or arithmetic shift in common).
+ */
+static __always_inline mmx_vu64 mmx_quad_near(mmx_vu64 e)
 {
 	mmx_vu64 f = ((e >> (MMX_SIMD_QSHIFT - 16)) + MMX_SIMD_QDELTA) & 0xffff;
 
-	return __builtin_convertvector(f, mmx_vhs32) < 2 * MMX_SIMD_QDELTA;
+	return (f - 2 * MMX_SIMD_QDELTA) >> 63;
 }
 
-/* floor(e / 2^QSHIFT) per lane (|e| < 2^61), without a 64-bit sra */
-static __always_inline mmx_vhs32 mmx_quad_int(mmx_vu64 e)
+/*
+ * floor(e / 2^QSHIFT) of the lanes of @ex then those of @ey (|e| < 2^63):
+ * their high 32-bit halves, shifted arithmetically by QSHIFT - 32.
+ */
+static __always_inline mmx_vs32 mmx_quad_ints(mmx_vu64 ex, mmx_vu64 ey)
 {
-	mmx_vu64 u = (e + (1ull << 62)) >> MMX_SIMD_QSHIFT;
+	mmx_vs32 x = (mmx_vs32)ex, y = (mmx_vs32)ey;
 
-	return __builtin_convertvector(u, mmx_vhs32) - (1 << 24);
+#if VB == 16
+	x = __builtin_shufflevector(x, y, 1, 3, 5, 7);
+#else
+	x = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+#endif
+	return x >> (MMX_SIMD_QSHIFT - 32);
 }
 
 /*
@@ -601,7 +648,8 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 {
 	u64 x1 = (u64)qx->d1, x2 = (u64)qx->d2, y1 = (u64)qy->d1;
 	u64 y2 = (u64)qy->d2, mask = 0;
-	mmx_vu64 ex, ey, dx, dy, sx, sy, k, tri;
+	mmx_vu64 ex, ey, dx, dy, sx, sy, k, tri, bits = { 0 };
+	u64 lane[NBI];
 	u32 j = 0, i;
 
 #if VB == 16
@@ -617,30 +665,22 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 	sx = (mmx_vu64){ 0 } + NBI * NBI * x2;
 	sy = (mmx_vu64){ 0 } + NBI * NBI * y2;
 	for (; j + NBI <= n; j += NBI) {
-		mmx_vhs32 tx = mmx_quad_int(ex), ty = mmx_quad_int(ey);
-		mmx_vhs32 near = mmx_quad_near(ex) | mmx_quad_near(ey);
-		u64 any[VB / 16];
-		s32 lane[NBI];
-		bool some;
+		mmx_vs32 txy = mmx_quad_ints(ex, ey);
 
-		__builtin_memcpy(ox + j, &tx, sizeof(tx));
-		__builtin_memcpy(oy + j, &ty, sizeof(ty));
-		__builtin_memcpy(any, &near, sizeof(near));
-#if VB == 16
-		some = any[0];
-#else
-		some = any[0] | any[1];
-#endif
-		if (__builtin_expect(some, 0)) {
-			__builtin_memcpy(lane, &near, sizeof(near));
-			for (i = 0; i < NBI; i++)
-				mask |= (u64)(lane[i] & 1) << (j + i);
-		}
+		__builtin_memcpy(ox + j, &txy, NBI * sizeof(s32));
+		__builtin_memcpy(oy + j, (const u8 *)&txy + VB / 2,
+				 NBI * sizeof(s32));
+		/* lane k's bit at step j + k */
+		bits |= (mmx_quad_near(ex) | mmx_quad_near(ey)) << k;
+		k += NBI;
 		ex += dx;
 		dx += sx;
 		ey += dy;
 		dy += sy;
 	}
+	__builtin_memcpy(lane, &bits, sizeof(bits));
+	for (i = 0; i < NBI; i++)
+		mask |= lane[i];
 	/* the state at step j: lane 0 */
 	__builtin_memcpy(&qx->e, &ex, sizeof(qx->e));
 	qx->d1 = (s64)(x1 + j * x2);
