@@ -354,11 +354,76 @@ static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 	return true;
 }
 
-static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
+#if VB == 32
+/* @v's pixels in the order @idx (0..7 each): vpermd */
+static __always_inline mmx_vu32 mmx_permute(mmx_vu32 v, mmx_vu32 idx)
+{
+#ifdef __CHECKER__
+	return v;
+#else
+	return (mmx_vu32)__builtin_ia32_permvarsi256((mmx_vs32)v,
+						     (mmx_vs32)idx);
+#endif
+}
+
+#define MMX_NO_WINDOW	0xffffffffu
+
+/*
+ * Where eight pixels of @row at the monotonic offsets @off[0..7] lie within
+ * eight (nine with @extra 1) pixels of the row, whose @w pixels hold
+ * @off[i] + @extra: the first of those pixels, returned, and @off minus it
+ * in *@idx. %MMX_NO_WINDOW if they are further apart (downscales).
+ */
+static __always_inline u32 mmx_window8(const u32 *off, u32 w, u32 extra,
+				       mmx_vu32 *idx)
+{
+	u32 b = w - 8 - extra < off[0] ? w - 8 - extra : off[0];
+
+	/* off[0] - b <= 7 holds, and off[1..6] lie between */
+	if (off[7] - b > 7)
+		return MMX_NO_WINDOW;
+	*idx = mmx_ld(off) - b;
+	return b;
+}
+#endif
+
+/*
+ * AVX2, where eight output pixels read within nine source pixels (scales
+ * up): the pixels and their right neighbours are two loads and two vpermd
+ * instead of eight gathered pairs.
+ */
+static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
 			       const u32 *off, const u64 *wx)
 {
 	u32 i = 0;
 
+#if VB == 32
+	if (w >= 9) {
+		for (; i + NPX <= n; i += NPX) {
+			mmx_vu64 a = (mmx_vu64)mmx_ld(wx + i);
+			mmx_vu64 b = (mmx_vu64)mmx_ld(wx + i + NBI);
+			mmx_vu32 idx;
+			u32 base = mmx_window8(off + i, w, 1, &idx);
+			mmx_vs16 wlo, whi;
+			mmx_vu8 l, r;
+
+			if (base == MMX_NO_WINDOW)
+				break;
+			l = (mmx_vu8)mmx_permute(mmx_ld(row + base), idx);
+			r = (mmx_vu8)mmx_permute(mmx_ld(row + base + 1), idx);
+			/* the weights in widen_lo's and widen_hi's order */
+			wlo = (mmx_vs16)__builtin_shufflevector(a, b, 0, 1, 4, 5);
+			whi = (mmx_vs16)__builtin_shufflevector(a, b, 2, 3, 6, 7);
+			mmx_st(dst + i,
+			       mmx_pack2(mmx_vlerp(mmx_widen_lo(l),
+						   mmx_widen_lo(r), wlo),
+					 mmx_vlerp(mmx_widen_hi(l),
+						   mmx_widen_hi(r), whi)));
+		}
+	}
+#else
+	(void)w;
+#endif
 	for (; i + NBI <= n; i += NBI) {
 		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
 		mmx_vs16 l, r;
@@ -375,6 +440,30 @@ static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
 					       mmx_spread(p[1]),
 					       (u32)(wx[i] & 127)));
 	}
+}
+
+/* AVX2 as mmx_simd_hlerp_row(): one load and one vpermd per eight pixels */
+static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
+			      const u32 *off)
+{
+	u32 i = 0;
+
+#if VB == 32
+	if (w >= 8) {
+		for (; i + NPX <= n; i += NPX) {
+			mmx_vu32 idx;
+			u32 base = mmx_window8(off + i, w, 0, &idx);
+
+			if (base == MMX_NO_WINDOW)
+				break;
+			mmx_st(dst + i, mmx_permute(mmx_ld(row + base), idx));
+		}
+	}
+#else
+	(void)w;
+#endif
+	for (; i < n; i++)
+		dst[i] = row[off[i]];
 }
 
 static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
@@ -711,6 +800,7 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.hlerp_row = mmx_simd_hlerp_row,
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,
+	.pick_row = mmx_simd_pick_row,
 	.pick2_row = mmx_simd_pick2_row,
 	.opaque_row = mmx_simd_opaque_row,
 	.copy_reversed = mmx_simd_copy_reversed,
