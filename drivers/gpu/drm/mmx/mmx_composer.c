@@ -363,7 +363,7 @@ static int mmx_compose_stats_show(struct seq_file *m, void *data)
 	struct mmx_output *output = m->private;
 	struct mmx_compose_stats *st = &output->compose_stats;
 	u64 frames, abandoned, sum = 0, first_ns, last_ns, span;
-	u32 *us, n, i, oldest;
+	u32 *us, n, i, oldest, last;
 
 	us = kmalloc_array(MMX_COMPOSE_SAMPLES, sizeof(*us), GFP_KERNEL);
 	if (!us)
@@ -376,6 +376,8 @@ static int mmx_compose_stats_show(struct seq_file *m, void *data)
 	first_ns = st->end_ns[oldest];
 	last_ns = st->end_ns[(st->head + MMX_COMPOSE_SAMPLES - 1) %
 			     MMX_COMPOSE_SAMPLES];
+	last = st->us[(st->head + MMX_COMPOSE_SAMPLES - 1) %
+		      MMX_COMPOSE_SAMPLES];
 	memcpy(us, st->us, sizeof(st->us));
 	spin_unlock_irq(&output->lock);
 
@@ -395,6 +397,7 @@ static int mmx_compose_stats_show(struct seq_file *m, void *data)
 		seq_printf(m, "p99_us: %u\n", us[(n * 99) / 100 < n ?
 						   (n * 99) / 100 : n - 1]);
 		seq_printf(m, "max_us: %u\n", us[n - 1]);
+		seq_printf(m, "last_us: %u\n", last);
 		/* frames composed per second over the samples */
 		seq_printf(m, "fps_milli: %llu\n",
 			   n > 1 && span ? div64_u64((u64)(n - 1) *
@@ -411,7 +414,8 @@ DEFINE_SHOW_ATTRIBUTE(mmx_compose_stats);
  * @crtc: the CRTC
  *
  * ``crtc-N/mmx_compose``: the composer's time per frame over the last
- * %MMX_COMPOSE_SAMPLES frames (mean, 99th percentile, maximum), the frames
+ * %MMX_COMPOSE_SAMPLES frames (mean, 99th percentile, maximum, the last
+ * one's), the frames
  * composed per second over them, the compositions abandoned half-way and
  * the SIMD implementation in use.
  *
