@@ -466,11 +466,64 @@ static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
 		dst[i] = row[off[i]];
 }
 
+#if VB == 32
+/*
+ * pmaddubsw: the unsigned bytes of @p times the signed bytes of @w, the
+ * products of each pair of bytes summed into a 16-bit lane.
+ */
+static __always_inline mmx_vs16 mmx_maddubs(mmx_vu8 p, mmx_vu8 w)
+{
+#ifdef __CHECKER__
+	return (mmx_vs16)p;
+#else
+	/* the builtin takes vectors of plain char */
+	return (mmx_vs16)__builtin_ia32_pmaddubsw256((char __attribute__((vector_size(32))))p,
+						     (char __attribute__((vector_size(32))))w);
+#endif
+}
+#endif
+
+/*
+ * AVX2 with a weight w of 1..127: the bytes of a and b interleaved, each
+ * pair times (128 - w, w) in one pmaddubsw (a (128 - w) + b w <= 32640),
+ * then >> 7: floor((a (128 - w) + b w) / 128), which is the reference's
+ * a + floor((b - a) w / 128). With w = 0 the result is a.
+ */
 static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 			       u32 w)
 {
 	mmx_vs16 wv = (mmx_vs16){ 0 } + (s16)w;
 	u32 i = 0;
+
+#if VB == 32
+	if (w) {
+		mmx_vu8 wb = (mmx_vu8)((mmx_vs16){ 0 } +
+				       (s16)(w << 8 | (128 - w)));
+
+		for (; i + NPX <= n; i += NPX) {
+			mmx_vu8 va = (mmx_vu8)mmx_ld(a + i);
+			mmx_vu8 vb = (mmx_vu8)mmx_ld(b + i);
+			mmx_vu8 lo = __builtin_shufflevector(va, vb, 0, 32, 1, 33,
+							     2, 34, 3, 35, 4, 36,
+							     5, 37, 6, 38, 7, 39,
+							     16, 48, 17, 49, 18,
+							     50, 19, 51, 20, 52,
+							     21, 53, 22, 54, 23,
+							     55);
+			mmx_vu8 hi = __builtin_shufflevector(va, vb, 8, 40, 9, 41,
+							     10, 42, 11, 43, 12,
+							     44, 13, 45, 14, 46,
+							     15, 47, 24, 56, 25,
+							     57, 26, 58, 27, 59,
+							     28, 60, 29, 61, 30,
+							     62, 31, 63);
+
+			mmx_st(dst + i, mmx_pack2(mmx_maddubs(lo, wb) >> 7,
+						  mmx_maddubs(hi, wb) >> 7) |
+					MMX_SIMD_BLACK);
+		}
+	}
+#endif
 
 	for (; i + NPX <= n; i += NPX) {
 		mmx_vu8 va = (mmx_vu8)mmx_ld(a + i), vb = (mmx_vu8)mmx_ld(b + i);
