@@ -645,9 +645,9 @@ struct mmx_scale_tile {
 	s64 hy[2];
 };
 
-static const u32 *mmx_scale_hrow(const struct mmx_simd_ops *ops,
-				 struct mmx_scale_tile *tl,
-				 const struct mmx_src *s, s64 yi, u32 n)
+static __always_inline const u32 *
+mmx_scale_hrow(const struct mmx_simd_ops *ops, struct mmx_scale_tile *tl,
+	       const struct mmx_src *s, s64 yi, u32 n)
 {
 	int k = tl->hy[0] == yi ? 0 : tl->hy[1] == yi ? 1 : -1;
 
