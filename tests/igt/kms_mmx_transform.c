@@ -960,6 +960,97 @@ static void test_large_space(struct mmx_dev *d)
 }
 
 /* ------------------------------------------------------------------------ */
+/* close-abandons-frame                                                     */
+
+/* The number after "KEY: " in crtc-INDEX/mmx_compose, or -1. */
+static long long compose_stat(struct mmx_dev *d, int index, const char *key)
+{
+	char path[192], buf[512], *p;
+	size_t len = strlen(key);
+
+	snprintf(path, sizeof(path), "%s/crtc-%d/mmx_compose", d->debugfs,
+		 index);
+	if (mmx_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return strtoll(p + len + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/*
+ * Closing the CRC source of a CRTC whose frames take longer to compose
+ * than a frame lasts (1920x1080, bilinear upscale: in a TCG guest the
+ * composer never rests) stops the composition in progress at its next band
+ * instead of waiting for the whole frame: crtc-N/mmx_compose counts it as
+ * abandoned. A composer that held a lock (or ignored the close) for the
+ * frame would never abandon one. The close comes a third of the last
+ * composition's time after a CRC entry, inside the next composition; up
+ * to five are tried.
+ * Where frames compose faster than two frame periods (no TCG), the
+ * composer rests between frames and a miss is skipped, not failed. The
+ * time close() took is printed, not judged.
+ */
+static void test_close_abandons_frame(struct mmx_dev *d)
+{
+	struct mmx_output *o = output0(d);
+	long long before, after = -1, frames, last_us = 0;
+	struct mmx_ref_plane p;
+	drmModeModeInfo mode;
+	struct mmx_req *r;
+	struct mmx_crc c;
+	uint32_t frame, crc;
+	int64_t t0;
+	struct xf x;
+	int i;
+
+	xf_clear(d);
+	mmx_mode_make(&mode, 1920, 1080, 60);
+	xf_set(&x, "scale-0.75", 1920, 1080, 3 * Q / 4, 0, 0, 0, 3 * Q / 4, 0,
+	       0, 0, Q);
+	mmx_do(mmx_output_set(d, o, &mode, NULL, 0, 0));
+	p = mmx_ref_fb(random_fb(d, x.bw, x.bh, 150), 0, 0);
+	r = mmx_req_new(d);
+	req_transform(d, r, o, &x, FILTER_BILINEAR);
+	req_ref_plane(r, o->primary, o, &p);
+	mmx_do(mmx_req_commit(r, 0));
+
+	before = compose_stat(d, o->index, "abandoned");
+	mmx_assert_f(before >= 0, "crtc-%d/mmx_compose has no abandoned count",
+		     o->index);
+	for (i = 0; i < 5; i++) {
+		mmx_do(mmx_crc_start(d, o->index, &c));
+		/* a frame was composed: the next one is under way */
+		mmx_do(mmx_crc_next(&c, &frame, &crc));
+		last_us = compose_stat(d, o->index, "last_us");
+		mmx_sleep_ms((int)(last_us / 3000));
+		t0 = mmx_now_ns();
+		mmx_crc_stop(&c);
+		mmx_info("close() of the CRC source took %.1f ms",
+			 (double)(mmx_now_ns() - t0) / 1e6);
+		after = compose_stat(d, o->index, "abandoned");
+		if (after > before)
+			break;
+	}
+	frames = compose_stat(d, o->index, "frames");
+	mmx_info("%lld frames composed, the last in %lld us, %lld abandoned",
+		 frames, last_us, after);
+	if (after <= before && last_us < 2 * 16667) {
+		xf_clear(d);
+		light(d, o);
+		mmx_skip("frames compose in %lld us: the composer rests between them",
+			 last_us);
+	}
+	mmx_assert_f(after > before,
+		     "closing the CRC source never stopped a composition (%d tries)",
+		     i);
+	xf_clear(d);
+	light(d, o);
+}
+
+/* ------------------------------------------------------------------------ */
 /* screen-growth                                                            */
 
 static void check_plain(struct mmx_dev *d, struct mmx_output *o,
@@ -1699,6 +1790,8 @@ static const struct mmx_subtest tests[] = {
 	  test_mode_change, NULL, NULL },
 	{ "large-space", "a 1280x960 CRTC space (scale 8) with a cursor in its far corner, both filters",
 	  test_large_space, NULL, NULL },
+	{ "close-abandons-frame", "closing the CRC source of a 1920x1080 transformed CRTC whose frames take longer than a frame stops the composition in progress (debugfs counts it abandoned) instead of waiting for the frame",
+	  test_close_abandons_frame, NULL, NULL },
 	{ "screen-growth", "two outputs on one 320x120 FB switch in one commit without ALLOW_MODESET to a 480x240 FB with another pitch and an offset, back, and again while one of them turns rot180",
 	  test_screen_growth, NULL, NULL },
 	{ "invalid", "bad TRANSFORM/TRANSFORM_FILTER/PANNING values (size, blob id, singular, w <= 0, space too large, filter 2, flags, pad, RandR's panning rules and wire ranges) fail with -EINVAL and change nothing; their boundaries pass",

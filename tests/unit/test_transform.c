@@ -22,6 +22,8 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <pixman.h>
 
 #include "mmx_simd.h"
@@ -949,9 +951,35 @@ static int test_round_trip(void)
 }
 
 /*
+ * @bytes ending right before an inaccessible page, so that reading past
+ * the end faults (vector loads near a row's end must stay inside it).
+ */
+static void *guarded_alloc(size_t bytes, size_t *map_len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (bytes + page - 1) / page * page + page;
+	u8 *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	mprotect(p + len - page, page, PROT_NONE);
+	*map_len = len;
+	return p + len - page - bytes;
+}
+
+static void guarded_free(void *p, size_t bytes, size_t map_len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	munmap((u8 *)p + bytes + page - map_len, map_len);
+}
+
+/*
  * Every implementation of the inner loops against the scalar reference,
  * bit for bit, on the cases the pixman tests composed (compare_simd()),
- * plus scales, 2x downscales and axis transforms at awkward sizes.
+ * plus scales, 2x downscales and axis transforms at awkward sizes, whose
+ * screens end at an inaccessible page (a read past them faults).
  */
 static int test_simd_exact(void)
 {
@@ -972,7 +1000,7 @@ static int test_simd_exact(void)
 		{ 261, 130 },
 	};
 	struct mmx_transform t;
-	size_t i, j, k;
+	size_t i, j, k, scr_bytes, map_len;
 	int f, failed = 0, sw, sh;
 	u32 *scr, *ref;
 
@@ -988,7 +1016,21 @@ static int test_simd_exact(void)
 				continue;
 			sw = rnd_int(1, 700);
 			sh = rnd_int(1, 400);
-			scr = malloc((size_t)sw * sh * 4);
+			/*
+			 * every other screen ends where the output's bounding
+			 * box does: its last pixels are read
+			 */
+			if (j % 2) {
+				sw = t.bbox_x + (int)t.bbox_w;
+				sh = t.bbox_y + (int)t.bbox_h;
+				sw = sw < 1 ? 1 : sw;
+				sh = sh < 1 ? 1 : sh;
+			}
+			scr_bytes = (size_t)sw * sh * 4;
+			scr = guarded_alloc(scr_bytes, &map_len);
+			UNIT_CHECK(scr, "mmap");
+			if (!scr)
+				return -1;
 			for (k = 0; k < (size_t)sw * sh; k++)
 				scr[k] = (u32)rng64();
 			ref = malloc((size_t)t.out_w * t.out_h * 4);
@@ -1005,7 +1047,7 @@ static int test_simd_exact(void)
 				failed |= compare_simd("shape", &t, (enum mmx_filter)f,
 						       &screen, sx, sy, ref) ? -1 : 0;
 			}
-			free(scr);
+			guarded_free(scr, scr_bytes, map_len);
 			free(ref);
 		}
 	}

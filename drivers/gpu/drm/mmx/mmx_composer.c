@@ -25,6 +25,7 @@
 #include <linux/debugfs.h>
 #include <linux/iosys-map.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -108,6 +109,13 @@ static void mmx_bands_take(struct mmx_bands *bands)
 
 	while ((band = (u32)atomic_inc_return(&bands->next) - 1) <
 	       bands->count) {
+		/*
+		 * Between bands, outside any vector-register section: a
+		 * kernel without full preemption would otherwise run every
+		 * CPU's composer to the end of the frame before the task that
+		 * closes the frame's CRC source (or commits) could run.
+		 */
+		cond_resched();
 		if (!mmx_bands_wanted(bands)) {
 			WRITE_ONCE(bands->stopped, true);
 			return;
@@ -354,8 +362,8 @@ static int mmx_compose_stats_show(struct seq_file *m, void *data)
 {
 	struct mmx_output *output = m->private;
 	struct mmx_compose_stats *st = &output->compose_stats;
-	u64 frames, sum = 0, first_ns, last_ns, span;
-	u32 *us, n, i, oldest;
+	u64 frames, abandoned, sum = 0, first_ns, last_ns, span;
+	u32 *us, n, i, oldest, last;
 
 	us = kmalloc_array(MMX_COMPOSE_SAMPLES, sizeof(*us), GFP_KERNEL);
 	if (!us)
@@ -363,15 +371,19 @@ static int mmx_compose_stats_show(struct seq_file *m, void *data)
 	spin_lock_irq(&output->lock);
 	n = st->samples;
 	frames = st->frames;
+	abandoned = st->abandoned;
 	oldest = (st->head + MMX_COMPOSE_SAMPLES - n) % MMX_COMPOSE_SAMPLES;
 	first_ns = st->end_ns[oldest];
 	last_ns = st->end_ns[(st->head + MMX_COMPOSE_SAMPLES - 1) %
 			     MMX_COMPOSE_SAMPLES];
+	last = st->us[(st->head + MMX_COMPOSE_SAMPLES - 1) %
+		      MMX_COMPOSE_SAMPLES];
 	memcpy(us, st->us, sizeof(st->us));
 	spin_unlock_irq(&output->lock);
 
 	seq_printf(m, "simd: %s\n", mmx_simd->name);
 	seq_printf(m, "frames: %llu\n", frames);
+	seq_printf(m, "abandoned: %llu\n", abandoned);
 	seq_printf(m, "samples: %u\n", n);
 	if (n) {
 		for (i = 0; i < n; i++)
@@ -385,6 +397,7 @@ static int mmx_compose_stats_show(struct seq_file *m, void *data)
 		seq_printf(m, "p99_us: %u\n", us[(n * 99) / 100 < n ?
 						   (n * 99) / 100 : n - 1]);
 		seq_printf(m, "max_us: %u\n", us[n - 1]);
+		seq_printf(m, "last_us: %u\n", last);
 		/* frames composed per second over the samples */
 		seq_printf(m, "fps_milli: %llu\n",
 			   n > 1 && span ? div64_u64((u64)(n - 1) *
@@ -401,8 +414,10 @@ DEFINE_SHOW_ATTRIBUTE(mmx_compose_stats);
  * @crtc: the CRTC
  *
  * ``crtc-N/mmx_compose``: the composer's time per frame over the last
- * %MMX_COMPOSE_SAMPLES frames (mean, 99th percentile, maximum), the frames
- * composed per second over them and the SIMD implementation in use.
+ * %MMX_COMPOSE_SAMPLES frames (mean, 99th percentile, maximum, the last
+ * one's), the frames
+ * composed per second over them, the compositions abandoned half-way and
+ * the SIMD implementation in use.
  *
  * Return: 0.
  */
@@ -457,12 +472,13 @@ static void mmx_composer_run(struct mmx_output *output)
 		 */
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] composition abandoned\n",
 			    crtc->base.id, crtc->name);
-		if (host) {
-			spin_lock_irq(&output->lock);
+		spin_lock_irq(&output->lock);
+		output->compose_stats.abandoned++;
+		if (host)
 			mmx_damage_merge(output, &damage);
-			spin_unlock_irq(&output->lock);
+		spin_unlock_irq(&output->lock);
+		if (host)
 			backend->present(output, NULL, &damage);
-		}
 		return;
 	}
 	if (ret) {

@@ -236,6 +236,8 @@ struct mmx_crtc_held {
  * @head: next entry to write
  * @samples: valid entries
  * @frames: frames composed since the CRTC was created
+ * @abandoned: compositions stopped half-way because the frame was no
+ *	longer wanted (the picture changed, or its CRC source was closed)
  *
  * Protected by &mmx_output.lock; shown in debugfs ``crtc-N/mmx_compose``.
  */
@@ -245,6 +247,7 @@ struct mmx_compose_stats {
 	u32 head;
 	u32 samples;
 	u64 frames;
+	u64 abandoned;
 };
 
 /**

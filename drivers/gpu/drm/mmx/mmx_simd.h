@@ -67,11 +67,12 @@ struct mmx_simd_quad {
  * @hlerp_row: @dst[i] = horizontal interpolation of @row[@off[i]] and
  *	@row[@off[i] + 1] with weight @wx[i] (lanes as for @bilinear_gather),
  *	the first of the three interpolations of a bilinear sample; its top
- *	byte is unspecified
+ *	byte is unspecified; @row has @w pixels (@off[i] + 1 < @w)
  * @vlerp_row: @dst[i] = vertical interpolation of @a[i] and @b[i] with the
  *	7-bit weight @w, the last of the three, as 0xffRRGGBB
  * @box2_row: @dst[i] = average of the 2x2 pixels at @src + 2 i, a bilinear
  *	sample with both weights one half, as 0xffRRGGBB
+ * @pick_row: @dst[i] = @row[@off[i]]; @row has @w pixels (@off[i] < @w)
  * @pick2_row: @dst[i] = @src[2 i]
  * @opaque_row: @dst[i] = the little-endian word at @src + 4 i, with its
  *	top byte set (an opaque XRGB8888 or ARGB8888 row)
@@ -95,10 +96,12 @@ struct mmx_simd_ops {
 	bool (*bilinear_points)(u32 *dst, u32 n, const s32 *cx, const s32 *cy,
 				const u32 *px, size_t stride, u32 wlim,
 				u32 hlim);
-	void (*hlerp_row)(u32 *dst, u32 n, const u32 *row, const u32 *off,
-			  const u64 *wx);
+	void (*hlerp_row)(u32 *dst, u32 n, const u32 *row, u32 w,
+			  const u32 *off, const u64 *wx);
 	void (*vlerp_row)(u32 *dst, u32 n, const u32 *a, const u32 *b, u32 w);
 	void (*box2_row)(u32 *dst, u32 n, const u32 *src, size_t stride);
+	void (*pick_row)(u32 *dst, u32 n, const u32 *row, u32 w,
+			 const u32 *off);
 	void (*pick2_row)(u32 *dst, u32 n, const u32 *src);
 	void (*opaque_row)(u32 *dst, u32 n, const u8 *src);
 	void (*copy_reversed)(u32 *dst, const u32 *src, u32 n);

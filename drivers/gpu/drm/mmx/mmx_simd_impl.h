@@ -264,29 +264,57 @@ static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 	}
 }
 
-/* Each 32-bit lane's low 16 bits in all four 16-bit lanes of a u64. */
-static __always_inline void mmx_weights4(mmx_vu32 w, u64 *out)
+/*
+ * The 7-bit weights in the low halves of the 32-bit lanes of @w, each
+ * repeated in four 16-bit lanes: those of the first NBI pixels (lo) or of
+ * the last NBI (hi), the lane layout of mmx_split_pairs().
+ */
+static __always_inline mmx_vs16 mmx_weights_lo(mmx_vs16 w)
 {
-	mmx_vu32 lo, hi;
-
-	w *= 0x00010001u;
 #if VB == 16
-	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1);
-	hi = __builtin_shufflevector(w, w, 2, 2, 3, 3);
+	return __builtin_shufflevector(w, w, 0, 0, 0, 0, 2, 2, 2, 2);
 #else
-	lo = __builtin_shufflevector(w, w, 0, 0, 1, 1, 2, 2, 3, 3);
-	hi = __builtin_shufflevector(w, w, 4, 4, 5, 5, 6, 6, 7, 7);
+	return __builtin_shufflevector(w, w, 0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4,
+				       4, 6, 6, 6, 6);
 #endif
-	mmx_st(out, lo);
-	mmx_st(out + NPX / 2, hi);
 }
 
+static __always_inline mmx_vs16 mmx_weights_hi(mmx_vs16 w)
+{
+#if VB == 16
+	return __builtin_shufflevector(w, w, 4, 4, 4, 4, 6, 6, 6, 6);
+#else
+	return __builtin_shufflevector(w, w, 8, 8, 8, 8, 10, 10, 10, 10, 12,
+				       12, 12, 12, 14, 14, 14, 14);
+#endif
+}
+
+/* NBI bilinear samples at the offsets @off with the weights @wx, @wy. */
+static __always_inline void mmx_bilinear_nbi(u32 *dst, const u32 *px,
+					     size_t stride, const u32 *off,
+					     mmx_vs16 wx, mmx_vs16 wy)
+{
+	mmx_vu64 t = mmx_ld_pairs32(px, off), b = mmx_ld_pairs32(px + stride, off);
+	mmx_vs16 tl, tr, bl, br;
+	mmx_vhu32 r;
+
+	mmx_split_pairs(t, &tl, &tr);
+	mmx_split_pairs(b, &bl, &br);
+	r = mmx_pack(mmx_vlerp(mmx_vlerp(tl, tr, wx), mmx_vlerp(bl, br, wx),
+			       wy));
+	r |= MMX_SIMD_BLACK;
+	__builtin_memcpy(dst, &r, sizeof(r));
+}
+
+/*
+ * Two passes: the offsets of all points and their check, then the samples,
+ * their weights taken from the coordinates in registers.
+ */
 static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 				     const s32 *cy, const u32 *px,
 				     size_t stride, u32 wlim, u32 hlim)
 {
-	size_t off[MMX_SIMD_POINTS];
-	u64 wx[MMX_SIMD_POINTS], wy[MMX_SIMD_POINTS];
+	u32 off[MMX_SIMD_POINTS];
 	mmx_vs32 bad = { 0 };
 	u32 i = 0, k, tail[NPX];
 
@@ -295,36 +323,107 @@ static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 		mmx_vu32 xi = (mmx_vu32)(x >> 7), yi = (mmx_vu32)(y >> 7);
 
 		bad |= (xi >= wlim) | (yi >= hlim);
-		mmx_st(tail, yi * (u32)stride + xi);
-		for (k = 0; k < NPX; k++)
-			off[i + k] = tail[k];
-		mmx_weights4((mmx_vu32)x & 127, wx + i);
-		mmx_weights4((mmx_vu32)y & 127, wy + i);
+		mmx_st(off + i, yi * (u32)stride + xi);
 	}
-	for (k = 0; k < NPX; k++)
-		tail[k] = 0;
 	mmx_st(tail, (mmx_vu32)bad);
 	for (k = 0; k < NPX; k++)
 		if (tail[k])
 			return false;
-	for (; i < n; i++) {
-		s32 xi = cx[i] >> 7, yi = cy[i] >> 7;
+	for (k = i; k < n; k++) {
+		s32 xi = cx[k] >> 7, yi = cy[k] >> 7;
 
 		if ((u32)xi >= wlim || (u32)yi >= hlim)
 			return false;
-		off[i] = (size_t)yi * stride + (size_t)xi;
-		wx[i] = MMX_SIMD_LANES4(cx[i] & 127);
-		wy[i] = MMX_SIMD_LANES4(cy[i] & 127);
+		off[k] = (u32)yi * (u32)stride + (u32)xi;
 	}
-	mmx_simd_bilinear_gather(dst, n, px, stride, off, wx, wy);
+	for (k = 0; k < i; k += NPX) {
+		mmx_vs16 wx = (mmx_vs16)(mmx_ld(cx + k) & 127);
+		mmx_vs16 wy = (mmx_vs16)(mmx_ld(cy + k) & 127);
+
+		mmx_bilinear_nbi(dst + k, px, stride, off + k, mmx_weights_lo(wx),
+				 mmx_weights_lo(wy));
+		mmx_bilinear_nbi(dst + k + NBI, px, stride, off + k + NBI,
+				 mmx_weights_hi(wx), mmx_weights_hi(wy));
+	}
+	for (; i < n; i++) {
+		const u32 *p = px + off[i];
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    (u32)cx[i] & 127, (u32)cy[i] & 127);
+	}
 	return true;
 }
 
-static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
+#if VB == 32
+/* @v's pixels in the order @idx (0..7 each): vpermd */
+static __always_inline mmx_vu32 mmx_permute(mmx_vu32 v, mmx_vu32 idx)
+{
+#ifdef __CHECKER__
+	return v;
+#else
+	return (mmx_vu32)__builtin_ia32_permvarsi256((mmx_vs32)v,
+						     (mmx_vs32)idx);
+#endif
+}
+
+#define MMX_NO_WINDOW	0xffffffffu
+
+/*
+ * Where eight pixels of @row at the monotonic offsets @off[0..7] lie within
+ * eight (nine with @extra 1) pixels of the row, whose @w pixels hold
+ * @off[i] + @extra: the first of those pixels, returned, and @off minus it
+ * in *@idx. %MMX_NO_WINDOW if they are further apart (downscales).
+ */
+static __always_inline u32 mmx_window8(const u32 *off, u32 w, u32 extra,
+				       mmx_vu32 *idx)
+{
+	u32 b = w - 8 - extra < off[0] ? w - 8 - extra : off[0];
+
+	/* off[0] - b <= 7 holds, and off[1..6] lie between */
+	if (off[7] - b > 7)
+		return MMX_NO_WINDOW;
+	*idx = mmx_ld(off) - b;
+	return b;
+}
+#endif
+
+/*
+ * AVX2, where eight output pixels read within nine source pixels (scales
+ * up): the pixels and their right neighbours are two loads and two vpermd
+ * instead of eight gathered pairs.
+ */
+static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
 			       const u32 *off, const u64 *wx)
 {
 	u32 i = 0;
 
+#if VB == 32
+	if (w >= 9) {
+		for (; i + NPX <= n; i += NPX) {
+			mmx_vu64 a = (mmx_vu64)mmx_ld(wx + i);
+			mmx_vu64 b = (mmx_vu64)mmx_ld(wx + i + NBI);
+			mmx_vu32 idx;
+			u32 base = mmx_window8(off + i, w, 1, &idx);
+			mmx_vs16 wlo, whi;
+			mmx_vu8 l, r;
+
+			if (base == MMX_NO_WINDOW)
+				break;
+			l = (mmx_vu8)mmx_permute(mmx_ld(row + base), idx);
+			r = (mmx_vu8)mmx_permute(mmx_ld(row + base + 1), idx);
+			/* the weights in widen_lo's and widen_hi's order */
+			wlo = (mmx_vs16)__builtin_shufflevector(a, b, 0, 1, 4, 5);
+			whi = (mmx_vs16)__builtin_shufflevector(a, b, 2, 3, 6, 7);
+			mmx_st(dst + i,
+			       mmx_pack2(mmx_vlerp(mmx_widen_lo(l),
+						   mmx_widen_lo(r), wlo),
+					 mmx_vlerp(mmx_widen_hi(l),
+						   mmx_widen_hi(r), whi)));
+		}
+	}
+#else
+	(void)w;
+#endif
 	for (; i + NBI <= n; i += NBI) {
 		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
 		mmx_vs16 l, r;
@@ -343,11 +442,88 @@ static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row,
 	}
 }
 
+/* AVX2 as mmx_simd_hlerp_row(): one load and one vpermd per eight pixels */
+static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
+			      const u32 *off)
+{
+	u32 i = 0;
+
+#if VB == 32
+	if (w >= 8) {
+		for (; i + NPX <= n; i += NPX) {
+			mmx_vu32 idx;
+			u32 base = mmx_window8(off + i, w, 0, &idx);
+
+			if (base == MMX_NO_WINDOW)
+				break;
+			mmx_st(dst + i, mmx_permute(mmx_ld(row + base), idx));
+		}
+	}
+#else
+	(void)w;
+#endif
+	for (; i < n; i++)
+		dst[i] = row[off[i]];
+}
+
+#if VB == 32
+/*
+ * pmaddubsw: the unsigned bytes of @p times the signed bytes of @w, the
+ * products of each pair of bytes summed into a 16-bit lane.
+ */
+static __always_inline mmx_vs16 mmx_maddubs(mmx_vu8 p, mmx_vu8 w)
+{
+#ifdef __CHECKER__
+	return (mmx_vs16)p;
+#else
+	/* the builtin takes vectors of plain char */
+	return (mmx_vs16)__builtin_ia32_pmaddubsw256((char __attribute__((vector_size(32))))p,
+						     (char __attribute__((vector_size(32))))w);
+#endif
+}
+#endif
+
+/*
+ * AVX2 with a weight w of 1..127: the bytes of a and b interleaved, each
+ * pair times (128 - w, w) in one pmaddubsw (a (128 - w) + b w <= 32640),
+ * then >> 7: floor((a (128 - w) + b w) / 128), which is the reference's
+ * a + floor((b - a) w / 128). With w = 0 the result is a.
+ */
 static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 			       u32 w)
 {
 	mmx_vs16 wv = (mmx_vs16){ 0 } + (s16)w;
 	u32 i = 0;
+
+#if VB == 32
+	if (w) {
+		mmx_vu8 wb = (mmx_vu8)((mmx_vs16){ 0 } +
+				       (s16)(w << 8 | (128 - w)));
+
+		for (; i + NPX <= n; i += NPX) {
+			mmx_vu8 va = (mmx_vu8)mmx_ld(a + i);
+			mmx_vu8 vb = (mmx_vu8)mmx_ld(b + i);
+			mmx_vu8 lo = __builtin_shufflevector(va, vb, 0, 32, 1, 33,
+							     2, 34, 3, 35, 4, 36,
+							     5, 37, 6, 38, 7, 39,
+							     16, 48, 17, 49, 18,
+							     50, 19, 51, 20, 52,
+							     21, 53, 22, 54, 23,
+							     55);
+			mmx_vu8 hi = __builtin_shufflevector(va, vb, 8, 40, 9, 41,
+							     10, 42, 11, 43, 12,
+							     44, 13, 45, 14, 46,
+							     15, 47, 24, 56, 25,
+							     57, 26, 58, 27, 59,
+							     28, 60, 29, 61, 30,
+							     62, 31, 63);
+
+			mmx_st(dst + i, mmx_pack2(mmx_maddubs(lo, wb) >> 7,
+						  mmx_maddubs(hi, wb) >> 7) |
+					MMX_SIMD_BLACK);
+		}
+	}
+#endif
 
 	for (; i + NPX <= n; i += NPX) {
 		mmx_vu8 va = (mmx_vu8)mmx_ld(a + i), vb = (mmx_vu8)mmx_ld(b + i);
@@ -370,6 +546,13 @@ static __always_inline mmx_vu32 mmx_vavg(mmx_vu32 a, mmx_vu32 b)
 	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
 }
 
+/*
+ * Pixels the box filter prefetches ahead of its two source rows: the
+ * hardware's prefetchers alone leave a 2x downscale waiting for memory (it
+ * streams twice the output's size in).
+ */
+#define MMX_BOX2_PREFETCH	768
+
 static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 			      size_t stride)
 {
@@ -380,6 +563,9 @@ static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 		mmx_vu32 t0 = mmx_ld(p), t1 = mmx_ld(p + NPX);
 		mmx_vu32 b0 = mmx_ld(p + stride), b1 = mmx_ld(p + stride + NPX);
 		mmx_vu32 top = mmx_vavg(mmx_evens(t0, t1), mmx_odds(t0, t1));
+
+		__builtin_prefetch(p + MMX_BOX2_PREFETCH);
+		__builtin_prefetch(p + stride + MMX_BOX2_PREFETCH);
 		mmx_vu32 bot = mmx_vavg(mmx_evens(b0, b1), mmx_odds(b0, b1));
 
 		mmx_st(dst + i, mmx_vavg(top, bot) | MMX_SIMD_BLACK);
@@ -450,6 +636,92 @@ static __always_inline void mmx_transpose4(mmx_v4u32 *r)
 
 #define MMX_PREFETCH_ROWS	32
 
+#if VB == 32
+/*
+ * The three steps of an 8x8 transpose, each pairing two rows into two:
+ * 32-bit interleaves within 128-bit lanes (vpunpckldq, vpunpckhdq), 64-bit
+ * ones (vpunpcklqdq, vpunpckhqdq), then the 128-bit lanes (vperm2i128).
+ */
+static __always_inline void mmx_unpack32(mmx_vu32 a, mmx_vu32 b,
+					 mmx_vu32 *lo, mmx_vu32 *hi)
+{
+	*lo = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+	*hi = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+}
+
+static __always_inline void mmx_unpack64(mmx_vu32 a, mmx_vu32 b,
+					 mmx_vu32 *lo, mmx_vu32 *hi)
+{
+	*lo = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);
+	*hi = __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
+}
+
+static __always_inline void mmx_unpack128(mmx_vu32 a, mmx_vu32 b,
+					  mmx_vu32 *lo, mmx_vu32 *hi)
+{
+	*lo = __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11);
+	*hi = __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
+/*
+ * The 8x8 pixels at @p (rows @ustep apart) transposed into the rows
+ * @rows[0..7] at column @u.
+ */
+static __always_inline void mmx_transpose8(const u32 *p, ptrdiff_t ustep,
+					   u32 *const *rows, u32 u)
+{
+	mmx_vu32 r0 = mmx_ld(p), r1 = mmx_ld(p + ustep);
+	mmx_vu32 r2 = mmx_ld(p + 2 * ustep), r3 = mmx_ld(p + 3 * ustep);
+	mmx_vu32 r4 = mmx_ld(p + 4 * ustep), r5 = mmx_ld(p + 5 * ustep);
+	mmx_vu32 r6 = mmx_ld(p + 6 * ustep), r7 = mmx_ld(p + 7 * ustep);
+	mmx_vu32 a0, a1, a2, a3, a4, a5, a6, a7;
+	mmx_vu32 b0, b1, b2, b3, b4, b5, b6, b7;
+
+	mmx_unpack32(r0, r1, &a0, &a1);
+	mmx_unpack32(r2, r3, &a2, &a3);
+	mmx_unpack32(r4, r5, &a4, &a5);
+	mmx_unpack32(r6, r7, &a6, &a7);
+	mmx_unpack64(a0, a2, &b0, &b1);
+	mmx_unpack64(a1, a3, &b2, &b3);
+	mmx_unpack64(a4, a6, &b4, &b5);
+	mmx_unpack64(a5, a7, &b6, &b7);
+	mmx_unpack128(b0, b4, &r0, &r4);
+	mmx_unpack128(b1, b5, &r1, &r5);
+	mmx_unpack128(b2, b6, &r2, &r6);
+	mmx_unpack128(b3, b7, &r3, &r7);
+	mmx_st(rows[0] + u, r0);
+	mmx_st(rows[1] + u, r1);
+	mmx_st(rows[2] + u, r2);
+	mmx_st(rows[3] + u, r3);
+	mmx_st(rows[4] + u, r4);
+	mmx_st(rows[5] + u, r5);
+	mmx_st(rows[6] + u, r6);
+	mmx_st(rows[7] + u, r7);
+}
+
+/*
+ * Eight output columns at a time: eight source rows of the band's 16
+ * pixels, two 8x8 transposes, 32-byte stores into the 16 output rows.
+ */
+static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
+				    u32 *d, size_t dstride, u32 u0, u32 u1)
+{
+	u32 *rows[MMX_SIMD_TBAND];
+	u32 u = u0;
+	int k;
+
+	for (k = 0; k < MMX_SIMD_TBAND; k++)
+		rows[k] = d + (size_t)(xv > 0 ? k : MMX_SIMD_TBAND - 1 - k) *
+			  dstride;
+	for (; u + 7 < u1; u += 8, p += 8 * ustep) {
+		for (k = 0; k < MMX_SIMD_TBAND; k += 8)
+			mmx_transpose8(p + k, ustep, rows + k, u);
+	}
+	for (; u < u1; u++, p += ustep)
+		for (k = 0; k < MMX_SIMD_TBAND; k++)
+			rows[k][u] = p[k];
+}
+#else
 static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 				    u32 *d, size_t dstride, u32 u0, u32 u1)
 {
@@ -476,21 +748,35 @@ static void mmx_simd_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 		for (k = 0; k < MMX_SIMD_TBAND; k++)
 			rows[k][u] = p[k];
 }
+#endif
 
-/* 1 if the fraction of the 2^-16 quotient is near an integer, per lane */
-static __always_inline mmx_vhs32 mmx_quad_near(mmx_vu64 e)
+/*
+ * 1 if the fraction of the 2^-16 quotient is near an integer, else 0, per
+ * lane: (f + delta) mod 2^16 - 2 delta wraps below zero exactly then, and
+ * its sign bit comes down with a logical shift (SSE2 and AVX2 have no
+ * 64-bit compare or arithmetic shift in common).
+ */
+static __always_inline mmx_vu64 mmx_quad_near(mmx_vu64 e)
 {
 	mmx_vu64 f = ((e >> (MMX_SIMD_QSHIFT - 16)) + MMX_SIMD_QDELTA) & 0xffff;
 
-	return __builtin_convertvector(f, mmx_vhs32) < 2 * MMX_SIMD_QDELTA;
+	return (f - 2 * MMX_SIMD_QDELTA) >> 63;
 }
 
-/* floor(e / 2^QSHIFT) per lane (|e| < 2^61), without a 64-bit sra */
-static __always_inline mmx_vhs32 mmx_quad_int(mmx_vu64 e)
+/*
+ * floor(e / 2^QSHIFT) of the lanes of @ex then those of @ey (|e| < 2^63):
+ * their high 32-bit halves, shifted arithmetically by QSHIFT - 32.
+ */
+static __always_inline mmx_vs32 mmx_quad_ints(mmx_vu64 ex, mmx_vu64 ey)
 {
-	mmx_vu64 u = (e + (1ull << 62)) >> MMX_SIMD_QSHIFT;
+	mmx_vs32 x = (mmx_vs32)ex, y = (mmx_vs32)ey;
 
-	return __builtin_convertvector(u, mmx_vhs32) - (1 << 24);
+#if VB == 16
+	x = __builtin_shufflevector(x, y, 1, 3, 5, 7);
+#else
+	x = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+#endif
+	return x >> (MMX_SIMD_QSHIFT - 32);
 }
 
 /*
@@ -504,7 +790,8 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 {
 	u64 x1 = (u64)qx->d1, x2 = (u64)qx->d2, y1 = (u64)qy->d1;
 	u64 y2 = (u64)qy->d2, mask = 0;
-	mmx_vu64 ex, ey, dx, dy, sx, sy, k, tri;
+	mmx_vu64 ex, ey, dx, dy, sx, sy, k, tri, bits = { 0 };
+	u64 lane[NBI];
 	u32 j = 0, i;
 
 #if VB == 16
@@ -520,30 +807,22 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 	sx = (mmx_vu64){ 0 } + NBI * NBI * x2;
 	sy = (mmx_vu64){ 0 } + NBI * NBI * y2;
 	for (; j + NBI <= n; j += NBI) {
-		mmx_vhs32 tx = mmx_quad_int(ex), ty = mmx_quad_int(ey);
-		mmx_vhs32 near = mmx_quad_near(ex) | mmx_quad_near(ey);
-		u64 any[VB / 16];
-		s32 lane[NBI];
-		bool some;
+		mmx_vs32 txy = mmx_quad_ints(ex, ey);
 
-		__builtin_memcpy(ox + j, &tx, sizeof(tx));
-		__builtin_memcpy(oy + j, &ty, sizeof(ty));
-		__builtin_memcpy(any, &near, sizeof(near));
-#if VB == 16
-		some = any[0];
-#else
-		some = any[0] | any[1];
-#endif
-		if (__builtin_expect(some, 0)) {
-			__builtin_memcpy(lane, &near, sizeof(near));
-			for (i = 0; i < NBI; i++)
-				mask |= (u64)(lane[i] & 1) << (j + i);
-		}
+		__builtin_memcpy(ox + j, &txy, NBI * sizeof(s32));
+		__builtin_memcpy(oy + j, (const u8 *)&txy + VB / 2,
+				 NBI * sizeof(s32));
+		/* lane k's bit at step j + k */
+		bits |= (mmx_quad_near(ex) | mmx_quad_near(ey)) << k;
+		k += NBI;
 		ex += dx;
 		dx += sx;
 		ey += dy;
 		dy += sy;
 	}
+	__builtin_memcpy(lane, &bits, sizeof(bits));
+	for (i = 0; i < NBI; i++)
+		mask |= lane[i];
 	/* the state at step j: lane 0 */
 	__builtin_memcpy(&qx->e, &ex, sizeof(qx->e));
 	qx->d1 = (s64)(x1 + j * x2);
@@ -574,6 +853,7 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.hlerp_row = mmx_simd_hlerp_row,
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,
+	.pick_row = mmx_simd_pick_row,
 	.pick2_row = mmx_simd_pick2_row,
 	.opaque_row = mmx_simd_opaque_row,
 	.copy_reversed = mmx_simd_copy_reversed,

@@ -645,9 +645,9 @@ struct mmx_scale_tile {
 	s64 hy[2];
 };
 
-static const u32 *mmx_scale_hrow(const struct mmx_simd_ops *ops,
-				 struct mmx_scale_tile *tl,
-				 const struct mmx_src *s, s64 yi, u32 n)
+static __always_inline const u32 *
+mmx_scale_hrow(const struct mmx_simd_ops *ops, struct mmx_scale_tile *tl,
+	       const struct mmx_src *s, s64 yi, u32 n)
 {
 	int k = tl->hy[0] == yi ? 0 : tl->hy[1] == yi ? 1 : -1;
 
@@ -655,7 +655,7 @@ static const u32 *mmx_scale_hrow(const struct mmx_simd_ops *ops,
 		/* replace the row that is not yi - 1 (rows only go down) */
 		k = tl->hy[0] == yi - 1 ? 1 : 0;
 		ops->hlerp_row(tl->h[k], n, s->px + (size_t)yi * s->stride,
-			       tl->off, tl->wx);
+			       (u32)s->w, tl->off, tl->wx);
 		tl->hy[k] = yi;
 	}
 	return tl->h[k];
@@ -705,9 +705,10 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 }
 
 /*
- * NEAREST rows of a scale, [@lo, @hi) inside the screen: row by row (the
- * screen rows stream through the prefetchers), a row that shows the same
- * screen row as the one above it is a copy of it.
+ * NEAREST rows of a scale, [@lo, @hi) inside the screen. A 2x downscale
+ * goes row by row (pick2_row); others in groups of rows walked tile by tile
+ * as BILINEAR, the tile's offsets computed once for the group. A row that
+ * shows the same screen row as the one above it is a copy of it.
  */
 static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 			      const struct mmx_transform *t,
@@ -715,33 +716,44 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 			      struct mmx_frame *out, u32 row_begin,
 			      u32 row_end, u32 lo, u32 hi)
 {
-	s64 dx = t->dxu, dy = t->dyv, yv = y + (s64)row_begin * dy, xk;
-	u32 v, k;
+	s64 dx = t->dxu, dy = t->dyv, yv, xk;
+	u32 v, k, c0, c1, g0, g1, off[MMX_TILE];
+	bool pick2 = dx == 2 * MMX_FIXP_ONE;
 
 	if (lo >= hi)
 		return;
-	for (v = row_begin; v < row_end; v++, yv += dy) {
-		u32 *dst = out->pixels + (size_t)v * out->stride;
-		s64 yi = yv >> 32;
-		const u32 *row;
+	for (g0 = row_begin; g0 < row_end; g0 = g1) {
+		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
+						     g0 + MMX_SCALE_ROWS;
+		for (c0 = lo; c0 < hi; c0 = c1) {
+			c1 = pick2 || hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
+			xk = x + (s64)c0 * dx;
+			for (k = 0; !pick2 && k < c1 - c0; k++, xk += dx)
+				off[k] = (u32)(xk >> 32);
+			yv = y + (s64)g0 * dy;
+			for (v = g0; v < g1; v++, yv += dy) {
+				u32 *dst = out->pixels + (size_t)v * out->stride;
+				s64 yi = yv >> 32;
+				const u32 *row;
 
-		if ((u64)yi >= s->h) {
-			mmx_fill_black(dst + lo, hi - lo);
-			continue;
+				if ((u64)yi >= s->h) {
+					mmx_fill_black(dst + c0, c1 - c0);
+					continue;
+				}
+				if (v > g0 && ((yv - dy) >> 32) == yi) {
+					memcpy(dst + c0, dst + c0 - out->stride,
+					       (size_t)(c1 - c0) * sizeof(u32));
+					continue;
+				}
+				row = s->px + (size_t)yi * s->stride;
+				if (pick2)
+					ops->pick2_row(dst + c0, c1 - c0,
+						       row + (xk >> 32));
+				else
+					ops->pick_row(dst + c0, c1 - c0, row,
+						      (u32)s->w, off);
+			}
 		}
-		if (v > row_begin && ((yv - dy) >> 32) == yi) {
-			memcpy(dst + lo, dst + lo - out->stride,
-			       (size_t)(hi - lo) * sizeof(u32));
-			continue;
-		}
-		row = s->px + (size_t)yi * s->stride;
-		xk = x + (s64)lo * dx;
-		if (dx == 2 * MMX_FIXP_ONE) {
-			ops->pick2_row(dst + lo, hi - lo, row + (xk >> 32));
-			continue;
-		}
-		for (k = lo; k < hi; k++, xk += dx)
-			dst[k] = row[xk >> 32];
 	}
 }
 
@@ -1409,11 +1421,12 @@ static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 	return true;
 }
 
-static void mmx_scalar_hlerp_row(u32 *dst, u32 n, const u32 *row,
+static void mmx_scalar_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
 				 const u32 *off, const u64 *wx)
 {
 	u32 i;
 
+	(void)w;
 	for (i = 0; i < n; i++) {
 		const u32 *p = row + off[i];
 
@@ -1452,6 +1465,16 @@ static void mmx_scalar_opaque_row(u32 *dst, u32 n, const u8 *src)
 	for (i = 0; i < n; i++, src += 4)
 		dst[i] = ((u32)src[0] | (u32)src[1] << 8 | (u32)src[2] << 16) |
 			 MMX_BLACK;
+}
+
+static void mmx_scalar_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
+				const u32 *off)
+{
+	u32 i;
+
+	(void)w;
+	for (i = 0; i < n; i++)
+		dst[i] = row[off[i]];
 }
 
 static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
@@ -1494,6 +1517,7 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.hlerp_row = mmx_scalar_hlerp_row,
 	.vlerp_row = mmx_scalar_vlerp_row,
 	.box2_row = mmx_scalar_box2_row,
+	.pick_row = mmx_scalar_pick_row,
 	.pick2_row = mmx_scalar_pick2_row,
 	.opaque_row = mmx_scalar_opaque_row,
 	.copy_reversed = mmx_scalar_copy_reversed,
