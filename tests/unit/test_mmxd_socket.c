@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -500,6 +501,8 @@ static int test_storm(void)
 	server = fork();
 	UNIT_CHECK(server >= 0, "fork");
 	if (!server) {
+		/* a failed check leaves no stopped server behind */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(stop[1]);
 		storm_server(stop[0], report[1]);
 	}
@@ -535,6 +538,7 @@ static int test_storm(void)
 			struct storm_counts n = { 0 };
 			unsigned int k;
 
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			close(keeper);
 			for (k = 0; k < STORM_CYCLES; k++)
 				storm_cycle(k + i, 1, &n);
@@ -624,6 +628,127 @@ static int test_storm(void)
 		   "%lu connections", st.connections);
 	UNIT_CHECK(left[0] == 0 && left[1] == 0,
 		   "%u connections, %u live left", left[0], left[1]);
+	return 0;
+}
+
+/* ---- the protocol fuzzer ------------------------------------------------ */
+
+/* tests/igt's mmxd_fuzz: $MMXD_FUZZ, else build/igt next to build[/asan]/unit. */
+static int fuzzer_path(char *out, size_t size)
+{
+	static const char *const rel[] = { "../igt/mmxd_fuzz",
+					   "../../igt/mmxd_fuzz" };
+	const char *env = getenv("MMXD_FUZZ");
+	char exe[4096], *slash;
+	ssize_t n;
+	size_t i;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return access(out, X_OK) ? -errno : 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -errno;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(out, size, "%s/%s", exe, rel[i]);
+		if (!access(out, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* Run mmxd_fuzz --socket PATH @args...; its exit status. */
+static int run_fuzzer(const char *fuzzer, const char *const *args)
+{
+	const char *argv[8];
+	int n = 0, status;
+	pid_t pid;
+
+	argv[n++] = fuzzer;
+	argv[n++] = "--socket";
+	argv[n++] = path;
+	while (*args && n < 7)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		execv(fuzzer, (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * The guest's protocol fuzzer (tests/igt/mmxd_fuzz, what mmxd_check runs
+ * against the real mmxd) against this server: random messages, clients
+ * leaving mid-request, many at once. In the sanitizer build (make
+ * SANITIZE=1) the server is the instrumented one.
+ */
+static int test_protocol_fuzzer(void)
+{
+	static const char *const hello_args[] = { "hello", NULL };
+	static const char *const many[] = { "many", "32", NULL };
+	static const char *const fuzz[] = { "fuzz", "20000", "1", NULL };
+	static const char *const midreq[] = { "midreq", NULL };
+	static const char *const *const runs[] = { hello_args, many, fuzz,
+						   midreq, hello_args };
+	struct mmxd_server_stats st;
+	char fuzzer[4200];
+	unsigned int left[2], i;
+	int stop[2], report[2], ret, keeper;
+	pid_t server;
+
+	UNIT_CHECK(!fuzzer_path(fuzzer, sizeof(fuzzer)),
+		   "no mmxd_fuzz (make tests builds build/igt/mmxd_fuzz; or set $MMXD_FUZZ)");
+	UNIT_CHECK(!server_listen(MMXD_MAX_CLIENTS), "server");
+	UNIT_CHECK(!pipe2(stop, O_CLOEXEC) && !pipe2(report, O_CLOEXEC),
+		   "pipes");
+	server = fork();
+	UNIT_CHECK(server >= 0, "fork");
+	if (!server) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(stop[1]);
+		storm_server(stop[0], report[1]);
+	}
+	close(stop[0]);
+	close(report[1]);
+	mmxd_server_free(srv);
+	srv = NULL;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		ret = run_fuzzer(fuzzer, runs[i]);
+		UNIT_CHECK(ret == 0, "mmxd_fuzz %s: exit status %d", runs[i][0],
+			   ret);
+	}
+	keeper = client_connect(1);
+	UNIT_CHECK(keeper >= 0, "connect");
+	CHECK_ERR(hello(keeper), 0);
+	CHECK_ERR(get_state_ok(keeper, 2), 0);
+	close(keeper);
+
+	UNIT_CHECK(write(stop[1], "x", 1) == 1, "stop");
+	close(stop[1]);
+	UNIT_CHECK(read(report[0], &st, sizeof(st)) == sizeof(st) &&
+		   read(report[0], left, sizeof(left)) == sizeof(left),
+		   "no report from the server");
+	close(report[0]);
+	UNIT_CHECK(waitpid(server, &ret, 0) == server && WIFEXITED(ret) &&
+		   !WEXITSTATUS(ret), "server exit status 0x%x", ret);
+	unlink(path);
+	rmdir(dir);
+	printf("  protocol fuzzer: %lu connections, %lu refused\n",
+	       st.connections, st.refused_busy + st.refused_access +
+	       st.refused_other);
+	UNIT_CHECK(left[0] == 0, "%u connections left", left[0]);
 	return 0;
 }
 
@@ -778,6 +903,8 @@ static const struct unit_case cases[] = {
 	  test_burst_backlog },
 	{ "storm", "1000 connect/close cycles while a client keeps being answered",
 	  test_storm },
+	{ "protocol-fuzzer", "tests/igt's mmxd_fuzz (hello, many, fuzz, midreq) against the server",
+	  test_protocol_fuzzer },
 	{ "activation", "a socket passed on fd 3 with LISTEN_PID/LISTEN_FDS is served",
 	  test_activation },
 	{ "activation-refused", "another pid's, none, two, garbage and non-listening fds",
