@@ -600,13 +600,14 @@ static int test_storm(void)
 	unlink(path);
 	rmdir(dir);
 
-	printf("  storm: %lu+%lu connect/close cycles in %llu ms (the first %lu in %llu ms, server stopped),\n"
-	       "  keeper: %lu requests answered; storm clients answered: %lu;\n"
-	       "  server: %lu connections, %lu refused (limit %u), at most %u live\n",
-	       frozen.cycles, workers.cycles, (unsigned long long)t_all,
-	       frozen.cycles, (unsigned long long)t_frozen, keeper_ok,
-	       workers.answered, st.connections, st.refused_busy,
-	       STORM_MAX_CLIENTS, st.max_live);
+	printf("  storm: %lu+%lu connect/close cycles in %llu ms",
+	       frozen.cycles, workers.cycles, (unsigned long long)t_all);
+	printf(" (the first %lu in %llu ms, server stopped),\n",
+	       frozen.cycles, (unsigned long long)t_frozen);
+	printf("  keeper: %lu requests answered; storm clients answered: %lu;\n",
+	       keeper_ok, workers.answered);
+	printf("  server: %lu connections, %lu refused (limit %u), at most %u live\n",
+	       st.connections, st.refused_busy, STORM_MAX_CLIENTS, st.max_live);
 	UNIT_CHECK(!keeper_bad, "the keeper got %lu bad answers", keeper_bad);
 	UNIT_CHECK(keeper_ok > 0, "the keeper was never answered");
 	UNIT_CHECK(!frozen.eagain && !workers.eagain,
@@ -708,7 +709,7 @@ static int test_protocol_fuzzer(void)
 	pid_t server;
 
 	UNIT_CHECK(!fuzzer_path(fuzzer, sizeof(fuzzer)),
-		   "no mmxd_fuzz (make tests builds build/igt/mmxd_fuzz; or set $MMXD_FUZZ)");
+		   "no mmxd_fuzz: make tests (build/igt) or $MMXD_FUZZ");
 	UNIT_CHECK(!server_listen(MMXD_MAX_CLIENTS), "server");
 	UNIT_CHECK(!pipe2(stop, O_CLOEXEC) && !pipe2(report, O_CLOEXEC),
 		   "pipes");

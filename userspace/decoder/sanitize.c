@@ -5,8 +5,8 @@
  * The sanitizers' settings of mmx-jpegd in its ASan/UBSan build (make
  * SANITIZE=1). The decoder pool starts workers with an empty environment,
  * so $ASAN_OPTIONS and $UBSAN_OPTIONS never reach them: these are theirs.
- * Every report stops the worker (halt_on_error) and goes to stderr, which
- * the pool passes on. No leak check and no symbolizer: both need system
+ * Every report stops the worker (ASan does; UBSan: halt_on_error) and goes
+ * to stderr, which the pool passes on. No leak check and no symbolizer: both need system
  * calls the seccomp filter kills (clone, ptrace, execve), so stacks are
  * printed as module+offset (addr2line -e mmx-jpegd OFFSET); no colours
  * (isatty() is an ioctl). A fault stays the worker's own signal, as the
@@ -21,8 +21,10 @@ const char *__ubsan_default_options(void);
 
 const char *__asan_default_options(void)
 {
-	return "halt_on_error=1:detect_leaks=0:symbolize=0:color=never:"
-	       "handle_segv=0:handle_sigbus=0:handle_sigfpe=0";
+	static const char options[] =
+		"detect_leaks=0:symbolize=0:color=never:handle_segv=0:handle_sigbus=0";
+
+	return options;
 }
 
 const char *__ubsan_default_options(void)

@@ -23,6 +23,18 @@
 
 #include "mmxd.h"
 
+#ifdef __SANITIZE_ADDRESS__
+/*
+ * The ASan/UBSan build (make SANITIZE=1): a UBSan report stops mmxd as an
+ * ASan one does ($UBSAN_OPTIONS still has the last word).
+ */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return "halt_on_error=1:print_stacktrace=1";
+}
+#endif
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -228,18 +240,18 @@ int main(int argc, char **argv)
 		sock_path = MMX_DEFAULT_SOCKET;
 
 	/* first: fd 3 must not leak into anything we start */
-	listen_fd = mmxd_socket_activated();
-	if (listen_fd < 0) {
+	ret = mmxd_socket_activated();
+	if (ret < 0) {
 		mmxd_log(NULL, 0, "socket activation: fd %d: %s",
 			 MMXD_LISTEN_FDS_START,
-			 listen_fd == -EINVAL ?
-			 "one listening stream socket expected" :
-			 strerror(-listen_fd));
+			 ret == -EINVAL ? "one listening stream socket expected" :
+			 strerror(-ret));
 		return 1;
 	}
-	if (listen_fd > 0) {
+	if (ret > 0) {
 		struct stat sst;
 
+		listen_fd = ret;
 		activated = 1;
 		if (mmxd_socket_name(listen_fd, sock_name, sizeof(sock_name)))
 			snprintf(sock_name, sizeof(sock_name), "fd %d",

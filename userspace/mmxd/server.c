@@ -716,8 +716,9 @@ static void remove_dead(struct mmxd_server *s)
 						     s->conns[i]);
 			conn_free(s->conns[i]);
 			s->accept_paused = 0;
-		} else
+		} else {
 			s->conns[j++] = s->conns[i];
+		}
 	}
 	s->nconn = j;
 }
