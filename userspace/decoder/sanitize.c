@@ -11,7 +11,11 @@
  * printed as module+offset (addr2line -e mmx-jpegd OFFSET); no colours
  * (isatty() is an ioctl). A fault stays the worker's own signal, as the
  * pool and its tests expect of a crashed worker (ASan's instrumentation
- * reports the bad access before it faults).
+ * reports the bad access before it faults). A report's first line
+ * (FILE:LINE: runtime error: ..., or ERROR: AddressSanitizer: ...) always
+ * gets out; what follows may be cut short by the filter (SIGSYS) when the
+ * runtime probes memory with a pipe. Either way the worker dies and
+ * tests/sanitize-check fails on the line.
  */
 
 #ifdef __SANITIZE_ADDRESS__
