@@ -17,7 +17,7 @@
 #                   (tests/vm/image; cached under build/images/)
 #   make module-trixie  the module for Debian 13's 6.12 kernel, built in
 #                   the Debian 13 root (build/trixie/*.ko)
-#   make SANITIZE=1 libmmx, mmxd, mmx-jpegd, the other programs and the
+#   make SANITIZE=1 libmmx, mmxd, mmx-jpegd and the
 #                   host tests with AddressSanitizer and UBSan, in
 #                   build/asan/ (never mixed with build/'s objects; no
 #                   module); tests/sanitize-check runs them
