@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -142,7 +143,7 @@ int main(int argc, char **argv)
 	gid_t group = (gid_t)-1;
 	int light = 1, listen_fd = -1, sfd = -1, ret, opt, status = 1;
 	int activated = 0, listening = 0;
-	char sock_name[sizeof(MMX_DEFAULT_SOCKET) + 4096];
+	char sock_name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 	sigset_t mask;
 	char *end;
 
