@@ -21,15 +21,27 @@
 #                   the Debian 13 root (build/trixie/*.ko)
 #   make deb        the Debian packages (debian/: mmx-dkms, libmmx0,
 #                   libmmx-dev, mmx-tools) in build/deb/, lintian-checked
+#   make SANITIZE=1 libmmx, mmxd, mmx-jpegd and the
+#                   host tests with AddressSanitizer and UBSan, in
+#                   build/asan/ (never mixed with build/'s objects; no
+#                   module); tests/sanitize-check runs them
 
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := $(CURDIR)/build
+ifeq ($(SANITIZE),1)
+BUILD := $(CURDIR)/build/asan
+endif
 CHECK_ARGS ?=
 
 .PHONY: all module module-trixie images userspace tests tools deps check demo bench deb install modules_install clean
 
+ifeq ($(SANITIZE),1)
+all: userspace
+	$(MAKE) -C tests/unit BUILD=$(BUILD)
+else
 all: module userspace tests tools
+endif
 
 deps:
 	scripts/install-deps
@@ -60,7 +72,8 @@ tools:
 # on while the host builds.
 check: deps
 	mkdir -p $(BUILD); $(MAKE) images >$(BUILD)/images.log 2>&1 & pid=$$!; \
-	$(MAKE) all; rc=$$?; wait $$pid || rc=1; cat $(BUILD)/images.log; exit $$rc
+	$(MAKE) all && $(MAKE) SANITIZE=1 all; rc=$$?; wait $$pid || rc=1; \
+	cat $(BUILD)/images.log; exit $$rc
 	$(MAKE) module-trixie
 	tests/run-all $(CHECK_ARGS)
 

@@ -45,7 +45,8 @@ static void put(struct buf *b, const void *p, size_t n)
 		if (!b->d)
 			abort();
 	}
-	memcpy(b->d + b->len, p, n);
+	if (n)	/* p may be NULL then */
+		memcpy(b->d + b->len, p, n);
 	b->len += n;
 }
 

@@ -78,7 +78,8 @@ static __int128 floor_div128(__int128 n, __int128 d)
 static s64 rnd_s64_bits(void)
 {
 	int bits = rnd_int(0, 63);
-	s64 v = (s64)(rng64() >> (64 - bits));
+	/* a shift by 64 is undefined: 0 bits is 0 */
+	s64 v = bits ? (s64)(rng64() >> (64 - bits)) : 0;
 
 	return (rng64() & 1) ? -v : v;
 }

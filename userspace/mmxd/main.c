@@ -16,11 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
 
 #include "mmxd.h"
+
+#ifdef __SANITIZE_ADDRESS__
+/*
+ * The ASan/UBSan build (make SANITIZE=1): a UBSan report stops mmxd as an
+ * ASan one does ($UBSAN_OPTIONS still has the last word).
+ */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return "halt_on_error=1:print_stacktrace=1";
+}
+#endif
 
 static void usage(FILE *f)
 {
@@ -30,8 +44,9 @@ static void usage(FILE *f)
 		"\n"
 		"  -d, --device PATH   KMS device (default: the first with connectors)\n"
 		"  -s, --socket PATH   listening socket (default $MMX_SOCKET or %s)\n"
-		"  -g, --group GROUP   group of the socket (name or number); its\n"
-		"                      members may connect\n"
+		"  -g, --group GROUP, --socket-group GROUP\n"
+		"                      group of the socket (name or number; mode\n"
+		"                      0660); its members may connect\n"
 		"  -f, --foreground    stay in the foreground (the default)\n"
 		"  -p, --pidfile PATH  write the pid there\n"
 		"      --no-light-up   do not light the outputs at startup\n"
@@ -50,6 +65,8 @@ static void usage(FILE *f)
 		"                      ALSA PCM for stream audio (default \"default\")\n"
 		"      --no-audio      streams without audio only\n"
 		"  -v, --verbose       log connections (twice: every request)\n"
+		"Socket activation: with $LISTEN_PID and $LISTEN_FDS=1 (systemd's\n"
+		"mmxd.socket), fd 3 is served instead of --socket.\n"
 		"  -h, --help          show this help\n"
 		"  -V, --version       show the version\n",
 		MMX_DEFAULT_SOCKET, MMXD_MAX_CLIENTS, MMX_DEFAULT_AUTH_FILE);
@@ -92,6 +109,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "group", required_argument, NULL, 'g' },
+		{ "socket-group", required_argument, NULL, 'g' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "no-light-up", no_argument, NULL, 'L' },
@@ -124,6 +142,8 @@ int main(int argc, char **argv)
 	struct signalfd_siginfo si;
 	gid_t group = (gid_t)-1;
 	int light = 1, listen_fd = -1, sfd = -1, ret, opt, status = 1;
+	int activated = 0, listening = 0;
+	char sock_name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 	sigset_t mask;
 	char *end;
 
@@ -219,6 +239,30 @@ int main(int argc, char **argv)
 		sock_path = getenv("MMX_SOCKET");
 	if (!sock_path || !*sock_path)
 		sock_path = MMX_DEFAULT_SOCKET;
+
+	/* first: fd 3 must not leak into anything we start */
+	ret = mmxd_socket_activated();
+	if (ret < 0) {
+		mmxd_log(NULL, 0, "socket activation: fd %d: %s",
+			 MMXD_LISTEN_FDS_START,
+			 ret == -EINVAL ? "one listening stream socket expected" :
+			 strerror(-ret));
+		return 1;
+	}
+	if (ret > 0) {
+		struct stat sst;
+
+		listen_fd = ret;
+		activated = 1;
+		if (mmxd_socket_name(listen_fd, sock_name, sizeof(sock_name)))
+			snprintf(sock_name, sizeof(sock_name), "fd %d",
+				 listen_fd);
+		sock_path = sock_name;
+		/* who may connect: --group, else the socket file's group */
+		if (group == (gid_t)-1 && sock_name[0] == '/' &&
+		    !stat(sock_name, &sst))
+			group = sst.st_gid;
+	}
 	if (group != (gid_t)-1)
 		opts.gid = group;
 
@@ -319,7 +363,8 @@ int main(int argc, char **argv)
 		mmxd_log(NULL, 0, "serving tcp:%s (cookie in %s)", listen_tcp,
 			 auth_file);
 	}
-	listen_fd = mmxd_socket_open(sock_path, group);
+	if (!activated)
+		listen_fd = mmxd_socket_open(sock_path, group);
 	if (listen_fd < 0) {
 		mmxd_log(NULL, 0, "socket %s: %s", sock_path,
 			 listen_fd == -EADDRINUSE ?
@@ -327,13 +372,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	mmxd_server_listen(server, listen_fd);
+	listening = 1;
 	if (pidfile && (ret = write_pidfile(pidfile))) {
 		mmxd_log(NULL, 0, "pidfile %s: %s", pidfile, strerror(-ret));
 		pidfile = NULL;
 		goto out;
 	}
-	mmxd_log(NULL, 0, "serving %s (driver %s, protocol %u.%u)",
-		 sock_path, opts.driver, MMX_PROTO_MAJOR, MMX_PROTO_MINOR);
+	mmxd_log(NULL, 0, "serving %s%s (driver %s, protocol %u.%u)",
+		 sock_path, activated ? " (socket activation)" : "",
+		 opts.driver, MMX_PROTO_MAJOR, MMX_PROTO_MINOR);
 
 	for (;;) {
 		ret = mmxd_server_step(server, -1, sfd);
@@ -358,8 +405,11 @@ out:
 		close(tcp_fd);
 	if (cookie_written)
 		unlink(auth_file);
-	if (listen_fd >= 0)
+	/* the service manager's socket stays for the next start */
+	if (listen_fd >= 0 && !activated)
 		unlink(sock_path);
+	if (listen_fd >= 0 && !listening)
+		close(listen_fd);
 	if (pidfile)
 		unlink(pidfile);
 	if (d) {

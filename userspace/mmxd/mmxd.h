@@ -69,6 +69,16 @@ struct mmxd_options {
 };
 
 #define MMXD_MAX_CLIENTS	64
+/*
+ * Connections waiting to be accepted, at most (the kernel clamps it to
+ * net.core.somaxconn, 4096 by default): a burst of reconnecting clients
+ * waits in the queue instead of failing with EAGAIN.
+ */
+#define MMXD_LISTEN_BACKLOG	4096
+/* Connections accepted per round of the poll loop (fairness). */
+#define MMXD_ACCEPT_BATCH	64
+/* Out of descriptors: accepting waits this long or until a client goes. */
+#define MMXD_ACCEPT_PAUSE_MS	100
 #define MMXD_STALL_MS		10000
 /* Messages handled for one client per poll round (fairness). */
 #define MMXD_BATCH		16
@@ -103,6 +113,8 @@ struct mmxd_options {
  * @events_tail: the last of @events
  * @nevents: how many
  * @out_event: @out is an EVENT (not a reply)
+ * @gone: the peer closed both directions (POLLHUP): no longer counted as a
+ *	client; what it sent is still handled before the close
  */
 struct mmxd_conn {
 	int fd;
@@ -127,6 +139,7 @@ struct mmxd_conn {
 	struct mmxd_msg *events_tail;
 	unsigned int nevents;
 	int out_event;
+	int gone;
 };
 
 /* An EVENT message queued on a connection. */
@@ -163,6 +176,30 @@ int mmxd_server_add_client(struct mmxd_server *s, int fd);
 int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd);
 /* Open connections (refused ones not yet closed included). */
 unsigned int mmxd_server_nclients(const struct mmxd_server *s);
+/*
+ * Clients being served: what --max-clients limits (neither refused
+ * connections nor those whose peer has closed count).
+ */
+unsigned int mmxd_server_nlive(const struct mmxd_server *s);
+
+/**
+ * struct mmxd_server_stats - connection counts since the server started
+ * @connections: connections accepted (or added)
+ * @refused_busy: refused with -EBUSY (--max-clients live clients)
+ * @refused_access: refused with -EACCES (peer credentials)
+ * @refused_other: refused for another reason (no credentials)
+ * @max_live: the most live clients at once
+ */
+struct mmxd_server_stats {
+	unsigned long connections;
+	unsigned long refused_busy;
+	unsigned long refused_access;
+	unsigned long refused_other;
+	unsigned int max_live;
+};
+
+void mmxd_server_get_stats(const struct mmxd_server *s,
+			   struct mmxd_server_stats *st);
 /*
  * The credentials policy: root, @o->uid and members of @o->gid (primary
  * @gid or one of @groups) may connect.
@@ -474,6 +511,22 @@ int mmxd_cookie_write(const char *path, uint8_t *cookie, size_t len);
 int mmxd_socket_open(const char *path, gid_t gid);
 /* Close @fd and remove @path. */
 void mmxd_socket_close(int fd, const char *path);
+
+/* The first descriptor a service manager passes (sd_listen_fds(3)). */
+#define MMXD_LISTEN_FDS_START	3
+/*
+ * Socket activation, systemd's protocol (sd_listen_fds(3)) without
+ * libsystemd: when $LISTEN_PID is our pid and $LISTEN_FDS is 1, fd 3 is a
+ * listening UNIX stream socket to serve (made non-blocking and
+ * close-on-exec). $LISTEN_PID, $LISTEN_FDS and $LISTEN_FDNAMES are removed
+ * from the environment when they are ours. Returns 3, 0 when no socket is
+ * passed, -EINVAL for a bad count, more than one socket or a socket that
+ * is not a listening stream, -ENOTSOCK/-EBADF/-EAFNOSUPPORT for fd 3 not
+ * a UNIX socket.
+ */
+int mmxd_socket_activated(void);
+/* The path a UNIX socket is bound to ("@name" for an abstract one). */
+int mmxd_socket_name(int fd, char *buf, size_t size);
 
 /* Display setup (display.c) */
 /*

@@ -42,6 +42,10 @@ struct mmxd_server {
 	unsigned int cap;
 	struct pollfd *pfds;
 	unsigned int npfd;
+	/* accept() ran out of descriptors: wait until a client is closed */
+	int accept_paused;
+	uint64_t paused_since;
+	struct mmxd_server_stats stats;
 };
 
 static uint64_t now_ms(void)
@@ -153,6 +157,27 @@ struct mmxd_media *mmxd_server_media(const struct mmxd_server *s)
 unsigned int mmxd_server_nclients(const struct mmxd_server *s)
 {
 	return s->nconn;
+}
+
+/* Is @c a client being served (not refused, not closed)? */
+static int conn_live(const struct mmxd_conn *c)
+{
+	return !c->dead && !c->closing && !c->gone;
+}
+
+unsigned int mmxd_server_nlive(const struct mmxd_server *s)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nconn; i++)
+		n += conn_live(s->conns[i]);
+	return n;
+}
+
+void mmxd_server_get_stats(const struct mmxd_server *s,
+			   struct mmxd_server_stats *st)
+{
+	*st = s->stats;
 }
 
 const struct mmxd_ops *mmxd_server_ops(const struct mmxd_server *s,
@@ -289,10 +314,48 @@ int mmxd_conn_event(struct mmxd_server *s, struct mmxd_conn *c,
 	return 0;
 }
 
+static void conn_flush(struct mmxd_server *s, struct mmxd_conn *c);
+
+/*
+ * Mark the clients whose peer has closed both directions (POLLHUP) but
+ * whose close the poll loop has not handled yet: they no longer count
+ * against the limit (what they sent is still handled). A reconnect storm
+ * leaves many of them behind between two rounds of the loop.
+ */
+static void mark_gone(struct mmxd_server *s)
+{
+	struct pollfd *p;
+	unsigned int i;
+
+	if (!s->nconn)
+		return;
+	p = calloc(s->nconn, sizeof(*p));
+	if (!p)
+		return;
+	for (i = 0; i < s->nconn; i++)
+		p[i].fd = conn_live(s->conns[i]) ? s->conns[i]->fd : -1;
+	if (poll(p, s->nconn, 0) > 0) {
+		for (i = 0; i < s->nconn; i++)
+			if (p[i].revents & (POLLHUP | POLLERR))
+				s->conns[i]->gone = 1;
+	}
+	free(p);
+}
+
+/* May one more client be served (the limit counts live clients only)? */
+static int has_room(struct mmxd_server *s)
+{
+	if (mmxd_server_nlive(s) < s->opts.max_clients)
+		return 1;
+	mark_gone(s);
+	return mmxd_server_nlive(s) < s->opts.max_clients;
+}
+
 static int add_conn(struct mmxd_server *s, int fd, int tcp)
 {
 	struct mmxd_conn *c;
-	int flags, ok = 0, ret, busy;
+	int flags, ok = 0, ret;
+	unsigned int live;
 
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK)) {
@@ -312,20 +375,14 @@ static int add_conn(struct mmxd_server *s, int fd, int tcp)
 		s->cap = cap;
 	}
 	c = calloc(1, sizeof(*c));
-	if (c)
-		c->in = malloc(MMX_PROTO_MAX_REQUEST);
-	if (c)
-		c->in_cap = MMX_PROTO_MAX_REQUEST;
-	if (!c || !c->in) {
-		free(c);
+	if (!c) {
 		close(fd);
 		return -ENOMEM;
 	}
 	c->fd = fd;
 	c->id = ++s->next_id;
 	c->tcp = tcp;
-	busy = s->nconn >= s->opts.max_clients;
-	s->conns[s->nconn++] = c;
+	s->stats.connections++;
 
 	if (tcp) {
 		/* no credentials: the cookie (AUTH) decides */
@@ -342,6 +399,7 @@ static int add_conn(struct mmxd_server *s, int fd, int tcp)
 		mmxd_conn_reply(s, c, 0, 0, ret, "no peer credentials", NULL,
 				0, NULL, 0);
 		c->closing = 1;
+		s->stats.refused_other++;
 	} else if (!ok) {
 		char msg[128];
 
@@ -353,19 +411,42 @@ static int add_conn(struct mmxd_server *s, int fd, int tcp)
 			 (int)c->pid, msg);
 		mmxd_conn_reply(s, c, 0, 0, -EACCES, msg, NULL, 0, NULL, 0);
 		c->closing = 1;
-	} else if (busy) {
+		s->stats.refused_access++;
+	} else if (!has_room(s)) {
 		mmxd_log(s, 0, "client %u: refused: %u clients already",
 			 c->id, s->opts.max_clients);
 		mmxd_conn_reply(s, c, 0, 0, -EBUSY, "too many clients", NULL,
 				0, NULL, 0);
 		c->closing = 1;
+		s->stats.refused_busy++;
 	} else {
+		c->in = malloc(MMX_PROTO_MAX_REQUEST);
+		if (!c->in) {
+			free(c);
+			close(fd);
+			return -ENOMEM;
+		}
+		c->in_cap = MMX_PROTO_MAX_REQUEST;
 		if (tcp)
 			mmxd_log(s, 1, "client %u: connected over TCP", c->id);
 		else
 			mmxd_log(s, 1, "client %u: connected (uid %u, pid %d)",
 				 c->id, (unsigned int)c->uid, (int)c->pid);
 	}
+	if (c->closing) {
+		/* the refusal fits in an empty socket buffer: no fd kept */
+		conn_flush(s, c);
+		if (!c->out || c->dead) {
+			mmxd_log(s, 1, "client %u: closed (refused)", c->id);
+			c->dead = 1;
+			conn_free(c);
+			return 0;
+		}
+	}
+	s->conns[s->nconn++] = c;
+	live = mmxd_server_nlive(s);
+	if (live > s->stats.max_live)
+		s->stats.max_live = live;
 	return 0;
 }
 
@@ -588,16 +669,30 @@ static void conn_settle(struct mmxd_server *s, struct mmxd_conn *c,
 			  "disconnected");
 }
 
+/*
+ * Accept up to MMXD_ACCEPT_BATCH clients waiting on @lfd (the clients
+ * being served get a round of the loop between two batches). Out of
+ * descriptors or memory, accepting pauses for MMXD_ACCEPT_PAUSE_MS or
+ * until a client goes, instead of spinning on a readable socket.
+ */
 static void accept_clients(struct mmxd_server *s, int lfd, int tcp)
 {
-	for (;;) {
+	unsigned int n;
+
+	for (n = 0; n < MMXD_ACCEPT_BATCH; n++) {
 		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				mmxd_log(s, 0, "accept: %s", strerror(errno));
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			mmxd_log(s, 0, "accept: %s", strerror(errno));
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				s->accept_paused = 1;
+				s->paused_since = now_ms();
+			}
 			return;
 		}
 		if (tcp) {
@@ -620,8 +715,10 @@ static void remove_dead(struct mmxd_server *s)
 				mmxd_media_conn_gone(s, s->media,
 						     s->conns[i]);
 			conn_free(s->conns[i]);
-		} else
+			s->accept_paused = 0;
+		} else {
 			s->conns[j++] = s->conns[i];
+		}
 	}
 	s->nconn = j;
 }
@@ -645,12 +742,22 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 		stop_idx = (int)n;
 		s->pfds[n++] = (struct pollfd){ .fd = stop_fd, .events = POLLIN };
 	}
-	if (s->listen_fd >= 0) {
+	if (s->accept_paused) {
+		uint64_t waited = now - s->paused_since;
+
+		if (waited >= MMXD_ACCEPT_PAUSE_MS) {
+			s->accept_paused = 0;
+		} else if (timeout_ms < 0 ||
+			   MMXD_ACCEPT_PAUSE_MS - waited < (uint64_t)timeout_ms) {
+			timeout_ms = (int)(MMXD_ACCEPT_PAUSE_MS - waited);
+		}
+	}
+	if (s->listen_fd >= 0 && !s->accept_paused) {
 		listen_idx = (int)n;
 		s->pfds[n++] = (struct pollfd){ .fd = s->listen_fd,
 						.events = POLLIN };
 	}
-	if (s->tcp_fd >= 0) {
+	if (s->tcp_fd >= 0 && !s->accept_paused) {
 		tcp_idx = (int)n;
 		s->pfds[n++] = (struct pollfd){ .fd = s->tcp_fd,
 						.events = POLLIN };
@@ -704,6 +811,8 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 			conn_drop(s, c, "invalid fd");
 			continue;
 		}
+		if (re & POLLHUP)
+			c->gone = 1;
 		if ((c->out || c->events) &&
 		    (re & (POLLOUT | POLLERR | POLLHUP)))
 			conn_flush(s, c);

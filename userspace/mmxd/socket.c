@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +87,7 @@ int mmxd_socket_open(const char *path, gid_t gid)
 	}
 	if (chmod(path, 0660) ||
 	    (gid != (gid_t)-1 && chown(path, (uid_t)-1, gid)) ||
-	    listen(fd, 64)) {
+	    listen(fd, MMXD_LISTEN_BACKLOG)) {
 		ret = -errno;
 		unlink(path);
 		goto err_close;
@@ -96,6 +97,93 @@ int mmxd_socket_open(const char *path, gid_t gid)
 err_close:
 	close(fd);
 	return ret;
+}
+
+/* Parse a decimal count or pid; -EINVAL unless it is all digits. */
+static int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int mmxd_socket_activated(void)
+{
+	const char *pid_env = getenv("LISTEN_PID");
+	const char *fds_env = getenv("LISTEN_FDS");
+	const int fd = MMXD_LISTEN_FDS_START;
+	struct sockaddr_storage sa;
+	socklen_t len;
+	unsigned long pid, nfds;
+	int type, listening, flags, ret;
+
+	if (!pid_env || !fds_env)
+		return 0;
+	/* a parent's variables, inherited: not for us */
+	if (parse_ulong(pid_env, &pid) || pid != (unsigned long)getpid())
+		return 0;
+	ret = parse_ulong(fds_env, &nfds);
+	/* our children must not take the socket for theirs */
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	if (ret)
+		return ret;
+	if (!nfds)
+		return 0;
+	if (nfds != 1)
+		return -EINVAL;
+
+	len = sizeof(type);
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len))
+		return errno == EBADF ? -EBADF : -ENOTSOCK;
+	len = sizeof(listening);
+	if (type != SOCK_STREAM ||
+	    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) ||
+	    !listening)
+		return -EINVAL;
+	len = sizeof(sa);
+	if (getsockname(fd, (struct sockaddr *)&sa, &len))
+		return -errno;
+	if (sa.ss_family != AF_UNIX)
+		return -EAFNOSUPPORT;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) ||
+	    fcntl(fd, F_SETFD, FD_CLOEXEC))
+		return -errno;
+	return fd;
+}
+
+int mmxd_socket_name(int fd, char *buf, size_t size)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+	size_t n;
+
+	memset(&sa, 0, sizeof(sa));
+	if (getsockname(fd, (struct sockaddr *)&sa, &len))
+		return -errno;
+	if (sa.sun_family != AF_UNIX)
+		return -EAFNOSUPPORT;
+	if (len <= offsetof(struct sockaddr_un, sun_path))
+		return -ENOENT;
+	n = len - offsetof(struct sockaddr_un, sun_path);
+	/* an abstract name starts with a NUL: shown as '@' */
+	if (!sa.sun_path[0]) {
+		if (n < 2)
+			return -ENOENT;
+		sa.sun_path[0] = '@';
+	}
+	if (snprintf(buf, size, "%.*s", (int)strnlen(sa.sun_path, n),
+		     sa.sun_path) >= (int)size)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 void mmxd_socket_close(int fd, const char *path)
@@ -169,7 +257,7 @@ int mmxd_tcp_open(const char *spec, int any)
 		return ret;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 64)) {
+	if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, MMXD_LISTEN_BACKLOG)) {
 		ret = -errno;
 		close(fd);
 		freeaddrinfo(res);
