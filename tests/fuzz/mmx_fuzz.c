@@ -1170,6 +1170,35 @@ static bool connector_debugfs(const struct obj *o, const char *file,
 	return access(path, F_OK) == 0;
 }
 
+/* CRCs of a random CRTC for a moment: the composer allocates, then frees. */
+static void op_crc(void)
+{
+	struct obj *c = random_obj(DRM_MODE_OBJECT_CRTC);
+	struct pollfd pfd = { .events = POLLIN };
+	char path[512], line[128];
+	int f;
+
+	if (!c || !debugfs[0])
+		return;
+	snprintf(path, sizeof(path), "%s/crtc-%d/crc/control", debugfs,
+		 c->index);
+	f = open(path, O_WRONLY);
+	if (f < 0)
+		return;
+	if (write(f, chance(90) ? "auto" : "bogus", chance(90) ? 4 : 5) < 0) {
+		close(f);
+		return;
+	}
+	close(f);
+	snprintf(path, sizeof(path), "%s/crtc-%d/crc/data", debugfs, c->index);
+	pfd.fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (pfd.fd < 0)
+		return;
+	if (poll(&pfd, 1, 100) > 0 && read(pfd.fd, line, sizeof(line)) < 0)
+		note("crc %s: %s", c->name, strerror(errno));
+	close(pfd.fd);
+}
+
 static void op_debugfs(void)
 {
 	static const char *const sinks[] = {
@@ -1180,6 +1209,10 @@ static void op_debugfs(void)
 	char path[512];
 	int f;
 
+	if (chance(25)) {
+		op_crc();
+		return;
+	}
 	if (!o || o->writeback)
 		return;
 	if (chance(60)) {
