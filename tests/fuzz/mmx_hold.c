@@ -6,9 +6,12 @@
  * allocates its buffers and keeps them while CRCs are on), print
  * "holding", then keep the fd, the mapping and the CRCs until it is killed.
  *
- * Usage: mmx_hold [--crc N] [--no-wait]
+ * Usage: mmx_hold [--crc N] [--shrink] [--no-wait]
  *   --crc N     read N CRC entries of the lit CRTC; the CRCs go on
  *               (the data file stays open) until the client ends
+ *   --shrink    then switch to the smallest mode: the composer's memory
+ *               (debugfs mmx_buffers) must follow it down ("Subtest
+ *               composer-shrink: SUCCESS|FAIL"; needs --crc)
  *   --no-wait   exit after the modeset instead of holding
  * Exit status: 0, or 1 with a message when a step failed.
  */
@@ -25,6 +28,11 @@
 #include <drm_fourcc.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
+
+#define PLANE(name, value)						\
+	drmModeAtomicAddProperty(req, plane_id,				\
+				 prop_id(fd, plane_id, DRM_MODE_OBJECT_PLANE, name), \
+				 value)
 
 static int die(const char *what)
 {
@@ -97,6 +105,85 @@ static int read_crcs(int minor, int index, int n)
 	return got == n ? 0 : die("crc lines");
 }
 
+/* The composer's bytes in debugfs mmx_buffers, or -1. */
+static long long buffer_bytes(int minor)
+{
+	char path[128];
+	long long bytes = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/mmx_buffers",
+		 minor);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "bytes: %lld", &bytes) != 1)
+		bytes = -1;
+	fclose(f);
+	return bytes;
+}
+
+/*
+ * With CRCs on, switch to the connector's smallest mode: the composer's
+ * memory must follow it down (at most twice what the small frame needs:
+ * the frame and one row, 4 bytes a pixel).
+ */
+static int check_shrink(int fd, int minor, drmModeConnectorPtr conn,
+			uint32_t crtc_id, uint32_t plane_id, int crcs)
+{
+	drmModeModeInfo small = conn->modes[0];
+	long long big_bytes = buffer_bytes(minor), small_bytes, need;
+	drmModeAtomicReqPtr req;
+	uint32_t blob;
+	int i;
+
+	for (i = 0; i < conn->count_modes; i++)
+		if (conn->modes[i].hdisplay * conn->modes[i].vdisplay <
+		    small.hdisplay * small.vdisplay)
+			small = conn->modes[i];
+	if (small.hdisplay * small.vdisplay > 320 * 240) {
+		/* a 320x240 user mode at 60 Hz, as the pixel tests use */
+		memset(&small, 0, sizeof(small));
+		small.hdisplay = 320;
+		small.hsync_start = 328;
+		small.hsync_end = 360;
+		small.htotal = 400;
+		small.vdisplay = 240;
+		small.vsync_start = 243;
+		small.vsync_end = 247;
+		small.vtotal = 250;
+		small.clock = 6000;
+		small.vrefresh = 60;
+		small.type = DRM_MODE_TYPE_USERDEF;
+		snprintf(small.name, sizeof(small.name), "320x240");
+	}
+	if (drmModeCreatePropertyBlob(fd, &small, sizeof(small), &blob))
+		return die("small mode blob");
+	req = drmModeAtomicAlloc();
+	drmModeAtomicAddProperty(req, crtc_id,
+				 prop_id(fd, crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID"),
+				 blob);
+	PLANE("SRC_W", (uint64_t)small.hdisplay << 16);
+	PLANE("SRC_H", (uint64_t)small.vdisplay << 16);
+	PLANE("CRTC_W", small.hdisplay);
+	PLANE("CRTC_H", small.vdisplay);
+	if (drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
+		return die("modeset to the small mode");
+	drmModeAtomicFree(req);
+	/* a few frames composed at the new size */
+	usleep(300000);
+	small_bytes = buffer_bytes(minor);
+	need = 4LL * small.hdisplay * (small.vdisplay + 1);
+	printf("mmx_hold: composer memory %lld bytes at %s, %lld at %s (needs %lld)\n",
+	       big_bytes, conn->modes[0].name, small_bytes, small.name, need);
+	if (small_bytes < 0 || small_bytes > 2 * need || !crcs) {
+		printf("Subtest composer-shrink: FAIL\n");
+		return 1;
+	}
+	printf("Subtest composer-shrink: SUCCESS\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	drmModeConnectorPtr conn = NULL;
@@ -108,7 +195,7 @@ int main(int argc, char **argv)
 	drmModeAtomicReqPtr req;
 	drmModeResPtr res;
 	int fd, minor, i, crtc_index = -1, crcs = 0;
-	bool hold = true;
+	bool hold = true, shrink = false;
 	uint32_t *pixels;
 	drmModeModeInfo mode;
 
@@ -117,8 +204,10 @@ int main(int argc, char **argv)
 			crcs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--no-wait"))
 			hold = false;
+		else if (!strcmp(argv[i], "--shrink"))
+			shrink = true;
 		else {
-			fprintf(stderr, "Usage: mmx_hold [--crc N] [--no-wait]\n");
+			fprintf(stderr, "Usage: mmx_hold [--crc N] [--shrink] [--no-wait]\n");
 			return 2;
 		}
 	}
@@ -198,10 +287,6 @@ int main(int argc, char **argv)
 				 blob);
 	drmModeAtomicAddProperty(req, crtc_id,
 				 prop_id(fd, crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE"), 1);
-#define PLANE(name, value)						\
-	drmModeAtomicAddProperty(req, plane_id,				\
-				 prop_id(fd, plane_id, DRM_MODE_OBJECT_PLANE, name), \
-				 value)
 	PLANE("FB_ID", fb);
 	PLANE("CRTC_ID", crtc_id);
 	PLANE("SRC_X", 0);
@@ -217,6 +302,8 @@ int main(int argc, char **argv)
 	drmModeAtomicFree(req);
 
 	if (crcs && read_crcs(minor, crtc_index, crcs))
+		return 1;
+	if (shrink && check_shrink(fd, minor, conn, crtc_id, plane_id, crcs))
 		return 1;
 	printf("mmx_hold: %s lit at %s on crtc-%d, fb %u\n",
 	       conn->connector_id ? "output" : "?", mode.name, crtc_index, fb);
