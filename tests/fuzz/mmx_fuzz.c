@@ -450,8 +450,13 @@ static void take_snapshot(struct snapshot *s)
 			for (j = 0; j < objs[i].n_props; j++)
 				if (objs[i].props[j].id == list->props[k])
 					p = &objs[i].props[j];
+			/*
+			 * DPMS mirrors ACTIVE and is updated in the commit
+			 * tail: after a nonblocking commit, some time later.
+			 */
 			if (!p || (p->flags & DRM_MODE_PROP_IMMUTABLE) ||
-			    prop_write_only(p) || prop_is(p, "link-status"))
+			    prop_write_only(p) || prop_is(p, "link-status") ||
+			    prop_is(p, "DPMS"))
 				continue;
 			s->obj[s->n] = objs[i].id;
 			s->prop[s->n] = p->id;
