@@ -9,10 +9,11 @@
  * and create and remove framebuffers, dumb buffers and blobs, and try what
  * a non-master may not do. One of them is killed at a random operation.
  *
- * Each process draws its operations from its own xorshift stream derived
- * from the seed, so a seed and an operation count give the same sequence
- * of operations (with --procs 1 the same run, given the same kernel
- * answers; with several processes only their interleaving differs).
+ * Each process draws its operations from xorshift streams derived from the
+ * seed, one per operation, so a seed and an operation count give the same
+ * sequence of operations in every process (their arguments too, where the
+ * kernel answered the same so far; with several processes only their
+ * interleaving differs; --procs 1 replays a run exactly but for timing).
  *
  * The oracle (process 0):
  *  - a refused commit (atomic or legacy) leaves every mutable property of
@@ -146,6 +147,23 @@ static uint64_t rnd(void)
 	x ^= x >> 27;
 	rng_state = x;
 	return x * 0x2545f4914f6cdd1dull;
+}
+
+static uint64_t rng_base;
+
+/*
+ * Each operation draws from its own stream (the process's seed and the
+ * operation number, through splitmix64): what the kernel answered to one
+ * operation (an EBUSY, a timed commit still pending) may change the numbers
+ * it draws, never which operations follow.
+ */
+static void rng_for_op(unsigned long long op)
+{
+	uint64_t z = rng_base + (op + 1) * 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	rng_state = (z ^ (z >> 31)) | 1;
 }
 
 static uint32_t below(uint32_t n)
@@ -1451,8 +1469,10 @@ static void master_body(unsigned long long ops)
 	build_start();
 	restore_start();
 	for (op_no = 0; op_no < ops; op_no++) {
-		uint32_t r = below(100);
+		uint32_t r;
 
+		rng_for_op(op_no);
+		r = below(100);
 		if (r < 36)
 			run_op(A_ATOMIC, op_atomic);
 		else if (r < 48)
@@ -1488,8 +1508,10 @@ static void master_body(unsigned long long ops)
 static void other_body(unsigned long long ops)
 {
 	for (op_no = 0; op_no < ops; op_no++) {
-		uint32_t r = below(100);
+		uint32_t r;
 
+		rng_for_op(op_no);
+		r = below(100);
 		if (r < 40)
 			run_op(A_FB, op_fb);
 		else if (r < 60)
@@ -1644,10 +1666,9 @@ int main(int argc, char **argv)
 		if (pids[i])
 			continue;
 		me = i;
-		rng_state = (seed + 1) * 0x9e3779b97f4a7c15ull ^
-			    (0xd1b54a32d192ed03ull * (i + 1));
-		if (!rng_state)
-			rng_state = 1;
+		rng_base = (seed + 1) * 0x9e3779b97f4a7c15ull ^
+			   (0xd1b54a32d192ed03ull * (i + 1));
+		rng_for_op(~0ull);
 		mine = procs == 1 ? ops : i == 0 ? ops / 2 :
 		       (ops - ops / 2) / (procs - 1);
 		if (i == 0) {
