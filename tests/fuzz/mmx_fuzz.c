@@ -689,11 +689,13 @@ static void wait_events(int seconds)
 /* ------------------------------------------------------------------------ */
 /* Atomic requests                                                          */
 
+#define REQ_MAX 256
+
 struct req {
 	int n;
-	struct obj *o[64];
-	struct prop *p[64];
-	uint64_t v[64];
+	struct obj *o[REQ_MAX];
+	struct prop *p[REQ_MAX];
+	uint64_t v[REQ_MAX];
 };
 
 static void req_set(struct req *r, struct obj *o, struct prop *p, uint64_t v)
@@ -708,7 +710,7 @@ static void req_set(struct req *r, struct obj *o, struct prop *p, uint64_t v)
 			return;
 		}
 	}
-	if (r->n == 64)
+	if (r->n == REQ_MAX)
 		return;
 	r->o[r->n] = o;
 	r->p[r->n] = p;
@@ -1461,10 +1463,53 @@ static void run_op(enum area a, void (*fn)(void))
 	sh->ops[me][a]++;
 }
 
+/*
+ * Everything off, every connector's SignalFormat and SignalProperties as
+ * they were before the run (they outlive it, and the modes that the fbdev
+ * emulation lights after it depend on them): the leak check compares the
+ * driver's counters before and after.
+ */
+static struct req signal_req;
+
+static void save_signals(void)
+{
+	int i, j;
+
+	for (i = 0; i < n_objs; i++) {
+		struct obj *o = &objs[i];
+
+		for (j = 0; j < o->n_props; j++) {
+			struct prop *p = &o->props[j];
+			bool off = prop_is(p, "CRTC_ID") || prop_is(p, "FB_ID") ||
+				   prop_is(p, "ACTIVE") || prop_is(p, "MODE_ID");
+			bool signal = prop_is(p, "SignalFormat") ||
+				      prop_is(p, "SignalProperties");
+			uint64_t v = 0;
+
+			if (p->flags & DRM_MODE_PROP_IMMUTABLE)
+				continue;
+			if (signal && read_prop(o, p, &v))
+				req_set(&signal_req, o, p, v);
+			else if (off)
+				req_set(&signal_req, o, p, 0);
+		}
+	}
+}
+
+static void restore_signals(void)
+{
+	int ret = req_commit(&signal_req, DRM_MODE_ATOMIC_ALLOW_MODESET);
+
+	if (ret)
+		printf("mmx_fuzz: restoring the signals failed: %s\n",
+		       strerror(-ret));
+}
+
 static void master_body(unsigned long long ops)
 {
 	bool tainted = kernel_tainted();
 
+	save_signals();
 	create_mode_blobs();
 	build_start();
 	restore_start();
@@ -1503,6 +1548,7 @@ static void master_body(unsigned long long ops)
 		sh->done[me] = op_no + 1;
 	}
 	wait_events(10);
+	restore_signals();
 }
 
 static void other_body(unsigned long long ops)
