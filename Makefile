@@ -64,6 +64,7 @@ userspace:
 tests: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD)
 	@if [ -f tests/igt/Makefile ]; then $(MAKE) -C tests/igt BUILD=$(BUILD); fi
+	$(MAKE) -C tests/fuzz BUILD=$(BUILD)
 
 tools:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools BUILD=$(BUILD); fi

@@ -217,6 +217,43 @@ static int mmx_composer_reserve(u32 **buf, size_t *capacity, size_t words)
 	return 0;
 }
 
+/* Free a buffer of mmx_composer_reserve(). */
+static void mmx_composer_free(u32 **buf, size_t *capacity)
+{
+	kvfree(*buf);
+	*buf = NULL;
+	*capacity = 0;
+}
+
+/*
+ * Like mmx_composer_reserve(), for a buffer reserved once per frame: one
+ * holding more than twice what the state needs is given back first, so
+ * that memory follows the configuration down as well as up.
+ */
+static int mmx_composer_fit(u32 **buf, size_t *capacity, size_t words)
+{
+	if (*capacity / 2 > words)
+		mmx_composer_free(buf, capacity);
+	return mmx_composer_reserve(buf, capacity, words);
+}
+
+/* Free the buffers of resampled planes. */
+static void mmx_composer_free_planes(struct mmx_output *output)
+{
+	mmx_composer_free(&output->plane_pixels, &output->plane_size);
+	mmx_composer_free(&output->plane_alpha, &output->plane_alpha_size);
+	mmx_composer_free(&output->plane_scratch, &output->plane_scratch_size);
+}
+
+/* Free every pixel buffer (the band helpers stay: they own no pixels). */
+static void mmx_composer_free_pixels(struct mmx_output *output)
+{
+	mmx_composer_free(&output->frame_pixels, &output->frame_size);
+	mmx_composer_free(&output->scratch, &output->scratch_size);
+	mmx_composer_free(&output->space_pixels, &output->space_size);
+	mmx_composer_free_planes(output);
+}
+
 /*
  * Resample the plane of @cl, whose framebuffer mapping is @vaddr, into
  * output->plane_pixels, and point @layer at it.
@@ -298,19 +335,26 @@ static int mmx_compose(struct mmx_output *output,
 	u32 space_h = drm_rect_height(&state->space);
 	struct mmx_frame *frame = &output->frame;
 	struct mmx_frame space;
+	unsigned int i;
 	int ret;
 
 	if (mode->hdisplay <= 0 || mode->vdisplay <= 0)
 		return -EINVAL;
 
-	ret = mmx_composer_reserve(&output->frame_pixels, &output->frame_size,
-				   (size_t)mode->hdisplay * mode->vdisplay);
+	ret = mmx_composer_fit(&output->frame_pixels, &output->frame_size,
+			       (size_t)mode->hdisplay * mode->vdisplay);
 	if (ret)
 		return ret;
-	ret = mmx_composer_reserve(&output->scratch, &output->scratch_size,
-				   max_t(u32, mode->hdisplay, space_w));
+	ret = mmx_composer_fit(&output->scratch, &output->scratch_size,
+			       max_t(u32, mode->hdisplay, space_w));
 	if (ret)
 		return ret;
+	/* Plane buffers grow within a frame: gone when no plane needs one. */
+	for (i = 0; i < state->num_layers; i++)
+		if (state->layers[i].resampled)
+			break;
+	if (i == state->num_layers)
+		mmx_composer_free_planes(output);
 
 	frame->pixels = output->frame_pixels;
 	frame->width = mode->hdisplay;
@@ -318,12 +362,13 @@ static int mmx_compose(struct mmx_output *output,
 	frame->stride = mode->hdisplay;
 
 	if (!state->transformed) {
+		mmx_composer_free(&output->space_pixels, &output->space_size);
 		mmx_compose_layers(output, state, frame);
 		return 0;
 	}
 
-	ret = mmx_composer_reserve(&output->space_pixels, &output->space_size,
-				   (size_t)space_w * space_h);
+	ret = mmx_composer_fit(&output->space_pixels, &output->space_size,
+			       (size_t)space_w * space_h);
 	if (ret)
 		return ret;
 	space.pixels = output->space_pixels;
@@ -452,8 +497,16 @@ static void mmx_composer_run(struct mmx_output *output)
 	spin_unlock_irq(&output->lock);
 
 	writeback = mmx_writeback_pending(output);
-	if (!crc && !writeback && !host)
+	if (!crc && !writeback && !host) {
+		/*
+		 * Nobody observes the output (no CRC, no writeback; a backend
+		 * that presents frames observes it while the CRTC is on).
+		 */
+		if (!(backend && backend->present) &&
+		    !READ_ONCE(output->crc_enabled))
+			mmx_composer_free_pixels(output);
 		return;
+	}
 
 	if (state && state->base.active) {
 		u64 t0 = ktime_get_ns(), t1;
@@ -541,6 +594,17 @@ void mmx_composer_vblank(struct mmx_output *output, u64 frame)
 		output->crc_pending = true;
 	}
 	compose = output->crc_enabled || mmx_damage_frame_due(output);
+	/*
+	 * Memory nobody observed for a while (a writeback client captures
+	 * every few frames): the composer, run with nothing to do, gives it
+	 * back.
+	 */
+	if (compose || mmx_writeback_pending(output))
+		output->composer_idle = 0;
+	else if (READ_ONCE(output->frame_size) &&
+		 !(mmx->backend && mmx->backend->present) &&
+		 ++output->composer_idle == MMX_COMPOSER_IDLE_FRAMES)
+		compose = true;
 	spin_unlock(&output->lock);
 
 	if (compose || mmx_writeback_pending(output))
@@ -560,12 +624,39 @@ void mmx_composer_drain(struct mmx_output *output)
 		mmx_composer_run(output);
 }
 
-/* Free a buffer of mmx_composer_reserve(). */
-static void mmx_composer_free(u32 **buf, size_t *capacity)
+/**
+ * mmx_composer_trim - free the pixel buffers of a CRTC turned off
+ * @output: the output, whose composer no longer runs for it (drained)
+ */
+void mmx_composer_trim(struct mmx_output *output)
 {
-	kvfree(*buf);
-	*buf = NULL;
-	*capacity = 0;
+	mmx_composer_free_pixels(output);
+}
+
+/**
+ * mmx_composer_memory - the memory of an output's composer buffers
+ * @output: the output
+ * @bytes: incremented by the bytes its buffers hold
+ * @buffers: incremented by their number
+ *
+ * For statistics: read without the composer's serialization, so a value
+ * may be one frame old.
+ */
+void mmx_composer_memory(struct mmx_output *output, u64 *bytes,
+			 unsigned int *buffers)
+{
+	const size_t sizes[] = {
+		READ_ONCE(output->frame_size), READ_ONCE(output->scratch_size),
+		READ_ONCE(output->space_size), READ_ONCE(output->plane_size),
+		READ_ONCE(output->plane_alpha_size),
+		READ_ONCE(output->plane_scratch_size),
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		*bytes += (u64)sizes[i] * sizeof(u32);
+		*buffers += sizes[i] != 0;
+	}
 }
 
 /**
@@ -574,12 +665,7 @@ static void mmx_composer_free(u32 **buf, size_t *capacity)
  */
 void mmx_composer_release(struct mmx_output *output)
 {
-	mmx_composer_free(&output->frame_pixels, &output->frame_size);
-	mmx_composer_free(&output->scratch, &output->scratch_size);
-	mmx_composer_free(&output->space_pixels, &output->space_size);
-	mmx_composer_free(&output->plane_pixels, &output->plane_size);
-	mmx_composer_free(&output->plane_alpha, &output->plane_alpha_size);
-	mmx_composer_free(&output->plane_scratch, &output->plane_scratch_size);
+	mmx_composer_free_pixels(output);
 	/* The helpers are idle: they only run while the composer waits. */
 	kfree(output->bands);
 	output->bands = NULL;

@@ -694,6 +694,7 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 	hrtimer_cancel(&output->vblank_timer);
 	mmx_crtc_drop_held(output);
 	mmx_composer_drain(output);
+	mmx_composer_trim(output);
 	mmx_schedule_crtc_off(output);
 	if (backend && backend->crtc_disable)
 		backend->crtc_disable(output, state);

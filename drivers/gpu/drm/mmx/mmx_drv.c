@@ -290,6 +290,7 @@ int mmx_device_register(struct mmx_device *mmx,
 		return ret;
 	}
 
+	mmx_debugfs_register(mmx);
 	mmx_fbdev_setup(dev, 32);
 	return 0;
 }

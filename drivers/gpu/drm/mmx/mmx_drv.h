@@ -227,6 +227,11 @@ struct mmx_crtc_held {
 };
 
 #define MMX_COMPOSE_SAMPLES	600
+/*
+ * MMX_COMPOSER_IDLE_FRAMES: vblanks without CRC, writeback or a presenting
+ * backend after which the composer frees its buffers
+ */
+#define MMX_COMPOSER_IDLE_FRAMES	30
 
 /**
  * struct mmx_compose_stats - the composer's time for the last frames
@@ -312,6 +317,8 @@ struct mmx_compose_stats {
  * @plane_scratch_size: capacity of @plane_scratch, in words
  * @bands: the helpers that compose bands of the frame on other CPUs
  *	(composer only, see mmx_composer.c)
+ * @composer_idle: vblanks since the composer last had somebody to compose
+ *	for (vblank handler only)
  * @compose_stats: the composer's time per frame, protected by @lock
  * @sched_entries: the timed entries of this CRTC, any file's, in any state
  *	but completed and freed; protected by &mmx_device.sched_lock
@@ -381,6 +388,7 @@ struct mmx_output {
 	u32 *plane_scratch;
 	size_t plane_scratch_size;
 	struct mmx_bands *bands;
+	unsigned int composer_idle;
 	struct mmx_compose_stats compose_stats;
 
 	struct list_head sched_entries;
@@ -527,6 +535,9 @@ struct mmx_device *mmx_device_alloc(struct device *parent,
 int mmx_device_register(struct mmx_device *mmx,
 			const struct mmx_config *config);
 
+/* Debugfs counters */
+void mmx_debugfs_register(struct mmx_device *mmx);
+
 /* Outputs: connectors and encoders */
 extern const struct mmx_output_desc mmx_output_descs[MMX_KIND_COUNT];
 int mmx_output_kind_parse(const char *name, enum mmx_output_kind *kind);
@@ -557,6 +568,9 @@ void mmx_composer_work(struct work_struct *work);
 void mmx_composer_vblank(struct mmx_output *output, u64 frame);
 void mmx_composer_drain(struct mmx_output *output);
 void mmx_composer_release(struct mmx_output *output);
+void mmx_composer_trim(struct mmx_output *output);
+void mmx_composer_memory(struct mmx_output *output, u64 *bytes,
+			 unsigned int *buffers);
 int mmx_composer_late_register(struct drm_crtc *crtc);
 const char *const *mmx_crc_get_sources(struct drm_crtc *crtc, size_t *count);
 int mmx_crc_verify_source(struct drm_crtc *crtc, const char *source,
