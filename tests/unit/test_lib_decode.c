@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libmmx's sandboxed JPEG decoder pool (userspace/lib/mmx_decode.c) driving
+ * mmxd's sandboxed JPEG decoder pool (userspace/private/mmx_decode.c) driving
  * real mmx-jpegd processes.
  *
  * The corpus comes from `mmx-jpegd --make-corpus` (libturbojpeg encodes

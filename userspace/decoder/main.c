@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The mmx authors
  *
  * mmx-jpegd: the sandboxed JPEG decoder process of libmmx's decoder pool
- * (userspace/lib/mmx_decode.c starts it; nobody else needs to).
+ * (userspace/private/mmx_decode.c starts it; nobody else needs to).
  *
  * Usage:
  *   mmx-jpegd --worker [--user USER] [--mem-limit BYTES]
