@@ -4,10 +4,11 @@
  *
  * mmx-jpeg-corpus DIR: JPEGs for the decoder pool's host tests
  * (test_lib_decode), made by libturbojpeg from known patterns, so that the
- * tests need no binary files in the tree. A test helper, never installed. For each NAME listed in DIR/index ("NAME WIDTH
- * HEIGHT" lines): NAME.jpg, NAME.src (the pattern it was made from) and
- * NAME.ref (its in-process tjDecompress2 decode with the worker's flags),
- * both raw XRGB8888 (B, G, R, X bytes) with a pitch of 4 * WIDTH.
+ * tests need no binary files in the tree. A test helper, never installed.
+ * For each NAME listed in DIR/index ("NAME WIDTH HEIGHT" lines): NAME.jpg,
+ * NAME.src (the pattern it was made from) and NAME.ref (its in-process
+ * tjDecompress2 decode with the worker's flags), both raw XRGB8888 (B, G,
+ * R, X bytes) with a pitch of 4 * WIDTH.
  */
 
 #include <errno.h>
