@@ -2,7 +2,8 @@
 /*
  * Where the host tests and benchmarks find mmx-jpegd: $MMX_JPEGD, else
  * the build tree's bin/ next to the program's own directory
- * (build/unit/test_x -> build/bin/mmx-jpegd).
+ * (build/unit/test_x -> build/bin/mmx-jpegd); and the test helpers, which
+ * are built next to the tests (build/unit/mmx-jpeg-corpus).
  */
 #ifndef MMX_TEST_JPEGD_PATH_H
 #define MMX_TEST_JPEGD_PATH_H
@@ -36,6 +37,26 @@ static inline int jpegd_path(char *path, size_t size)
 
 		fprintf(stderr, "%s: %s (build userspace first, or set "
 			"MMX_JPEGD)\n", path, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/* Fill @path with @name in this program's directory; 0 or -errno. */
+static inline int test_helper_path(const char *name, char *path, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -errno;
+	exe[n] = 0;
+	snprintf(path, size, "%s/%s", dirname(exe), name);
+	if (access(path, X_OK)) {
+		int err = errno;
+
+		fprintf(stderr, "%s: %s\n", path, strerror(err));
 		return -err;
 	}
 	return 0;

@@ -28,6 +28,7 @@
 #include "mmx_igt.h"
 #undef MMX_MAX_OUTPUTS		/* mmx_igt's own; libmmx's is larger */
 #include "libmmx.h"
+#include "mmx_screen_pattern.h"
 
 static struct mmx_display *g_disp;
 

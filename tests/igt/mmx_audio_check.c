@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * mmx_audio_check: libmmx's audio playback and clocks in a guest with
- * QEMU's intel-hda + hda-duplex (a real ALSA driver: snd-hda-intel with
- * the generic codec) whose output QEMU's wav audiodev writes to a host
- * file, which tests/igt/mmx_audio_wavcheck then checks sample by sample.
+ * mmx_audio_check: mmxd's audio playback and clocks (libmmxd_private.a)
+ * in a guest with QEMU's intel-hda + hda-duplex (a real ALSA driver:
+ * snd-hda-intel with the generic codec) whose output QEMU's wav audiodev
+ * writes to a host file, which tests/igt/mmx_audio_wavcheck then checks
+ * sample by sample.
  *
  * The ALSA device is $MMX_AUDIO_DEVICE, default hw:0,0 (alsa-lib needs
  * /usr/share/alsa/alsa.conf in the guest). tests/vm/audio-check runs it

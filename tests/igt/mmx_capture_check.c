@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "libmmx.h"
+#include "mmx_screen_pattern.h"
 
 struct image {
 	uint32_t w;

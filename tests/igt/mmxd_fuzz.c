@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "libmmx.h"
+#include "mmx_screen_pattern.h"
 #include "mmx_protocol.h"
 #include "mmx_wire.h"
 

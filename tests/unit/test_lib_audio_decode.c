@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * MPEG audio through libmmx's sandboxed decoder pool
+ * MPEG audio through mmxd's sandboxed decoder pool
  * (mmx_decode_submit_audio: libmpg123 in mmx-jpegd, under its seccomp
  * filter).
  *

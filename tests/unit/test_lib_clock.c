@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * libmmx's clocks (mmx_clock.h): the least-squares fit that maps device
- * units to CLOCK_MONOTONIC, and clock objects (start, stop, set, rate,
- * never backwards, value -> time) over fake sources whose every answer
- * the test chooses. Expected values are worked out in the comments.
+ * mmxd's clocks (userspace/private/mmx_clock.h): the least-squares fit
+ * that maps device units to CLOCK_MONOTONIC, and clock objects (start,
+ * stop, set, rate, never backwards, value -> time) over fake sources whose
+ * every answer the test chooses. Expected values are worked out in the
+ * comments.
  */
 
 #include <errno.h>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libmmx's sandboxed JPEG decoder pool (userspace/lib/mmx_decode.c) driving
+ * mmxd's sandboxed JPEG decoder pool (userspace/private/mmx_decode.c) driving
  * real mmx-jpegd processes.
  *
- * The corpus comes from `mmx-jpegd --make-corpus` (libturbojpeg encodes
+ * The corpus comes from the test helper mmx-jpeg-corpus (mmx_jpeg_corpus.c,
+ * next to this program in the build: libturbojpeg encodes
  * smooth known patterns and decodes them in-process with the workers'
  * flags): a frame decoded through the pool must equal that in-process
  * decode byte for byte and be within a mean error of 3 levels of the
@@ -47,7 +48,7 @@ struct item {
 #define MAX_ITEMS 16
 static struct item items[MAX_ITEMS];
 static unsigned int nitems;
-static char jpegd[PATH_MAX];
+static char jpegd[PATH_MAX], corpus[PATH_MAX];
 
 static uint64_t now_ms(void)
 {
@@ -117,7 +118,7 @@ static unsigned char *load(const char *dir, const char *name,
 static int make_corpus(void)
 {
 	char dir[] = "/tmp/mmx-decode-XXXXXX", path[PATH_MAX];
-	char *argv[] = { jpegd, "--make-corpus", dir, NULL };
+	char *argv[] = { corpus, dir, NULL };
 	int status;
 	FILE *f;
 
@@ -125,7 +126,7 @@ static int make_corpus(void)
 		return -1;
 	if (run(argv, &status) || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
-		fprintf(stderr, "%s --make-corpus failed\n", jpegd);
+		fprintf(stderr, "%s failed\n", corpus);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/index", dir);
@@ -1040,7 +1041,8 @@ int main(int argc, char **argv)
 {
 	int ret;
 
-	if (jpegd_path(jpegd, sizeof(jpegd)))
+	if (jpegd_path(jpegd, sizeof(jpegd)) ||
+	    test_helper_path("mmx-jpeg-corpus", corpus, sizeof(corpus)))
 		return 1;
 	if (make_corpus())
 		return 1;

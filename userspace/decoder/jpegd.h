@@ -2,7 +2,7 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmx-jpegd internals: the sandbox, the worker loop and the test corpus.
+ * mmx-jpegd internals: the sandbox and the worker loop.
  */
 
 #ifndef MMX_JPEGD_H
@@ -14,7 +14,7 @@
 #include <turbojpeg.h>
 
 /*
- * libjpeg-turbo flags of every decode, the worker's and the corpus'
+ * libjpeg-turbo flags of every decode, the worker's and the test corpus'
  * reference alike (so that both are bit-identical): progressive JPEGs with
  * more than 500 scans are refused (a known CPU exhaustion trick).
  */
@@ -58,8 +58,6 @@ void jpegd_decode_mpeg(unsigned char *map, uint64_t map_size,
 		       const struct mmx_jpegd_request *rq,
 		       struct mmx_jpegd_reply *r);
 
-/* Write the test corpus into @dir. Returns the exit status. */
-int jpegd_make_corpus(const char *dir);
 
 /* Enter the sandbox, then try @what (see --help). Returns the exit
  * status if still alive. */

@@ -2,14 +2,12 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmx-jpegd: the sandboxed JPEG decoder process of libmmx's decoder pool
- * (userspace/lib/mmx_decode.c starts it; nobody else needs to).
+ * mmx-jpegd: the sandboxed JPEG decoder process of mmxd's decoder pool
+ * (userspace/private/mmx_decode.c starts it; nobody else needs to).
  *
  * Usage:
  *   mmx-jpegd --worker [--user USER] [--mem-limit BYTES]
  *       serve the pool on fd 3 (socket) and fd 4 (shared memory)
- *   mmx-jpegd --make-corpus DIR
- *       write the tests' JPEG corpus into DIR (not sandboxed)
  *   mmx-jpegd --selftest-escape WHAT [--user USER]
  *       enter the sandbox, then try WHAT: none (decode a JPEG, exit 0),
  *       open, socket, ioctl, execve, fork, mmap-exec, mmap-fd (map fd 0),
@@ -37,9 +35,8 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: mmx-jpegd --worker [--user USER] [--mem-limit BYTES]\n"
-	      "       mmx-jpegd --make-corpus DIR\n"
 	      "       mmx-jpegd --selftest-escape WHAT [--user USER]\n"
-	      "The sandboxed JPEG decoder of libmmx's decoder pool; WHAT is\n"
+	      "The sandboxed JPEG decoder of mmxd's decoder pool; WHAT is\n"
 	      "none, open, socket, ioctl, execve, fork, mmap-exec, mmap-fd or\n"
 	      "read-fd.\n", f);
 }
@@ -134,7 +131,6 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "worker", no_argument, NULL, 'w' },
-		{ "make-corpus", required_argument, NULL, 'c' },
 		{ "selftest-escape", required_argument, NULL, 'e' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "mem-limit", required_argument, NULL, 'm' },
@@ -142,7 +138,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct jpegd_sandbox sb = { NULL, 0 };
-	const char *corpus = NULL, *escape = NULL;
+	const char *escape = NULL;
 	int worker = 0, c;
 	char *end;
 
@@ -150,9 +146,6 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'w':
 			worker = 1;
-			break;
-		case 'c':
-			corpus = optarg;
 			break;
 		case 'e':
 			escape = optarg;
@@ -178,12 +171,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || worker + !!corpus + !!escape != 1) {
+	if (optind != argc || worker + !!escape != 1) {
 		usage(stderr);
 		return 2;
 	}
-	if (corpus)
-		return jpegd_make_corpus(corpus);
 	/*
 	 * Sandboxed, the process ends with _exit(): nothing registered to
 	 * run at exit (a sanitizer's leak check: clone, ptrace) may run

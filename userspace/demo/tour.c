@@ -37,6 +37,7 @@
 
 #include "drm/mmx_drm.h"
 #include "libmmx.h"
+#include "mmx_screen_pattern.h"
 #include "demo.h"
 
 struct tour {

@@ -521,13 +521,6 @@ int mmx_pointer_moved(struct mmx_display *d, int32_t x, int32_t y);
 int mmx_capture(struct mmx_display *d, uint32_t crtc, uint32_t *width,
 		uint32_t *height, uint32_t **pixels);
 
-/*
- * The screen's picture: the content libmmx draws into a screen
- * framebuffer it creates (XRGB8888 at screen point x, y). Grown screens
- * keep the old content; the new area is black.
- */
-uint32_t mmx_screen_pattern(uint32_t x, uint32_t y);
-
 /* Matrices (row-major 3x3, RandR's meaning). */
 void mmx_matrix_identity(double m[9]);
 /* RandR's rotation/reflection of a @width x @height mode, as a matrix. */

@@ -17,6 +17,7 @@
 #include <xf86drmMode.h>
 
 #include "mmx_internal.h"
+#include "mmx_screen_pattern.h"
 
 #define MMX_KMS_MAX_PLANES	64
 #define MMX_KMS_MAX_OBJ_PROPS	64

@@ -18,8 +18,8 @@
 #include "mmx_kms.h"
 
 /*
- * mmx_screen_pattern - see libmmx.h. The design, so that captures show
- * where each screen pixel came from:
+ * mmx_screen_pattern - see mmx_screen_pattern.h. The design, so that
+ * captures show where each screen pixel came from:
  *  - red = x mod 256, green = y mod 256, blue = the 256-pixel tile
  *    (x / 256 in the high nibble, y / 256 in the low one): every pixel of a
  *    4096 x 4096 screen has its own colour, and the gradients show the

@@ -2,12 +2,13 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmx-jpegd --make-corpus DIR: JPEGs for the tests, made by libturbojpeg
- * from known patterns, so that the tests need neither libturbojpeg nor
- * binary files in the tree. For each NAME listed in DIR/index ("NAME WIDTH
- * HEIGHT" lines): NAME.jpg, NAME.src (the pattern it was made from) and
- * NAME.ref (its in-process tjDecompress2 decode with the worker's flags),
- * both raw XRGB8888 (B, G, R, X bytes) with a pitch of 4 * WIDTH.
+ * mmx-jpeg-corpus DIR: JPEGs for the decoder pool's host tests
+ * (test_lib_decode), made by libturbojpeg from known patterns, so that the
+ * tests need no binary files in the tree. A test helper, never installed.
+ * For each NAME listed in DIR/index ("NAME WIDTH HEIGHT" lines): NAME.jpg,
+ * NAME.src (the pattern it was made from) and NAME.ref (its in-process
+ * tjDecompress2 decode with the worker's flags), both raw XRGB8888 (B, G,
+ * R, X bytes) with a pitch of 4 * WIDTH.
  */
 
 #include <errno.h>
@@ -63,12 +64,12 @@ static int write_file(const char *dir, const char *name, const char *ext,
 	snprintf(path, sizeof(path), "%s/%s%s", dir, name, ext);
 	f = fopen(path, "wb");
 	if (!f) {
-		fprintf(stderr, "mmx-jpegd: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "mmx-jpeg-corpus: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	ok = fwrite(data, 1, len, f) == len;
 	if (fclose(f) || !ok) {
-		fprintf(stderr, "mmx-jpegd: %s: write error\n", path);
+		fprintf(stderr, "mmx-jpeg-corpus: %s: write error\n", path);
 		return -1;
 	}
 	return 0;
@@ -93,13 +94,13 @@ static int make_item(const char *dir, const struct corpus_item *it,
 	pattern(src, it->width, it->height, it->subsamp == TJSAMP_GRAY);
 	if (tjCompress2(enc, src, it->width, 0, it->height, TJPF_BGRX, &jpeg,
 			&jpeg_len, it->subsamp, it->quality, it->flags)) {
-		fprintf(stderr, "mmx-jpegd: compress %s: %s\n", it->name,
+		fprintf(stderr, "mmx-jpeg-corpus: compress %s: %s\n", it->name,
 			tjGetErrorStr2(enc));
 		goto out;
 	}
 	if (tjDecompress2(dec, jpeg, jpeg_len, ref, it->width, 0, it->height,
 			  TJPF_BGRX, JPEGD_TJFLAGS)) {
-		fprintf(stderr, "mmx-jpegd: decompress %s: %s\n", it->name,
+		fprintf(stderr, "mmx-jpeg-corpus: decompress %s: %s\n", it->name,
 			tjGetErrorStr2(dec));
 		goto out;
 	}
@@ -118,7 +119,7 @@ out:
 	return ret;
 }
 
-int jpegd_make_corpus(const char *dir)
+static int make_corpus(const char *dir)
 {
 	tjhandle dec = tjInitDecompress();
 	char path[4096];
@@ -131,7 +132,7 @@ int jpegd_make_corpus(const char *dir)
 	snprintf(path, sizeof(path), "%s/index", dir);
 	index = fopen(path, "w");
 	if (!index) {
-		fprintf(stderr, "mmx-jpegd: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "mmx-jpeg-corpus: %s: %s\n", path, strerror(errno));
 		goto out;
 	}
 	for (i = 0; i < sizeof(items) / sizeof(items[0]); i++)
@@ -144,4 +145,13 @@ out:
 	if (dec)
 		tjDestroy(dec);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fputs("Usage: mmx-jpeg-corpus DIR\n", stderr);
+		return 2;
+	}
+	return make_corpus(argv[1]);
 }
