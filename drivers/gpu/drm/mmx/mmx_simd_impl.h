@@ -418,6 +418,17 @@ static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
 	}
 #else
 	(void)w;
+	/* SSE2: four pixels, two gathered pairs of pairs, one packuswb */
+	for (; i + 2 * NBI <= n; i += 2 * NBI) {
+		mmx_vs16 l0, r0, l1, r1;
+
+		mmx_split_pairs(mmx_ld_pairs32(row, off + i), &l0, &r0);
+		mmx_split_pairs(mmx_ld_pairs32(row, off + i + NBI), &l1, &r1);
+		mmx_st(dst + i,
+		       mmx_pack2(mmx_vlerp(l0, r0, (mmx_vs16)mmx_ld(wx + i)),
+				 mmx_vlerp(l1, r1,
+					   (mmx_vs16)mmx_ld(wx + i + NBI))));
+	}
 #endif
 	for (; i + NBI <= n; i += NBI) {
 		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
