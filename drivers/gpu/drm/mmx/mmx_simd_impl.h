@@ -122,18 +122,13 @@ static __always_inline mmx_vs16 mmx_widen_hi(mmx_vu8 v)
 
 static __always_inline mmx_vu32 mmx_pack2(mmx_vs16 lo, mmx_vs16 hi)
 {
-	mmx_vu8 a = (mmx_vu8)lo, b = (mmx_vu8)hi;
-
-#if VB == 16
-	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
-						 14, 16, 18, 20, 22, 24, 26, 28,
-						 30);
+#ifdef __CHECKER__
+	return (mmx_vu32)(lo | hi);
+#elif VB == 16
+	/* packuswb: the compiler does not know the lanes are 0..255 */
+	return (mmx_vu32)__builtin_ia32_packuswb128(lo, hi);
 #else
-	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
-						 14, 32, 34, 36, 38, 40, 42, 44,
-						 46, 16, 18, 20, 22, 24, 26, 28,
-						 30, 48, 50, 52, 54, 56, 58, 60,
-						 62);
+	return (mmx_vu32)__builtin_ia32_packuswb256(lo, hi);
 #endif
 }
 
@@ -370,17 +365,17 @@ static __always_inline mmx_vu32 mmx_permute(mmx_vu32 v, mmx_vu32 idx)
 
 /*
  * Where eight pixels of @row at the monotonic offsets @off[0..7] lie within
- * eight (nine with @extra 1) pixels of the row, whose @w pixels hold
- * @off[i] + @extra: the first of those pixels, returned, and @off minus it
- * in *@idx. %MMX_NO_WINDOW if they are further apart (downscales).
+ * the eight (nine with @extra 1) pixels of the row from @off[0], whose @w
+ * pixels hold @off[i] + @extra: @off[0], returned, and @off minus it in
+ * *@idx. %MMX_NO_WINDOW if they are further apart (downscales) or those
+ * pixels run past the row's end (its last few output pixels).
  */
 static __always_inline u32 mmx_window8(const u32 *off, u32 w, u32 extra,
 				       mmx_vu32 *idx)
 {
-	u32 b = w - 8 - extra < off[0] ? w - 8 - extra : off[0];
+	u32 b = off[0];
 
-	/* off[0] - b <= 7 holds, and off[1..6] lie between */
-	if (off[7] - b > 7)
+	if (b > w - 8 - extra || off[7] - b > 7)
 		return MMX_NO_WINDOW;
 	*idx = mmx_ld(off) - b;
 	return b;
@@ -423,6 +418,17 @@ static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
 	}
 #else
 	(void)w;
+	/* SSE2: four pixels, two gathered pairs of pairs, one packuswb */
+	for (; i + 2 * NBI <= n; i += 2 * NBI) {
+		mmx_vs16 l0, r0, l1, r1;
+
+		mmx_split_pairs(mmx_ld_pairs32(row, off + i), &l0, &r0);
+		mmx_split_pairs(mmx_ld_pairs32(row, off + i + NBI), &l1, &r1);
+		mmx_st(dst + i,
+		       mmx_pack2(mmx_vlerp(l0, r0, (mmx_vs16)mmx_ld(wx + i)),
+				 mmx_vlerp(l1, r1,
+					   (mmx_vs16)mmx_ld(wx + i + NBI))));
+	}
 #endif
 	for (; i + NBI <= n; i += NBI) {
 		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
