@@ -64,16 +64,6 @@ static __always_inline mmx_vu32 mmx_evens(mmx_vu32 a, mmx_vu32 b)
 #endif
 }
 
-/* the odd pixels of a then b */
-static __always_inline mmx_vu32 mmx_odds(mmx_vu32 a, mmx_vu32 b)
-{
-#if VB == 16
-	return __builtin_shufflevector(a, b, 1, 3, 5, 7);
-#else
-	return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
-#endif
-}
-
 static __always_inline mmx_vu32 mmx_reverse(mmx_vu32 v)
 {
 #if VB == 16
@@ -546,10 +536,54 @@ static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 			 MMX_SIMD_BLACK;
 }
 
-/* floor((a + b) / 2) in each byte, as mmx_avg() */
-static __always_inline mmx_vu32 mmx_vavg(mmx_vu32 a, mmx_vu32 b)
+/*
+ * pavgb: (a + b + 1) / 2 in each byte. The floor of the reference,
+ * mmx_avg(), is its complement on complemented inputs:
+ * floor((a + b) / 2) = 255 - (((255 - a) + (255 - b) + 1) / 2).
+ */
+static __always_inline mmx_vu32 mmx_pavg(mmx_vu32 a, mmx_vu32 b)
 {
-	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
+#ifdef __CHECKER__
+	return a | b;
+#elif VB == 16
+	return (mmx_vu32)__builtin_ia32_pavgb128((char __attribute__((vector_size(16))))a,
+						 (char __attribute__((vector_size(16))))b);
+#else
+	return (mmx_vu32)__builtin_ia32_pavgb256((char __attribute__((vector_size(32))))a,
+						 (char __attribute__((vector_size(32))))b);
+#endif
+}
+
+/*
+ * The even and odd pixels of a then b within each 128-bit lane (shufps):
+ * for 32-byte vectors the pixels of a and b alternate by lanes of two, put
+ * back in order by mmx_unlane().
+ */
+static __always_inline mmx_vu32 mmx_lane_evens(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+#else
+	return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_lane_odds(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 1, 3, 5, 7);
+#else
+	return __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_unlane(mmx_vu32 v)
+{
+#if VB == 16
+	return v;
+#else
+	return __builtin_shufflevector(v, v, 0, 1, 4, 5, 2, 3, 6, 7);
+#endif
 }
 
 /*
@@ -559,6 +593,11 @@ static __always_inline mmx_vu32 mmx_vavg(mmx_vu32 a, mmx_vu32 b)
  */
 #define MMX_BOX2_PREFETCH	768
 
+/*
+ * The three averages of the reference in complemented bytes (one pavgb
+ * each): ~top = pavgb(~tl, ~tr), ~bot likewise, and the result is
+ * ~pavgb(~top, ~bot).
+ */
 static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 			      size_t stride)
 {
@@ -566,15 +605,15 @@ static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 
 	for (; i + NPX <= n; i += NPX) {
 		const u32 *p = src + 2 * (size_t)i;
-		mmx_vu32 t0 = mmx_ld(p), t1 = mmx_ld(p + NPX);
-		mmx_vu32 b0 = mmx_ld(p + stride), b1 = mmx_ld(p + stride + NPX);
-		mmx_vu32 top = mmx_vavg(mmx_evens(t0, t1), mmx_odds(t0, t1));
+		mmx_vu32 t0 = ~mmx_ld(p), t1 = ~mmx_ld(p + NPX);
+		mmx_vu32 b0 = ~mmx_ld(p + stride), b1 = ~mmx_ld(p + stride + NPX);
+		mmx_vu32 top, bot;
 
 		__builtin_prefetch(p + MMX_BOX2_PREFETCH);
 		__builtin_prefetch(p + stride + MMX_BOX2_PREFETCH);
-		mmx_vu32 bot = mmx_vavg(mmx_evens(b0, b1), mmx_odds(b0, b1));
-
-		mmx_st(dst + i, mmx_vavg(top, bot) | MMX_SIMD_BLACK);
+		top = mmx_pavg(mmx_lane_evens(t0, t1), mmx_lane_odds(t0, t1));
+		bot = mmx_pavg(mmx_lane_evens(b0, b1), mmx_lane_odds(b0, b1));
+		mmx_st(dst + i, mmx_unlane(~mmx_pavg(top, bot)) | MMX_SIMD_BLACK);
 	}
 	for (; i < n; i++) {
 		const u32 *p = src + 2 * (size_t)i;
