@@ -637,6 +637,7 @@ static void mmx_affine_row_bilinear(const struct mmx_simd_ops *ops, u32 *dst,
  */
 #define MMX_TILE	64
 #define MMX_SCALE_ROWS	16
+#define MMX_SCALE_BROWS	64	/* BILINEAR: a tile's setup serves them all */
 
 struct mmx_scale_tile {
 	u32 off[MMX_TILE];
@@ -781,12 +782,15 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 		goto edges;
 	}
 	/*
-	 * Groups of MMX_SCALE_ROWS rows, each walked tile by tile: the
-	 * group's rows (pages) stay cached from one tile to the next.
+	 * Groups of MMX_SCALE_BROWS rows (a 1920-pixel output's whole vector
+	 * section), each walked tile by tile: the group's rows (pages) stay
+	 * cached from one tile to the next, and a tile's offsets and weights,
+	 * and the restart of its two interpolated rows, are paid once per
+	 * group.
 	 */
 	for (g0 = row_begin; g0 < row_end; g0 = g1) {
-		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
-						     g0 + MMX_SCALE_ROWS;
+		g1 = row_end - g0 < MMX_SCALE_BROWS ? row_end :
+						     g0 + MMX_SCALE_BROWS;
 		mmx_scale_rows(ops, t, s, x, y, out, g0, g1, (u32)lo,
 			       (u32)hi);
 	}
