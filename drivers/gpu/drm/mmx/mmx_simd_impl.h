@@ -47,9 +47,12 @@ typedef u32 mmx_v4u32 __attribute__((vector_size(16)));
 #define __builtin_convertvector(v, type)	((type)(v))
 #define MMX_VEC2(type, a, b)			((type)(a))
 #define MMX_VEC4(type, a, b, c, d)		((type)(a))
+#define MMX_VEC8(type, a, b, c, d, e, f, g, h)	((type)(a))
 #else
 #define MMX_VEC2(type, a, b)			((type) { a, b })
 #define MMX_VEC4(type, a, b, c, d)		((type) { a, b, c, d })
+#define MMX_VEC8(type, a, b, c, d, e, f, g, h)	\
+	((type) { a, b, c, d, e, f, g, h })
 #endif
 
 /* Shuffles, per vector width. */
@@ -372,43 +375,177 @@ static __always_inline u32 mmx_window8(const u32 *off, u32 w, u32 extra,
 }
 #endif
 
+#if VB == 32
 /*
- * AVX2, where eight output pixels read within nine source pixels (scales
- * up): the pixels and their right neighbours are two loads and two vpermd
- * instead of eight gathered pairs.
+ * pmaddubsw: the unsigned bytes of @p times the signed bytes of @w, the
+ * products of each pair of bytes summed into a 16-bit lane.
  */
-static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
-			       const u32 *off, const u64 *wx)
+static __always_inline mmx_vs16 mmx_maddubs(mmx_vu8 p, mmx_vu8 w)
 {
-	u32 i = 0;
+#ifdef __CHECKER__
+	return (mmx_vs16)p;
+#else
+	/* the builtin takes vectors of plain char */
+	return (mmx_vs16)__builtin_ia32_pmaddubsw256((char __attribute__((vector_size(32))))p,
+						     (char __attribute__((vector_size(32))))w);
+#endif
+}
+#endif
 
 #if VB == 32
-	if (w >= 9) {
-		for (; i + NPX <= n; i += NPX) {
-			mmx_vu64 a = (mmx_vu64)mmx_ld(wx + i);
-			mmx_vu64 b = (mmx_vu64)mmx_ld(wx + i + NBI);
-			mmx_vu32 idx;
-			u32 base = mmx_window8(off + i, w, 1, &idx);
-			mmx_vs16 wlo, whi;
-			mmx_vu8 l, r;
+/*
+ * AVX2 plans. Weights as the byte pairs (128 - w, w) of pmaddubsw (the
+ * left pixel's and the right one's factors), in the four 16-bit lanes of
+ * the u64; those of a whole group of eight in the order 0, 1, 4, 5, 2, 3,
+ * 6, 7 (the pixels of the low and the high halves of the 128-bit lanes
+ * once interleaved), those of a last, shorter group in pixel order. A
+ * windowed group counts from its first pixel; any other from 0.
+ */
+static void mmx_simd_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			   u32 w)
+{
+	mmx_vs64 xa = x + MMX_VEC4(mmx_vs64, 0, 1, 2, 3) * dx, xb = xa + 4 * dx;
+	mmx_vu32 lo = MMX_VEC8(mmx_vu32, 0, 0, 1, 1, 4, 4, 5, 5), hi = lo + 2;
+	u32 g, i = 0, b, o[8];
 
-			if (base == MMX_NO_WINDOW)
-				break;
-			l = (mmx_vu8)mmx_permute(mmx_ld(row + base), idx);
-			r = (mmx_vu8)mmx_permute(mmx_ld(row + base + 1), idx);
-			/* the weights in widen_lo's and widen_hi's order */
-			wlo = (mmx_vs16)__builtin_shufflevector(a, b, 0, 1, 4, 5);
-			whi = (mmx_vs16)__builtin_shufflevector(a, b, 2, 3, 6, 7);
-			mmx_st(dst + i,
-			       mmx_pack2(mmx_vlerp(mmx_widen_lo(l),
-						   mmx_widen_lo(r), wlo),
-					 mmx_vlerp(mmx_widen_hi(l),
-						   mmx_widen_hi(r), whi)));
-		}
+	p->n = n;
+	p->win = 0;
+	/* whole groups: eight sample points in two vectors of s64 */
+	for (g = 0; i + 8 <= n; g++, i += 8, xa += 8 * dx, xb += 8 * dx) {
+		mmx_vu32 ua = (mmx_vu32)xa, ub = (mmx_vu32)xb;
+		mmx_vu32 off = __builtin_shufflevector(ua, ub, 1, 3, 5, 7, 9, 11,
+						       13, 15);
+		mmx_vu32 wt = __builtin_shufflevector(ua, ub, 0, 2, 4, 6, 8, 10,
+						      12, 14) >> 25;
+
+		mmx_st(o, off);
+		b = o[0];
+		/* the nine pixels from b, and no wrap below b (dx > 0) */
+		if (w >= 9 && b <= w - 9 && o[7] - b <= 7)
+			p->win |= 1u << g;
+		else
+			b = 0;
+		p->base[g] = b;
+		mmx_st(p->idx + i, off - b);
+		/* two pairs per u32, each pixel's twice in its u64 */
+		wt = (wt << 8 | (128 - wt)) * 0x10001u;
+		mmx_st(p->wx + i, mmx_permute(wt, lo));
+		mmx_st(p->wx + i + 4, mmx_permute(wt, hi));
 	}
+	if (i < n)
+		p->base[g] = 0;
+	for (x += (s64)i * dx; i < n; i++, x += dx) {
+		u32 k = (u32)x >> 25;
+
+		p->idx[i] = (u32)(x >> 32);
+		p->wx[i] = MMX_SIMD_LANES4(k << 8 | (128 - k));
+	}
+}
+
+/* pabsw */
+static __always_inline mmx_vs16 mmx_abs16(mmx_vs16 v)
+{
+#ifdef __CHECKER__
+	return v;
 #else
+	return (mmx_vs16)__builtin_ia32_pabsw256(v);
+#endif
+}
+
+/*
+ * Interleaved bytes of left and right pixels (lB rB lG rG ...) times
+ * their pairs of weights: floor((l (128 - w) + r w) / 128) in 16-bit
+ * lanes, the reference's l + floor((r - l) w / 128). With w = 0 the
+ * weight 128 is -128 to pmaddubsw's signed bytes: the sum is -128 l, and
+ * its absolute value the right one.
+ */
+static __always_inline mmx_vs16 mmx_lerp_pairs(mmx_vu8 lr, mmx_vu64 w)
+{
+	return mmx_abs16(mmx_maddubs(lr, (mmx_vu8)w)) >> 7;
+}
+
+/* the left and right pixels of a gathered pair (u64 lanes) interleaved */
+static __always_inline mmx_vu8 mmx_interleave_pairs(mmx_vu64 v)
+{
+	mmx_vu8 b = (mmx_vu8)v;
+
+	return __builtin_shufflevector(b, b, 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9,
+				       13, 10, 14, 11, 15, 16, 20, 17, 21, 18,
+				       22, 19, 23, 24, 28, 25, 29, 26, 30, 27,
+				       31);
+}
+
+/*
+ * A windowed group: the pixels and their right neighbours are two loads
+ * and two vpermd; any other: two gathers of four pairs, in the weights'
+ * order, so that packuswb puts the eight back in pixel order.
+ */
+static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				const u32 *row)
+{
+	u32 i = 0, g = 0, n = p->n;
+
+	for (; i + 8 <= n; i += 8, g++) {
+		mmx_vu64 wlo = (mmx_vu64)mmx_ld(p->wx + i);
+		mmx_vu64 whi = (mmx_vu64)mmx_ld(p->wx + i + 4);
+		const u32 *idx = p->idx + i;
+		mmx_vu8 lo, hi;
+
+		if (p->win & (1u << g)) {
+			const u32 *q = row + p->base[g];
+			mmx_vu32 k = mmx_ld(idx);
+			mmx_vu8 l = (mmx_vu8)mmx_permute(mmx_ld(q), k);
+			mmx_vu8 r = (mmx_vu8)mmx_permute(mmx_ld(q + 1), k);
+
+			lo = __builtin_shufflevector(l, r, 0, 32, 1, 33, 2, 34, 3,
+						     35, 4, 36, 5, 37, 6, 38, 7,
+						     39, 16, 48, 17, 49, 18, 50,
+						     19, 51, 20, 52, 21, 53, 22,
+						     54, 23, 55);
+			hi = __builtin_shufflevector(l, r, 8, 40, 9, 41, 10, 42,
+						     11, 43, 12, 44, 13, 45, 14,
+						     46, 15, 47, 24, 56, 25, 57,
+						     26, 58, 27, 59, 28, 60, 29,
+						     61, 30, 62, 31, 63);
+		} else {
+			lo = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
+							   mmx_ld64(row + idx[0]),
+							   mmx_ld64(row + idx[1]),
+							   mmx_ld64(row + idx[4]),
+							   mmx_ld64(row + idx[5])));
+			hi = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
+							   mmx_ld64(row + idx[2]),
+							   mmx_ld64(row + idx[3]),
+							   mmx_ld64(row + idx[6]),
+							   mmx_ld64(row + idx[7])));
+		}
+		mmx_st(dst + i, mmx_pack2(mmx_lerp_pairs(lo, wlo),
+					  mmx_lerp_pairs(hi, whi)));
+	}
+	for (; i < n; i++) {
+		const u32 *q = row + p->idx[i];
+
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
+					       mmx_spread(q[1]),
+					       (u32)(p->wx[i] >> 8) & 127));
+	}
+}
+#else
+static void mmx_simd_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			   u32 w)
+{
 	(void)w;
-	/* SSE2: four pixels, two gathered pairs of pairs, one packuswb */
+	mmx_hplan_plain(p, n, x, dx);
+}
+
+/* SSE2: four pixels, two gathered pairs of pairs, one packuswb */
+static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				const u32 *row)
+{
+	const u32 *off = p->idx;
+	const u64 *wx = p->wx;
+	u32 i = 0, n = p->n;
+
 	for (; i + 2 * NBI <= n; i += 2 * NBI) {
 		mmx_vs16 l0, r0, l1, r1;
 
@@ -419,26 +556,17 @@ static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
 				 mmx_vlerp(l1, r1,
 					   (mmx_vs16)mmx_ld(wx + i + NBI))));
 	}
-#endif
-	for (; i + NBI <= n; i += NBI) {
-		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
-		mmx_vs16 l, r;
-		mmx_vhu32 v;
-
-		mmx_split_pairs(t, &l, &r);
-		v = mmx_pack(mmx_vlerp(l, r, (mmx_vs16)mmx_ld(wx + i)));
-		__builtin_memcpy(dst + i, &v, sizeof(v));
-	}
 	for (; i < n; i++) {
-		const u32 *p = row + off[i];
+		const u32 *q = row + off[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(p[0]),
-					       mmx_spread(p[1]),
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
+					       mmx_spread(q[1]),
 					       (u32)(wx[i] & 127)));
 	}
 }
+#endif
 
-/* AVX2 as mmx_simd_hlerp_row(): one load and one vpermd per eight pixels */
+/* AVX2: one load and one vpermd per eight pixels read within eight */
 static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
 			      const u32 *off)
 {
@@ -461,23 +589,6 @@ static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
 	for (; i < n; i++)
 		dst[i] = row[off[i]];
 }
-
-#if VB == 32
-/*
- * pmaddubsw: the unsigned bytes of @p times the signed bytes of @w, the
- * products of each pair of bytes summed into a 16-bit lane.
- */
-static __always_inline mmx_vs16 mmx_maddubs(mmx_vu8 p, mmx_vu8 w)
-{
-#ifdef __CHECKER__
-	return (mmx_vs16)p;
-#else
-	/* the builtin takes vectors of plain char */
-	return (mmx_vs16)__builtin_ia32_pmaddubsw256((char __attribute__((vector_size(32))))p,
-						     (char __attribute__((vector_size(32))))w);
-#endif
-}
-#endif
 
 /*
  * AVX2 with a weight w of 1..127: the bytes of a and b interleaved, each
@@ -895,7 +1006,8 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.fpu = true,
 	.bilinear_gather = mmx_simd_bilinear_gather,
 	.bilinear_points = mmx_simd_bilinear_points,
-	.hlerp_row = mmx_simd_hlerp_row,
+	.hplan = mmx_simd_hplan,
+	.hlerp_plan = mmx_simd_hlerp_plan,
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,
 	.pick_row = mmx_simd_pick_row,

@@ -628,35 +628,35 @@ static void mmx_affine_row_bilinear(const struct mmx_simd_ops *ops, u32 *dst,
 /*
  * Scales (no rotation or shear: dy per column and dx per row are 0). Every
  * row samples the same columns, so their offsets and weights are computed
- * once per tile of columns, and the rows are separable: a bilinear sample
+ * once per tile of columns (for BILINEAR as the implementation's plan,
+ * mmx_simd_ops.hplan), and the rows are separable: a bilinear sample
  * is the vertical interpolation of two horizontal ones, and the horizontal
  * interpolation of a screen row serves every output row that reads it.
  * The tile is walked down a group of rows keeping the last two
  * interpolated screen rows. NEAREST goes row by row and copies an output
  * row that shows the same screen row as the one above it.
  */
-#define MMX_TILE	64
+#define MMX_TILE	MMX_SIMD_HPLAN
 #define MMX_SCALE_ROWS	16
 #define MMX_SCALE_BROWS	64	/* BILINEAR: a tile's setup serves them all */
 
 struct mmx_scale_tile {
-	u32 off[MMX_TILE];
-	u64 wx[MMX_TILE];
+	struct mmx_simd_hplan plan;
 	u32 h[2][MMX_TILE];	/* interpolated screen rows hy[0], hy[1] */
 	s64 hy[2];
 };
 
 static __always_inline const u32 *
 mmx_scale_hrow(const struct mmx_simd_ops *ops, struct mmx_scale_tile *tl,
-	       const struct mmx_src *s, s64 yi, u32 n)
+	       const struct mmx_src *s, s64 yi)
 {
 	int k = tl->hy[0] == yi ? 0 : tl->hy[1] == yi ? 1 : -1;
 
 	if (k < 0) {
 		/* replace the row that is not yi - 1 (rows only go down) */
 		k = tl->hy[0] == yi - 1 ? 1 : 0;
-		ops->hlerp_row(tl->h[k], n, s->px + (size_t)yi * s->stride,
-			       (u32)s->w, tl->off, tl->wx);
+		ops->hlerp_plan(tl->h[k], &tl->plan,
+				s->px + (size_t)yi * s->stride);
 		tl->hy[k] = yi;
 	}
 	return tl->h[k];
@@ -669,7 +669,7 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 			   struct mmx_frame *out, u32 row_begin, u32 row_end,
 			   u32 lo, u32 hi)
 {
-	s64 dx = t->dxu, dy = t->dyv;
+	s64 dx = t->dxu, dy = t->dyv, xk;
 	struct mmx_scale_tile tl;
 	const u32 *top, *bot;
 	u32 c0, c1, v, k;
@@ -677,12 +677,7 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 
 	for (c0 = lo; c0 < hi; c0 = c1) {
 		c1 = hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
-		for (k = 0; k < c1 - c0; k++) {
-			s64 xk = x + (s64)(c0 + k) * dx;
-
-			tl.off[k] = (u32)(xk >> 32);
-			tl.wx[k] = MMX_SIMD_LANES4((u32)xk >> 25);
-		}
+		ops->hplan(&tl.plan, c1 - c0, x + (s64)c0 * dx, dx, (u32)s->w);
 		tl.hy[0] = -2;
 		tl.hy[1] = -2;
 		yv = y + (s64)row_begin * dy;
@@ -691,15 +686,16 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 			s64 yi = yv >> 32;
 
 			if ((u64)yi >= s->h - 1) {
-				for (k = 0; k < c1 - c0; k++)
-					dst[k] = mmx_bilinear_edge(s, tl.off[k], yi,
-								   tl.wx[k] & 127,
+				xk = x + (s64)c0 * dx;
+				for (k = 0; k < c1 - c0; k++, xk += dx)
+					dst[k] = mmx_bilinear_edge(s, xk >> 32, yi,
+								   (u32)xk >> 25,
 								   (u32)yv >> 25);
 				continue;
 			}
 			/* in this order: the second keeps the first */
-			top = mmx_scale_hrow(ops, &tl, s, yi, c1 - c0);
-			bot = mmx_scale_hrow(ops, &tl, s, yi + 1, c1 - c0);
+			top = mmx_scale_hrow(ops, &tl, s, yi);
+			bot = mmx_scale_hrow(ops, &tl, s, yi + 1);
 			ops->vlerp_row(dst, c1 - c0, top, bot, (u32)yv >> 25);
 		}
 	}
@@ -1425,18 +1421,24 @@ static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 	return true;
 }
 
-static void mmx_scalar_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
-				 const u32 *off, const u64 *wx)
+static void mmx_scalar_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			     u32 w)
+{
+	(void)w;
+	mmx_hplan_plain(p, n, x, dx);
+}
+
+static void mmx_scalar_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				  const u32 *row)
 {
 	u32 i;
 
-	(void)w;
-	for (i = 0; i < n; i++) {
-		const u32 *p = row + off[i];
+	for (i = 0; i < p->n; i++) {
+		const u32 *q = row + p->base[i / 8] + p->idx[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(p[0]),
-					       mmx_spread(p[1]),
-					       (u32)(wx[i] & 127)));
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
+					       mmx_spread(q[1]),
+					       (u32)(p->wx[i] & 127)));
 	}
 }
 
@@ -1518,7 +1520,8 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.fpu = false,
 	.bilinear_gather = mmx_scalar_bilinear_gather,
 	.bilinear_points = mmx_scalar_bilinear_points,
-	.hlerp_row = mmx_scalar_hlerp_row,
+	.hplan = mmx_scalar_hplan,
+	.hlerp_plan = mmx_scalar_hlerp_plan,
 	.vlerp_row = mmx_scalar_vlerp_row,
 	.box2_row = mmx_scalar_box2_row,
 	.pick_row = mmx_scalar_pick_row,
