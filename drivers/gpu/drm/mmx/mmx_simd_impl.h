@@ -294,54 +294,6 @@ static __always_inline void mmx_bilinear_nbi(u32 *dst, const u32 *px,
 	__builtin_memcpy(dst, &r, sizeof(r));
 }
 
-/*
- * Two passes: the offsets of all points and their check, then the samples,
- * their weights taken from the coordinates in registers.
- */
-static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
-				     const s32 *cy, const u32 *px,
-				     size_t stride, u32 wlim, u32 hlim)
-{
-	u32 off[MMX_SIMD_POINTS];
-	mmx_vs32 bad = { 0 };
-	u32 i = 0, k, tail[NPX];
-
-	for (; i + NPX <= n; i += NPX) {
-		mmx_vs32 x = (mmx_vs32)mmx_ld(cx + i), y = (mmx_vs32)mmx_ld(cy + i);
-		mmx_vu32 xi = (mmx_vu32)(x >> 7), yi = (mmx_vu32)(y >> 7);
-
-		bad |= (xi >= wlim) | (yi >= hlim);
-		mmx_st(off + i, yi * (u32)stride + xi);
-	}
-	mmx_st(tail, (mmx_vu32)bad);
-	for (k = 0; k < NPX; k++)
-		if (tail[k])
-			return false;
-	for (k = i; k < n; k++) {
-		s32 xi = cx[k] >> 7, yi = cy[k] >> 7;
-
-		if ((u32)xi >= wlim || (u32)yi >= hlim)
-			return false;
-		off[k] = (u32)yi * (u32)stride + (u32)xi;
-	}
-	for (k = 0; k < i; k += NPX) {
-		mmx_vs16 wx = (mmx_vs16)(mmx_ld(cx + k) & 127);
-		mmx_vs16 wy = (mmx_vs16)(mmx_ld(cy + k) & 127);
-
-		mmx_bilinear_nbi(dst + k, px, stride, off + k, mmx_weights_lo(wx),
-				 mmx_weights_lo(wy));
-		mmx_bilinear_nbi(dst + k + NBI, px, stride, off + k + NBI,
-				 mmx_weights_hi(wx), mmx_weights_hi(wy));
-	}
-	for (; i < n; i++) {
-		const u32 *p = px + off[i];
-
-		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
-				    (u32)cx[i] & 127, (u32)cy[i] & 127);
-	}
-	return true;
-}
-
 #if VB == 32
 /* @v's pixels in the order @idx (0..7 each): vpermd */
 static __always_inline mmx_vu32 mmx_permute(mmx_vu32 v, mmx_vu32 idx)
@@ -565,6 +517,108 @@ static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 	}
 }
 #endif
+
+#if VB == 32
+/*
+ * Bilinear samples of four points, the pixel pairs at @o0..@o3 and the
+ * pairs below them, with the weights' byte pairs @wx, @wy (as
+ * mmx_simd_hplan() makes them): each pair interpolated in one pmaddubsw,
+ * then the top and bottom results, interleaved as bytes, in a third.
+ */
+static __always_inline mmx_vs16 mmx_bilinear4(const u32 *px, size_t stride,
+					      u32 o0, u32 o1, u32 o2, u32 o3,
+					      mmx_vu64 wx, mmx_vu64 wy)
+{
+	const u32 *q = px + stride;
+	mmx_vu8 t = mmx_interleave_pairs(MMX_VEC4(mmx_vu64, mmx_ld64(px + o0),
+						  mmx_ld64(px + o1),
+						  mmx_ld64(px + o2),
+						  mmx_ld64(px + o3)));
+	mmx_vu8 b = mmx_interleave_pairs(MMX_VEC4(mmx_vu64, mmx_ld64(q + o0),
+						  mmx_ld64(q + o1),
+						  mmx_ld64(q + o2),
+						  mmx_ld64(q + o3)));
+	mmx_vs16 top = mmx_lerp_pairs(t, wx), bot = mmx_lerp_pairs(b, wx);
+
+	return mmx_lerp_pairs((mmx_vu8)(top | bot << 8), wy);
+}
+
+/*
+ * Eight bilinear samples at the offsets @off with the 7-bit weights @wx,
+ * @wy (32-bit lanes): pixels 0, 1, 4, 5 and 2, 3, 6, 7 in two halves, so
+ * that packuswb puts them back in order.
+ */
+static __always_inline mmx_vu32 mmx_bilinear8(const u32 *px, size_t stride,
+					      const u32 *off, mmx_vu32 wx,
+					      mmx_vu32 wy)
+{
+	mmx_vu32 lo = MMX_VEC8(mmx_vu32, 0, 0, 1, 1, 4, 4, 5, 5), hi = lo + 2;
+	mmx_vu32 px2 = (wx << 8 | (128 - wx)) * 0x10001u;
+	mmx_vu32 py2 = (wy << 8 | (128 - wy)) * 0x10001u;
+	mmx_vs16 a = mmx_bilinear4(px, stride, off[0], off[1], off[4], off[5],
+				   (mmx_vu64)mmx_permute(px2, lo),
+				   (mmx_vu64)mmx_permute(py2, lo));
+	mmx_vs16 b = mmx_bilinear4(px, stride, off[2], off[3], off[6], off[7],
+				   (mmx_vu64)mmx_permute(px2, hi),
+				   (mmx_vu64)mmx_permute(py2, hi));
+
+	return mmx_pack2(a, b) | MMX_SIMD_BLACK;
+}
+#endif
+
+/*
+ * Two passes: the offsets of all points and their check, then the samples,
+ * their weights taken from the coordinates in registers.
+ */
+static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
+				     const s32 *cy, const u32 *px,
+				     size_t stride, u32 wlim, u32 hlim)
+{
+	u32 off[MMX_SIMD_POINTS];
+	mmx_vs32 bad = { 0 };
+	u32 i = 0, k, tail[NPX];
+
+	for (; i + NPX <= n; i += NPX) {
+		mmx_vs32 x = (mmx_vs32)mmx_ld(cx + i), y = (mmx_vs32)mmx_ld(cy + i);
+		mmx_vu32 xi = (mmx_vu32)(x >> 7), yi = (mmx_vu32)(y >> 7);
+
+		bad |= (xi >= wlim) | (yi >= hlim);
+		mmx_st(off + i, yi * (u32)stride + xi);
+	}
+	mmx_st(tail, (mmx_vu32)bad);
+	for (k = 0; k < NPX; k++)
+		if (tail[k])
+			return false;
+	for (k = i; k < n; k++) {
+		s32 xi = cx[k] >> 7, yi = cy[k] >> 7;
+
+		if ((u32)xi >= wlim || (u32)yi >= hlim)
+			return false;
+		off[k] = (u32)yi * (u32)stride + (u32)xi;
+	}
+	for (k = 0; k < i; k += NPX) {
+#if VB == 32
+		mmx_st(dst + k, mmx_bilinear8(px, stride, off + k,
+					      mmx_ld(cx + k) & 127,
+					      mmx_ld(cy + k) & 127));
+#else
+		mmx_vs16 wx = (mmx_vs16)(mmx_ld(cx + k) & 127);
+		mmx_vs16 wy = (mmx_vs16)(mmx_ld(cy + k) & 127);
+
+		mmx_bilinear_nbi(dst + k, px, stride, off + k, mmx_weights_lo(wx),
+				 mmx_weights_lo(wy));
+		mmx_bilinear_nbi(dst + k + NBI, px, stride, off + k + NBI,
+				 mmx_weights_hi(wx), mmx_weights_hi(wy));
+#endif
+	}
+	for (; i < n; i++) {
+		const u32 *p = px + off[i];
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    (u32)cx[i] & 127, (u32)cy[i] & 127);
+	}
+	return true;
+}
 
 /* AVX2: one load and one vpermd per eight pixels read within eight */
 static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
