@@ -28,7 +28,7 @@
 #define MMX_SIMD_SECTION	65536u
 
 /* Most points of one bilinear_points call. */
-#define MMX_SIMD_POINTS		32
+#define MMX_SIMD_POINTS		64
 
 /* Output rows of the transposing copy's band, one per transpose_band. */
 #define MMX_SIMD_TBAND		16

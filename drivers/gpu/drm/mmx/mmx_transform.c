@@ -872,7 +872,7 @@ static void mmx_compose_affine(const struct mmx_simd_ops *ops,
  * below 2^17 (nearest) or 2^24 (bilinear), 2^39 in 2^-16 units, 2^61 in the
  * 2^-38 units of the forward differences, and their slopes below 2^62 there.
  */
-#define MMX_CHUNK	32
+#define MMX_CHUNK	MMX_SIMD_POINTS
 
 /* floor(n / d) given an estimate t within one of it, else by division */
 static s64 mmx_floor_near(s64 n, s64 d, s64 t)
