@@ -429,50 +429,69 @@ static __always_inline mmx_vu8 mmx_interleave_pairs(mmx_vu64 v)
 
 /*
  * A windowed group: the pixels and their right neighbours are two loads
- * and two vpermd; any other: two gathers of four pairs, in the weights'
- * order, so that packuswb puts the eight back in pixel order.
+ * and two vpermd.
  */
+static __always_inline void mmx_hlerp_window8(u32 *dst, const u32 *q,
+					      const u32 *idx, const u64 *wx)
+{
+	mmx_vu32 k = mmx_ld(idx);
+	mmx_vu8 l = (mmx_vu8)mmx_permute(mmx_ld(q), k);
+	mmx_vu8 r = (mmx_vu8)mmx_permute(mmx_ld(q + 1), k);
+	mmx_vu8 lo = __builtin_shufflevector(l, r, 0, 32, 1, 33, 2, 34, 3, 35,
+					     4, 36, 5, 37, 6, 38, 7, 39, 16,
+					     48, 17, 49, 18, 50, 19, 51, 20,
+					     52, 21, 53, 22, 54, 23, 55);
+	mmx_vu8 hi = __builtin_shufflevector(l, r, 8, 40, 9, 41, 10, 42, 11,
+					     43, 12, 44, 13, 45, 14, 46, 15,
+					     47, 24, 56, 25, 57, 26, 58, 27,
+					     59, 28, 60, 29, 61, 30, 62, 31,
+					     63);
+
+	mmx_st(dst, mmx_pack2(mmx_lerp_pairs(lo, (mmx_vu64)mmx_ld(wx)),
+			      mmx_lerp_pairs(hi, (mmx_vu64)mmx_ld(wx + 4))));
+}
+
+/*
+ * Any other group: two gathers of four pairs, in the weights' order, so
+ * that packuswb puts the eight back in pixel order.
+ */
+static __always_inline void mmx_hlerp_gather8(u32 *dst, const u32 *row,
+					      const u32 *idx, const u64 *wx)
+{
+	mmx_vu8 lo = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
+						   mmx_ld64(row + idx[0]),
+						   mmx_ld64(row + idx[1]),
+						   mmx_ld64(row + idx[4]),
+						   mmx_ld64(row + idx[5])));
+	mmx_vu8 hi = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
+						   mmx_ld64(row + idx[2]),
+						   mmx_ld64(row + idx[3]),
+						   mmx_ld64(row + idx[6]),
+						   mmx_ld64(row + idx[7])));
+
+	mmx_st(dst, mmx_pack2(mmx_lerp_pairs(lo, (mmx_vu64)mmx_ld(wx)),
+			      mmx_lerp_pairs(hi, (mmx_vu64)mmx_ld(wx + 4))));
+}
+
+/* A plan whose whole groups are all windowed (upscales) tests nothing. */
 static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 				const u32 *row)
 {
-	u32 i = 0, g = 0, n = p->n;
+	u32 i = 0, g = 0, n = p->n, full = n / 8;
 
-	for (; i + 8 <= n; i += 8, g++) {
-		mmx_vu64 wlo = (mmx_vu64)mmx_ld(p->wx + i);
-		mmx_vu64 whi = (mmx_vu64)mmx_ld(p->wx + i + 4);
-		const u32 *idx = p->idx + i;
-		mmx_vu8 lo, hi;
-
-		if (p->win & (1u << g)) {
-			const u32 *q = row + p->base[g];
-			mmx_vu32 k = mmx_ld(idx);
-			mmx_vu8 l = (mmx_vu8)mmx_permute(mmx_ld(q), k);
-			mmx_vu8 r = (mmx_vu8)mmx_permute(mmx_ld(q + 1), k);
-
-			lo = __builtin_shufflevector(l, r, 0, 32, 1, 33, 2, 34, 3,
-						     35, 4, 36, 5, 37, 6, 38, 7,
-						     39, 16, 48, 17, 49, 18, 50,
-						     19, 51, 20, 52, 21, 53, 22,
-						     54, 23, 55);
-			hi = __builtin_shufflevector(l, r, 8, 40, 9, 41, 10, 42,
-						     11, 43, 12, 44, 13, 45, 14,
-						     46, 15, 47, 24, 56, 25, 57,
-						     26, 58, 27, 59, 28, 60, 29,
-						     61, 30, 62, 31, 63);
-		} else {
-			lo = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
-							   mmx_ld64(row + idx[0]),
-							   mmx_ld64(row + idx[1]),
-							   mmx_ld64(row + idx[4]),
-							   mmx_ld64(row + idx[5])));
-			hi = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
-							   mmx_ld64(row + idx[2]),
-							   mmx_ld64(row + idx[3]),
-							   mmx_ld64(row + idx[6]),
-							   mmx_ld64(row + idx[7])));
+	if (p->win == (full < 32 ? (1u << full) - 1 : ~0u)) {
+		for (; i + 8 <= n; i += 8, g++)
+			mmx_hlerp_window8(dst + i, row + p->base[g], p->idx + i,
+					  p->wx + i);
+	} else {
+		for (; i + 8 <= n; i += 8, g++) {
+			if (p->win & (1u << g))
+				mmx_hlerp_window8(dst + i, row + p->base[g],
+						  p->idx + i, p->wx + i);
+			else
+				mmx_hlerp_gather8(dst + i, row, p->idx + i,
+						  p->wx + i);
 		}
-		mmx_st(dst + i, mmx_pack2(mmx_lerp_pairs(lo, wlo),
-					  mmx_lerp_pairs(hi, whi)));
 	}
 	for (; i < n; i++) {
 		const u32 *q = row + p->idx[i];
