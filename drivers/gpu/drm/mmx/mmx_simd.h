@@ -95,7 +95,8 @@ struct mmx_simd_quad {
  *	%MMX_SIMD_HPLAN) pixels whose sample points are @x + i @dx in a row
  *	of @w pixels, in 2^-32 pixels with the bilinear half-pixel bias
  *	applied (source pixel @x >> 32, 7-bit weight bits 25..31); the caller
- *	ensures 0 <= index and index + 1 < @w for every pixel
+ *	ensures 0 <= index < @w for every pixel, and index + 1 < @w for
+ *	@hlerp_plan
  * @hlerp_plan: @dst[i] = horizontal interpolation of the two pixels of
  *	@row that plan pixel i reads, with its weight: the first of the three
  *	interpolations of a bilinear sample; its top byte is unspecified
@@ -103,7 +104,9 @@ struct mmx_simd_quad {
  *	7-bit weight @w, the last of the three, as 0xffRRGGBB
  * @box2_row: @dst[i] = average of the 2x2 pixels at @src + 2 i, a bilinear
  *	sample with both weights one half, as 0xffRRGGBB
- * @pick_row: @dst[i] = @row[@off[i]]; @row has @w pixels (@off[i] < @w)
+ * @pick_plan: @dst[i] = the pixel of @row that plan pixel i reads (NEAREST:
+ *	an @hplan built from the sample points minus 2^-32, whose indices are
+ *	the pixels'; the weights are not used)
  * @pick2_row: @dst[i] = @src[2 i]
  * @opaque_row: @dst[i] = the little-endian word at @src + 4 i, with its
  *	top byte set (an opaque XRGB8888 or ARGB8888 row)
@@ -132,8 +135,8 @@ struct mmx_simd_ops {
 			   const u32 *row);
 	void (*vlerp_row)(u32 *dst, u32 n, const u32 *a, const u32 *b, u32 w);
 	void (*box2_row)(u32 *dst, u32 n, const u32 *src, size_t stride);
-	void (*pick_row)(u32 *dst, u32 n, const u32 *row, u32 w,
-			 const u32 *off);
+	void (*pick_plan)(u32 *dst, const struct mmx_simd_hplan *p,
+			  const u32 *row);
 	void (*pick2_row)(u32 *dst, u32 n, const u32 *src);
 	void (*opaque_row)(u32 *dst, u32 n, const u8 *src);
 	void (*copy_reversed)(u32 *dst, const u32 *src, u32 n);

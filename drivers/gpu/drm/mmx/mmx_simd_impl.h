@@ -306,28 +306,6 @@ static __always_inline mmx_vu32 mmx_permute(mmx_vu32 v, mmx_vu32 idx)
 #endif
 }
 
-#define MMX_NO_WINDOW	0xffffffffu
-
-/*
- * Where eight pixels of @row at the monotonic offsets @off[0..7] lie within
- * the eight (nine with @extra 1) pixels of the row from @off[0], whose @w
- * pixels hold @off[i] + @extra: @off[0], returned, and @off minus it in
- * *@idx. %MMX_NO_WINDOW if they are further apart (downscales) or those
- * pixels run past the row's end (its last few output pixels).
- */
-static __always_inline u32 mmx_window8(const u32 *off, u32 w, u32 extra,
-				       mmx_vu32 *idx)
-{
-	u32 b = off[0];
-
-	if (b > w - 8 - extra || off[7] - b > 7)
-		return MMX_NO_WINDOW;
-	*idx = mmx_ld(off) - b;
-	return b;
-}
-#endif
-
-#if VB == 32
 /*
  * pmaddubsw: the unsigned bytes of @p times the signed bytes of @w, the
  * products of each pair of bytes summed into a 16-bit lane.
@@ -639,28 +617,38 @@ static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 	return true;
 }
 
-/* AVX2: one load and one vpermd per eight pixels read within eight */
-static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
-			      const u32 *off)
+/* AVX2: one load and one vpermd per windowed group of eight */
+static void mmx_simd_pick_plan(u32 *dst, const struct mmx_simd_hplan *p,
+			       const u32 *row)
 {
-	u32 i = 0;
+	u32 i = 0, n = p->n;
 
 #if VB == 32
-	if (w >= 8) {
-		for (; i + NPX <= n; i += NPX) {
-			mmx_vu32 idx;
-			u32 base = mmx_window8(off + i, w, 0, &idx);
+	u32 g = 0, full = n / 8;
+	const u32 *q;
 
-			if (base == MMX_NO_WINDOW)
-				break;
-			mmx_st(dst + i, mmx_permute(mmx_ld(row + base), idx));
+	if (p->win == (full < 32 ? (1u << full) - 1 : ~0u)) {
+		for (; i + 8 <= n; i += 8, g++)
+			mmx_st(dst + i, mmx_permute(mmx_ld(row + p->base[g]),
+						    mmx_ld(p->idx + i)));
+	} else {
+		for (; i + 8 <= n; i += 8, g++) {
+			if (p->win & (1u << g)) {
+				mmx_st(dst + i,
+				       mmx_permute(mmx_ld(row + p->base[g]),
+						   mmx_ld(p->idx + i)));
+				continue;
+			}
+			q = p->idx + i;
+			mmx_st(dst + i, MMX_VEC8(mmx_vu32, row[q[0]], row[q[1]],
+						 row[q[2]], row[q[3]],
+						 row[q[4]], row[q[5]],
+						 row[q[6]], row[q[7]]));
 		}
 	}
-#else
-	(void)w;
 #endif
 	for (; i < n; i++)
-		dst[i] = row[off[i]];
+		dst[i] = row[p->idx[i]];
 }
 
 /*
@@ -1083,7 +1071,7 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.hlerp_plan = mmx_simd_hlerp_plan,
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,
-	.pick_row = mmx_simd_pick_row,
+	.pick_plan = mmx_simd_pick_plan,
 	.pick2_row = mmx_simd_pick2_row,
 	.opaque_row = mmx_simd_opaque_row,
 	.copy_reversed = mmx_simd_copy_reversed,

@@ -714,19 +714,20 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 			      u32 row_end, u32 lo, u32 hi)
 {
 	s64 dx = t->dxu, dy = t->dyv, yv, xk;
-	u32 v, k, c0, c1, g0, g1, off[MMX_TILE];
+	struct mmx_simd_hplan plan;
+	u32 v, c0, c1, g0, g1;
 	bool pick2 = dx == 2 * MMX_FIXP_ONE;
 
 	if (lo >= hi)
 		return;
 	for (g0 = row_begin; g0 < row_end; g0 = g1) {
-		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
-						     g0 + MMX_SCALE_ROWS;
+		g1 = row_end - g0 < MMX_SCALE_BROWS ? row_end :
+						      g0 + MMX_SCALE_BROWS;
 		for (c0 = lo; c0 < hi; c0 = c1) {
 			c1 = pick2 || hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
 			xk = x + (s64)c0 * dx;
-			for (k = 0; !pick2 && k < c1 - c0; k++, xk += dx)
-				off[k] = (u32)(xk >> 32);
+			if (!pick2)
+				ops->hplan(&plan, c1 - c0, xk, dx, (u32)s->w);
 			yv = y + (s64)g0 * dy;
 			for (v = g0; v < g1; v++, yv += dy) {
 				u32 *dst = out->pixels + (size_t)v * out->stride;
@@ -747,8 +748,7 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 					ops->pick2_row(dst + c0, c1 - c0,
 						       row + (xk >> 32));
 				else
-					ops->pick_row(dst + c0, c1 - c0, row,
-						      (u32)s->w, off);
+					ops->pick_plan(dst + c0, &plan, row);
 			}
 		}
 	}
@@ -1473,14 +1473,13 @@ static void mmx_scalar_opaque_row(u32 *dst, u32 n, const u8 *src)
 			 MMX_BLACK;
 }
 
-static void mmx_scalar_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
-				const u32 *off)
+static void mmx_scalar_pick_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				 const u32 *row)
 {
 	u32 i;
 
-	(void)w;
-	for (i = 0; i < n; i++)
-		dst[i] = row[off[i]];
+	for (i = 0; i < p->n; i++)
+		dst[i] = row[p->base[i / 8] + p->idx[i]];
 }
 
 static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
@@ -1524,7 +1523,7 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.hlerp_plan = mmx_scalar_hlerp_plan,
 	.vlerp_row = mmx_scalar_vlerp_row,
 	.box2_row = mmx_scalar_box2_row,
-	.pick_row = mmx_scalar_pick_row,
+	.pick_plan = mmx_scalar_pick_plan,
 	.pick2_row = mmx_scalar_pick2_row,
 	.opaque_row = mmx_scalar_opaque_row,
 	.copy_reversed = mmx_scalar_copy_reversed,
