@@ -638,7 +638,6 @@ static void mmx_affine_row_bilinear(const struct mmx_simd_ops *ops, u32 *dst,
  */
 #define MMX_TILE	MMX_SIMD_HPLAN
 #define MMX_SCALE_ROWS	16
-#define MMX_SCALE_BROWS	64	/* BILINEAR: a tile's setup serves them all */
 
 struct mmx_scale_tile {
 	struct mmx_simd_hplan plan;
@@ -721,8 +720,8 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 	if (lo >= hi)
 		return;
 	for (g0 = row_begin; g0 < row_end; g0 = g1) {
-		g1 = row_end - g0 < MMX_SCALE_BROWS ? row_end :
-						      g0 + MMX_SCALE_BROWS;
+		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
+						     g0 + MMX_SCALE_ROWS;
 		for (c0 = lo; c0 < hi; c0 = c1) {
 			c1 = pick2 || hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
 			xk = x + (s64)c0 * dx;
@@ -778,15 +777,16 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 		goto edges;
 	}
 	/*
-	 * Groups of MMX_SCALE_BROWS rows (a 1920-pixel output's whole vector
-	 * section), each walked tile by tile: the group's rows (pages) stay
-	 * cached from one tile to the next, and a tile's offsets and weights,
-	 * and the restart of its two interpolated rows, are paid once per
-	 * group.
+	 * Groups of MMX_SCALE_ROWS rows, each walked tile by tile: the
+	 * group's rows (pages) stay cached from one tile to the next. Larger
+	 * groups pay a tile's plan and the restart of its two interpolated
+	 * rows less often but run slower once the caches are cold (as after
+	 * another client's work): more rows are walked at once than the
+	 * hardware prefetchers follow.
 	 */
 	for (g0 = row_begin; g0 < row_end; g0 = g1) {
-		g1 = row_end - g0 < MMX_SCALE_BROWS ? row_end :
-						     g0 + MMX_SCALE_BROWS;
+		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
+						     g0 + MMX_SCALE_ROWS;
 		mmx_scale_rows(ops, t, s, x, y, out, g0, g1, (u32)lo,
 			       (u32)hi);
 	}
