@@ -643,6 +643,8 @@ struct mmx_scale_tile {
 	struct mmx_simd_hplan plan;
 	u32 h[2][MMX_TILE];	/* interpolated screen rows hy[0], hy[1] */
 	s64 hy[2];
+	u32 pf_off;		/* the next tile's first screen pixel */
+	u32 pf_px;		/* and how many it reads, 0: no next tile */
 };
 
 static __always_inline const u32 *
@@ -653,12 +655,43 @@ mmx_scale_hrow(const struct mmx_simd_ops *ops, struct mmx_scale_tile *tl,
 
 	if (k < 0) {
 		/* replace the row that is not yi - 1 (rows only go down) */
+		const u32 *row = s->px + (size_t)yi * s->stride;
+		u32 i;
+
 		k = tl->hy[0] == yi - 1 ? 1 : 0;
-		ops->hlerp_plan(tl->h[k], &tl->plan,
-				s->px + (size_t)yi * s->stride);
+		/*
+		 * the next tile reads this row a group of rows later: its
+		 * lines are fetched while this tile's rows are composed
+		 */
+		for (i = 0; i < tl->pf_px; i += 16)
+			__builtin_prefetch(row + tl->pf_off + i);
+		ops->hlerp_plan(tl->h[k], &tl->plan, row);
 		tl->hy[k] = yi;
 	}
 	return tl->h[k];
+}
+
+/*
+ * The screen pixels the tile from column @c1 (up to @hi) reads, for
+ * prefetching: from *@off, *@n of them (at most 64, 0 without a tile).
+ */
+static void mmx_scale_next(u32 *off, u32 *n, s64 x, s64 dx, u32 c1, u32 hi)
+{
+	u32 c2 = hi - c1 < MMX_TILE ? hi : c1 + MMX_TILE;
+	s64 a = (x + (s64)c1 * dx) >> 32, b = (x + (s64)(c2 - 1) * dx) >> 32;
+
+	*off = 0;
+	*n = 0;
+	if (c1 >= hi)
+		return;
+	if (b < a) {
+		s64 t = a;
+
+		a = b;
+		b = t;
+	}
+	*off = (u32)a;
+	*n = b - a + 2 < 64 ? (u32)(b - a + 2) : 64;
 }
 
 /* BILINEAR rows [@row_begin, @row_end), columns [@lo, @hi) of a scale. */
@@ -677,6 +710,7 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 	for (c0 = lo; c0 < hi; c0 = c1) {
 		c1 = hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
 		ops->hplan(&tl.plan, c1 - c0, x + (s64)c0 * dx, dx, (u32)s->w);
+		mmx_scale_next(&tl.pf_off, &tl.pf_px, x, dx, c1, hi);
 		tl.hy[0] = -2;
 		tl.hy[1] = -2;
 		yv = y + (s64)row_begin * dy;
@@ -714,7 +748,7 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 {
 	s64 dx = t->dxu, dy = t->dyv, yv, xk;
 	struct mmx_simd_hplan plan;
-	u32 v, c0, c1, g0, g1;
+	u32 v, c0, c1, g0, g1, i, pf_off, pf_px;
 	bool pick2 = dx == 2 * MMX_FIXP_ONE;
 
 	if (lo >= hi)
@@ -725,8 +759,10 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 		for (c0 = lo; c0 < hi; c0 = c1) {
 			c1 = pick2 || hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
 			xk = x + (s64)c0 * dx;
-			if (!pick2)
+			if (!pick2) {
 				ops->hplan(&plan, c1 - c0, xk, dx, (u32)s->w);
+				mmx_scale_next(&pf_off, &pf_px, x, dx, c1, hi);
+			}
 			yv = y + (s64)g0 * dy;
 			for (v = g0; v < g1; v++, yv += dy) {
 				u32 *dst = out->pixels + (size_t)v * out->stride;
@@ -748,6 +784,8 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 						       row + (xk >> 32));
 				else
 					ops->pick_plan(dst + c0, &plan, row);
+				for (i = 0; !pick2 && i < pf_px; i += 16)
+					__builtin_prefetch(row + pf_off + i);
 			}
 		}
 	}
