@@ -28,7 +28,8 @@
  * test: the exit status is 0 whatever they are.
  *
  * MMX_SIMD=scalar|sse2|avx2 in the environment picks the implementation
- * (default: the fastest this CPU runs, as the driver does).
+ * (default: the fastest this CPU runs, as the driver does);
+ * MMX_BENCH_CASE=<case> runs only the case of that name (for profiling).
  */
 #include <math.h>
 #include <pthread.h>
@@ -232,6 +233,7 @@ int main(void)
 	double t_memcpy[RUNS], mm, t_mmx[RUNS], t_px[RUNS], t_cp[RUNS];
 	double t_mt[RUNS];
 	const char *env = getenv("MMX_SIMD");
+	const char *only = getenv("MMX_BENCH_CASE");
 	struct pool pool;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t i, k;
@@ -296,6 +298,8 @@ int main(void)
 		struct mmx_frame o = { out, OUT_W, OUT_H, OUT_W };
 		struct mmx_frame mo = { mtout, OUT_W, OUT_H, OUT_W };
 
+		if (only && *only && strcmp(only, c->name))
+			continue;
 		for (k = 0; k < 9; k++) {
 			/* exact: c->m[k] is a multiple of 2^-16 */
 			m[k] = (s64)llround(c->m[k] * 65536.0) * 65536;

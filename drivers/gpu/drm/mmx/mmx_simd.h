@@ -28,10 +28,37 @@
 #define MMX_SIMD_SECTION	65536u
 
 /* Most points of one bilinear_points call. */
-#define MMX_SIMD_POINTS		32
+#define MMX_SIMD_POINTS		64
 
 /* Output rows of the transposing copy's band, one per transpose_band. */
 #define MMX_SIMD_TBAND		16
+
+/* Most pixels of one horizontal interpolation plan, a multiple of 8. */
+#define MMX_SIMD_HPLAN		64
+
+/**
+ * struct mmx_simd_hplan - the horizontal interpolations of a tile of
+ *	columns, the same on every screen row (a scale)
+ * @n: pixels, at most %MMX_SIMD_HPLAN
+ * @win: bit g set: the pixels of group g (pixels 8 g .. 8 g + 7) read
+ *	within the nine source pixels from @base[g] (AVX2 loads them as two
+ *	vectors)
+ * @base: per group of eight pixels, the source pixel their @idx count from
+ * @idx: pixel i interpolates source pixel @base[i / 8] + @idx[i] and the
+ *	one right of it
+ * @wx: the pixels' 7-bit weights, in the form and order of the
+ *	implementation that built the plan
+ *
+ * Built by mmx_simd_ops.hplan and read only by the same implementation's
+ * hlerp_plan.
+ */
+struct mmx_simd_hplan {
+	u32 n;
+	u32 win;
+	u32 base[MMX_SIMD_HPLAN / 8];
+	u32 idx[MMX_SIMD_HPLAN];
+	u64 wx[MMX_SIMD_HPLAN];
+};
 
 /**
  * struct mmx_simd_quad - a quotient stepped by forward differences
@@ -64,15 +91,22 @@ struct mmx_simd_quad {
  *	and 7-bit weight): false, writing nothing, unless every footprint lies
  *	inside the image (x index below @wlim, y index below @hlim); the
  *	caller ensures that @hlim @stride + @wlim < 2^31
- * @hlerp_row: @dst[i] = horizontal interpolation of @row[@off[i]] and
- *	@row[@off[i] + 1] with weight @wx[i] (lanes as for @bilinear_gather),
- *	the first of the three interpolations of a bilinear sample; its top
- *	byte is unspecified; @row has @w pixels (@off[i] + 1 < @w)
+ * @hplan: the plan @p of the horizontal interpolations of @n (at most
+ *	%MMX_SIMD_HPLAN) pixels whose sample points are @x + i @dx in a row
+ *	of @w pixels, in 2^-32 pixels with the bilinear half-pixel bias
+ *	applied (source pixel @x >> 32, 7-bit weight bits 25..31); the caller
+ *	ensures 0 <= index < @w for every pixel, and index + 1 < @w for
+ *	@hlerp_plan
+ * @hlerp_plan: @dst[i] = horizontal interpolation of the two pixels of
+ *	@row that plan pixel i reads, with its weight: the first of the three
+ *	interpolations of a bilinear sample; its top byte is unspecified
  * @vlerp_row: @dst[i] = vertical interpolation of @a[i] and @b[i] with the
  *	7-bit weight @w, the last of the three, as 0xffRRGGBB
  * @box2_row: @dst[i] = average of the 2x2 pixels at @src + 2 i, a bilinear
  *	sample with both weights one half, as 0xffRRGGBB
- * @pick_row: @dst[i] = @row[@off[i]]; @row has @w pixels (@off[i] < @w)
+ * @pick_plan: @dst[i] = the pixel of @row that plan pixel i reads (NEAREST:
+ *	an @hplan built from the sample points minus 2^-32, whose indices are
+ *	the pixels'; the weights are not used)
  * @pick2_row: @dst[i] = @src[2 i]
  * @opaque_row: @dst[i] = the little-endian word at @src + 4 i, with its
  *	top byte set (an opaque XRGB8888 or ARGB8888 row)
@@ -96,12 +130,13 @@ struct mmx_simd_ops {
 	bool (*bilinear_points)(u32 *dst, u32 n, const s32 *cx, const s32 *cy,
 				const u32 *px, size_t stride, u32 wlim,
 				u32 hlim);
-	void (*hlerp_row)(u32 *dst, u32 n, const u32 *row, u32 w,
-			  const u32 *off, const u64 *wx);
+	void (*hplan)(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx, u32 w);
+	void (*hlerp_plan)(u32 *dst, const struct mmx_simd_hplan *p,
+			   const u32 *row);
 	void (*vlerp_row)(u32 *dst, u32 n, const u32 *a, const u32 *b, u32 w);
 	void (*box2_row)(u32 *dst, u32 n, const u32 *src, size_t stride);
-	void (*pick_row)(u32 *dst, u32 n, const u32 *row, u32 w,
-			 const u32 *off);
+	void (*pick_plan)(u32 *dst, const struct mmx_simd_hplan *p,
+			  const u32 *row);
 	void (*pick2_row)(u32 *dst, u32 n, const u32 *src);
 	void (*opaque_row)(u32 *dst, u32 n, const u8 *src);
 	void (*copy_reversed)(u32 *dst, const u32 *src, u32 n);
@@ -152,6 +187,25 @@ static __always_inline u32 mmx_bilerp(u32 tl, u32 tr, u32 bl, u32 br,
 	u64 v = mmx_lerp(mmx_lerp(a, b, wx), mmx_lerp(c, d, wx), wy);
 
 	return mmx_unspread(v) | MMX_SIMD_BLACK;
+}
+
+/*
+ * The plan of the scalar and SSE2 implementations: one group, offsets from
+ * pixel 0, weights as MMX_SIMD_LANES4() in pixel order.
+ */
+static __always_inline void mmx_hplan_plain(struct mmx_simd_hplan *p, u32 n,
+					    s64 x, s64 dx)
+{
+	u32 i;
+
+	p->n = n;
+	p->win = 0;
+	for (i = 0; i < MMX_SIMD_HPLAN / 8; i++)
+		p->base[i] = 0;
+	for (i = 0; i < n; i++, x += dx) {
+		p->idx[i] = (u32)(x >> 32);
+		p->wx[i] = MMX_SIMD_LANES4((u32)x >> 25);
+	}
 }
 
 /* floor((a + b) / 2) in each byte */

@@ -47,9 +47,12 @@ typedef u32 mmx_v4u32 __attribute__((vector_size(16)));
 #define __builtin_convertvector(v, type)	((type)(v))
 #define MMX_VEC2(type, a, b)			((type)(a))
 #define MMX_VEC4(type, a, b, c, d)		((type)(a))
+#define MMX_VEC8(type, a, b, c, d, e, f, g, h)	((type)(a))
 #else
 #define MMX_VEC2(type, a, b)			((type) { a, b })
 #define MMX_VEC4(type, a, b, c, d)		((type) { a, b, c, d })
+#define MMX_VEC8(type, a, b, c, d, e, f, g, h)	\
+	((type) { a, b, c, d, e, f, g, h })
 #endif
 
 /* Shuffles, per vector width. */
@@ -61,16 +64,6 @@ static __always_inline mmx_vu32 mmx_evens(mmx_vu32 a, mmx_vu32 b)
 	return __builtin_shufflevector(a, b, 0, 2, 4, 6);
 #else
 	return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-#endif
-}
-
-/* the odd pixels of a then b */
-static __always_inline mmx_vu32 mmx_odds(mmx_vu32 a, mmx_vu32 b)
-{
-#if VB == 16
-	return __builtin_shufflevector(a, b, 1, 3, 5, 7);
-#else
-	return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
 #endif
 }
 
@@ -122,18 +115,13 @@ static __always_inline mmx_vs16 mmx_widen_hi(mmx_vu8 v)
 
 static __always_inline mmx_vu32 mmx_pack2(mmx_vs16 lo, mmx_vs16 hi)
 {
-	mmx_vu8 a = (mmx_vu8)lo, b = (mmx_vu8)hi;
-
-#if VB == 16
-	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
-						 14, 16, 18, 20, 22, 24, 26, 28,
-						 30);
+#ifdef __CHECKER__
+	return (mmx_vu32)(lo | hi);
+#elif VB == 16
+	/* packuswb: the compiler does not know the lanes are 0..255 */
+	return (mmx_vu32)__builtin_ia32_packuswb128(lo, hi);
 #else
-	return (mmx_vu32)__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12,
-						 14, 32, 34, 36, 38, 40, 42, 44,
-						 46, 16, 18, 20, 22, 24, 26, 28,
-						 30, 48, 50, 52, 54, 56, 58, 60,
-						 62);
+	return (mmx_vu32)__builtin_ia32_packuswb256(lo, hi);
 #endif
 }
 
@@ -306,6 +294,275 @@ static __always_inline void mmx_bilinear_nbi(u32 *dst, const u32 *px,
 	__builtin_memcpy(dst, &r, sizeof(r));
 }
 
+#if VB == 32
+/* @v's pixels in the order @idx (0..7 each): vpermd */
+static __always_inline mmx_vu32 mmx_permute(mmx_vu32 v, mmx_vu32 idx)
+{
+#ifdef __CHECKER__
+	return v;
+#else
+	return (mmx_vu32)__builtin_ia32_permvarsi256((mmx_vs32)v,
+						     (mmx_vs32)idx);
+#endif
+}
+
+/*
+ * pmaddubsw: the unsigned bytes of @p times the signed bytes of @w, the
+ * products of each pair of bytes summed into a 16-bit lane.
+ */
+static __always_inline mmx_vs16 mmx_maddubs(mmx_vu8 p, mmx_vu8 w)
+{
+#ifdef __CHECKER__
+	return (mmx_vs16)p;
+#else
+	/* the builtin takes vectors of plain char */
+	return (mmx_vs16)__builtin_ia32_pmaddubsw256((char __attribute__((vector_size(32))))p,
+						     (char __attribute__((vector_size(32))))w);
+#endif
+}
+#endif
+
+#if VB == 32
+/*
+ * AVX2 plans. Weights as the byte pairs (128 - w, w) of pmaddubsw (the
+ * left pixel's and the right one's factors), in the four 16-bit lanes of
+ * the u64; those of a whole group of eight in the order 0, 1, 4, 5, 2, 3,
+ * 6, 7 (the pixels of the low and the high halves of the 128-bit lanes
+ * once interleaved), those of a last, shorter group in pixel order. A
+ * windowed group counts from its first pixel; any other from 0.
+ */
+static void mmx_simd_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			   u32 w)
+{
+	mmx_vs64 xa = x + MMX_VEC4(mmx_vs64, 0, 1, 2, 3) * dx, xb = xa + 4 * dx;
+	mmx_vu32 lo = MMX_VEC8(mmx_vu32, 0, 0, 1, 1, 4, 4, 5, 5), hi = lo + 2;
+	u32 g, i = 0, b, o[8];
+
+	p->n = n;
+	p->win = 0;
+	/* whole groups: eight sample points in two vectors of s64 */
+	for (g = 0; i + 8 <= n; g++, i += 8, xa += 8 * dx, xb += 8 * dx) {
+		mmx_vu32 ua = (mmx_vu32)xa, ub = (mmx_vu32)xb;
+		mmx_vu32 off = __builtin_shufflevector(ua, ub, 1, 3, 5, 7, 9, 11,
+						       13, 15);
+		mmx_vu32 wt = __builtin_shufflevector(ua, ub, 0, 2, 4, 6, 8, 10,
+						      12, 14) >> 25;
+
+		mmx_st(o, off);
+		b = o[0];
+		/* the nine pixels from b, and no wrap below b (dx > 0) */
+		if (w >= 9 && b <= w - 9 && o[7] - b <= 7)
+			p->win |= 1u << g;
+		else
+			b = 0;
+		p->base[g] = b;
+		mmx_st(p->idx + i, off - b);
+		/* two pairs per u32, each pixel's twice in its u64 */
+		wt = (wt << 8 | (128 - wt)) * 0x10001u;
+		mmx_st(p->wx + i, mmx_permute(wt, lo));
+		mmx_st(p->wx + i + 4, mmx_permute(wt, hi));
+	}
+	if (i < n)
+		p->base[g] = 0;
+	for (x += (s64)i * dx; i < n; i++, x += dx) {
+		u32 k = (u32)x >> 25;
+
+		p->idx[i] = (u32)(x >> 32);
+		p->wx[i] = MMX_SIMD_LANES4(k << 8 | (128 - k));
+	}
+}
+
+/* pabsw */
+static __always_inline mmx_vs16 mmx_abs16(mmx_vs16 v)
+{
+#ifdef __CHECKER__
+	return v;
+#else
+	return (mmx_vs16)__builtin_ia32_pabsw256(v);
+#endif
+}
+
+/*
+ * Interleaved bytes of left and right pixels (lB rB lG rG ...) times
+ * their pairs of weights: floor((l (128 - w) + r w) / 128) in 16-bit
+ * lanes, the reference's l + floor((r - l) w / 128). With w = 0 the
+ * weight 128 is -128 to pmaddubsw's signed bytes: the sum is -128 l, and
+ * its absolute value the right one.
+ */
+static __always_inline mmx_vs16 mmx_lerp_pairs(mmx_vu8 lr, mmx_vu64 w)
+{
+	return mmx_abs16(mmx_maddubs(lr, (mmx_vu8)w)) >> 7;
+}
+
+/* the left and right pixels of a gathered pair (u64 lanes) interleaved */
+static __always_inline mmx_vu8 mmx_interleave_pairs(mmx_vu64 v)
+{
+	mmx_vu8 b = (mmx_vu8)v;
+
+	return __builtin_shufflevector(b, b, 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9,
+				       13, 10, 14, 11, 15, 16, 20, 17, 21, 18,
+				       22, 19, 23, 24, 28, 25, 29, 26, 30, 27,
+				       31);
+}
+
+/*
+ * A windowed group: the pixels and their right neighbours are two loads
+ * and two vpermd.
+ */
+static __always_inline void mmx_hlerp_window8(u32 *dst, const u32 *q,
+					      const u32 *idx, const u64 *wx)
+{
+	mmx_vu32 k = mmx_ld(idx);
+	mmx_vu8 l = (mmx_vu8)mmx_permute(mmx_ld(q), k);
+	mmx_vu8 r = (mmx_vu8)mmx_permute(mmx_ld(q + 1), k);
+	mmx_vu8 lo = __builtin_shufflevector(l, r, 0, 32, 1, 33, 2, 34, 3, 35,
+					     4, 36, 5, 37, 6, 38, 7, 39, 16,
+					     48, 17, 49, 18, 50, 19, 51, 20,
+					     52, 21, 53, 22, 54, 23, 55);
+	mmx_vu8 hi = __builtin_shufflevector(l, r, 8, 40, 9, 41, 10, 42, 11,
+					     43, 12, 44, 13, 45, 14, 46, 15,
+					     47, 24, 56, 25, 57, 26, 58, 27,
+					     59, 28, 60, 29, 61, 30, 62, 31,
+					     63);
+
+	mmx_st(dst, mmx_pack2(mmx_lerp_pairs(lo, (mmx_vu64)mmx_ld(wx)),
+			      mmx_lerp_pairs(hi, (mmx_vu64)mmx_ld(wx + 4))));
+}
+
+/*
+ * Any other group: two gathers of four pairs, in the weights' order, so
+ * that packuswb puts the eight back in pixel order.
+ */
+static __always_inline void mmx_hlerp_gather8(u32 *dst, const u32 *row,
+					      const u32 *idx, const u64 *wx)
+{
+	mmx_vu8 lo = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
+						   mmx_ld64(row + idx[0]),
+						   mmx_ld64(row + idx[1]),
+						   mmx_ld64(row + idx[4]),
+						   mmx_ld64(row + idx[5])));
+	mmx_vu8 hi = mmx_interleave_pairs(MMX_VEC4(mmx_vu64,
+						   mmx_ld64(row + idx[2]),
+						   mmx_ld64(row + idx[3]),
+						   mmx_ld64(row + idx[6]),
+						   mmx_ld64(row + idx[7])));
+
+	mmx_st(dst, mmx_pack2(mmx_lerp_pairs(lo, (mmx_vu64)mmx_ld(wx)),
+			      mmx_lerp_pairs(hi, (mmx_vu64)mmx_ld(wx + 4))));
+}
+
+/* A plan whose whole groups are all windowed (upscales) tests nothing. */
+static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				const u32 *row)
+{
+	u32 i = 0, g = 0, n = p->n, full = n / 8;
+
+	if (p->win == (full < 32 ? (1u << full) - 1 : ~0u)) {
+		for (; i + 8 <= n; i += 8, g++)
+			mmx_hlerp_window8(dst + i, row + p->base[g], p->idx + i,
+					  p->wx + i);
+	} else {
+		for (; i + 8 <= n; i += 8, g++) {
+			if (p->win & (1u << g))
+				mmx_hlerp_window8(dst + i, row + p->base[g],
+						  p->idx + i, p->wx + i);
+			else
+				mmx_hlerp_gather8(dst + i, row, p->idx + i,
+						  p->wx + i);
+		}
+	}
+	for (; i < n; i++) {
+		const u32 *q = row + p->idx[i];
+
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
+					       mmx_spread(q[1]),
+					       (u32)(p->wx[i] >> 8) & 127));
+	}
+}
+#else
+static void mmx_simd_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			   u32 w)
+{
+	(void)w;
+	mmx_hplan_plain(p, n, x, dx);
+}
+
+/* SSE2: four pixels, two gathered pairs of pairs, one packuswb */
+static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				const u32 *row)
+{
+	const u32 *off = p->idx;
+	const u64 *wx = p->wx;
+	u32 i = 0, n = p->n;
+
+	for (; i + 2 * NBI <= n; i += 2 * NBI) {
+		mmx_vs16 l0, r0, l1, r1;
+
+		mmx_split_pairs(mmx_ld_pairs32(row, off + i), &l0, &r0);
+		mmx_split_pairs(mmx_ld_pairs32(row, off + i + NBI), &l1, &r1);
+		mmx_st(dst + i,
+		       mmx_pack2(mmx_vlerp(l0, r0, (mmx_vs16)mmx_ld(wx + i)),
+				 mmx_vlerp(l1, r1,
+					   (mmx_vs16)mmx_ld(wx + i + NBI))));
+	}
+	for (; i < n; i++) {
+		const u32 *q = row + off[i];
+
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
+					       mmx_spread(q[1]),
+					       (u32)(wx[i] & 127)));
+	}
+}
+#endif
+
+#if VB == 32
+/*
+ * Bilinear samples of four points, the pixel pairs at @o0..@o3 and the
+ * pairs below them, with the weights' byte pairs @wx, @wy (as
+ * mmx_simd_hplan() makes them): each pair interpolated in one pmaddubsw,
+ * then the top and bottom results, interleaved as bytes, in a third.
+ */
+static __always_inline mmx_vs16 mmx_bilinear4(const u32 *px, size_t stride,
+					      u32 o0, u32 o1, u32 o2, u32 o3,
+					      mmx_vu64 wx, mmx_vu64 wy)
+{
+	const u32 *q = px + stride;
+	mmx_vu8 t = mmx_interleave_pairs(MMX_VEC4(mmx_vu64, mmx_ld64(px + o0),
+						  mmx_ld64(px + o1),
+						  mmx_ld64(px + o2),
+						  mmx_ld64(px + o3)));
+	mmx_vu8 b = mmx_interleave_pairs(MMX_VEC4(mmx_vu64, mmx_ld64(q + o0),
+						  mmx_ld64(q + o1),
+						  mmx_ld64(q + o2),
+						  mmx_ld64(q + o3)));
+	mmx_vs16 top = mmx_lerp_pairs(t, wx), bot = mmx_lerp_pairs(b, wx);
+
+	return mmx_lerp_pairs((mmx_vu8)(top | bot << 8), wy);
+}
+
+/*
+ * Eight bilinear samples at the offsets @off with the 7-bit weights @wx,
+ * @wy (32-bit lanes): pixels 0, 1, 4, 5 and 2, 3, 6, 7 in two halves, so
+ * that packuswb puts them back in order.
+ */
+static __always_inline mmx_vu32 mmx_bilinear8(const u32 *px, size_t stride,
+					      const u32 *off, mmx_vu32 wx,
+					      mmx_vu32 wy)
+{
+	mmx_vu32 lo = MMX_VEC8(mmx_vu32, 0, 0, 1, 1, 4, 4, 5, 5), hi = lo + 2;
+	mmx_vu32 px2 = (wx << 8 | (128 - wx)) * 0x10001u;
+	mmx_vu32 py2 = (wy << 8 | (128 - wy)) * 0x10001u;
+	mmx_vs16 a = mmx_bilinear4(px, stride, off[0], off[1], off[4], off[5],
+				   (mmx_vu64)mmx_permute(px2, lo),
+				   (mmx_vu64)mmx_permute(py2, lo));
+	mmx_vs16 b = mmx_bilinear4(px, stride, off[2], off[3], off[6], off[7],
+				   (mmx_vu64)mmx_permute(px2, hi),
+				   (mmx_vu64)mmx_permute(py2, hi));
+
+	return mmx_pack2(a, b) | MMX_SIMD_BLACK;
+}
+#endif
+
 /*
  * Two passes: the offsets of all points and their check, then the samples,
  * their weights taken from the coordinates in registers.
@@ -337,6 +594,11 @@ static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 		off[k] = (u32)yi * (u32)stride + (u32)xi;
 	}
 	for (k = 0; k < i; k += NPX) {
+#if VB == 32
+		mmx_st(dst + k, mmx_bilinear8(px, stride, off + k,
+					      mmx_ld(cx + k) & 127,
+					      mmx_ld(cy + k) & 127));
+#else
 		mmx_vs16 wx = (mmx_vs16)(mmx_ld(cx + k) & 127);
 		mmx_vs16 wy = (mmx_vs16)(mmx_ld(cy + k) & 127);
 
@@ -344,6 +606,7 @@ static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 				 mmx_weights_lo(wy));
 		mmx_bilinear_nbi(dst + k + NBI, px, stride, off + k + NBI,
 				 mmx_weights_hi(wx), mmx_weights_hi(wy));
+#endif
 	}
 	for (; i < n; i++) {
 		const u32 *p = px + off[i];
@@ -354,134 +617,39 @@ static bool mmx_simd_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 	return true;
 }
 
-#if VB == 32
-/* @v's pixels in the order @idx (0..7 each): vpermd */
-static __always_inline mmx_vu32 mmx_permute(mmx_vu32 v, mmx_vu32 idx)
+/* AVX2: one load and one vpermd per windowed group of eight */
+static void mmx_simd_pick_plan(u32 *dst, const struct mmx_simd_hplan *p,
+			       const u32 *row)
 {
-#ifdef __CHECKER__
-	return v;
-#else
-	return (mmx_vu32)__builtin_ia32_permvarsi256((mmx_vs32)v,
-						     (mmx_vs32)idx);
-#endif
-}
-
-#define MMX_NO_WINDOW	0xffffffffu
-
-/*
- * Where eight pixels of @row at the monotonic offsets @off[0..7] lie within
- * eight (nine with @extra 1) pixels of the row, whose @w pixels hold
- * @off[i] + @extra: the first of those pixels, returned, and @off minus it
- * in *@idx. %MMX_NO_WINDOW if they are further apart (downscales).
- */
-static __always_inline u32 mmx_window8(const u32 *off, u32 w, u32 extra,
-				       mmx_vu32 *idx)
-{
-	u32 b = w - 8 - extra < off[0] ? w - 8 - extra : off[0];
-
-	/* off[0] - b <= 7 holds, and off[1..6] lie between */
-	if (off[7] - b > 7)
-		return MMX_NO_WINDOW;
-	*idx = mmx_ld(off) - b;
-	return b;
-}
-#endif
-
-/*
- * AVX2, where eight output pixels read within nine source pixels (scales
- * up): the pixels and their right neighbours are two loads and two vpermd
- * instead of eight gathered pairs.
- */
-static void mmx_simd_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
-			       const u32 *off, const u64 *wx)
-{
-	u32 i = 0;
+	u32 i = 0, n = p->n;
 
 #if VB == 32
-	if (w >= 9) {
-		for (; i + NPX <= n; i += NPX) {
-			mmx_vu64 a = (mmx_vu64)mmx_ld(wx + i);
-			mmx_vu64 b = (mmx_vu64)mmx_ld(wx + i + NBI);
-			mmx_vu32 idx;
-			u32 base = mmx_window8(off + i, w, 1, &idx);
-			mmx_vs16 wlo, whi;
-			mmx_vu8 l, r;
+	u32 g = 0, full = n / 8;
+	const u32 *q;
 
-			if (base == MMX_NO_WINDOW)
-				break;
-			l = (mmx_vu8)mmx_permute(mmx_ld(row + base), idx);
-			r = (mmx_vu8)mmx_permute(mmx_ld(row + base + 1), idx);
-			/* the weights in widen_lo's and widen_hi's order */
-			wlo = (mmx_vs16)__builtin_shufflevector(a, b, 0, 1, 4, 5);
-			whi = (mmx_vs16)__builtin_shufflevector(a, b, 2, 3, 6, 7);
-			mmx_st(dst + i,
-			       mmx_pack2(mmx_vlerp(mmx_widen_lo(l),
-						   mmx_widen_lo(r), wlo),
-					 mmx_vlerp(mmx_widen_hi(l),
-						   mmx_widen_hi(r), whi)));
+	if (p->win == (full < 32 ? (1u << full) - 1 : ~0u)) {
+		for (; i + 8 <= n; i += 8, g++)
+			mmx_st(dst + i, mmx_permute(mmx_ld(row + p->base[g]),
+						    mmx_ld(p->idx + i)));
+	} else {
+		for (; i + 8 <= n; i += 8, g++) {
+			if (p->win & (1u << g)) {
+				mmx_st(dst + i,
+				       mmx_permute(mmx_ld(row + p->base[g]),
+						   mmx_ld(p->idx + i)));
+				continue;
+			}
+			q = p->idx + i;
+			mmx_st(dst + i, MMX_VEC8(mmx_vu32, row[q[0]], row[q[1]],
+						 row[q[2]], row[q[3]],
+						 row[q[4]], row[q[5]],
+						 row[q[6]], row[q[7]]));
 		}
 	}
-#else
-	(void)w;
-#endif
-	for (; i + NBI <= n; i += NBI) {
-		mmx_vu64 t = mmx_ld_pairs32(row, off + i);
-		mmx_vs16 l, r;
-		mmx_vhu32 v;
-
-		mmx_split_pairs(t, &l, &r);
-		v = mmx_pack(mmx_vlerp(l, r, (mmx_vs16)mmx_ld(wx + i)));
-		__builtin_memcpy(dst + i, &v, sizeof(v));
-	}
-	for (; i < n; i++) {
-		const u32 *p = row + off[i];
-
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(p[0]),
-					       mmx_spread(p[1]),
-					       (u32)(wx[i] & 127)));
-	}
-}
-
-/* AVX2 as mmx_simd_hlerp_row(): one load and one vpermd per eight pixels */
-static void mmx_simd_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
-			      const u32 *off)
-{
-	u32 i = 0;
-
-#if VB == 32
-	if (w >= 8) {
-		for (; i + NPX <= n; i += NPX) {
-			mmx_vu32 idx;
-			u32 base = mmx_window8(off + i, w, 0, &idx);
-
-			if (base == MMX_NO_WINDOW)
-				break;
-			mmx_st(dst + i, mmx_permute(mmx_ld(row + base), idx));
-		}
-	}
-#else
-	(void)w;
 #endif
 	for (; i < n; i++)
-		dst[i] = row[off[i]];
+		dst[i] = row[p->idx[i]];
 }
-
-#if VB == 32
-/*
- * pmaddubsw: the unsigned bytes of @p times the signed bytes of @w, the
- * products of each pair of bytes summed into a 16-bit lane.
- */
-static __always_inline mmx_vs16 mmx_maddubs(mmx_vu8 p, mmx_vu8 w)
-{
-#ifdef __CHECKER__
-	return (mmx_vs16)p;
-#else
-	/* the builtin takes vectors of plain char */
-	return (mmx_vs16)__builtin_ia32_pmaddubsw256((char __attribute__((vector_size(32))))p,
-						     (char __attribute__((vector_size(32))))w);
-#endif
-}
-#endif
 
 /*
  * AVX2 with a weight w of 1..127: the bytes of a and b interleaved, each
@@ -540,10 +708,54 @@ static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 			 MMX_SIMD_BLACK;
 }
 
-/* floor((a + b) / 2) in each byte, as mmx_avg() */
-static __always_inline mmx_vu32 mmx_vavg(mmx_vu32 a, mmx_vu32 b)
+/*
+ * pavgb: (a + b + 1) / 2 in each byte. The floor of the reference,
+ * mmx_avg(), is its complement on complemented inputs:
+ * floor((a + b) / 2) = 255 - (((255 - a) + (255 - b) + 1) / 2).
+ */
+static __always_inline mmx_vu32 mmx_pavg(mmx_vu32 a, mmx_vu32 b)
 {
-	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
+#ifdef __CHECKER__
+	return a | b;
+#elif VB == 16
+	return (mmx_vu32)__builtin_ia32_pavgb128((char __attribute__((vector_size(16))))a,
+						 (char __attribute__((vector_size(16))))b);
+#else
+	return (mmx_vu32)__builtin_ia32_pavgb256((char __attribute__((vector_size(32))))a,
+						 (char __attribute__((vector_size(32))))b);
+#endif
+}
+
+/*
+ * The even and odd pixels of a then b within each 128-bit lane (shufps):
+ * for 32-byte vectors the pixels of a and b alternate by lanes of two, put
+ * back in order by mmx_unlane().
+ */
+static __always_inline mmx_vu32 mmx_lane_evens(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+#else
+	return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_lane_odds(mmx_vu32 a, mmx_vu32 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 1, 3, 5, 7);
+#else
+	return __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
+#endif
+}
+
+static __always_inline mmx_vu32 mmx_unlane(mmx_vu32 v)
+{
+#if VB == 16
+	return v;
+#else
+	return __builtin_shufflevector(v, v, 0, 1, 4, 5, 2, 3, 6, 7);
+#endif
 }
 
 /*
@@ -553,6 +765,11 @@ static __always_inline mmx_vu32 mmx_vavg(mmx_vu32 a, mmx_vu32 b)
  */
 #define MMX_BOX2_PREFETCH	768
 
+/*
+ * The three averages of the reference in complemented bytes (one pavgb
+ * each): ~top = pavgb(~tl, ~tr), ~bot likewise, and the result is
+ * ~pavgb(~top, ~bot).
+ */
 static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 			      size_t stride)
 {
@@ -560,15 +777,15 @@ static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 
 	for (; i + NPX <= n; i += NPX) {
 		const u32 *p = src + 2 * (size_t)i;
-		mmx_vu32 t0 = mmx_ld(p), t1 = mmx_ld(p + NPX);
-		mmx_vu32 b0 = mmx_ld(p + stride), b1 = mmx_ld(p + stride + NPX);
-		mmx_vu32 top = mmx_vavg(mmx_evens(t0, t1), mmx_odds(t0, t1));
+		mmx_vu32 t0 = ~mmx_ld(p), t1 = ~mmx_ld(p + NPX);
+		mmx_vu32 b0 = ~mmx_ld(p + stride), b1 = ~mmx_ld(p + stride + NPX);
+		mmx_vu32 top, bot;
 
 		__builtin_prefetch(p + MMX_BOX2_PREFETCH);
 		__builtin_prefetch(p + stride + MMX_BOX2_PREFETCH);
-		mmx_vu32 bot = mmx_vavg(mmx_evens(b0, b1), mmx_odds(b0, b1));
-
-		mmx_st(dst + i, mmx_vavg(top, bot) | MMX_SIMD_BLACK);
+		top = mmx_pavg(mmx_lane_evens(t0, t1), mmx_lane_odds(t0, t1));
+		bot = mmx_pavg(mmx_lane_evens(b0, b1), mmx_lane_odds(b0, b1));
+		mmx_st(dst + i, mmx_unlane(~mmx_pavg(top, bot)) | MMX_SIMD_BLACK);
 	}
 	for (; i < n; i++) {
 		const u32 *p = src + 2 * (size_t)i;
@@ -850,10 +1067,11 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.fpu = true,
 	.bilinear_gather = mmx_simd_bilinear_gather,
 	.bilinear_points = mmx_simd_bilinear_points,
-	.hlerp_row = mmx_simd_hlerp_row,
+	.hplan = mmx_simd_hplan,
+	.hlerp_plan = mmx_simd_hlerp_plan,
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,
-	.pick_row = mmx_simd_pick_row,
+	.pick_plan = mmx_simd_pick_plan,
 	.pick2_row = mmx_simd_pick2_row,
 	.opaque_row = mmx_simd_opaque_row,
 	.copy_reversed = mmx_simd_copy_reversed,

@@ -628,37 +628,70 @@ static void mmx_affine_row_bilinear(const struct mmx_simd_ops *ops, u32 *dst,
 /*
  * Scales (no rotation or shear: dy per column and dx per row are 0). Every
  * row samples the same columns, so their offsets and weights are computed
- * once per tile of columns, and the rows are separable: a bilinear sample
+ * once per tile of columns (for BILINEAR as the implementation's plan,
+ * mmx_simd_ops.hplan), and the rows are separable: a bilinear sample
  * is the vertical interpolation of two horizontal ones, and the horizontal
  * interpolation of a screen row serves every output row that reads it.
  * The tile is walked down a group of rows keeping the last two
  * interpolated screen rows. NEAREST goes row by row and copies an output
  * row that shows the same screen row as the one above it.
  */
-#define MMX_TILE	64
+#define MMX_TILE	MMX_SIMD_HPLAN
 #define MMX_SCALE_ROWS	16
 
 struct mmx_scale_tile {
-	u32 off[MMX_TILE];
-	u64 wx[MMX_TILE];
+	struct mmx_simd_hplan plan;
 	u32 h[2][MMX_TILE];	/* interpolated screen rows hy[0], hy[1] */
 	s64 hy[2];
+	u32 pf_off;		/* the next tile's first screen pixel */
+	u32 pf_px;		/* and how many it reads, 0: no next tile */
 };
 
 static __always_inline const u32 *
 mmx_scale_hrow(const struct mmx_simd_ops *ops, struct mmx_scale_tile *tl,
-	       const struct mmx_src *s, s64 yi, u32 n)
+	       const struct mmx_src *s, s64 yi)
 {
 	int k = tl->hy[0] == yi ? 0 : tl->hy[1] == yi ? 1 : -1;
 
 	if (k < 0) {
 		/* replace the row that is not yi - 1 (rows only go down) */
+		const u32 *row = s->px + (size_t)yi * s->stride;
+		u32 i;
+
 		k = tl->hy[0] == yi - 1 ? 1 : 0;
-		ops->hlerp_row(tl->h[k], n, s->px + (size_t)yi * s->stride,
-			       (u32)s->w, tl->off, tl->wx);
+		/*
+		 * the next tile reads this row a group of rows later: its
+		 * lines are fetched while this tile's rows are composed
+		 */
+		for (i = 0; i < tl->pf_px; i += 16)
+			__builtin_prefetch(row + tl->pf_off + i);
+		ops->hlerp_plan(tl->h[k], &tl->plan, row);
 		tl->hy[k] = yi;
 	}
 	return tl->h[k];
+}
+
+/*
+ * The screen pixels the tile from column @c1 (up to @hi) reads, for
+ * prefetching: from *@off, *@n of them (at most 64, 0 without a tile).
+ */
+static void mmx_scale_next(u32 *off, u32 *n, s64 x, s64 dx, u32 c1, u32 hi)
+{
+	u32 c2 = hi - c1 < MMX_TILE ? hi : c1 + MMX_TILE;
+	s64 a = (x + (s64)c1 * dx) >> 32, b = (x + (s64)(c2 - 1) * dx) >> 32;
+
+	*off = 0;
+	*n = 0;
+	if (c1 >= hi)
+		return;
+	if (b < a) {
+		s64 t = a;
+
+		a = b;
+		b = t;
+	}
+	*off = (u32)a;
+	*n = b - a + 2 < 64 ? (u32)(b - a + 2) : 64;
 }
 
 /* BILINEAR rows [@row_begin, @row_end), columns [@lo, @hi) of a scale. */
@@ -668,7 +701,7 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 			   struct mmx_frame *out, u32 row_begin, u32 row_end,
 			   u32 lo, u32 hi)
 {
-	s64 dx = t->dxu, dy = t->dyv;
+	s64 dx = t->dxu, dy = t->dyv, xk;
 	struct mmx_scale_tile tl;
 	const u32 *top, *bot;
 	u32 c0, c1, v, k;
@@ -676,12 +709,8 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 
 	for (c0 = lo; c0 < hi; c0 = c1) {
 		c1 = hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
-		for (k = 0; k < c1 - c0; k++) {
-			s64 xk = x + (s64)(c0 + k) * dx;
-
-			tl.off[k] = (u32)(xk >> 32);
-			tl.wx[k] = MMX_SIMD_LANES4((u32)xk >> 25);
-		}
+		ops->hplan(&tl.plan, c1 - c0, x + (s64)c0 * dx, dx, (u32)s->w);
+		mmx_scale_next(&tl.pf_off, &tl.pf_px, x, dx, c1, hi);
 		tl.hy[0] = -2;
 		tl.hy[1] = -2;
 		yv = y + (s64)row_begin * dy;
@@ -690,15 +719,16 @@ static void mmx_scale_rows(const struct mmx_simd_ops *ops,
 			s64 yi = yv >> 32;
 
 			if ((u64)yi >= s->h - 1) {
-				for (k = 0; k < c1 - c0; k++)
-					dst[k] = mmx_bilinear_edge(s, tl.off[k], yi,
-								   tl.wx[k] & 127,
+				xk = x + (s64)c0 * dx;
+				for (k = 0; k < c1 - c0; k++, xk += dx)
+					dst[k] = mmx_bilinear_edge(s, xk >> 32, yi,
+								   (u32)xk >> 25,
 								   (u32)yv >> 25);
 				continue;
 			}
 			/* in this order: the second keeps the first */
-			top = mmx_scale_hrow(ops, &tl, s, yi, c1 - c0);
-			bot = mmx_scale_hrow(ops, &tl, s, yi + 1, c1 - c0);
+			top = mmx_scale_hrow(ops, &tl, s, yi);
+			bot = mmx_scale_hrow(ops, &tl, s, yi + 1);
 			ops->vlerp_row(dst, c1 - c0, top, bot, (u32)yv >> 25);
 		}
 	}
@@ -717,7 +747,8 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 			      u32 row_end, u32 lo, u32 hi)
 {
 	s64 dx = t->dxu, dy = t->dyv, yv, xk;
-	u32 v, k, c0, c1, g0, g1, off[MMX_TILE];
+	struct mmx_simd_hplan plan;
+	u32 v, c0, c1, g0, g1, i, pf_off, pf_px;
 	bool pick2 = dx == 2 * MMX_FIXP_ONE;
 
 	if (lo >= hi)
@@ -728,8 +759,10 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 		for (c0 = lo; c0 < hi; c0 = c1) {
 			c1 = pick2 || hi - c0 < MMX_TILE ? hi : c0 + MMX_TILE;
 			xk = x + (s64)c0 * dx;
-			for (k = 0; !pick2 && k < c1 - c0; k++, xk += dx)
-				off[k] = (u32)(xk >> 32);
+			if (!pick2) {
+				ops->hplan(&plan, c1 - c0, xk, dx, (u32)s->w);
+				mmx_scale_next(&pf_off, &pf_px, x, dx, c1, hi);
+			}
 			yv = y + (s64)g0 * dy;
 			for (v = g0; v < g1; v++, yv += dy) {
 				u32 *dst = out->pixels + (size_t)v * out->stride;
@@ -750,8 +783,9 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 					ops->pick2_row(dst + c0, c1 - c0,
 						       row + (xk >> 32));
 				else
-					ops->pick_row(dst + c0, c1 - c0, row,
-						      (u32)s->w, off);
+					ops->pick_plan(dst + c0, &plan, row);
+				for (i = 0; !pick2 && i < pf_px; i += 16)
+					__builtin_prefetch(row + pf_off + i);
 			}
 		}
 	}
@@ -782,7 +816,11 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 	}
 	/*
 	 * Groups of MMX_SCALE_ROWS rows, each walked tile by tile: the
-	 * group's rows (pages) stay cached from one tile to the next.
+	 * group's rows (pages) stay cached from one tile to the next. Larger
+	 * groups pay a tile's plan and the restart of its two interpolated
+	 * rows less often but run slower once the caches are cold (as after
+	 * another client's work): more rows are walked at once than the
+	 * hardware prefetchers follow.
 	 */
 	for (g0 = row_begin; g0 < row_end; g0 = g1) {
 		g1 = row_end - g0 < MMX_SCALE_ROWS ? row_end :
@@ -872,7 +910,7 @@ static void mmx_compose_affine(const struct mmx_simd_ops *ops,
  * below 2^17 (nearest) or 2^24 (bilinear), 2^39 in 2^-16 units, 2^61 in the
  * 2^-38 units of the forward differences, and their slopes below 2^62 there.
  */
-#define MMX_CHUNK	32
+#define MMX_CHUNK	MMX_SIMD_POINTS
 
 /* floor(n / d) given an estimate t within one of it, else by division */
 static s64 mmx_floor_near(s64 n, s64 d, s64 t)
@@ -1421,18 +1459,24 @@ static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 	return true;
 }
 
-static void mmx_scalar_hlerp_row(u32 *dst, u32 n, const u32 *row, u32 w,
-				 const u32 *off, const u64 *wx)
+static void mmx_scalar_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			     u32 w)
+{
+	(void)w;
+	mmx_hplan_plain(p, n, x, dx);
+}
+
+static void mmx_scalar_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				  const u32 *row)
 {
 	u32 i;
 
-	(void)w;
-	for (i = 0; i < n; i++) {
-		const u32 *p = row + off[i];
+	for (i = 0; i < p->n; i++) {
+		const u32 *q = row + p->base[i / 8] + p->idx[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(p[0]),
-					       mmx_spread(p[1]),
-					       (u32)(wx[i] & 127)));
+		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
+					       mmx_spread(q[1]),
+					       (u32)(p->wx[i] & 127)));
 	}
 }
 
@@ -1467,14 +1511,13 @@ static void mmx_scalar_opaque_row(u32 *dst, u32 n, const u8 *src)
 			 MMX_BLACK;
 }
 
-static void mmx_scalar_pick_row(u32 *dst, u32 n, const u32 *row, u32 w,
-				const u32 *off)
+static void mmx_scalar_pick_plan(u32 *dst, const struct mmx_simd_hplan *p,
+				 const u32 *row)
 {
 	u32 i;
 
-	(void)w;
-	for (i = 0; i < n; i++)
-		dst[i] = row[off[i]];
+	for (i = 0; i < p->n; i++)
+		dst[i] = row[p->base[i / 8] + p->idx[i]];
 }
 
 static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
@@ -1514,10 +1557,11 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.fpu = false,
 	.bilinear_gather = mmx_scalar_bilinear_gather,
 	.bilinear_points = mmx_scalar_bilinear_points,
-	.hlerp_row = mmx_scalar_hlerp_row,
+	.hplan = mmx_scalar_hplan,
+	.hlerp_plan = mmx_scalar_hlerp_plan,
 	.vlerp_row = mmx_scalar_vlerp_row,
 	.box2_row = mmx_scalar_box2_row,
-	.pick_row = mmx_scalar_pick_row,
+	.pick_plan = mmx_scalar_pick_plan,
 	.pick2_row = mmx_scalar_pick2_row,
 	.opaque_row = mmx_scalar_opaque_row,
 	.copy_reversed = mmx_scalar_copy_reversed,
