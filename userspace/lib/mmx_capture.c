@@ -79,7 +79,7 @@ static int mmx_capture_commit(struct mmx_kms *k, uint32_t conn,
 
 	if (!req)
 		return -ENOMEM;
-	ret = mmx_kms_props_get(k->fd, conn, DRM_MODE_OBJECT_CONNECTOR, &p);
+	ret = mmx_kms_props_get(k, conn, DRM_MODE_OBJECT_CONNECTOR, &p);
 	if (ret)
 		goto out;
 	if (!mmx_kms_props_find(&p, "CRTC_ID", &p_crtc, NULL) ||

@@ -120,36 +120,62 @@ void mmx_kms_output_name(char *buf, size_t size, uint32_t type,
 		snprintf(buf, size, "Unknown%u-%u", type, type_id);
 }
 
+/* The name of property @id: learnt once per device, then remembered. */
+static bool mmx_kms_prop_name(struct mmx_kms *k, uint32_t id, char *name)
+{
+	struct mmx_kms_prop_name *n;
+	drmModePropertyPtr info;
+	uint32_t i;
+
+	for (i = 0; i < k->nname; i++) {
+		if (k->names[i].id == id) {
+			memcpy(name, k->names[i].name, DRM_PROP_NAME_LEN);
+			return true;
+		}
+	}
+	info = drmModeGetProperty(k->fd, id);
+	if (!info)
+		return false;
+	snprintf(name, DRM_PROP_NAME_LEN, "%s", info->name);
+	drmModeFreeProperty(info);
+	if (k->nname < MMX_KMS_MAX_PROPS) {
+		n = &k->names[k->nname++];
+		n->id = id;
+		memcpy(n->name, name, DRM_PROP_NAME_LEN);
+	}
+	return true;
+}
+
 /**
  * mmx_kms_props_get - read every property of a KMS object
- * @fd: the device
+ * @k: the display
  * @obj: object id
  * @type: DRM_MODE_OBJECT_*
  * @p: filled (at most %MMX_KMS_MAX_OBJ_PROPS)
  *
+ * The values are read from the kernel every time; the names of the
+ * properties only the first time a property id is seen (a property's id
+ * and name never change while the device is open).
+ *
  * Return: 0 or -errno.
  */
-int mmx_kms_props_get(int fd, uint32_t obj, uint32_t type,
+int mmx_kms_props_get(struct mmx_kms *k, uint32_t obj, uint32_t type,
 		      struct mmx_kms_props *p)
 {
 	drmModeObjectPropertiesPtr props;
 	uint32_t i;
 
 	p->n = 0;
-	props = drmModeObjectGetProperties(fd, obj, type);
+	props = drmModeObjectGetProperties(k->fd, obj, type);
 	if (!props)
 		return errno ? -errno : -ENOENT;
 	for (i = 0; i < props->count_props && p->n < MMX_KMS_MAX_OBJ_PROPS;
 	     i++) {
-		drmModePropertyPtr info = drmModeGetProperty(fd, props->props[i]);
-
-		if (!info)
+		if (!mmx_kms_prop_name(k, props->props[i], p->name[p->n]))
 			continue;
 		p->id[p->n] = props->props[i];
 		p->value[p->n] = props->prop_values[i];
-		snprintf(p->name[p->n], DRM_PROP_NAME_LEN, "%s", info->name);
 		p->n++;
-		drmModeFreeProperty(info);
 	}
 	drmModeFreeObjectProperties(props);
 	return 0;
@@ -309,7 +335,7 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 	mmx_kms_identity_fixed(now->matrix);
 	now->x = c->x;
 	now->y = c->y;
-	ret = mmx_kms_props_get(k->fd, c->id, DRM_MODE_OBJECT_CRTC, &p);
+	ret = mmx_kms_props_get(k, c->id, DRM_MODE_OBJECT_CRTC, &p);
 	if (ret)
 		return ret;
 	if (mmx_kms_props_find(&p, "ACTIVE", NULL, &v))
@@ -352,7 +378,7 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 		const struct mmx_kms_plane *pl = &k->planes[c->primary];
 		uint64_t fb = 0, crtc = 0, sx = 0, sy = 0, cx = 0, cy = 0;
 
-		ret = mmx_kms_props_get(k->fd, pl->id, DRM_MODE_OBJECT_PLANE,
+		ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE,
 					&p);
 		if (ret)
 			return ret;
@@ -427,7 +453,7 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 		pl->id = plane->plane_id;
 		pl->possible = plane->possible_crtcs;
 		drmModeFreePlane(plane);
-		ret = mmx_kms_props_get(k->fd, pl->id, DRM_MODE_OBJECT_PLANE,
+		ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE,
 					&p);
 		if (ret)
 			continue;
@@ -459,7 +485,7 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 			if (k->planes[j].type == DRM_PLANE_TYPE_PRIMARY &&
 			    (k->planes[j].possible & (1u << i)))
 				c->primary = (int)j;
-		ret = mmx_kms_props_get(k->fd, c->id, DRM_MODE_OBJECT_CRTC,
+		ret = mmx_kms_props_get(k, c->id, DRM_MODE_OBJECT_CRTC,
 					&p);
 		if (ret)
 			return ret;
@@ -780,7 +806,7 @@ static void mmx_kms_output_fill(struct mmx_kms *k, drmModeConnector *c,
 			o->nprop++;
 		drmModeFreeProperty(info);
 	}
-	if (!crtc && !mmx_kms_props_get(k->fd, c->connector_id,
+	if (!crtc && !mmx_kms_props_get(k, c->connector_id,
 					DRM_MODE_OBJECT_CONNECTOR, &p))
 		mmx_kms_props_find(&p, "CRTC_ID", NULL, &crtc);
 	o->crtc = (uint32_t)crtc;

@@ -21,6 +21,7 @@
 
 #define MMX_KMS_MAX_PLANES	64
 #define MMX_KMS_MAX_OBJ_PROPS	64
+#define MMX_KMS_MAX_PROPS	256
 
 /**
  * struct mmx_screen - the screen framebuffer libmmx owns
@@ -111,6 +112,16 @@ struct mmx_kms_crtc {
 };
 
 /**
+ * struct mmx_kms_prop_name - a property's name, learnt once per device
+ * @id: property id
+ * @name: its name
+ */
+struct mmx_kms_prop_name {
+	uint32_t id;
+	char name[DRM_PROP_NAME_LEN];
+};
+
+/**
  * struct mmx_kms - a local display: a KMS device opened through libdrm
  * @fd: the device
  * @own_fd: close @fd in mmx_kms_close()
@@ -133,6 +144,8 @@ struct mmx_kms_crtc {
  * @pointer_y: see @pointer_x
  * @timestamp: last configuration change, CLOCK_MONOTONIC ns
  * @config_timestamp: last probe, CLOCK_MONOTONIC ns
+ * @nname: entries in @names
+ * @names: the names of the properties seen so far, by id
  */
 struct mmx_kms {
 	int fd;
@@ -156,6 +169,8 @@ struct mmx_kms {
 	int32_t pointer_y;
 	uint64_t timestamp;
 	uint64_t config_timestamp;
+	uint32_t nname;
+	struct mmx_kms_prop_name names[MMX_KMS_MAX_PROPS];
 };
 
 /**
@@ -200,7 +215,7 @@ struct mmx_kms_crtc_now {
 
 /* mmx_kms.c */
 uint64_t mmx_kms_now_ns(void);
-int mmx_kms_props_get(int fd, uint32_t obj, uint32_t type,
+int mmx_kms_props_get(struct mmx_kms *k, uint32_t obj, uint32_t type,
 		      struct mmx_kms_props *p);
 bool mmx_kms_props_find(const struct mmx_kms_props *p, const char *name,
 			uint32_t *id, uint64_t *value);

@@ -720,7 +720,7 @@ static void mmx_req_detach(struct mmx_kms *k, drmModeAtomicReqPtr req,
 		const struct mmx_kms_plane *pl = &k->planes[i];
 
 		if (!(pl->possible & (1u << index)) ||
-		    mmx_kms_props_get(k->fd, pl->id, DRM_MODE_OBJECT_PLANE,
+		    mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE,
 				      &p) ||
 		    !mmx_kms_props_find(&p, "CRTC_ID", NULL, &v) ||
 		    v != k->crtcs[index].id)
@@ -790,7 +790,7 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 		if ((only >= 0 && (int)j != only) ||
 		    w->out_crtc[j] == w->cur.outputs[j].crtc)
 			continue;
-		if (mmx_kms_props_get(k->fd, w->cur.outputs[j].id,
+		if (mmx_kms_props_get(k, w->cur.outputs[j].id,
 				      DRM_MODE_OBJECT_CONNECTOR, &cp) ||
 		    !mmx_kms_props_find(&cp, "CRTC_ID", &p_crtc, NULL)) {
 			drmModeAtomicFree(req);
