@@ -510,6 +510,10 @@ int mmx_set_primary(struct mmx_display *d, uint32_t output,
  * The pointer moved to screen point (@x, @y): every CRTC with panning
  * follows it (RandR 1.3's policy, with transforms, per the state's
  * pan_mode), all in one atomic commit. -EOPNOTSUPP without transforms.
+ * Locally it reads nothing from the kernel once libmmx knows the CRTCs:
+ * after changing a CRTC's TRANSFORM or PANNING through mmx_fd() yourself,
+ * take a snapshot (mmx_get_screen_resources_current()) before the next
+ * motion.
  */
 int mmx_pointer_moved(struct mmx_display *d, int32_t x, int32_t y);
 

@@ -320,6 +320,9 @@ static bool mmx_kms_blob_read(int fd, uint32_t id, void *buf, size_t size)
  * @index: CRTC index
  * @now: filled
  *
+ * Reads the CRTC's and its primary plane's property values and the blobs
+ * they name, and remembers the result for mmx_kms_crtc_known().
+ *
  * Return: 0 or -errno.
  */
 int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
@@ -331,6 +334,8 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 	uint64_t v;
 	int ret;
 
+	c->known = false;
+	c->fb_sized = 0;
 	memset(now, 0, sizeof(*now));
 	mmx_kms_identity_fixed(now->matrix);
 	now->x = c->x;
@@ -394,7 +399,51 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 			now->y = (int32_t)(sy >> 16) - (int32_t)(int64_t)cy;
 		}
 	}
+	c->now = *now;
+	c->known = true;
 	return 0;
+}
+
+/**
+ * mmx_kms_crtc_known - what a CRTC does, from memory when libmmx knows
+ * @k: the display
+ * @index: CRTC index
+ * @now: filled
+ *
+ * The pointer path's read: no ioctl once mmx_kms_crtc_read() has read the
+ * CRTC, as long as nothing but libmmx's own panning commits changed it
+ * since. That holds while libmmx is the DRM master and the only one that
+ * configures the CRTCs; mmx_kms_forget() drops the memory when libmmx
+ * configures them itself or a commit fails, and every snapshot
+ * (mmx_kms_state()) reads the kernel again. A client that changes the
+ * CRTCs through the device behind libmmx's back takes a snapshot before
+ * the next pointer motion.
+ *
+ * Return: 0 or -errno.
+ */
+int mmx_kms_crtc_known(struct mmx_kms *k, uint32_t index,
+		       struct mmx_kms_crtc_now *now)
+{
+	const struct mmx_kms_crtc *c = &k->crtcs[index];
+
+	if (!c->known)
+		return mmx_kms_crtc_read(k, index, now);
+	*now = c->now;
+	return 0;
+}
+
+/**
+ * mmx_kms_forget - read the CRTCs from the kernel again next time
+ * @k: the display
+ */
+void mmx_kms_forget(struct mmx_kms *k)
+{
+	uint32_t i;
+
+	for (i = 0; i < k->ncrtc; i++) {
+		k->crtcs[i].known = false;
+		k->crtcs[i].fb_sized = 0;
+	}
 }
 
 /**

@@ -76,6 +76,32 @@ struct mmx_kms_plane {
 };
 
 /**
+ * struct mmx_kms_crtc_now - what the kernel says a CRTC does now
+ * @active: ACTIVE
+ * @mode_blob: MODE_ID
+ * @has_mode: @mode is valid
+ * @mode: the mode
+ * @matrix: the TRANSFORM matrix (identity without a blob)
+ * @filter: TRANSFORM_FILTER value
+ * @panning: the PANNING blob (zero without one)
+ * @fb: primary plane's FB_ID (0: off or not on this CRTC)
+ * @x: position: primary plane SRC - CRTC (valid when @fb)
+ * @y: see @x
+ */
+struct mmx_kms_crtc_now {
+	bool active;
+	uint32_t mode_blob;
+	bool has_mode;
+	drmModeModeInfo mode;
+	int64_t matrix[9];
+	uint64_t filter;
+	struct mmx_panning_info panning;
+	uint32_t fb;
+	int32_t x;
+	int32_t y;
+};
+
+/**
  * struct mmx_kms_crtc - a CRTC: property ids and what KMS cannot hold
  * @id: CRTC id
  * @index: KMS index
@@ -93,6 +119,11 @@ struct mmx_kms_plane {
  *	are decoded again (rotation normal, current = the kernel's matrix)
  * @x: last position libmmx set (used when the primary plane is off)
  * @y: see @x
+ * @known: @now is what the CRTC does (see mmx_kms_crtc_known())
+ * @now: what libmmx last read from the kernel or committed itself
+ * @fb_sized: the framebuffer whose size @fb_w, @fb_h hold (0: none)
+ * @fb_w: width of @fb_sized
+ * @fb_h: height of @fb_sized
  */
 struct mmx_kms_crtc {
 	uint32_t id;
@@ -109,6 +140,11 @@ struct mmx_kms_crtc {
 	int64_t committed[9];
 	int32_t x;
 	int32_t y;
+	bool known;
+	struct mmx_kms_crtc_now now;
+	uint32_t fb_sized;
+	uint32_t fb_w;
+	uint32_t fb_h;
 };
 
 /**
@@ -187,32 +223,6 @@ struct mmx_kms_props {
 	char name[MMX_KMS_MAX_OBJ_PROPS][DRM_PROP_NAME_LEN];
 };
 
-/**
- * struct mmx_kms_crtc_now - what the kernel says a CRTC does now
- * @active: ACTIVE
- * @mode_blob: MODE_ID
- * @has_mode: @mode is valid
- * @mode: the mode
- * @matrix: the TRANSFORM matrix (identity without a blob)
- * @filter: TRANSFORM_FILTER value
- * @panning: the PANNING blob (zero without one)
- * @fb: primary plane's FB_ID (0: off or not on this CRTC)
- * @x: position: primary plane SRC - CRTC (valid when @fb)
- * @y: see @x
- */
-struct mmx_kms_crtc_now {
-	bool active;
-	uint32_t mode_blob;
-	bool has_mode;
-	drmModeModeInfo mode;
-	int64_t matrix[9];
-	uint64_t filter;
-	struct mmx_panning_info panning;
-	uint32_t fb;
-	int32_t x;
-	int32_t y;
-};
-
 /* mmx_kms.c */
 uint64_t mmx_kms_now_ns(void);
 int mmx_kms_props_get(struct mmx_kms *k, uint32_t obj, uint32_t type,
@@ -221,6 +231,9 @@ bool mmx_kms_props_find(const struct mmx_kms_props *p, const char *name,
 			uint32_t *id, uint64_t *value);
 int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 		      struct mmx_kms_crtc_now *now);
+int mmx_kms_crtc_known(struct mmx_kms *k, uint32_t index,
+		       struct mmx_kms_crtc_now *now);
+void mmx_kms_forget(struct mmx_kms *k);
 void mmx_kms_sync_records(struct mmx_kms *k, uint32_t index,
 			  const struct mmx_kms_crtc_now *now);
 void mmx_kms_mode_from_drm(struct mmx_mode *m, const drmModeModeInfo *d);

@@ -1071,44 +1071,58 @@ out_blobs:
 out_fb:
 	mmx_screen_destroy(k->fd, &w->screen);
 out:
+	mmx_kms_forget(k);
 	free(w);
 	return ret;
 }
 
-/**
- * mmx_kms_pointer_moved - the pointer moved: panned CRTCs follow it
- * @k: the display
- * @x: pointer position on the screen
- * @y: see @x
- *
- * Every lit CRTC with panning gets its new position from
- * mmx_pan_follow_heads() (the display's pan mode), all in one atomic
- * commit that moves the primary planes only (no modeset).
- *
- * Return: 0; -EOPNOTSUPP without CRTC transforms and panning; -errno from
- * KMS (the position is recorded anyway).
+/* Size of the framebuffer CRTC @kc shows (@fb), remembered per CRTC. */
+static bool mmx_pan_fb_size(struct mmx_kms *k, struct mmx_kms_crtc *kc,
+			    uint32_t fb, uint32_t *w, uint32_t *h)
+{
+	drmModeFBPtr info;
+
+	if (fb == k->screen.fb_id) {
+		*w = k->screen.width;
+		*h = k->screen.height;
+		return true;
+	}
+	if (kc->fb_sized != fb) {
+		info = drmModeGetFB(k->fd, fb);
+		if (!info)
+			return false;
+		kc->fb_sized = fb;
+		kc->fb_w = info->width;
+		kc->fb_h = info->height;
+		drmModeFreeFB(info);
+	}
+	*w = kc->fb_w;
+	*h = kc->fb_h;
+	return true;
+}
+
+/*
+ * One try of mmx_kms_pointer_moved(): the CRTCs as libmmx knows them
+ * (mmx_kms_crtc_known()), one commit of the primary planes that move.
  */
-int mmx_kms_pointer_moved(struct mmx_kms *k, int32_t x, int32_t y)
+static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
 {
 	struct mmx_kms_crtc_now now[MMX_MAX_CRTCS];
 	struct mmx_pan_head *heads;
 	int32_t nx[MMX_MAX_CRTCS], ny[MMX_MAX_CRTCS];
+	bool planes[MMX_MAX_CRTCS] = { false };
 	drmModeAtomicReqPtr req = NULL;
 	bool moved = false;
 	uint32_t i, n;
 	int ret = 0;
 
-	k->pointer_x = x;
-	k->pointer_y = y;
-	if (!k->has_transforms)
-		return -EOPNOTSUPP;
 	heads = calloc(k->ncrtc ? k->ncrtc : 1, sizeof(*heads));
 	if (!heads)
 		return -ENOMEM;
 	for (i = 0; i < k->ncrtc; i++) {
 		s64 e[9];
 
-		ret = mmx_kms_crtc_read(k, i, &now[i]);
+		ret = mmx_kms_crtc_known(k, i, &now[i]);
 		if (ret)
 			goto out;
 		heads[i].x = now[i].x;
@@ -1132,23 +1146,24 @@ int mmx_kms_pointer_moved(struct mmx_kms *k, int32_t x, int32_t y)
 		goto out;
 	}
 	for (i = 0; i < k->ncrtc; i++) {
-		const struct mmx_kms_crtc *kc = &k->crtcs[i];
-		uint32_t fw = k->screen.width, fh = k->screen.height;
+		struct mmx_kms_crtc *kc = &k->crtcs[i];
+		uint32_t fw, fh;
 
 		if ((nx[i] == heads[i].x && ny[i] == heads[i].y) ||
-		    kc->primary < 0)
+		    kc->primary < 0 ||
+		    !mmx_pan_fb_size(k, kc, now[i].fb, &fw, &fh))
 			continue;
-		if (now[i].fb != k->screen.fb_id) {
-			drmModeFBPtr fb = drmModeGetFB(k->fd, now[i].fb);
-
-			if (!fb)
-				continue;
-			fw = fb->width;
-			fh = fb->height;
-			drmModeFreeFB(fb);
-		}
 		mmx_req_plane(req, &k->planes[kc->primary], kc->id, now[i].fb,
 			      fw, fh, nx[i], ny[i], &heads[i].t);
+		/*
+		 * What libmmx believes, unchanged: no-ops while true, a
+		 * modeset (refused without ALLOW_MODESET) or a dead blob
+		 * when someone else turned the CRTC off or changed its mode.
+		 */
+		drmModeAtomicAddProperty(req, kc->id, kc->p_active, 1);
+		drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id,
+					 now[i].mode_blob);
+		planes[i] = true;
 		moved = true;
 	}
 	if (moved) {
@@ -1157,11 +1172,61 @@ int mmx_kms_pointer_moved(struct mmx_kms *k, int32_t x, int32_t y)
 			for (i = 0; i < k->ncrtc; i++) {
 				k->crtcs[i].x = nx[i];
 				k->crtcs[i].y = ny[i];
+				/* what mmx_kms_crtc_read() would say now */
+				if (!planes[i] && now[i].fb)
+					continue;
+				k->crtcs[i].now.x = nx[i];
+				k->crtcs[i].now.y = ny[i];
 			}
 		}
 	}
 	drmModeAtomicFree(req);
 out:
 	free(heads);
+	return ret;
+}
+
+/**
+ * mmx_kms_pointer_moved - the pointer moved: panned CRTCs follow it
+ * @k: the display
+ * @x: pointer position on the screen
+ * @y: see @x
+ *
+ * Every lit CRTC with panning gets its new position from
+ * mmx_pan_follow_heads() (the display's pan mode), all in one atomic
+ * commit that moves the primary planes only (no modeset).
+ *
+ * The CRTCs' modes, transforms, panning and framebuffers come from what
+ * libmmx knows (mmx_kms_crtc_known()), so a motion costs that one commit.
+ * The commit also sets each moved CRTC's ACTIVE and MODE_ID to what libmmx
+ * believes: no change while that is true, refused when another master or
+ * the kernel turned the CRTC off or changed its mode. When the commit
+ * fails, libmmx forgets, reads the kernel and tries once more: the error
+ * stands only if the kernel's own state refuses it too.
+ *
+ * Return: 0; -EOPNOTSUPP without CRTC transforms and panning; -errno from
+ * KMS (the position is recorded anyway).
+ */
+int mmx_kms_pointer_moved(struct mmx_kms *k, int32_t x, int32_t y)
+{
+	bool fresh = true;
+	uint32_t i;
+	int ret;
+
+	k->pointer_x = x;
+	k->pointer_y = y;
+	if (!k->has_transforms)
+		return -EOPNOTSUPP;
+	for (i = 0; i < k->ncrtc; i++)
+		fresh &= !k->crtcs[i].known;
+	ret = mmx_pan_commit(k, x, y);
+	if (!ret)
+		return 0;
+	mmx_kms_forget(k);
+	if (fresh)
+		return ret;
+	ret = mmx_pan_commit(k, x, y);
+	if (ret)
+		mmx_kms_forget(k);
 	return ret;
 }
