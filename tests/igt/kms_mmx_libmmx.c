@@ -19,9 +19,13 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -827,6 +831,108 @@ static void test_panning_rotated(struct mmx_dev *d)
 }
 
 /* ------------------------------------------------------------------------ */
+/* ioctls per pointer motion                                                */
+
+static bool g_counting;
+static int g_count_fd = -1;
+static unsigned int g_ioctls;
+
+/*
+ * Every ioctl() of this process comes here: libdrm's calls into the C
+ * library bind to the executable's definition. While counting, the DRM
+ * ioctls on the device are counted; all are passed on unchanged.
+ */
+int ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (g_counting && fd == g_count_fd &&
+	    _IOC_TYPE(request) == DRM_IOCTL_BASE)
+		g_ioctls++;
+	return (int)syscall(SYS_ioctl, fd, request, arg);
+}
+
+/* DRM ioctls of one mmx_pointer_moved() (which must succeed). */
+static unsigned int motion_ioctls(struct mmx_dev *d, struct mmx_display *x,
+				  int32_t px, int32_t py)
+{
+	int ret;
+
+	g_ioctls = 0;
+	g_count_fd = d->fd;
+	g_counting = true;
+	ret = mmx_pointer_moved(x, px, py);
+	g_counting = false;
+	mmx_do(ret);
+	return g_ioctls;
+}
+
+/* The cost of panning: one atomic commit per motion once libmmx knows. */
+static void test_motion_ioctls(struct mmx_dev *d)
+{
+	struct mmx_display *x = disp(d);
+	struct mmx_output *o = NULL;
+	struct mmx_state *s;
+	struct mmx_config cfg;
+	unsigned int first, n;
+	struct mmx_req *r;
+	uint32_t vga;
+	int i;
+
+	mmx_require(d->n_outputs >= 2);
+	mmx_config_init(&cfg);
+	cfg.flags = MMX_CONFIG_PAN_MODE;
+	cfg.pan_mode = MMX_PAN_JOINT;
+	set_pan(light(x, &cfg, "eDP-1", 0, 0), 640, 480, 0, 0);
+	set_pan(light(x, &cfg, "VGA-1", 640, 0), 640, 480, 640, 0);
+	apply(x, &cfg);
+
+	/* both CRTCs pan (joint); the first motion reads the kernel */
+	first = motion_ioctls(d, x, 400, 100);
+	mmx_assert(first > 0);
+	n = motion_ioctls(d, x, 100, 300);
+	printf("ioctls per motion: %u (first after the configuration: %u)\n",
+	       n, first);
+	expect_pos(x, "eDP-1", 81, 61);
+	expect_pos(x, "VGA-1", 721, 61);
+	mmx_assert_f(n <= 3, "%u ioctls for one motion of two CRTCs", n);
+	/* after a snapshot: back up */
+	n = motion_ioctls(d, x, 0, 0);
+	expect_pos(x, "eDP-1", 0, 0);
+	expect_pos(x, "VGA-1", 640, 0);
+	mmx_assert_f(n <= 3, "%u ioctls for one motion of two CRTCs", n);
+
+	/*
+	 * VGA turned off behind libmmx's back: the commit from memory is
+	 * refused, libmmx reads the kernel and pans eDP alone, and leaves
+	 * VGA off with its plane detached.
+	 */
+	s = snap(x);
+	vga = crtc_of(s, "VGA-1")->id;
+	mmx_state_free(s);
+	for (i = 0; i < d->n_outputs && !o; i++)
+		if (d->out[i].crtc_id == vga)
+			o = &d->out[i];
+	mmx_assert(o && o->primary);
+	r = mmx_req_new(d);
+	mmx_req_output_off(r, o);
+	mmx_req_add(r, o->primary, "FB_ID", 0);
+	mmx_req_add(r, o->primary, "CRTC_ID", 0);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	n = motion_ioctls(d, x, 400, 100);
+	printf("ioctls for the motion after VGA went off: %u\n", n);
+	mmx_assert_eq(mmx_prop_get(d, vga, "ACTIVE"), 0);
+	mmx_assert_eq(mmx_prop_get(d, o->primary, "CRTC_ID"), 0);
+	mmx_assert_eq(mmx_prop_get(d, o->primary, "FB_ID"), 0);
+	expect_pos(x, "eDP-1", 81, 0);
+	disp_close();
+}
+
+/* ------------------------------------------------------------------------ */
 /* properties                                                               */
 
 static void test_properties(struct mmx_dev *d)
@@ -1097,6 +1203,8 @@ static const struct mmx_subtest tests[] = {
 	  .func = test_panning },
 	{ .name = "panning-rotated", .desc = "panning a rotated CRTC",
 	  .func = test_panning_rotated },
+	{ .name = "motion-ioctls", .desc = "a pointer motion that pans two CRTCs costs at most 3 DRM ioctls (one atomic commit)",
+	  .func = test_motion_ioctls },
 	{ .name = "properties", .desc = "SignalFormat and SignalProperties round trips, refused values change nothing",
 	  .func = test_properties },
 	{ .name = "bad-configs", .desc = "refused configurations name the output and the reason and change nothing",
