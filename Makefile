@@ -17,13 +17,19 @@
 #                   (tests/vm/image; cached under build/images/)
 #   make module-trixie  the module for Debian 13's 6.12 kernel, built in
 #                   the Debian 13 root (build/trixie/*.ko)
+#   make check-debug  the driver's guest tests, KUnit suites and fuzzer on
+#                   the debug kernel (KASAN, lockdep, kmemleak, UBSAN...)
+#   make debug-kernel  that kernel, built from linux-source-6.1 and
+#                   tests/debug-kernel/debug.config (cached in
+#                   build/debug-kernel/)
+#   make module-debug  the modules and mmx_kunit.ko for it (build/debug/)
 
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := $(CURDIR)/build
 CHECK_ARGS ?=
 
-.PHONY: all module module-trixie images userspace tests tools deps check demo bench install modules_install clean
+.PHONY: all module module-trixie module-debug debug-kernel check-debug images userspace tests tools deps check demo bench install modules_install clean
 
 all: module userspace tests tools
 
@@ -35,6 +41,14 @@ module:
 
 module-trixie:
 	scripts/module-release --release trixie $(if $(W),W=$(W)) $(if $(C),C=$(C))
+
+# nice: it takes half an hour or more of both CPUs, and may run while
+# other tests do (.ci/run starts it early)
+debug-kernel:
+	nice scripts/debug-kernel
+
+module-debug: debug-kernel
+	scripts/module-debug $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 # both at once: they wait on the network as much as on the CPU
 images:
@@ -59,6 +73,11 @@ check: deps
 	$(MAKE) all; rc=$$?; wait $$pid || rc=1; cat $(BUILD)/images.log; exit $$rc
 	$(MAKE) module-trixie
 	tests/run-all $(CHECK_ARGS)
+
+check-debug: deps
+	$(MAKE) module-debug
+	$(MAKE) all
+	tests/run-debug $(CHECK_ARGS)
 
 demo: deps
 	$(MAKE) all
