@@ -1,0 +1,1144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * KUnit suites of mmx's pure code: fixed-point math, transform validation
+ * and bounding boxes, panning rules, signal tables and link limits, EDID
+ * build and validation, blending. The host unit tests (tests/unit/) check
+ * the same files with the same expectations (the tables below are theirs);
+ * these prove that the kernel build of the code, with the kernel's integer
+ * helpers and compiler flags (and KASAN/UBSAN on the debug kernel), behaves
+ * the same. Built as mmx_kunit.ko only against a kernel with CONFIG_KUNIT:
+ * `modprobe mmx_kunit` runs every suite and logs KTAP.
+ */
+
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+
+#include "../mmx_blend.h"
+#include "../mmx_edid.h"
+#include "../mmx_fixed.h"
+#include "../mmx_panning.h"
+#include "../mmx_signal.h"
+#include "../mmx_transform.h"
+
+#define ONE	((s64)1 << 32)
+#define P(x)	MMX_SIGPROP(MMX_SIGPROP_##x)
+
+/* Deterministic xorshift: a failure reproduces. */
+struct mmx_kunit_rng {
+	u64 state;
+};
+
+static u64 mmx_kunit_rand(struct mmx_kunit_rng *rng)
+{
+	rng->state ^= rng->state << 13;
+	rng->state ^= rng->state >> 7;
+	rng->state ^= rng->state << 17;
+	return rng->state;
+}
+
+/* A random s64 of random magnitude (0 to 63 significant bits). */
+static s64 mmx_kunit_rand_s64(struct mmx_kunit_rng *rng)
+{
+	unsigned int bits = mmx_kunit_rand(rng) % 64;
+	s64 v = (s64)(mmx_kunit_rand(rng) >> (63 - bits) >> 1);
+
+	return mmx_kunit_rand(rng) & 1 ? -v : v;
+}
+
+/* ---- fixed point ---------------------------------------------------- */
+
+struct mmx_fixp_case {
+	const char *name;
+	s64 raw;
+	s64 floor, ceil, round;
+};
+
+static const struct mmx_fixp_case mmx_fixp_cases[] = {
+	/* worked by hand: raw / 2^32 */
+	{ "zero", 0, 0, 0, 0 },
+	{ "one", ONE, 1, 1, 1 },
+	{ "half", ONE / 2, 0, 1, 1 },
+	{ "minus-half", -ONE / 2, -1, 0, 0 },
+	{ "minus-1.5", -3 * ONE / 2, -2, -1, -1 },
+	{ "epsilon", 1, 0, 1, 0 },
+	{ "minus-epsilon", -1, -1, 0, 0 },
+	{ "2.75", 11 * ONE / 4, 2, 3, 3 },
+	{ "max", S64_MAX, S32_MAX, (s64)S32_MAX + 1, (s64)S32_MAX + 1 },
+	{ "min", S64_MIN, S32_MIN, S32_MIN, S32_MIN },
+};
+
+static void mmx_fixp_case_desc(const struct mmx_fixp_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_fixp, mmx_fixp_cases, mmx_fixp_case_desc);
+
+static void mmx_fixp_test_rounding(struct kunit *test)
+{
+	const struct mmx_fixp_case *c = test->param_value;
+	struct mmx_fixp f = mmx_fixp_from_raw(c->raw);
+
+	KUNIT_EXPECT_EQ(test, mmx_fixp_floor(f), c->floor);
+	KUNIT_EXPECT_EQ(test, mmx_fixp_ceil(f), c->ceil);
+	KUNIT_EXPECT_EQ(test, mmx_fixp_round(f), c->round);
+}
+
+static void mmx_fixp_test_saturation(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmx_fixp_add_sat(mmx_fixp_from_raw(S64_MAX),
+					       mmx_fixp_from_raw(1)).v, S64_MAX);
+	KUNIT_EXPECT_EQ(test, mmx_fixp_sub_sat(mmx_fixp_from_raw(S64_MIN),
+					       mmx_fixp_from_raw(1)).v, S64_MIN);
+	KUNIT_EXPECT_EQ(test, mmx_fixp_add_sat(mmx_fixp_from_int(2),
+					       mmx_fixp_from_int(3)).v, 5 * ONE);
+}
+
+/* floor(n / d) of 128-bit n and positive d, saturated to s64 */
+static s64 mmx_kunit_floor_div(__int128 n, s64 d)
+{
+	__int128 q = n / d;
+
+	if (n % d && n < 0)
+		q--;
+	if (q > S64_MAX)
+		return S64_MAX;
+	if (q < S64_MIN)
+		return S64_MIN;
+	return (s64)q;
+}
+
+static __int128 mmx_kunit_wide_value(struct mmx_wide w)
+{
+	return (__int128)(((__uint128_t)(u64)w.hi << 64) | w.lo);
+}
+
+/*
+ * 128-bit products, sums, shifts, comparisons and floor divisions of random
+ * operands against the compiler's __int128, as the host test does.
+ */
+static void mmx_fixp_test_wide(struct kunit *test)
+{
+	struct mmx_kunit_rng rng = { 0x9e3779b97f4a7c15ull };
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		s64 a = mmx_kunit_rand_s64(&rng), b = mmx_kunit_rand_s64(&rng);
+		s64 c = mmx_kunit_rand_s64(&rng);
+		unsigned int sh = mmx_kunit_rand(&rng) % 101;
+		struct mmx_wide p = mmx_wide_mul(a, b);
+		__int128 ip = (__int128)a * b;
+
+		KUNIT_ASSERT_TRUE_MSG(test, mmx_kunit_wide_value(p) == ip,
+				      "mul %lld %lld", a, b);
+		KUNIT_ASSERT_TRUE_MSG(test,
+				      mmx_kunit_wide_value(mmx_wide_add(p, mmx_wide_from_s64(c))) ==
+				      ip + c, "add %lld*%lld+%lld", a, b, c);
+		KUNIT_ASSERT_TRUE_MSG(test,
+				      mmx_kunit_wide_value(mmx_wide_shr(p, sh)) ==
+				      ip >> (sh > 127 ? 127 : sh), "shr %u", sh);
+		KUNIT_ASSERT_EQ(test, mmx_wide_cmp(p, mmx_wide_from_s64(c)),
+				ip < c ? -1 : ip > c ? 1 : 0);
+		if (c > 0)
+			KUNIT_ASSERT_EQ_MSG(test, mmx_wide_div_floor(p, c),
+					    mmx_kunit_floor_div(ip, c),
+					    "%lld*%lld/%lld", a, b, c);
+		if (b > 0)
+			KUNIT_ASSERT_EQ_MSG(test, mmx_div_floor(a, b),
+					    mmx_kunit_floor_div(a, b),
+					    "%lld/%lld", a, b);
+	}
+}
+
+static struct kunit_case mmx_fixp_test_cases[] = {
+	KUNIT_CASE_PARAM(mmx_fixp_test_rounding, mmx_fixp_gen_params),
+	KUNIT_CASE(mmx_fixp_test_saturation),
+	KUNIT_CASE(mmx_fixp_test_wide),
+	{}
+};
+
+static struct kunit_suite mmx_fixp_suite = {
+	.name = "mmx_fixed",
+	.test_cases = mmx_fixp_test_cases,
+};
+
+/* ---- transforms --------------------------------------------------- */
+
+struct mmx_refusal_case {
+	const char *name;
+	s64 m[9];
+	u32 w, h, ext;
+};
+
+static const struct mmx_refusal_case mmx_refusal_cases[] = {
+	/* Each one breaks exactly one rule of mmx_transform_prepare(). */
+	{ "zero-matrix", { 0 }, 64, 48, 4096 },
+	{ "singular-affine-rank1", { ONE, 2 * ONE, 0, 2 * ONE, 4 * ONE, 0, 0, 0, ONE },
+	  64, 48, 4096 },
+	{ "singular-projective", { ONE, 0, 0, 0, ONE, 0, ONE, 0, 0 }, 64, 48, 4096 },
+	{ "singular-rows-dependent", { ONE, ONE / 2, 3, 2 * ONE, ONE, 6, 5, 7, ONE },
+	  64, 48, 4096 },
+	{ "singular-tiny-entries", { 1, 2, 0, 2, 4, 0, 0, 0, ONE }, 64, 48, 4096 },
+	/* w = 1 - u / 32 is -1 at u = 64 */
+	{ "w-negative-right", { ONE, 0, 0, 0, ONE, 0, -ONE / 32, 0, ONE }, 64, 48, 4096 },
+	/* w = 1 - v / 48 is 0 on the bottom edge */
+	{ "w-zero-bottom", { ONE, 0, 0, 0, ONE, 0, 0, -ONE / 48, ONE }, 64, 48, 4096 },
+	{ "w-negative-everywhere", { ONE, 0, 0, 0, ONE, 0, 0, 0, -ONE }, 64, 48, 4096 },
+	/* w = 1 - v (1 - 2^-20) / 48 is 2^-20 at the bottom: margin 2^-16 */
+	{ "w-margin", { ONE, 0, 0, 0, ONE, 0, 0, -(ONE - 4096) / 48, ONE }, 64, 48,
+	  1 << 15 },
+	/* 1920 x 1080 scaled by 4 is 7680 wide */
+	{ "bbox-too-wide", { 4 * ONE, 0, 0, 0, ONE, 0, 0, 0, ONE }, 1920, 1080, 4096 },
+	{ "bbox-too-tall", { ONE, 0, 0, 0, 4 * ONE, 0, 0, 0, ONE }, 1920, 1080, 4096 },
+	{ "beyond-extent-right", { ONE, 0, 3000 * ONE, 0, ONE, 0, 0, 0, ONE }, 1920,
+	  1080, 4096 },
+	{ "beyond-extent-left", { ONE, 0, -5000 * ONE, 0, ONE, 0, 0, 0, ONE }, 1920,
+	  1080, 4096 },
+	{ "beyond-extent-top", { ONE, 0, 0, 0, ONE, -5000 * ONE, 0, 0, ONE }, 1920,
+	  1080, 4096 },
+	{ "entry-2^15", { 32768 * ONE, 0, 0, 0, ONE, 0, 0, 0, ONE }, 1, 1, 32768 },
+	{ "entry-minus-2^15", { ONE, 0, 0, 0, ONE, -32768 * ONE, 0, 0, ONE }, 1, 1,
+	  32768 },
+	{ "out-width-0", { ONE, 0, 0, 0, ONE, 0, 0, 0, ONE }, 0, 48, 4096 },
+	{ "out-height-too-large", { ONE, 0, 0, 0, ONE, 0, 0, 0, ONE }, 64, 16385, 32768 },
+};
+
+static void mmx_refusal_case_desc(const struct mmx_refusal_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_refusal, mmx_refusal_cases, mmx_refusal_case_desc);
+
+/* A refused matrix leaves the transform as it was. */
+static void mmx_transform_test_refuses(struct kunit *test)
+{
+	const struct mmx_refusal_case *c = test->param_value;
+	struct mmx_transform *t, *before;
+
+	t = kunit_kmalloc(test, sizeof(*t), GFP_KERNEL);
+	before = kunit_kmalloc(test, sizeof(*before), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	memset(t, 0x5a, sizeof(*t));
+	memcpy(before, t, sizeof(*t));
+	KUNIT_EXPECT_EQ(test, mmx_transform_prepare(t, c->m, c->w, c->h, c->ext),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, memcmp(t, before, sizeof(*t)), 0);
+}
+
+struct mmx_bbox_case {
+	const char *name;
+	s64 m[9];
+	u32 w, h;
+	enum mmx_transform_kind kind;
+	s32 bx, by;
+	u32 bw, bh;
+};
+
+static const struct mmx_bbox_case mmx_bbox_cases[] = {
+	/*
+	 * Expected boxes worked by hand: M applied to the corners (0,0), (w,0),
+	 * (0,h), (w,h), then floor of the minimum and ceil of the maximum.
+	 */
+	{ "identity", { ONE, 0, 0, 0, ONE, 0, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_IDENTITY, 0, 0, 1920, 1080 },
+	{ "translate", { ONE, 0, 100 * ONE, 0, ONE, -20 * ONE, 0, 0, ONE }, 640, 480,
+	  MMX_TRANSFORM_TRANSLATE, 100, -20, 640, 480 },
+	/* x = -y' + 1080, y = x': corners to (1080,0) (1080,1920) (0,0) (0,1920) */
+	{ "rot90", { 0, -ONE, 1080 * ONE, ONE, 0, 0, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_AXIS, 0, 0, 1080, 1920 },
+	{ "rot180", { -ONE, 0, 1920 * ONE, 0, -ONE, 1080 * ONE, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_AXIS, 0, 0, 1920, 1080 },
+	{ "rot270-no-translation", { 0, ONE, 0, -ONE, 0, 0, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_AXIS, 0, -1920, 1080, 1920 },
+	{ "reflect-x", { -ONE, 0, 1920 * ONE, 0, ONE, 0, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_AXIS, 0, 0, 1920, 1080 },
+	{ "reflect-y", { ONE, 0, 0, 0, -ONE, 1080 * ONE, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_AXIS, 0, 0, 1920, 1080 },
+	{ "scale-2", { 2 * ONE, 0, 0, 0, 2 * ONE, 0, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_AFFINE, 0, 0, 3840, 2160 },
+	{ "scale-0.75", { 3 * ONE / 4, 0, 0, 0, 3 * ONE / 4, 0, 0, 0, ONE }, 1920, 1080,
+	  MMX_TRANSFORM_AFFINE, 0, 0, 1440, 810 },
+	/* 0.3 is not exact in S31.32: it rounds to 1288490189 / 2^32 = 0.3 + e,
+	 * so 1280 x 0.3 = 384 + 1280 e -> ceil 385, 720 x 0.3 -> 217
+	 */
+	{ "scale-0.3-rounded-out", { 1288490189, 0, 0, 0, 1288490189, 0, 0, 0, ONE }, 1280,
+	  720, MMX_TRANSFORM_AFFINE, 0, 0, 385, 217 },
+	/* translation by (-10.5, 3.25): x in [-10.5, 53.5], y in [3.25, 51.25] */
+	{ "translate-fraction", { ONE, 0, -21 * ONE / 2, 0, ONE, 13 * ONE / 4, 0, 0, ONE },
+	  64, 48, MMX_TRANSFORM_AFFINE, -11, 3, 65, 49 },
+	/* 45 degrees, cos = sin = 1/2^0.5 (rounded to S31.32, below 0.7071068):
+	 * x = c u - s v in [-48 s, 64 c] = [-33.94, 45.25], y = s u + c v in
+	 * [0, 112 c] = [0, 79.196]
+	 */
+	{ "rot45", { 3037000500, -3037000500, 0, 3037000500, 3037000500, 0,
+		     0, 0, ONE }, 64, 48, MMX_TRANSFORM_AFFINE, -34, 0, 80, 80 },
+	/* keystone: w = 1 + v / 64, x = u, y = v: top row x in [0, 64], bottom
+	 * row w = 1.75, y = 48 / 1.75 = 27.43
+	 */
+	{ "keystone-vertical", { ONE, 0, 0, 0, ONE, 0, 0, ONE / 64, ONE }, 64, 48,
+	  MMX_TRANSFORM_PROJECTIVE, 0, 0, 64, 28 },
+	/* w = 2 everywhere: the screen area is halved */
+	{ "projective-constant-w", { ONE, 0, 0, 0, ONE, 0, 0, 0, 2 * ONE }, 65, 49,
+	  MMX_TRANSFORM_PROJECTIVE, 0, 0, 33, 25 },
+	/* w = 1 + u / 128: right column x = 64 / 1.5 = 42.67, y in [0, 32] */
+	{ "keystone-horizontal", { ONE, 0, 0, 0, ONE, 0, ONE / 128, 0, ONE }, 64, 48,
+	  MMX_TRANSFORM_PROJECTIVE, 0, 0, 43, 48 },
+};
+
+static void mmx_bbox_case_desc(const struct mmx_bbox_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_bbox, mmx_bbox_cases, mmx_bbox_case_desc);
+
+static void mmx_transform_test_bbox(struct kunit *test)
+{
+	const struct mmx_bbox_case *c = test->param_value;
+	struct mmx_transform *t;
+	s32 x, y;
+	u32 w, h;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, mmx_transform_prepare(t, c->m, c->w, c->h, 8192), 0);
+	mmx_transform_bbox(t, &x, &y, &w, &h);
+	KUNIT_EXPECT_EQ(test, t->kind, c->kind);
+	KUNIT_EXPECT_EQ(test, x, c->bx);
+	KUNIT_EXPECT_EQ(test, y, c->by);
+	KUNIT_EXPECT_EQ(test, w, c->bw);
+	KUNIT_EXPECT_EQ(test, h, c->bh);
+}
+
+static void mmx_transform_test_identity(struct kunit *test)
+{
+	struct mmx_transform *t;
+	s32 x, y;
+	u32 w, h;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	mmx_transform_identity(t, 800, 600);
+	mmx_transform_bbox(t, &x, &y, &w, &h);
+	KUNIT_EXPECT_EQ(test, t->kind, MMX_TRANSFORM_IDENTITY);
+	KUNIT_EXPECT_EQ(test, x, 0);
+	KUNIT_EXPECT_EQ(test, y, 0);
+	KUNIT_EXPECT_EQ(test, w, 800u);
+	KUNIT_EXPECT_EQ(test, h, 600u);
+}
+
+static struct kunit_case mmx_transform_test_cases[] = {
+	KUNIT_CASE_PARAM(mmx_transform_test_refuses, mmx_refusal_gen_params),
+	KUNIT_CASE_PARAM(mmx_transform_test_bbox, mmx_bbox_gen_params),
+	KUNIT_CASE(mmx_transform_test_identity),
+	{}
+};
+
+static struct kunit_suite mmx_transform_suite = {
+	.name = "mmx_transform",
+	.test_cases = mmx_transform_test_cases,
+};
+
+/* ---- panning ----------------------------------------------------- */
+
+/* A panning configuration, trailing fields zero. */
+#define PAN(...)	PAN_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define PAN_(l, t, w, h, tl, tt, tw, th, bl, bt, br, bb, ...) \
+	{ l, t, w, h, tl, tt, tw, th, bl, bt, br, bb }
+
+static const s64 m_identity[9] = { ONE, 0, 0, 0, ONE, 0, 0, 0, ONE };
+/* RandR's "rotate left" of a 1920x1080 mode: x = 1080 - v, y = u */
+static const s64 m_rot90[9] = { 0, -ONE, 1080 * ONE, ONE, 0, 0, 0, 0, ONE };
+static const s64 m_scale2[9] = { 2 * ONE, 0, 0, 0, 2 * ONE, 0, 0, 0, ONE };
+/* a keystone: w = 1 + v / 4096 */
+static const s64 m_keystone[9] = { ONE, 0, 0, 0, ONE, 0, 0, ONE / 4096, ONE };
+
+struct mmx_pan_check_case {
+	const char *name;
+	const s64 *m;
+	struct mmx_panning p;
+	u32 fb_w, fb_h;
+	int ret;
+};
+
+static const struct mmx_pan_check_case mmx_pan_check_cases[] = {
+	/* RRSetPanning: width 0 or >= CRTC width, left + width within the
+	 * screen, border_left + border_right <= CRTC width; likewise y.
+	 */
+	{ "off", m_identity, PAN(0), 1920, 1080, 0 },
+	{ "whole-screen", m_identity, PAN(0, 0, 3840, 2160), 3840, 2160, 0 },
+	{ "crtc-sized", m_identity, PAN(100, 50, 1920, 1080), 3840, 2160, 0 },
+	{ "x-only", m_identity, PAN(0, 0, 3840, 0), 3840, 1080, 0 },
+	{ "disabled-x-with-left", m_identity, PAN(5, 0, 0, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "disabled-y-with-top", m_identity, PAN(0, 7, 1920, 0), 3840, 2160,
+	  -EINVAL },
+	{ "narrower-than-crtc", m_identity, PAN(0, 0, 1919, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "shorter-than-crtc", m_identity, PAN(0, 0, 1920, 1079), 3840, 2160,
+	  -EINVAL },
+	{ "beyond-screen-right", m_identity, PAN(1921, 0, 1920, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "beyond-screen-bottom", m_identity, PAN(0, 1081, 1920, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "borders-fill-width", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 960, 0, 960, 0), 3840, 2160, 0 },
+	{ "borders-too-wide", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 961, 0, 960, 0), 3840, 2160, -EINVAL },
+	{ "borders-too-tall", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 1000, 0, 81), 3840, 2160, -EINVAL },
+	{ "borders-negative", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -100, -200, -300, -400), 3840, 2160, 0 },
+	{ "border-beyond-int16", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -40000, 0, 0, 0), 3840, 2160, -EINVAL },
+	{ "tracking-beyond-card16", m_identity,
+	  PAN(0, 0, 3840, 2160, 70000, 0, 10, 10), 3840, 2160, -EINVAL },
+	{ "borders-ignored-when-off", m_identity,
+	  PAN(0, 0, 0, 0, 0, 0, 0, 0, 5000, 5000, 5000, 5000), 1920, 1080, 0 },
+	/* rotated 90: the CRTC covers 1080 x 1920 of the screen */
+	{ "rot90-narrow-ok", m_rot90, PAN(0, 0, 1500, 1920), 3000, 3000, 0 },
+	{ "rot90-too-narrow", m_rot90, PAN(0, 0, 1079, 1920), 3000, 3000, -EINVAL },
+	{ "rot90-too-short", m_rot90, PAN(0, 0, 1080, 1919), 3000, 3000, -EINVAL },
+	/* borders are in CRTC pixels: the mode is still 1920 wide */
+	{ "rot90-borders-mode-width", m_rot90,
+	  PAN(0, 0, 1500, 1920, 0, 0, 0, 0, 1000, 0, 920, 0), 3000, 3000, 0 },
+	/* scaled by 2 the CRTC covers 3840 x 2160 */
+	{ "scale2-too-narrow", m_scale2, PAN(0, 0, 3000, 2160), 7680, 4320, -EINVAL },
+	{ "scale2-ok", m_scale2, PAN(0, 0, 3840, 2160), 7680, 4320, 0 },
+};
+
+static void mmx_pan_check_case_desc(const struct mmx_pan_check_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_pan_check, mmx_pan_check_cases, mmx_pan_check_case_desc);
+
+static struct mmx_transform *mmx_kunit_transform(struct kunit *test, const s64 *m)
+{
+	struct mmx_transform *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, mmx_transform_prepare(t, m, 1920, 1080, 32768), 0);
+	return t;
+}
+
+static void mmx_panning_test_check(struct kunit *test)
+{
+	const struct mmx_pan_check_case *c = test->param_value;
+	struct mmx_transform *t = mmx_kunit_transform(test, c->m);
+
+	KUNIT_EXPECT_EQ(test, mmx_panning_check(&c->p, t, c->fb_w, c->fb_h), c->ret);
+}
+
+struct mmx_pan_follow_case {
+	const char *name;
+	const s64 *m;
+	struct mmx_panning p;
+	s32 cur_x, cur_y, ptr_x, ptr_y;
+	s32 want_x, want_y;
+};
+
+static const struct mmx_pan_follow_case mmx_pan_follow_cases[] = {
+	/* 1920x1080 CRTC on a 3840x2160 screen unless said otherwise */
+	{ "no-panning", m_identity, PAN(0), 10, 20, 3000, 2000, 10, 20 },
+	{ "pointer-inside", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 100, 100, 0, 0 },
+	/* c.x = 2000 >= 1920 -> 1919: x = 2000 - 1919 */
+	{ "beyond-right", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 2000, 500, 81, 0 },
+	/* c.x = -100 -> 0: x = 400 */
+	{ "beyond-left", m_identity, PAN(0, 0, 3840, 2160), 500, 0, 400, 10, 400, 0 },
+	/* c.y = 1500 -> 1079: y = 1500 - 1079 */
+	{ "beyond-bottom", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 10, 1500, 0, 421 },
+	{ "beyond-top", m_identity, PAN(0, 0, 3840, 2160), 0, 800, 0, 700, 0, 700 },
+	{ "beyond-corner", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 2000, 1100, 81, 21 },
+	/* pointer clipped to the area: 3839 - 1919 = 1920, the last position */
+	{ "beyond-area", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 5000, 10, 1920, 0 },
+	/* border_right 100: c.x = 1850 >= 1820 -> 1819 */
+	{ "border-right", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 0, 100, 0), 0, 0, 1850, 0, 31, 0 },
+	/* border_top 50: c.y = 60 - 20 = 40 < 50 -> 50: y = 60 - 50 */
+	{ "border-top", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 50, 0, 0), 0, 20, 5, 60, 0, 10 },
+	/* border_left -50: c.x = -30 is not < -50: no pan */
+	{ "border-negative", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -50, 0, 0, 0), 100, 0, 70, 0, 100, 0 },
+	/* tracking area is the left 1000 columns: no pan at x = 2000 */
+	{ "outside-tracking", m_identity, PAN(0, 0, 3840, 2160, 0, 0, 1000, 2160), 0,
+	  0, 2000, 500, 0, 0 },
+	{ "inside-tracking", m_identity, PAN(0, 0, 3840, 2160, 0, 0, 2500, 2160), 0,
+	  0, 2000, 500, 81, 0 },
+	/* tracking limits are half open: x = 2000 is outside [0, 2000) */
+	{ "tracking-edge", m_identity, PAN(0, 0, 3840, 2160, 0, 0, 2000, 2160), 0, 0,
+	  2000, 500, 0, 0 },
+	/* the offset is clamped into the area even without a pan */
+	{ "clamp-to-area", m_identity, PAN(100, 0, 2500, 1080), 0, 0, 500, 500, 100,
+	  0 },
+	{ "clamp-to-area-right", m_identity, PAN(100, 0, 2500, 1080), 900, 0, 1000,
+	  500, 680, 0 },
+	/* x panning disabled: only y moves */
+	{ "x-disabled", m_identity, PAN(0, 0, 0, 2160), 0, 0, 2500, 1500, 0, 421 },
+	/* rotated: c = M^-1 (1500, 100) = (100, -420) -> (100, 0), M c =
+	 * (1080, 100): offset (420, 0)
+	 */
+	{ "rot90-beyond-right", m_rot90, PAN(0, 0, 3000, 3000), 0, 0, 1500, 100, 420,
+	  0 },
+	/* rotated, pointer below: (500, 2500) -> c = (2500, 580) -> c.x 1919,
+	 * M c = (500, 1919): offset (0, 581)
+	 */
+	{ "rot90-beyond-bottom", m_rot90, PAN(0, 0, 3000, 3000), 0, 0, 500, 2500, 0,
+	  581 },
+	{ "rot90-inside", m_rot90, PAN(0, 0, 3000, 3000), 0, 0, 500, 500, 0, 0 },
+	/* the clamp uses the rotated box: x <= 2000 - 1080 */
+	{ "rot90-clamp", m_rot90, PAN(0, 0, 2000, 3000), 1500, 0, 1500, 100, 920,
+	  0 },
+	/* scaled by 2: c = (2000, 50) -> (1919, 50), M c = (3838, 100) */
+	{ "scale2-beyond-right", m_scale2, PAN(0, 0, 7680, 4320), 0, 0, 4000, 100,
+	  162, 0 },
+	/* keystone: w = 1 + v/4096; pointer (100, 2000) from offset (0, 0):
+	 * c = M^-1 (100, 2000) = (195.4, 3908.4), c.y -> 1079 (w = 1.26343),
+	 * M c = (154.7, 854.03): offset (-54.7, 1145.97) rounds to (-55, 1146),
+	 * and x is clamped to the area's left edge (bounding box x = 0)
+	 */
+	/* the same from offset (500, 0), pointer (600, 2000): x = 600 - 154.67
+	 * = 445.33 -> 445 (nearest, not floor)
+	 */
+	{ "keystone-rounding", m_keystone, PAN(0, 0, 3840, 2160), 500, 0, 600, 2000,
+	  445, 1146 },
+	{ "keystone-beyond-bottom", m_keystone, PAN(0, 0, 3840, 2160), 0, 0, 100,
+	  2000, 0, 1146 },
+};
+
+static void mmx_pan_follow_case_desc(const struct mmx_pan_follow_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_pan_follow, mmx_pan_follow_cases, mmx_pan_follow_case_desc);
+
+static void mmx_panning_test_follow(struct kunit *test)
+{
+	const struct mmx_pan_follow_case *c = test->param_value;
+	struct mmx_transform *t = mmx_kunit_transform(test, c->m);
+	s32 x, y;
+
+	mmx_panning_follow(&c->p, t, c->cur_x, c->cur_y, c->ptr_x, c->ptr_y, &x, &y);
+	KUNIT_EXPECT_EQ(test, x, c->want_x);
+	KUNIT_EXPECT_EQ(test, y, c->want_y);
+}
+
+static struct kunit_case mmx_panning_test_cases[] = {
+	KUNIT_CASE_PARAM(mmx_panning_test_check, mmx_pan_check_gen_params),
+	KUNIT_CASE_PARAM(mmx_panning_test_follow, mmx_pan_follow_gen_params),
+	{}
+};
+
+static struct kunit_suite mmx_panning_suite = {
+	.name = "mmx_panning",
+	.test_cases = mmx_panning_test_cases,
+};
+
+/* ---- signal formats and links ------------------------------------- */
+
+struct mmx_sig_check_case {
+	const char *name;
+	enum mmx_output_kind kind;
+	enum mmx_signal_format format;
+	u64 props;
+	int ret;
+};
+
+static const struct mmx_sig_check_case mmx_sig_check_cases[] = {
+	{ "vga-vga", MMX_KIND_VGA, MMX_SIGNAL_VGA, 0, 0 },
+	{ "vga-tmds", MMX_KIND_VGA, MMX_SIGNAL_TMDS, 0, -EINVAL },
+	{ "vga-with-link", MMX_KIND_VGA, MMX_SIGNAL_VGA, P(SINGLE_LINK), -EINVAL },
+	{ "vga-unknown", MMX_KIND_VGA, MMX_SIGNAL_UNKNOWN, 0, -EINVAL },
+	{ "dvii-vga", MMX_KIND_DVII, MMX_SIGNAL_VGA, 0, 0 },
+	{ "dvii-tmds-single", MMX_KIND_DVII, MMX_SIGNAL_TMDS, P(SINGLE_LINK), 0 },
+	{ "dvii-tmds-dual", MMX_KIND_DVII, MMX_SIGNAL_TMDS, P(DUAL_LINK), 0 },
+	{ "dvii-tmds-both-links", MMX_KIND_DVII, MMX_SIGNAL_TMDS,
+	  P(SINGLE_LINK) | P(DUAL_LINK), -EINVAL },
+	{ "dvii-vga-dual", MMX_KIND_DVII, MMX_SIGNAL_VGA, P(DUAL_LINK), -EINVAL },
+	{ "dvii-dp", MMX_KIND_DVII, MMX_SIGNAL_DISPLAYPORT, 0, -EINVAL },
+	{ "dvid-vga", MMX_KIND_DVID, MMX_SIGNAL_VGA, 0, -EINVAL },
+	{ "dvia-tmds", MMX_KIND_DVIA, MMX_SIGNAL_TMDS, 0, -EINVAL },
+	{ "hdmi-tmds-lane", MMX_KIND_HDMIA, MMX_SIGNAL_TMDS, P(LANE4), -EINVAL },
+	{ "hdmi-tmds-dual", MMX_KIND_HDMIA, MMX_SIGNAL_TMDS, P(DUAL_LINK), 0 },
+	{ "dp-default", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT, 0, 0 },
+	{ "dp-lane1-low", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE1) | P(LOW_SPEED), 0 },
+	{ "dp-lane2-hi", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE2) | P(HI_SPEED), 0 },
+	{ "dp-two-lane-counts", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE1) | P(LANE4) | P(HI_SPEED), -EINVAL },
+	{ "dp-two-rates", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(LOW_SPEED) | P(HI_SPEED), -EINVAL },
+	{ "dp-lanes-only", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT, P(LANE4),
+	  -EINVAL },
+	{ "dp-rate-only", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT, P(HI_SPEED),
+	  -EINVAL },
+	{ "dp-with-link", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED) | P(SINGLE_LINK), -EINVAL },
+	{ "dp-tmds", MMX_KIND_DP, MMX_SIGNAL_TMDS, 0, -EINVAL },
+	{ "edp-dp", MMX_KIND_EDP, MMX_SIGNAL_DISPLAYPORT, P(LANE2) | P(LOW_SPEED),
+	  0 },
+	{ "edp-lvds", MMX_KIND_EDP, MMX_SIGNAL_LVDS, 0, -EINVAL },
+	{ "lvds-lvds", MMX_KIND_LVDS, MMX_SIGNAL_LVDS, 0, 0 },
+	{ "lvds-with-standard", MMX_KIND_LVDS, MMX_SIGNAL_LVDS, P(PAL), -EINVAL },
+	{ "composite-ntsc-m", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_NTSC,
+	  P(NTSC_M), 0 },
+	{ "composite-ntsc-base-and-j", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_NTSC, P(NTSC) | P(NTSC_J), 0 },
+	{ "composite-ntsc-two-variants", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_NTSC, P(NTSC_M) | P(NTSC_J), -EINVAL },
+	{ "composite-ntsc-with-pal", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_NTSC, P(PAL_B), -EINVAL },
+	{ "composite-pal-b", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_PAL,
+	  P(PAL_B), 0 },
+	{ "composite-pal-base", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_PAL,
+	  P(PAL), 0 },
+	{ "composite-pal-with-ntsc", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_PAL, P(NTSC_M), -EINVAL },
+	{ "composite-pal-with-secam", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_PAL, P(PAL) | P(SECAM), -EINVAL },
+	{ "composite-pal-with-link", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_PAL, P(PAL_B) | P(SINGLE_LINK), -EINVAL },
+	{ "composite-secam-l", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE_SECAM,
+	  P(SECAM_L), 0 },
+	{ "composite-secam-with-pal", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE_SECAM, P(PAL_B), -EINVAL },
+	{ "composite-generic-pal-m", MMX_KIND_COMPOSITE, MMX_SIGNAL_COMPOSITE,
+	  P(PAL_M), 0 },
+	{ "composite-generic-two-families", MMX_KIND_COMPOSITE,
+	  MMX_SIGNAL_COMPOSITE, P(NTSC_M) | P(PAL_B), -EINVAL },
+	{ "composite-svideo", MMX_KIND_COMPOSITE, MMX_SIGNAL_SVIDEO, 0, -EINVAL },
+	{ "svideo-pal-i", MMX_KIND_SVIDEO, MMX_SIGNAL_SVIDEO, P(PAL_I), 0 },
+	{ "svideo-composite", MMX_KIND_SVIDEO, MMX_SIGNAL_COMPOSITE, 0, -EINVAL },
+	{ "svideo-lanes", MMX_KIND_SVIDEO, MMX_SIGNAL_SVIDEO, P(LANE1), -EINVAL },
+	{ "component-component", MMX_KIND_COMPONENT, MMX_SIGNAL_COMPONENT, 0, 0 },
+	{ "component-with-standard", MMX_KIND_COMPONENT, MMX_SIGNAL_COMPONENT,
+	  P(NTSC), -EINVAL },
+	{ "component-composite", MMX_KIND_COMPONENT, MMX_SIGNAL_COMPOSITE, 0,
+	  -EINVAL },
+	{ "tv-svideo", MMX_KIND_TV, MMX_SIGNAL_SVIDEO, P(SECAM_D), 0 },
+	{ "tv-component", MMX_KIND_TV, MMX_SIGNAL_COMPONENT, 0, -EINVAL },
+	{ "scart-component", MMX_KIND_SCART, MMX_SIGNAL_COMPONENT, 0, 0 },
+	{ "scart-composite-pal", MMX_KIND_SCART, MMX_SIGNAL_COMPOSITE_PAL,
+	  P(PAL_G), 0 },
+	{ "scart-vga", MMX_KIND_SCART, MMX_SIGNAL_VGA, 0, -EINVAL },
+	{ "unknown-bit", MMX_KIND_DP, MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED) | MMX_SIGPROP(MMX_SIGPROP_COUNT), -EINVAL },
+};
+
+static void mmx_sig_check_case_desc(const struct mmx_sig_check_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_sig_check, mmx_sig_check_cases, mmx_sig_check_case_desc);
+
+static void mmx_signal_test_check(struct kunit *test)
+{
+	const struct mmx_sig_check_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mmx_signal_check(c->kind, c->format, c->props), c->ret);
+}
+
+struct mmx_sig_fits_case {
+	const char *name;
+	enum mmx_signal_format format;
+	u64 props;
+	u32 clock;
+	unsigned int bpp;
+	int ret;
+};
+
+/*
+ * Link capacity at the boundaries. DisplayPort payload per lane after
+ * 8b/10b: LowSpeed 1296000 kbit/s, HiSpeed 2160000 kbit/s; a mode needs
+ * clock_khz * bpp kbit/s.
+ */
+static const struct mmx_sig_fits_case mmx_sig_fits_cases[] = {
+	{ "tmds-single-165000", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 165000, 24, 0 },
+	{ "tmds-single-165001", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 165001, 24,
+	  -EINVAL },
+	{ "tmds-default-is-single", MMX_SIGNAL_TMDS, 0, 165001, 24, -EINVAL },
+	{ "tmds-single-18bpp-same-clock", MMX_SIGNAL_TMDS, P(SINGLE_LINK),
+	  165000, 18, 0 },
+	/* 30 bpp deep colour: TMDS clock = 132000 * 30 / 24 = 165000. */
+	{ "tmds-single-30bpp-132000", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 132000,
+	  30, 0 },
+	{ "tmds-single-30bpp-132001", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 132001,
+	  30, -EINVAL },
+	{ "tmds-single-2560x1600", MMX_SIGNAL_TMDS, P(SINGLE_LINK), 268500, 24,
+	  -EINVAL },
+	{ "tmds-dual-2560x1600", MMX_SIGNAL_TMDS, P(DUAL_LINK), 268500, 24, 0 },
+	{ "tmds-dual-330000", MMX_SIGNAL_TMDS, P(DUAL_LINK), 330000, 24, 0 },
+	{ "tmds-dual-330001", MMX_SIGNAL_TMDS, P(DUAL_LINK), 330001, 24,
+	  -EINVAL },
+	{ "tmds-bad-props", MMX_SIGNAL_TMDS, P(SINGLE_LINK) | P(DUAL_LINK),
+	  100000, 24, -EINVAL },
+	/* 4 x 2160000 = 8640000 = 360000 kHz * 24 bpp. */
+	{ "dp-4-hi-360000", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  360000, 24, 0 },
+	{ "dp-4-hi-360001", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  360001, 24, -EINVAL },
+	{ "dp-default-is-4-hi", MMX_SIGNAL_DISPLAYPORT, 0, 360000, 24, 0 },
+	/* At 1 bpp the comparison resolves the exact lane rate. */
+	{ "dp-4-hi-1bpp-8640000", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED), 8640000, 1, 0 },
+	{ "dp-4-hi-1bpp-8640001", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(HI_SPEED), 8640001, 1, -EINVAL },
+	{ "dp-4-low-1bpp-5184000", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(LOW_SPEED), 5184000, 1, 0 },
+	{ "dp-4-low-1bpp-5184001", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE4) | P(LOW_SPEED), 5184001, 1, -EINVAL },
+	/* 4K at 30 Hz (CEA, 297 MHz): 7128000 kbit/s. */
+	{ "dp-4-hi-4k30", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  297000, 24, 0 },
+	/* 4K at 60 Hz (CVT-RB, 533.25 MHz): 12798000 kbit/s, over DP 1.1. */
+	{ "dp-4-hi-4k60", MMX_SIGNAL_DISPLAYPORT, P(LANE4) | P(HI_SPEED),
+	  533250, 24, -EINVAL },
+	{ "dp-1-low-4k30", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(LOW_SPEED),
+	  297000, 24, -EINVAL },
+	/* 1 x 1296000 = 54000 kHz * 24 bpp. */
+	{ "dp-1-low-54000", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(LOW_SPEED),
+	  54000, 24, 0 },
+	{ "dp-1-low-54001", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(LOW_SPEED),
+	  54001, 24, -EINVAL },
+	/* 1080p60 (148.5 MHz): 3564000 kbit/s; 2 x HiSpeed = 4320000. */
+	{ "dp-2-hi-1080p", MMX_SIGNAL_DISPLAYPORT, P(LANE2) | P(HI_SPEED),
+	  148500, 24, 0 },
+	{ "dp-2-low-1080p", MMX_SIGNAL_DISPLAYPORT, P(LANE2) | P(LOW_SPEED),
+	  148500, 24, -EINVAL },
+	{ "dp-1-hi-1080p", MMX_SIGNAL_DISPLAYPORT, P(LANE1) | P(HI_SPEED),
+	  148500, 24, -EINVAL },
+	/* 18 bpp: 2 x 1296000 = 144000 kHz * 18 bpp. */
+	{ "dp-2-low-18bpp-144000", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE2) | P(LOW_SPEED), 144000, 18, 0 },
+	{ "dp-2-low-18bpp-144001", MMX_SIGNAL_DISPLAYPORT,
+	  P(LANE2) | P(LOW_SPEED), 144001, 18, -EINVAL },
+	{ "dp-bad-props", MMX_SIGNAL_DISPLAYPORT, P(LANE4), 10000, 24, -EINVAL },
+	{ "vga-400000", MMX_SIGNAL_VGA, 0, 400000, 24, 0 },
+	{ "vga-400001", MMX_SIGNAL_VGA, 0, 400001, 24, -EINVAL },
+	{ "lvds-112000", MMX_SIGNAL_LVDS, 0, 112000, 24, 0 },
+	{ "lvds-112001", MMX_SIGNAL_LVDS, 0, 112001, 18, -EINVAL },
+	{ "composite-ntsc-13500", MMX_SIGNAL_COMPOSITE_NTSC, 0, 13500, 24, 0 },
+	{ "composite-ntsc-27000", MMX_SIGNAL_COMPOSITE_NTSC, 0, 27000, 24,
+	  -EINVAL },
+	{ "composite-pal-13500", MMX_SIGNAL_COMPOSITE_PAL, P(PAL_I), 13500, 24,
+	  0 },
+	{ "svideo-25175", MMX_SIGNAL_SVIDEO, 0, 25175, 24, -EINVAL },
+	{ "component-74250", MMX_SIGNAL_COMPONENT, 0, 74250, 24, 0 },
+	{ "component-27000", MMX_SIGNAL_COMPONENT, 0, 27000, 24, 0 },
+	{ "component-148500", MMX_SIGNAL_COMPONENT, 0, 148500, 24, -EINVAL },
+	{ "unknown-format", MMX_SIGNAL_UNKNOWN, 0, 25175, 24, -EINVAL },
+	{ "zero-clock", MMX_SIGNAL_VGA, 0, 0, 24, -EINVAL },
+	{ "zero-bpp", MMX_SIGNAL_DISPLAYPORT, 0, 25175, 0, -EINVAL },
+};
+
+static void mmx_sig_fits_case_desc(const struct mmx_sig_fits_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_sig_fits, mmx_sig_fits_cases, mmx_sig_fits_case_desc);
+
+static void mmx_signal_test_mode_fits(struct kunit *test)
+{
+	const struct mmx_sig_fits_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mmx_signal_mode_fits(c->format, c->props, c->clock, c->bpp),
+			c->ret);
+}
+
+/* Every kind's default format passes its own check with default props. */
+static void mmx_signal_test_kind_defaults(struct kunit *test)
+{
+	enum mmx_output_kind kind;
+
+	for (kind = 0; kind < MMX_KIND_COUNT; kind++) {
+		enum mmx_signal_format f = mmx_signal_kind_default(kind);
+
+		KUNIT_EXPECT_TRUE_MSG(test, mmx_signal_kind_formats(kind) & MMX_SIGNAL_FMT(f),
+				      "kind %d", kind);
+		KUNIT_EXPECT_EQ_MSG(test, mmx_signal_check(kind, f, 0), 0, "kind %d", kind);
+	}
+}
+
+static struct kunit_case mmx_signal_test_cases[] = {
+	KUNIT_CASE_PARAM(mmx_signal_test_check, mmx_sig_check_gen_params),
+	KUNIT_CASE_PARAM(mmx_signal_test_mode_fits, mmx_sig_fits_gen_params),
+	KUNIT_CASE(mmx_signal_test_kind_defaults),
+	{}
+};
+
+static struct kunit_suite mmx_signal_suite = {
+	.name = "mmx_signal",
+	.test_cases = mmx_signal_test_cases,
+};
+
+/* ---- EDID ------------------------------------------------------ */
+
+static const u8 mmx_edid_header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
+
+static bool mmx_kunit_sum_ok(const u8 *b)
+{
+	u8 s = 0;
+	int i;
+
+	for (i = 0; i < 128; i++)
+		s += b[i];
+	return s == 0;
+}
+
+static void mmx_kunit_fix_sum(u8 *b)
+{
+	u8 s = 0;
+	int i;
+
+	for (i = 0; i < 127; i++)
+		s += b[i];
+	b[127] = -s;
+}
+
+struct mmx_preset_case {
+	enum mmx_sink_id id;
+	const char *name;
+	int size;
+	u8 revision;
+};
+
+static const struct mmx_preset_case mmx_preset_cases[] = {
+	{ MMX_SINK_NONE, "none", 0, 0 },
+	{ MMX_SINK_VGA, "vga", 128, 4 },
+	{ MMX_SINK_DVI, "dvi", 128, 4 },
+	{ MMX_SINK_HDMI, "hdmi", 256, 3 },
+	{ MMX_SINK_DUAL_LINK, "dual-link", 128, 4 },
+	{ MMX_SINK_DP_4K, "dp-4k", 128, 4 },
+	{ MMX_SINK_PANEL, "panel", 128, 4 },
+	{ MMX_SINK_PAL_TV, "pal-tv", 0, 0 },
+	{ MMX_SINK_NTSC_TV, "ntsc-tv", 0, 0 },
+	{ MMX_SINK_COMPONENT_TV, "component-tv", 0, 0 },
+};
+
+static void mmx_preset_case_desc(const struct mmx_preset_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_preset, mmx_preset_cases, mmx_preset_case_desc);
+
+/* Every preset builds the EDID of its size, version and checksums. */
+static void mmx_edid_test_preset(struct kunit *test)
+{
+	const struct mmx_preset_case *c = test->param_value;
+	const struct mmx_sink *s = &mmx_sinks[c->id];
+	u8 *e;
+	int n, b;
+
+	e = kunit_kmalloc(test, MMX_EDID_MAX_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_STREQ(test, s->name, c->name);
+	memset(e, 0xa5, MMX_EDID_MAX_SIZE);
+	n = mmx_edid_build(s, e, MMX_EDID_MAX_SIZE);
+	KUNIT_ASSERT_EQ(test, n, c->size);
+	KUNIT_EXPECT_EQ(test, !n, !s->has_edid);
+	if (!n)
+		return;
+	KUNIT_EXPECT_EQ(test, memcmp(e, mmx_edid_header, 8), 0);
+	KUNIT_EXPECT_EQ(test, e[18], 1);
+	KUNIT_EXPECT_EQ(test, e[19], c->revision);
+	KUNIT_EXPECT_EQ(test, e[126], n / 128 - 1);
+	for (b = 0; b < n / 128; b++)
+		KUNIT_EXPECT_TRUE_MSG(test, mmx_kunit_sum_ok(e + 128 * b), "block %d", b);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(e, n), 0);
+	KUNIT_EXPECT_EQ(test, !!(e[20] & 0x80), s->digital);
+	KUNIT_EXPECT_EQ(test, e[21], s->width_cm);
+	KUNIT_EXPECT_EQ(test, e[22], s->height_cm);
+	KUNIT_EXPECT_TRUE(test, e[24] & 0x02);
+	KUNIT_EXPECT_TRUE(test, e[54] || e[55]);
+}
+
+/* What validation refuses: sizes, headers, checksums, versions, counts. */
+static void mmx_edid_test_validate(struct kunit *test)
+{
+	u8 *e, *x;
+	int n;
+
+	e = kunit_kzalloc(test, 5 * 128, GFP_KERNEL);
+	x = kunit_kzalloc(test, 5 * 128, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	n = mmx_edid_build(&mmx_sinks[MMX_SINK_HDMI], e, 5 * 128);
+	KUNIT_ASSERT_EQ(test, n, 256);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(e, 256), 0);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(e, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(e, 127), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(e, 129), -EINVAL);
+	/* extension count 1 with one block */
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(e, 128), -EINVAL);
+
+	memcpy(x, e, 256);
+	x[0] = 0x01;
+	mmx_kunit_fix_sum(x);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
+	memcpy(x, e, 256);
+	x[7] = 0xff;
+	mmx_kunit_fix_sum(x);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
+	memcpy(x, e, 256);
+	x[127] ^= 1;
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
+	memcpy(x, e, 256);
+	x[200] ^= 0x10;
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
+	memcpy(x, e, 256);
+	x[18] = 2;
+	mmx_kunit_fix_sum(x);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
+
+	/* One block declared, two given; the second sums to 0. */
+	n = mmx_edid_build(&mmx_sinks[MMX_SINK_VGA], x, 5 * 128);
+	KUNIT_ASSERT_EQ(test, n, 128);
+	memset(x + 128, 0, 128);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 128), 0);
+	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
+	KUNIT_EXPECT_EQ(test, MMX_EDID_MAX_SIZE, 512);
+}
+
+/* A built EDID read back gives the sink's signal formats. */
+static void mmx_edid_test_sink_roundtrip(struct kunit *test)
+{
+	struct mmx_sink *back;
+	u8 *e;
+	int id, n;
+
+	e = kunit_kzalloc(test, MMX_EDID_MAX_SIZE, GFP_KERNEL);
+	back = kunit_kzalloc(test, sizeof(*back), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, back);
+	for (id = 0; id < MMX_SINK_COUNT; id++) {
+		n = mmx_edid_build(&mmx_sinks[id], e, MMX_EDID_MAX_SIZE);
+		if (n <= 0)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, mmx_sink_from_edid(back, e, n), 0, "%s",
+				    mmx_sinks[id].name);
+		KUNIT_EXPECT_EQ_MSG(test, back->digital, mmx_sinks[id].digital, "%s",
+				    mmx_sinks[id].name);
+	}
+	KUNIT_EXPECT_EQ(test, mmx_sink_from_edid(back, e, 127), -EINVAL);
+}
+
+static struct kunit_case mmx_edid_test_cases[] = {
+	KUNIT_CASE_PARAM(mmx_edid_test_preset, mmx_preset_gen_params),
+	KUNIT_CASE(mmx_edid_test_validate),
+	KUNIT_CASE(mmx_edid_test_sink_roundtrip),
+	{}
+};
+
+static struct kunit_suite mmx_edid_suite = {
+	.name = "mmx_edid",
+	.test_cases = mmx_edid_test_cases,
+};
+
+/* ---- blending ---------------------------------------------------- */
+
+struct mmx_pixel_case {
+	const char *name;
+	enum mmx_format format;
+	u8 bytes[4];
+	u32 argb;
+};
+
+/*
+ * Named single-pixel cases; expected values worked out by hand from the
+ * format definitions (little-endian words, bit replication for 5/6 bits,
+ * top 8 bits for 10-bit channels).
+ */
+static const struct mmx_pixel_case mmx_pixel_cases[] = {
+	{ "xrgb-ignores-x", MMX_FORMAT_XRGB8888, { 0x33, 0x22, 0x11, 0x00 }, 0xff112233 },
+	{ "argb-keeps-alpha", MMX_FORMAT_ARGB8888, { 0x33, 0x22, 0x11, 0x80 }, 0x80112233 },
+	{ "xbgr-swaps", MMX_FORMAT_XBGR8888, { 0x33, 0x22, 0x11, 0x7f }, 0xff332211 },
+	{ "abgr-swaps", MMX_FORMAT_ABGR8888, { 0x33, 0x22, 0x11, 0x40 }, 0x40332211 },
+	{ "rgb565-white", MMX_FORMAT_RGB565, { 0xff, 0xff }, 0xffffffff },
+	{ "rgb565-red", MMX_FORMAT_RGB565, { 0x00, 0xf8 }, 0xffff0000 },
+	{ "rgb565-green-lsb", MMX_FORMAT_RGB565, { 0x20, 0x00 }, 0xff000400 },
+	{ "rgb565-blue-10000", MMX_FORMAT_RGB565, { 0x10, 0x00 }, 0xff000084 },
+	{ "rgb888-bytes", MMX_FORMAT_RGB888, { 0x33, 0x22, 0x11 }, 0xff112233 },
+	{ "xrgb2101010-max", MMX_FORMAT_XRGB2101010, { 0xff, 0xff, 0xff, 0x3f }, 0xffffffff },
+	{ "xrgb2101010-red-top8", MMX_FORMAT_XRGB2101010, { 0x00, 0x00, 0x00, 0x3f }, 0xfffc0000 },
+};
+
+static void mmx_pixel_case_desc(const struct mmx_pixel_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mmx_pixel, mmx_pixel_cases, mmx_pixel_case_desc);
+
+static void mmx_blend_test_pixel(struct kunit *test)
+{
+	const struct mmx_pixel_case *c = test->param_value;
+	u32 out = 0;
+
+	mmx_format_read_row(c->format, c->bytes, &out, 1);
+	KUNIT_EXPECT_EQ(test, out, c->argb);
+}
+
+static void mmx_blend_test_cpp(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmx_format_cpp(MMX_FORMAT_XRGB8888), 4u);
+	KUNIT_EXPECT_EQ(test, mmx_format_cpp(MMX_FORMAT_RGB565), 2u);
+	KUNIT_EXPECT_EQ(test, mmx_format_cpp(MMX_FORMAT_RGB888), 3u);
+	KUNIT_EXPECT_EQ(test, mmx_format_cpp(MMX_FORMAT_COUNT), 0u);
+	KUNIT_EXPECT_EQ(test, mmx_format_cpp((enum mmx_format)-1), 0u);
+}
+
+/*
+ * The DRM formulas of enum mmx_blend_mode in exact integers: 255 * 65535
+ * times the channel value (pa = alpha / 65535, fa = A / 255).
+ */
+static u64 mmx_kunit_blend_exact(u32 fg, u32 bg, u16 alpha, enum mmx_blend_mode mode,
+				 int shift)
+{
+	const u64 d = 255ull * 65535;
+	u64 f = fg >> shift & 0xff, b = bg >> shift & 0xff, a = fg >> 24, v;
+
+	switch (mode) {
+	case MMX_BLEND_NONE:
+		v = 255 * (alpha * f + (65535 - alpha) * b);
+		break;
+	case MMX_BLEND_PREMULTI:
+		v = 255 * alpha * f + (d - alpha * a) * b;
+		break;
+	default:
+		v = alpha * a * f + (d - alpha * a) * b;
+		break;
+	}
+	return min(v, 255 * d);
+}
+
+/* Every mode within rounding (half a step) of its DRM formula. */
+static void mmx_blend_check_mode(struct kunit *test, enum mmx_blend_mode mode)
+{
+	enum { W = 256 };
+	const u64 d = 255ull * 65535;
+	struct mmx_kunit_rng rng = { 0x12345678 };
+	u32 *src, *dst, *bg, *scratch;
+	struct mmx_frame frame;
+	int iter, i, s;
+
+	src = kunit_kmalloc_array(test, 4 * W, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	dst = src + W;
+	bg = src + 2 * W;
+	scratch = src + 3 * W;
+	frame = (struct mmx_frame){ dst, W, 1, W };
+	for (iter = 0; iter < 32; iter++) {
+		u16 alpha = iter == 0 ? 0 : iter == 1 ? 0xffff : (u16)mmx_kunit_rand(&rng);
+		struct mmx_layer l = { (const u8 *)src, W * 4, MMX_FORMAT_ARGB8888,
+				       0, 0, W, 1, alpha, mode };
+
+		for (i = 0; i < W; i++) {
+			src[i] = (u32)mmx_kunit_rand(&rng);
+			bg[i] = (u32)mmx_kunit_rand(&rng) | 0xff000000u;
+			dst[i] = bg[i];
+		}
+		mmx_frame_blend(&frame, &l, scratch);
+		for (i = 0; i < W; i++) {
+			for (s = 0; s < 24; s += 8) {
+				u64 exact = mmx_kunit_blend_exact(src[i], bg[i], alpha, mode, s);
+				u64 got = (u64)(dst[i] >> s & 0xff) * d;
+				u64 diff = got > exact ? got - exact : exact - got;
+
+				KUNIT_ASSERT_TRUE_MSG(test, 2 * diff <= d,
+						      "mode %d alpha %04x fg %08x bg %08x: got %08x",
+						      mode, alpha, src[i], bg[i], dst[i]);
+			}
+			KUNIT_ASSERT_EQ(test, dst[i] >> 24, 0xffu);
+		}
+	}
+}
+
+static void mmx_blend_test_none(struct kunit *test)
+{
+	mmx_blend_check_mode(test, MMX_BLEND_NONE);
+}
+
+static void mmx_blend_test_premulti(struct kunit *test)
+{
+	mmx_blend_check_mode(test, MMX_BLEND_PREMULTI);
+}
+
+static void mmx_blend_test_coverage(struct kunit *test)
+{
+	mmx_blend_check_mode(test, MMX_BLEND_COVERAGE);
+}
+
+/* Plane alpha 0 leaves the frame unchanged in every mode. */
+static void mmx_blend_test_alpha_zero(struct kunit *test)
+{
+	static const enum mmx_blend_mode modes[] = {
+		MMX_BLEND_NONE, MMX_BLEND_PREMULTI, MMX_BLEND_COVERAGE,
+	};
+	u32 src[3] = { 0xffffffff, 0x80ff0000, 0x00000000 }, dst[3], scratch[3];
+	struct mmx_frame frame = { dst, 3, 1, 3 };
+	int m, i;
+
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		struct mmx_layer l = { (const u8 *)src, 12, MMX_FORMAT_ARGB8888,
+				       0, 0, 3, 1, 0, modes[m] };
+
+		mmx_frame_fill(&frame, 0x445566);
+		mmx_frame_blend(&frame, &l, scratch);
+		for (i = 0; i < 3; i++)
+			KUNIT_EXPECT_EQ_MSG(test, dst[i], 0xff445566u, "mode %d pixel %d",
+					    m, i);
+	}
+}
+
+/* The fill honours width and stride. */
+static void mmx_blend_test_fill(struct kunit *test)
+{
+	u32 px[6 * 3];
+	struct mmx_frame frame = { px, 5, 3, 6 };
+	int x, y;
+
+	memset(px, 0x11, sizeof(px));
+	mmx_frame_fill(&frame, 0x00abcdef);
+	for (y = 0; y < 3; y++)
+		for (x = 0; x < 6; x++)
+			KUNIT_EXPECT_EQ_MSG(test, px[y * 6 + x],
+					    x < 5 ? 0xffabcdefu : 0x11111111u,
+					    "(%d,%d)", x, y);
+}
+
+static struct kunit_case mmx_blend_test_cases[] = {
+	KUNIT_CASE_PARAM(mmx_blend_test_pixel, mmx_pixel_gen_params),
+	KUNIT_CASE(mmx_blend_test_cpp),
+	KUNIT_CASE(mmx_blend_test_none),
+	KUNIT_CASE(mmx_blend_test_premulti),
+	KUNIT_CASE(mmx_blend_test_coverage),
+	KUNIT_CASE(mmx_blend_test_alpha_zero),
+	KUNIT_CASE(mmx_blend_test_fill),
+	{}
+};
+
+static struct kunit_suite mmx_blend_suite = {
+	.name = "mmx_blend",
+	.test_cases = mmx_blend_test_cases,
+};
+
+kunit_test_suites(&mmx_fixp_suite, &mmx_transform_suite, &mmx_panning_suite,
+		  &mmx_signal_suite, &mmx_edid_suite, &mmx_blend_suite);
+
+MODULE_DESCRIPTION("KUnit tests of mmx's pure code");
+MODULE_LICENSE("GPL");
