@@ -99,12 +99,27 @@ static void mmx_fixp_test_saturation(struct kunit *test)
 					       mmx_fixp_from_int(3)).v, 5 * ONE);
 }
 
-/* floor(n / d) of 128-bit n and positive d, saturated to s64 */
+/*
+ * floor(n / d) of 128-bit n (|n| < 2^127) and positive d, saturated to s64,
+ * by restoring long division: the kernel has no 128-bit divide, and the
+ * reference must not share the code under test.
+ */
 static s64 mmx_kunit_floor_div(__int128 n, s64 d)
 {
-	__int128 q = n / d;
+	unsigned __int128 mag = n < 0 ? -(unsigned __int128)n : (unsigned __int128)n;
+	unsigned __int128 quot = 0, rem = 0;
+	__int128 q;
+	int bit;
 
-	if (n % d && n < 0)
+	for (bit = 127; bit >= 0; bit--) {
+		rem = (rem << 1) | ((mag >> bit) & 1);
+		if (rem >= (u64)d) {
+			rem -= (u64)d;
+			quot |= (unsigned __int128)1 << bit;
+		}
+	}
+	q = n < 0 ? -(__int128)quot : (__int128)quot;
+	if (n < 0 && rem)
 		q--;
 	if (q > S64_MAX)
 		return S64_MAX;
