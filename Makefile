@@ -58,8 +58,7 @@ module:
 module-trixie:
 	scripts/module-release --release trixie $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
-# nice: it takes half an hour or more of both CPUs, and may run while
-# other tests do (.ci/run starts it early)
+# nice: it takes about 1,700 s of CPU and may run while other tests do
 debug-kernel:
 	nice scripts/debug-kernel
 
