@@ -127,18 +127,7 @@ static int test_fixp(void)
 		s64 raw;
 		s64 floor, ceil, round;
 	} cases[] = {
-		/* worked by hand: raw / 2^32 */
-		{ "zero", 0, 0, 0, 0 },
-		{ "one", ONE, 1, 1, 1 },
-		{ "half", ONE / 2, 0, 1, 1 },
-		{ "minus-half", -ONE / 2, -1, 0, 0 },
-		{ "minus-1.5", -3 * ONE / 2, -2, -1, -1 },
-		{ "epsilon", 1, 0, 1, 0 },
-		{ "minus-epsilon", -1, -1, 0, 0 },
-		{ "2.75", 11 * ONE / 4, 2, 3, 3 },
-		{ "max", INT64_MAX, INT32_MAX, (s64)INT32_MAX + 1,
-		  (s64)INT32_MAX + 1 },
-		{ "min", INT64_MIN, INT32_MIN, INT32_MIN, INT32_MIN },
+#include "tests/mmx_cases_fixp.h"
 	};
 	size_t i;
 
