@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* mmx_panning_check() cases (uses PAN, m_*); mmx_kunit.c and test_panning.c include it. */
+/* Panning-check cases (uses mmx_cases_panning.h); mmx_kunit.c and test_panning.c include it. */
 	/* RRSetPanning: width 0 or >= CRTC width, left + width within the
 	 * screen, border_left + border_right <= CRTC width; likewise y.
 	 */
