@@ -5,11 +5,12 @@
  * KUnit suites of mmx's pure code: fixed-point math, transform validation
  * and bounding boxes, panning rules, signal tables and link limits, EDID
  * build and validation, blending. The host unit tests (tests/unit/) check
- * the same files with the same expectations (the tables below are theirs);
- * these prove that the kernel build of the code, with the kernel's integer
- * helpers and compiler flags (and KASAN/UBSAN on the debug kernel), behaves
- * the same. Built as mmx_kunit.ko only against a kernel with CONFIG_KUNIT:
- * `modprobe mmx_kunit` runs every suite and logs KTAP.
+ * the same files with the same expectations: both include the case tables
+ * from mmx_cases_*.h here. These prove that the kernel build of the code,
+ * with the kernel's integer helpers and compiler flags (and KASAN/UBSAN on
+ * the debug kernel), behaves the same. Built as mmx_kunit.ko only against
+ * a kernel with CONFIG_KUNIT: `modprobe mmx_kunit` runs every suite and
+ * logs KTAP.
  */
 
 #include <kunit/test.h>
