@@ -97,8 +97,8 @@ static void mmx_fixp_test_saturation(struct kunit *test)
  */
 static s64 mmx_kunit_floor_div(__int128 n, s64 d)
 {
-	unsigned __int128 mag = n < 0 ? -(unsigned __int128)n : (unsigned __int128)n;
-	unsigned __int128 quot = 0, rem = 0;
+	__uint128_t mag = n < 0 ? -(__uint128_t)n : (__uint128_t)n;
+	__uint128_t quot = 0, rem = 0;
 	__int128 q;
 	int bit;
 
@@ -106,7 +106,7 @@ static s64 mmx_kunit_floor_div(__int128 n, s64 d)
 		rem = (rem << 1) | ((mag >> bit) & 1);
 		if (rem >= (u64)d) {
 			rem -= (u64)d;
-			quot |= (unsigned __int128)1 << bit;
+			quot |= (__uint128_t)1 << bit;
 		}
 	}
 	q = n < 0 ? -(__int128)quot : (__int128)quot;
