@@ -25,6 +25,12 @@
 #                   host tests with AddressSanitizer and UBSan, in
 #                   build/asan/ (never mixed with build/'s objects; no
 #                   module); tests/sanitize-check runs them
+#   make check-debug  the driver's guest tests, KUnit suites and fuzzer on
+#                   the debug kernel (KASAN, lockdep, kmemleak, UBSAN...)
+#   make debug-kernel  that kernel, built from linux-source-6.1 and
+#                   tests/debug-kernel/debug.config (cached in
+#                   build/debug-kernel/)
+#   make module-debug  the modules and mmx_kunit.ko for it (build/debug/)
 
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -34,7 +40,7 @@ BUILD := $(CURDIR)/build/asan
 endif
 CHECK_ARGS ?=
 
-.PHONY: all module module-trixie images userspace tests tools deps check demo bench deb install modules_install clean
+.PHONY: all module module-trixie images userspace tests tools deps check demo bench deb module-debug debug-kernel check-debug install modules_install clean
 
 ifeq ($(SANITIZE),1)
 all: userspace
@@ -51,6 +57,13 @@ module:
 
 module-trixie:
 	scripts/module-release --release trixie $(if $(W),W=$(W)) $(if $(C),C=$(C))
+
+# nice: it takes about 1,700 s of CPU and may run while other tests do
+debug-kernel:
+	nice scripts/debug-kernel
+
+module-debug: debug-kernel
+	scripts/module-debug $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 # both at once: they wait on the network as much as on the CPU
 images:
@@ -77,6 +90,11 @@ check: deps
 	cat $(BUILD)/images.log; exit $$rc
 	$(MAKE) module-trixie
 	tests/run-all $(CHECK_ARGS)
+
+check-debug: deps
+	$(MAKE) module-debug
+	$(MAKE) all
+	tests/run-debug $(CHECK_ARGS)
 
 demo: deps
 	$(MAKE) all

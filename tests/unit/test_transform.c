@@ -127,18 +127,7 @@ static int test_fixp(void)
 		s64 raw;
 		s64 floor, ceil, round;
 	} cases[] = {
-		/* worked by hand: raw / 2^32 */
-		{ "zero", 0, 0, 0, 0 },
-		{ "one", ONE, 1, 1, 1 },
-		{ "half", ONE / 2, 0, 1, 1 },
-		{ "minus-half", -ONE / 2, -1, 0, 0 },
-		{ "minus-1.5", -3 * ONE / 2, -2, -1, -1 },
-		{ "epsilon", 1, 0, 1, 0 },
-		{ "minus-epsilon", -1, -1, 0, 0 },
-		{ "2.75", 11 * ONE / 4, 2, 3, 3 },
-		{ "max", INT64_MAX, INT32_MAX, (s64)INT32_MAX + 1,
-		  (s64)INT32_MAX + 1 },
-		{ "min", INT64_MIN, INT32_MIN, INT32_MIN, INT32_MIN },
+#include "tests/mmx_cases_fixp.h"
 	};
 	size_t i;
 
@@ -168,36 +157,7 @@ static const struct {
 	s64 m[9];
 	uint32_t w, h, ext;
 } refusal_cases[] = {
-	/* Each one breaks exactly one rule of mmx_transform_prepare(). */
-	{ "zero-matrix", { 0 }, 64, 48, 4096 },
-	{ "singular-affine-rank1", { ONE, 2 * ONE, 0, 2 * ONE, 4 * ONE, 0, 0, 0, ONE },
-	  64, 48, 4096 },
-	{ "singular-projective", { ONE, 0, 0, 0, ONE, 0, ONE, 0, 0 }, 64, 48, 4096 },
-	{ "singular-rows-dependent", { ONE, ONE / 2, 3, 2 * ONE, ONE, 6, 5, 7, ONE },
-	  64, 48, 4096 },
-	{ "singular-tiny-entries", { 1, 2, 0, 2, 4, 0, 0, 0, ONE }, 64, 48, 4096 },
-	/* w = 1 - u / 32 is -1 at u = 64 */
-	{ "w-negative-right", { ONE, 0, 0, 0, ONE, 0, -ONE / 32, 0, ONE }, 64, 48, 4096 },
-	/* w = 1 - v / 48 is 0 on the bottom edge */
-	{ "w-zero-bottom", { ONE, 0, 0, 0, ONE, 0, 0, -ONE / 48, ONE }, 64, 48, 4096 },
-	{ "w-negative-everywhere", { ONE, 0, 0, 0, ONE, 0, 0, 0, -ONE }, 64, 48, 4096 },
-	/* w = 1 - v (1 - 2^-20) / 48 is 2^-20 at the bottom: margin 2^-16 */
-	{ "w-margin", { ONE, 0, 0, 0, ONE, 0, 0, -(ONE - 4096) / 48, ONE }, 64, 48,
-	  1 << 15 },
-	/* 1920 x 1080 scaled by 4 is 7680 wide */
-	{ "bbox-too-wide", { 4 * ONE, 0, 0, 0, ONE, 0, 0, 0, ONE }, 1920, 1080, 4096 },
-	{ "bbox-too-tall", { ONE, 0, 0, 0, 4 * ONE, 0, 0, 0, ONE }, 1920, 1080, 4096 },
-	{ "beyond-extent-right", { ONE, 0, 3000 * ONE, 0, ONE, 0, 0, 0, ONE }, 1920,
-	  1080, 4096 },
-	{ "beyond-extent-left", { ONE, 0, -5000 * ONE, 0, ONE, 0, 0, 0, ONE }, 1920,
-	  1080, 4096 },
-	{ "beyond-extent-top", { ONE, 0, 0, 0, ONE, -5000 * ONE, 0, 0, ONE }, 1920,
-	  1080, 4096 },
-	{ "entry-2^15", { 32768 * ONE, 0, 0, 0, ONE, 0, 0, 0, ONE }, 1, 1, 32768 },
-	{ "entry-minus-2^15", { ONE, 0, 0, 0, ONE, -32768 * ONE, 0, 0, ONE }, 1, 1,
-	  32768 },
-	{ "out-width-0", { M_ID }, 0, 48, 4096 },
-	{ "out-height-too-large", { M_ID }, 64, 16385, 32768 },
+#include "tests/mmx_cases_transform_refusal.h"
 };
 
 static int test_prepare_refuses(void)
@@ -227,50 +187,7 @@ static const struct {
 	int32_t bx, by;
 	uint32_t bw, bh;
 } bbox_cases[] = {
-	/*
-	 * Expected boxes worked by hand: M applied to the corners (0,0), (w,0),
-	 * (0,h), (w,h), then floor of the minimum and ceil of the maximum.
-	 */
-	{ "identity", { M_ID }, 1920, 1080, MMX_TRANSFORM_IDENTITY, 0, 0, 1920, 1080 },
-	{ "translate", { ONE, 0, 100 * ONE, 0, ONE, -20 * ONE, 0, 0, ONE }, 640, 480,
-	  MMX_TRANSFORM_TRANSLATE, 100, -20, 640, 480 },
-	/* x = -y' + 1080, y = x': corners to (1080,0) (1080,1920) (0,0) (0,1920) */
-	{ "rot90", { 0, -ONE, 1080 * ONE, ONE, 0, 0, 0, 0, ONE }, 1920, 1080,
-	  MMX_TRANSFORM_AXIS, 0, 0, 1080, 1920 },
-	{ "rot180", { -ONE, 0, 1920 * ONE, 0, -ONE, 1080 * ONE, 0, 0, ONE }, 1920, 1080,
-	  MMX_TRANSFORM_AXIS, 0, 0, 1920, 1080 },
-	{ "rot270-no-translation", { 0, ONE, 0, -ONE, 0, 0, 0, 0, ONE }, 1920, 1080,
-	  MMX_TRANSFORM_AXIS, 0, -1920, 1080, 1920 },
-	{ "reflect-x", { -ONE, 0, 1920 * ONE, 0, ONE, 0, 0, 0, ONE }, 1920, 1080,
-	  MMX_TRANSFORM_AXIS, 0, 0, 1920, 1080 },
-	{ "reflect-y", { ONE, 0, 0, 0, -ONE, 1080 * ONE, 0, 0, ONE }, 1920, 1080,
-	  MMX_TRANSFORM_AXIS, 0, 0, 1920, 1080 },
-	{ "scale-2", { 2 * ONE, 0, 0, 0, 2 * ONE, 0, 0, 0, ONE }, 1920, 1080,
-	  MMX_TRANSFORM_AFFINE, 0, 0, 3840, 2160 },
-	{ "scale-0.75", { 3 * ONE / 4, 0, 0, 0, 3 * ONE / 4, 0, 0, 0, ONE }, 1920, 1080,
-	  MMX_TRANSFORM_AFFINE, 0, 0, 1440, 810 },
-	/* 0.3 is not exact in S31.32: it rounds to 1288490189 / 2^32 = 0.3 + e,
-	 * so 1280 x 0.3 = 384 + 1280 e -> ceil 385, 720 x 0.3 -> 217 */
-	{ "scale-0.3-rounded-out", { FX(0.3), 0, 0, 0, FX(0.3), 0, 0, 0, ONE }, 1280,
-	  720, MMX_TRANSFORM_AFFINE, 0, 0, 385, 217 },
-	/* translation by (-10.5, 3.25): x in [-10.5, 53.5], y in [3.25, 51.25] */
-	{ "translate-fraction", { ONE, 0, -21 * ONE / 2, 0, ONE, 13 * ONE / 4, 0, 0, ONE },
-	  64, 48, MMX_TRANSFORM_AFFINE, -11, 3, 65, 49 },
-	/* 45 degrees, cos = sin = 1/2^0.5 (rounded to S31.32, below 0.7071068):
-	 * x = c u - s v in [-48 s, 64 c] = [-33.94, 45.25], y = s u + c v in
-	 * [0, 112 c] = [0, 79.196] */
-	{ "rot45", { FX(M_SQRT1_2), -FX(M_SQRT1_2), 0, FX(M_SQRT1_2), FX(M_SQRT1_2), 0,
-		     0, 0, ONE }, 64, 48, MMX_TRANSFORM_AFFINE, -34, 0, 80, 80 },
-	/* keystone: w = 1 + v / 64, x = u, y = v: top row x in [0, 64], bottom
-	 * row w = 1.75, y = 48 / 1.75 = 27.43 */
-	{ "keystone-vertical", { ONE, 0, 0, 0, ONE, 0, 0, ONE / 64, ONE }, 64, 48,
-	  MMX_TRANSFORM_PROJECTIVE, 0, 0, 64, 28 },
-	/* w = 2 everywhere: the screen area is halved */
-	{ "projective-constant-w", { ONE, 0, 0, 0, ONE, 0, 0, 0, 2 * ONE }, 65, 49,
-	  MMX_TRANSFORM_PROJECTIVE, 0, 0, 33, 25 },
-	/* w = 1 + u / 128: right column x = 64 / 1.5 = 42.67, y in [0, 32] */
-	{ "keystone-horizontal", { ONE, 0, 0, 0, ONE, 0, ONE / 128, 0, ONE }, 64, 48,
-	  MMX_TRANSFORM_PROJECTIVE, 0, 0, 43, 48 },
+#include "tests/mmx_cases_transform_bbox.h"
 };
 
 static int test_prepare_bbox(void)

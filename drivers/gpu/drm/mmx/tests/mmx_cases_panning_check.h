@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Panning-check cases (uses mmx_cases_panning.h); mmx_kunit.c and test_panning.c include it. */
+	/* RRSetPanning: width 0 or >= CRTC width, left + width within the
+	 * screen, border_left + border_right <= CRTC width; likewise y.
+	 */
+	{ "off", m_identity, PAN(0), 1920, 1080, 0 },
+	{ "whole-screen", m_identity, PAN(0, 0, 3840, 2160), 3840, 2160, 0 },
+	{ "crtc-sized", m_identity, PAN(100, 50, 1920, 1080), 3840, 2160, 0 },
+	{ "x-only", m_identity, PAN(0, 0, 3840, 0), 3840, 1080, 0 },
+	{ "disabled-x-with-left", m_identity, PAN(5, 0, 0, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "disabled-y-with-top", m_identity, PAN(0, 7, 1920, 0), 3840, 2160,
+	  -EINVAL },
+	{ "narrower-than-crtc", m_identity, PAN(0, 0, 1919, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "shorter-than-crtc", m_identity, PAN(0, 0, 1920, 1079), 3840, 2160,
+	  -EINVAL },
+	{ "beyond-screen-right", m_identity, PAN(1921, 0, 1920, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "beyond-screen-bottom", m_identity, PAN(0, 1081, 1920, 1080), 3840, 2160,
+	  -EINVAL },
+	{ "borders-fill-width", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 960, 0, 960, 0), 3840, 2160, 0 },
+	{ "borders-too-wide", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 961, 0, 960, 0), 3840, 2160, -EINVAL },
+	{ "borders-too-tall", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 1000, 0, 81), 3840, 2160, -EINVAL },
+	{ "borders-negative", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -100, -200, -300, -400), 3840, 2160, 0 },
+	{ "border-beyond-int16", m_identity,
+	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -40000, 0, 0, 0), 3840, 2160, -EINVAL },
+	{ "tracking-beyond-card16", m_identity,
+	  PAN(0, 0, 3840, 2160, 70000, 0, 10, 10), 3840, 2160, -EINVAL },
+	{ "borders-ignored-when-off", m_identity,
+	  PAN(0, 0, 0, 0, 0, 0, 0, 0, 5000, 5000, 5000, 5000), 1920, 1080, 0 },
+	/* rotated 90: the CRTC covers 1080 x 1920 of the screen */
+	{ "rot90-narrow-ok", m_rot90, PAN(0, 0, 1500, 1920), 3000, 3000, 0 },
+	{ "rot90-too-narrow", m_rot90, PAN(0, 0, 1079, 1920), 3000, 3000, -EINVAL },
+	{ "rot90-too-short", m_rot90, PAN(0, 0, 1080, 1919), 3000, 3000, -EINVAL },
+	/* borders are in CRTC pixels: the mode is still 1920 wide */
+	{ "rot90-borders-mode-width", m_rot90,
+	  PAN(0, 0, 1500, 1920, 0, 0, 0, 0, 1000, 0, 920, 0), 3000, 3000, 0 },
+	/* scaled by 2 the CRTC covers 3840 x 2160 */
+	{ "scale2-too-narrow", m_scale2, PAN(0, 0, 3000, 2160), 7680, 4320, -EINVAL },
+	{ "scale2-ok", m_scale2, PAN(0, 0, 3840, 2160), 7680, 4320, 0 },
