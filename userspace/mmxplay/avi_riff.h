@@ -3,8 +3,8 @@
  * Copyright (C) 2026 The mmx authors
  *
  * The AVI (RIFF) layout as Microsoft's "AVI RIFF File Reference" gives it:
- * FOURCCs, header flags and the sizes of the fixed headers, which the
- * reader checks and the writer writes (avi.c).
+ * FOURCCs, header flags and the sizes of the fixed headers. Shared by
+ * mmxplay's reader (avi.c) and the tests' writer (tests/common/avi_writer.c).
  */
 
 #ifndef MMXPLAY_AVI_RIFF_H
