@@ -3,9 +3,9 @@
 #
 # mmxplay_bench - mmxplay's figures in the test guest (a benchmark,
 # not a test: it prints figures and fails only when playback fails).
-# Needs mmxd and mmxplay on PATH; a sound card (QEMU intel-hda, see
-# tests/vm/README.md) for the audio clock, else the runs are video only on
-# the monotonic clock and say so.
+# Needs mmxd, mmxplay and mmx_test_media (the test media) on PATH; a sound
+# card (QEMU intel-hda, see tests/vm/README.md) for the audio clock, else
+# the runs are video only on the monotonic clock and say so.
 #
 #   sync      60 s of 320x240 MJPEG at 10 fps + 8 kHz mono PCM (about
 #             75 KB/s) over TCP loopback, audio as the clock: the A/V
@@ -80,8 +80,8 @@ bench() {
 	echo "$line"
 }
 
-mmxplay --make-test-media $dir/sync.avi --seconds "$seconds" || exit 1
-mmxplay --make-test-media $dir/short.avi --seconds 10 || exit 1
+mmx_test_media $dir/sync.avi --seconds "$seconds" || exit 1
+mmx_test_media $dir/short.avi --seconds 10 || exit 1
 
 bench sync --display tcp:127.0.0.1:$port $noaudio $dir/sync.avi
 bench latency --display unix:$sock --ahead 150 $noaudio $dir/short.avi

@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: MIT
 #
 # mmxplay_check - mmxplay through mmxd in the test guest (busybox sh), with
-# mmx loaded by the harness. Needs mmxd, mmxplay and mmxrandr on PATH and
-# mmx_igt_lib next to this script. With a sound card (QEMU intel-hda, see
-# tests/vm/README.md) mmxd plays the audio through plughw:0,0 and the audio
-# is the stream clock; without one the clips play video only on the
-# monotonic clock (the line "audio: none" says so).
+# mmx loaded by the harness. Needs mmxd, mmxplay, mmx_test_media and
+# mmxrandr on PATH and mmx_igt_lib next to this script. With a sound card
+# (QEMU intel-hda, see tests/vm/README.md) mmxd plays the audio through
+# plughw:0,0 and the audio is the stream clock; without one the clips play
+# video only on the monotonic clock (the line "audio: none" says so).
 #
-# The media is made here by mmxplay --make-test-media: 320x240 MJPEG at
-# 10 fps with 8 kHz mono PCM (about 75 KB/s), a frame number drawn in each
-# picture that --capture-check reads back from writeback captures.
+# The media is made here by the test helper mmx_test_media: 320x240 MJPEG
+# at 10 fps with 8 kHz mono PCM (about 75 KB/s), a frame number drawn in
+# each picture that --capture-check reads back from writeback captures.
 #
 # Subtests (printed as "Subtest NAME: SUCCESS|FAIL|SKIP"):
 #   play-unix       a 5 s clip over the UNIX socket: every frame presented,
@@ -63,7 +63,7 @@ lib=$(dirname "$0")/mmx_igt_lib
 [ -f "$lib" ] || lib=$lib.sh
 . "$lib"
 
-for p in mmxd mmxplay; do
+for p in mmxd mmxplay mmx_test_media; do
 	command -v $p >/dev/null || { echo "mmxplay_check: $p not on PATH" >&2; exit 2; }
 done
 mkdir -p $dir
@@ -111,7 +111,7 @@ fi
 noaudio=
 [ $audio = 1 ] || noaudio=--no-audio
 
-mmxplay --make-test-media $dir/clip.avi --seconds "$seconds" >$dir/make.log 2>&1 ||
+mmx_test_media $dir/clip.avi --seconds "$seconds" >$dir/make.log 2>&1 ||
 	{ cat $dir/make.log >&2; echo "mmxplay_check: cannot make the test media" >&2; }
 
 # play NAME ARGS...: run mmxplay --stats ARGS, keep its output in
@@ -217,7 +217,7 @@ if wanted play-mpeg; then
 	if [ $audio = 0 ]; then
 		msg "no sound card"
 		result play-mpeg SKIP
-	elif ! mmxplay --make-test-media $dir/mpeg.avi --seconds 3 --audio mpeg \
+	elif ! mmx_test_media $dir/mpeg.avi --seconds 3 --audio mpeg \
 			>$dir/mpeg-make.out 2>&1; then
 		sed 's/^/    | /' $dir/mpeg-make.out >&2
 		result play-mpeg SKIP
@@ -276,7 +276,7 @@ fi
 
 if wanted corrupt-frames; then
 	start corrupt-frames "undecodable JPEGs fail alone; mmxd keeps serving"
-	if ! mmxplay --make-test-media $dir/bad.avi --seconds 3 --corrupt-every 5 \
+	if ! mmx_test_media $dir/bad.avi --seconds 3 --corrupt-every 5 \
 			>$dir/bad-make.out 2>&1; then
 		sed 's/^/    | /' $dir/bad-make.out >&2
 		st=FAIL

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * mmxplay's parts on the host: the AVI reader (userspace/mmxplay/avi.c)
- * against the writer's test media and against hand-built RIFF trees
+ * against the tests' media (tests/common/test_media.c, also the guest
+ * tests' mmx_test_media) and against hand-built RIFF trees
  * (idx1 relative and absolute, no index, a broken index, 'rec ' lists,
  * unsupported codecs, bad sizes), every truncation and thousands of
  * corruptions of a real file (the reader must refuse or return chunks
  * inside the file, never read outside it: run under valgrind), the send
- * plan, the report's figures, the test pattern and the command line.
+ * plan, the report's figures, the test picture's frame number, mmxplay's
+ * command line and mmx_test_media's.
  *
  * Expected values come from the media's own parameters: 10 fps is 100 ms
  * a frame; 8000 Hz mono S16 is 800 samples (1600 bytes) a frame period;
@@ -27,6 +29,7 @@
 #include "unit.h"
 #include "avi.h"
 #include "mmxplay.h"
+#include "test_media.h"
 
 static char dir[] = "/tmp/test_mmxplay.XXXXXX";
 static char err[AVI_ERR_LEN];
@@ -445,21 +448,21 @@ static int test_other_audio(void)
 static int make(const char *name, const char *audio, double seconds,
 		char *path, size_t n)
 {
-	struct mmxplay_opts o;
+	struct test_media m;
+	const char *file;
 	char *argv[16];
 	int argc = 0;
 
 	snprintf(path, n, "%s/%s", dir, name);
-	argv[argc++] = (char *)"mmxplay";
-	argv[argc++] = (char *)"--make-test-media";
+	argv[argc++] = (char *)"mmx_test_media";
 	argv[argc++] = path;
 	argv[argc++] = (char *)"--audio";
 	argv[argc++] = (char *)audio;
 	argv[argc] = NULL;
-	if (mmxplay_parse_args(argc, argv, &o, err, sizeof(err)))
+	if (test_media_parse(argc, argv, &m, &file, err, sizeof(err)))
 		return -1;
-	o.media.seconds = seconds;
-	return mmxplay_make_media(path, &o.media, err, sizeof(err));
+	m.seconds = seconds;
+	return test_media_write(file, &m, err, sizeof(err));
 }
 
 /* The test media: frames, times, audio, and the picture's frame number. */
@@ -713,7 +716,7 @@ static int test_pattern(void)
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++)
 			pix[(y + 30) * cw + x + 40] =
-				mmxplay_pattern(1234, x, y, w, h);
+				test_media_pattern(1234, x, y, w, h);
 	UNIT_CHECK(mmxplay_pattern_find(pix, cw, ch, 40, 30, w, h, &frame) ==
 		   0 && frame == 1234, "frame %u", frame);
 	UNIT_CHECK(mmxplay_pattern_find(pix, cw, ch, 41, 31, w, h, &frame) ==
@@ -726,18 +729,27 @@ static int test_pattern(void)
 	return 0;
 }
 
-static int parse(const char *line, struct mmxplay_opts *o)
+/* @prog and the words of @line as a command line (in a static buffer) */
+#define MAX_ARGS	32
+static int split(const char *prog, const char *line, char *argv[MAX_ARGS])
 {
 	static char b[512];
-	char *argv[32];
 	int argc = 0;
 	char *t;
 
 	snprintf(b, sizeof(b), "%s", line);
-	argv[argc++] = (char *)"mmxplay";
-	for (t = strtok(b, " "); t && argc < 31; t = strtok(NULL, " "))
+	argv[argc++] = (char *)prog;
+	for (t = strtok(b, " "); t && argc < MAX_ARGS - 1; t = strtok(NULL, " "))
 		argv[argc++] = t;
 	argv[argc] = NULL;
+	return argc;
+}
+
+static int parse(const char *line, struct mmxplay_opts *o)
+{
+	char *argv[MAX_ARGS];
+	int argc = split("mmxplay", line, argv);
+
 	return mmxplay_parse_args(argc, argv, o, err, sizeof(err));
 }
 
@@ -748,7 +760,7 @@ static int test_args(void)
 	UNIT_CHECK(parse("a.avi", &o) == 0 && !strcmp(o.file, "a.avi") &&
 		   o.ahead_ns == 500000000 && o.expire_ns == -1 &&
 		   o.lead_ns == 0 && o.delay_ns == 300000000 &&
-		   !o.display && !o.make, "defaults: %s", err);
+		   !o.display && !o.capture_checks, "defaults: %s", err);
 	UNIT_CHECK(parse("--display tcp:127.0.0.1:6000 --output=VGA-1 --no-audio --ahead 250 --expire 0 --stats a.avi",
 			 &o) == 0 && !strcmp(o.display, "tcp:127.0.0.1:6000") &&
 		   !strcmp(o.output, "VGA-1") && o.no_audio &&
@@ -760,11 +772,6 @@ static int test_args(void)
 		   o.lead_ns == 1000000000 && o.delay_ns == 50000000,
 		   "lead-in: %s", err);
 	UNIT_CHECK(parse("--lead-in -5 a.avi", &o) == -EINVAL, "lead-in -5");
-	UNIT_CHECK(parse("--make-test-media o.avi --seconds 60 --size 640x480 --fps 25 --audio mpeg",
-			 &o) == 0 && o.make && o.media.seconds == 60 &&
-		   o.media.width == 640 && o.media.fps == 25 &&
-		   o.media.audio == MMXPLAY_AUDIO_MPEG &&
-		   o.media.rate == 24000, "make: %s", err);
 	UNIT_CHECK(parse("--display :0 a.avi", &o) == -EINVAL &&
 		   strstr(err, "unix:PATH"), "bad display: %s", err);
 	UNIT_CHECK(parse("--clock wall a.avi", &o) == -EINVAL, "bad clock");
@@ -774,14 +781,76 @@ static int test_args(void)
 	UNIT_CHECK(parse("a.avi b.avi", &o) == -EINVAL, "two files");
 	UNIT_CHECK(parse("", &o) == -EINVAL && strstr(err, "no file"),
 		   "no file");
+	/* the test media is the tests' (mmx_test_media), not mmxplay's */
+	UNIT_CHECK(parse("--make-test-media o.avi", &o) == -EINVAL &&
+		   strstr(err, "unknown option '--make-test-media'"),
+		   "make-test-media: %s", err);
 	UNIT_CHECK(parse("--fps 25 a.avi", &o) == -EINVAL &&
-		   strstr(err, "--make-test-media"), "media option: %s", err);
+		   strstr(err, "unknown option '--fps'"), "media option: %s",
+		   err);
 	UNIT_CHECK(parse("--no-audio --clock audio a.avi", &o) == -EINVAL,
 		   "audio clock without audio");
-	UNIT_CHECK(parse("--make-test-media o.avi --audio mpeg --rate 8000",
-			 &o) == -EINVAL, "mpeg at 8 kHz");
 	UNIT_CHECK(parse("--bogus a.avi", &o) == -EINVAL &&
 		   strstr(err, "unknown option '--bogus'"), "unknown: %s", err);
+	return 0;
+}
+
+static int parse_media(const char *line, struct test_media *m,
+		       const char **file)
+{
+	char *argv[MAX_ARGS];
+	int argc = split("mmx_test_media", line, argv);
+
+	return test_media_parse(argc, argv, m, file, err, sizeof(err));
+}
+
+static int test_media_args(void)
+{
+	struct test_media m;
+	const char *file;
+
+	UNIT_CHECK(parse_media("o.avi", &m, &file) == 0 &&
+		   !strcmp(file, "o.avi") && m.seconds == 5 &&
+		   m.width == 320 && m.height == 240 && m.fps == 10 &&
+		   m.quality == 55 && m.audio == TEST_MEDIA_AUDIO_PCM &&
+		   m.rate == 8000 && m.channels == 1 && !m.corrupt_every,
+		   "defaults: %s", err);
+	UNIT_CHECK(parse_media("--seconds 60 o.avi --size 640x480 --fps=25 --audio mpeg",
+			       &m, &file) == 0 && !strcmp(file, "o.avi") &&
+		   m.seconds == 60 && m.width == 640 && m.height == 480 &&
+		   m.fps == 25 && m.audio == TEST_MEDIA_AUDIO_MPEG &&
+		   m.rate == 24000 && m.bitrate == 32, "mpeg: %s", err);
+	UNIT_CHECK(parse_media("o.avi --seconds 0.5 --corrupt-every 5 --quality 90 --channels 2",
+			       &m, &file) == 0 && m.seconds == 0.5 &&
+		   m.corrupt_every == 5 && m.quality == 90 &&
+		   m.channels == 2, "values: %s", err);
+	UNIT_CHECK(parse_media("o.avi --audio=mpeg --rate 44100 --bitrate 128", &m,
+			       &file) == 0 && m.rate == 44100 && m.bitrate == 128,
+		   "mpeg rate: %s", err);
+	UNIT_CHECK(parse_media("o.avi --audio mpeg --rate 8000", &m,
+			       &file) == -EINVAL && strstr(err, "Layer II"),
+		   "mpeg at 8 kHz: %s", err);
+	UNIT_CHECK(parse_media("o.avi --fps 2.5", &m, &file) == -EINVAL &&
+		   strstr(err, "--fps: '2.5'"), "fps 2.5: %s", err);
+	UNIT_CHECK(parse_media("o.avi --seconds 0", &m, &file) == -EINVAL,
+		   "seconds 0");
+	UNIT_CHECK(parse_media("o.avi --size 8x8", &m, &file) == -EINVAL &&
+		   strstr(err, "WxH"), "size 8x8: %s", err);
+	UNIT_CHECK(parse_media("o.avi --size 320x240x", &m, &file) ==
+		   -EINVAL, "size 320x240x");
+	UNIT_CHECK(parse_media("o.avi --audio ac3", &m, &file) == -EINVAL,
+		   "audio ac3");
+	UNIT_CHECK(parse_media("o.avi --channels 3", &m, &file) == -EINVAL &&
+		   strstr(err, "--channels"), "channels 3: %s", err);
+	UNIT_CHECK(parse_media("o.avi --fps", &m, &file) == -EINVAL &&
+		   strstr(err, "needs a value"), "no value: %s", err);
+	UNIT_CHECK(parse_media("o.avi --display unix:/x", &m, &file) ==
+		   -EINVAL && strstr(err, "unknown option '--display"),
+		   "playback option: %s", err);
+	UNIT_CHECK(parse_media("", &m, &file) == -EINVAL &&
+		   strstr(err, "no output file"), "no file: %s", err);
+	UNIT_CHECK(parse_media("a.avi b.avi", &m, &file) == -EINVAL,
+		   "two files");
 	return 0;
 }
 
@@ -804,7 +873,8 @@ static const struct unit_case cases[] = {
 	{ "report", "percentiles, on time/late, overhead", test_report },
 	{ "pattern", "the frame number read back from a capture",
 	  test_pattern },
-	{ "args", "the command line", test_args },
+	{ "args", "mmxplay's command line", test_args },
+	{ "media-args", "mmx_test_media's command line", test_media_args },
 };
 
 int main(int argc, char **argv)

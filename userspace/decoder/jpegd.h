@@ -58,9 +58,4 @@ void jpegd_decode_mpeg(unsigned char *map, uint64_t map_size,
 		       const struct mmx_jpegd_request *rq,
 		       struct mmx_jpegd_reply *r);
 
-
-/* Enter the sandbox, then try @what (see --help). Returns the exit
- * status if still alive. */
-int jpegd_selftest_escape(const struct jpegd_sandbox *sb, const char *what);
-
 #endif /* MMX_JPEGD_H */

@@ -21,12 +21,11 @@ void mmxplay_usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: mmxplay [OPTION]... FILE.avi\n"
-"       mmxplay --make-test-media FILE.avi [MEDIA OPTION]...\n"
 "Play an MJPEG AVI with PCM or MPEG audio through the mmxd display daemon:\n"
 "the JPEG frames and the audio go to mmxd with their times, mmxd decodes\n"
 "and shows them; the figures of the run are printed at the end.\n"
 "\n"
-"Playback options:\n"
+"Options:\n"
 "  -d, --display SPEC     unix:PATH or tcp:HOST:PORT (default: mmxd at\n"
 "                         $MMX_SOCKET or /run/mmx/mmxd.sock)\n"
 "  -o, --output NAME      show the video on this output's CRTC (default:\n"
@@ -45,18 +44,6 @@ void mmxplay_usage(FILE *fp)
 "                         the test media's frame number in each capture\n"
 "      --stats            also print every figure on one line (key=value)\n"
 "  -v, --verbose          print every frame's event\n"
-"\n"
-"Test media (--make-test-media FILE.avi):\n"
-"      --seconds S        length (default 5)\n"
-"      --size WxH         frame size (default 320x240)\n"
-"      --fps N            frames per second (default 10)\n"
-"      --quality Q        JPEG quality 1-100 (default 55)\n"
-"      --audio none|pcm|mpeg\n"
-"                         16-bit PCM or MPEG-1/2 Layer II (default pcm)\n"
-"      --rate HZ          audio rate (default 8000 for PCM, 24000 for MPEG)\n"
-"      --channels N       1 or 2 (default 1)\n"
-"      --bitrate KBPS     MPEG bit rate (default 32)\n"
-"      --corrupt-every N  make every Nth frame an undecodable JPEG\n"
 "\n"
 "  -h, --help             show this help\n"
 "      --version          show the version\n"
@@ -104,45 +91,10 @@ static int parse_ms(const char *s, uint32_t max, int64_t *ns)
 	return ret;
 }
 
-static int parse_seconds(const char *s, double *v)
-{
-	char *end;
-	double x;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	x = strtod(s, &end);
-	if (errno || *end || !(x > 0) || x > 3600)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
-static int parse_size(const char *s, uint32_t *w, uint32_t *h)
-{
-	unsigned long a, b;
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	a = strtoul(s, &end, 10);
-	if (*end != 'x' || end[1] < '0' || end[1] > '9')
-		return -EINVAL;
-	b = strtoul(end + 1, &end, 10);
-	if (*end || a < 16 || b < 16 || a > 4096 || b > 4096)
-		return -EINVAL;
-	*w = (uint32_t)a;
-	*h = (uint32_t)b;
-	return 0;
-}
-
 /* the options that take a value */
 static const char *const with_value[] = {
 	"--display", "-d", "--output", "-o", "--clock", "--ahead", "--expire",
-	"--delay", "--lead-in", "--capture-check", "--seconds", "--size", "--fps",
-	"--quality", "--audio", "--rate", "--channels", "--bitrate",
-	"--corrupt-every", NULL
+	"--delay", "--lead-in", "--capture-check", NULL
 };
 
 static bool takes_value(const char *name)
@@ -158,7 +110,6 @@ static bool takes_value(const char *name)
 int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 		       char *err, size_t errlen)
 {
-	bool rate_set = false, media_opt = false;
 	char name[64];
 	int i;
 
@@ -167,15 +118,6 @@ int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 	o->expire_ns = -1;
 	o->delay_ns = 300000000;
 	o->lead_ns = 0;
-	o->media.seconds = 5;
-	o->media.width = 320;
-	o->media.height = 240;
-	o->media.fps = 10;
-	o->media.quality = 55;
-	o->media.audio = MMXPLAY_AUDIO_PCM;
-	o->media.rate = 8000;
-	o->media.channels = 1;
-	o->media.bitrate = 32;
 	err[0] = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -273,97 +215,12 @@ int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 			o->stats = true;
 		} else if (!strcmp(name, "-v") || !strcmp(name, "--verbose")) {
 			o->verbose = true;
-		} else if (!strcmp(name, "--make-test-media")) {
-			o->make = true;
-		} else if (!strcmp(name, "--seconds")) {
-			media_opt = true;
-			if (parse_seconds(val, &o->media.seconds))
-				return bad(err, errlen,
-					   "--seconds: '%s' is not in (0, 3600]",
-					   val);
-		} else if (!strcmp(name, "--size")) {
-			media_opt = true;
-			if (parse_size(val, &o->media.width, &o->media.height))
-				return bad(err, errlen,
-					   "--size: '%s' is not WxH (16..4096)",
-					   val);
-		} else if (!strcmp(name, "--fps")) {
-			media_opt = true;
-			if (parse_u32(val, 1, 240, &o->media.fps))
-				return bad(err, errlen,
-					   "--fps: '%s' is not 1..240", val);
-		} else if (!strcmp(name, "--quality")) {
-			media_opt = true;
-			if (parse_u32(val, 1, 100, &o->media.quality))
-				return bad(err, errlen,
-					   "--quality: '%s' is not 1..100", val);
-		} else if (!strcmp(name, "--audio")) {
-			media_opt = true;
-			if (!strcmp(val, "none"))
-				o->media.audio = MMXPLAY_AUDIO_NONE;
-			else if (!strcmp(val, "pcm"))
-				o->media.audio = MMXPLAY_AUDIO_PCM;
-			else if (!strcmp(val, "mpeg"))
-				o->media.audio = MMXPLAY_AUDIO_MPEG;
-			else
-				return bad(err, errlen,
-					   "--audio: '%s' is not none, pcm or mpeg",
-					   val);
-		} else if (!strcmp(name, "--rate")) {
-			media_opt = true;
-			rate_set = true;
-			if (parse_u32(val, 8000, 192000, &o->media.rate))
-				return bad(err, errlen,
-					   "--rate: '%s' is not 8000..192000",
-					   val);
-		} else if (!strcmp(name, "--channels")) {
-			media_opt = true;
-			if (parse_u32(val, 1, 2, &o->media.channels))
-				return bad(err, errlen,
-					   "--channels: '%s' is not 1 or 2",
-					   val);
-		} else if (!strcmp(name, "--bitrate")) {
-			media_opt = true;
-			if (parse_u32(val, 8, 384, &o->media.bitrate))
-				return bad(err, errlen,
-					   "--bitrate: '%s' is not 8..384",
-					   val);
-		} else if (!strcmp(name, "--corrupt-every")) {
-			media_opt = true;
-			if (parse_u32(val, 1, 1000000,
-				      &o->media.corrupt_every))
-				return bad(err, errlen,
-					   "--corrupt-every: '%s' is not a positive number",
-					   val);
 		} else {
 			return bad(err, errlen, "unknown option '%s'", arg);
 		}
 	}
 	if (!o->file)
-		return bad(err, errlen, o->make ?
-			   "--make-test-media: no output file" :
-			   "no file to play");
-	if (media_opt && !o->make)
-		return bad(err, errlen,
-			   "test media options need --make-test-media");
-	if (o->make && (o->display || o->output || o->no_audio || o->clock ||
-			o->capture_checks))
-		return bad(err, errlen,
-			   "--make-test-media takes no playback option");
-	if (o->media.audio == MMXPLAY_AUDIO_MPEG && !rate_set)
-		o->media.rate = 24000;
-	if (o->media.audio == MMXPLAY_AUDIO_MPEG) {
-		static const uint32_t ok[] = { 16000, 22050, 24000, 32000,
-					       44100, 48000 };
-		unsigned int k;
-
-		for (k = 0; k < sizeof(ok) / sizeof(ok[0]); k++)
-			if (o->media.rate == ok[k])
-				break;
-		if (k == sizeof(ok) / sizeof(ok[0]))
-			return bad(err, errlen,
-				   "--rate: Layer II takes 16000, 22050, 24000, 32000, 44100 or 48000 Hz");
-	}
+		return bad(err, errlen, "no file to play");
 	if (o->no_audio && o->clock == MMXPLAY_CLOCK_AUDIO)
 		return bad(err, errlen,
 			   "--clock audio needs the audio (no --no-audio)");

@@ -2,7 +2,7 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmxplay's AVI (RIFF) reader and writer. The reader works on a file held
+ * mmxplay's AVI (RIFF) reader. The reader works on a file held
  * in memory and trusts nothing in it: every chunk size is checked against
  * its parent, every index entry against the chunk it points at, every
  * rate against zero. It finds the first MJPEG video stream and the first
@@ -135,42 +135,5 @@ void avi_free(struct avi_file *f);
  */
 int avi_read_file(const char *path, uint8_t **data, size_t *len, char *err,
 		  size_t errlen);
-
-/*
- * The writer (test media): video chunks "00dc", audio chunks "01wb",
- * interleaved in the order written, an idx1 at the end.
- *
- * struct avi_writer_config - the streams
- * @width: frame size
- * @height: see @width
- * @fps_num: frames per second, @fps_num / @fps_den
- * @fps_den: see @fps_num
- * @audio_tag: 0 (no audio), AVI_WAVE_PCM (S16LE) or AVI_WAVE_MPEG
- *	(Layer II, one frame a chunk, 1152 samples each)
- * @rate: audio samples per second
- * @channels: audio channels
- * @mpeg_bitrate: kbit/s (MPEG)
- */
-struct avi_writer_config {
-	uint32_t width;
-	uint32_t height;
-	uint32_t fps_num;
-	uint32_t fps_den;
-	uint32_t audio_tag;
-	uint32_t rate;
-	uint32_t channels;
-	uint32_t mpeg_bitrate;
-};
-
-struct avi_writer;
-
-int avi_writer_open(const char *path, const struct avi_writer_config *cfg,
-		    struct avi_writer **out);
-int avi_writer_video(struct avi_writer *w, const void *jpeg, uint32_t size);
-/* PCM: @frames sample frames; MPEG: one Layer II frame (@frames 1152). */
-int avi_writer_audio(struct avi_writer *w, const void *data, uint32_t size,
-		     uint32_t frames);
-/* Write the index, patch the headers, close. Frees @w in any case. */
-int avi_writer_close(struct avi_writer *w);
 
 #endif /* MMXPLAY_AVI_H */

@@ -2,9 +2,8 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmxplay: play an MJPEG AVI with PCM or MPEG audio through mmxd, or
- * write test media (--make-test-media). See mmxplay(1) and
- * Documentation/mmxplay.rst.
+ * mmxplay: play an MJPEG AVI with PCM or MPEG audio through mmxd. See
+ * mmxplay(1) and Documentation/mmxplay.rst.
  */
 
 #define _GNU_SOURCE
@@ -31,13 +30,5 @@ int main(int argc, char **argv)
 	}
 	/* a lost connection is an error return, not a signal */
 	signal(SIGPIPE, SIG_IGN);
-	if (o.make) {
-		ret = mmxplay_make_media(o.file, &o.media, err, sizeof(err));
-		if (ret) {
-			fprintf(stderr, "mmxplay: %s\n", err);
-			return 1;
-		}
-		return 0;
-	}
 	return mmxplay_play(&o);
 }

@@ -4,11 +4,11 @@
  *
  * mmxplay internals. Each part is testable on the host without mmxd:
  *
- *   avi.c     the AVI reader and writer (avi.h)
+ *   avi.c     the AVI reader (avi.h, the layout in avi_riff.h)
  *   args.c    argv -> struct mmxplay_opts
  *   plan.c    an AVI -> the list of sends in stream-time order
  *   report.c  per-frame outcomes -> the closing figures
- *   media.c   the test media (--make-test-media) and its pattern
+ *   pattern.c the test picture's frame number read from a capture
  *   play.c    the player: libmmx_media.h's stream over mmxd
  *
  * main.c runs them.
@@ -33,42 +33,9 @@ enum mmxplay_clock {
 	MMXPLAY_CLOCK_AUDIO,
 };
 
-/* enum mmxplay_audio: --audio of --make-test-media */
-enum mmxplay_audio {
-	MMXPLAY_AUDIO_NONE = 0,
-	MMXPLAY_AUDIO_PCM,
-	MMXPLAY_AUDIO_MPEG,
-};
-
-/*
- * struct mmxplay_media - what --make-test-media writes
- * @seconds: length
- * @width: frame size
- * @height: see @width
- * @fps: frames per second
- * @quality: JPEG quality 1..100
- * @audio: enum mmxplay_audio
- * @rate: audio samples per second
- * @channels: audio channels
- * @bitrate: MPEG kbit/s
- * @corrupt_every: 0, or make every Nth JPEG undecodable (tests)
- */
-struct mmxplay_media {
-	double seconds;
-	uint32_t width;
-	uint32_t height;
-	uint32_t fps;
-	uint32_t quality;
-	int audio;
-	uint32_t rate;
-	uint32_t channels;
-	uint32_t bitrate;
-	uint32_t corrupt_every;
-};
-
 /*
  * struct mmxplay_opts - the command line
- * @file: the AVI to play (or to write with @make)
+ * @file: the AVI to play
  * @display: --display spec, NULL: libmmx's default (mmxd's socket)
  * @output: --output name, NULL: the first lit output
  * @no_audio: --no-audio
@@ -81,9 +48,7 @@ struct mmxplay_media {
  * @stats: --stats: a machine-readable line with every figure
  * @verbose: --verbose: every event
  * @capture_checks: --capture-check N: capture the output N times while
- *	playing and find the test pattern's frame number
- * @make: --make-test-media: write @file instead of playing it
- * @media: its parameters
+ *	playing and find the test picture's frame number
  */
 struct mmxplay_opts {
 	const char *file;
@@ -98,8 +63,6 @@ struct mmxplay_opts {
 	bool stats;
 	bool verbose;
 	uint32_t capture_checks;
-	bool make;
-	struct mmxplay_media media;
 };
 
 /*
@@ -253,17 +216,32 @@ void mmxplay_report_print(FILE *fp, const struct mmxplay_report *r,
 			  bool machine);
 
 /*
- * The test media's picture: frame @frame's pixel (@x, @y) of a @w x @h
- * picture, XRGB8888. Its top band (MMXPLAY_BAND rows, w / 16 wide cells)
- * shows the frame number in cells 0..11 (white: bit set, LSB first) and
- * the marker 1011 in cells 12..15; below it, a moving texture.
+ * The test picture (the tests' media, tests/common/test_media.h, shows it):
+ * its top band, mmxplay_band_rows() rows, is divided into
+ * MMXPLAY_BAND_CELLS cells of w / 16 pixels, black or white; cells 0..11
+ * hold the frame number (white: bit set, LSB first), cells 12..15 the
+ * marker 1011 (MMXPLAY_MARKER, bit i - 12 for cell i).
  */
-uint32_t mmxplay_pattern(uint32_t frame, uint32_t x, uint32_t y, uint32_t w,
-			 uint32_t h);
 #define MMXPLAY_BAND_CELLS	16
 #define MMXPLAY_FRAME_BITS	12
-/* Rows of the band of an @h-row picture. */
-uint32_t mmxplay_band_rows(uint32_t h);
+#define MMXPLAY_MARKER		0xdu
+
+/* Rows of the band of an @h-row picture: h / 8, at least 16 (at most h). */
+static inline uint32_t mmxplay_band_rows(uint32_t h)
+{
+	uint32_t r = h / 8;
+
+	if (r < 16)
+		r = 16;
+	return r > h ? h : r;
+}
+
+/* The marker's bit in cell @cell (MMXPLAY_FRAME_BITS..15). */
+static inline bool mmxplay_marker_bit(uint32_t cell)
+{
+	return (MMXPLAY_MARKER >> (cell - MMXPLAY_FRAME_BITS)) & 1;
+}
+
 /*
  * Find the frame number in a capture: the picture's top left corner at
  * (@x0, @y0) of @pix (@cw x @ch pixels, XRGB8888, tight rows), @w x @h the
@@ -274,9 +252,6 @@ uint32_t mmxplay_band_rows(uint32_t h);
 int mmxplay_pattern_find(const uint32_t *pix, uint32_t cw, uint32_t ch,
 			 int32_t x0, int32_t y0, uint32_t w, uint32_t h,
 			 uint32_t *frame);
-/* Write the test media. 0 or -errno with @err set. */
-int mmxplay_make_media(const char *path, const struct mmxplay_media *m,
-		       char *err, size_t errlen);
 
 /* Play @o->file; prints the report. Returns the exit status. */
 int mmxplay_play(const struct mmxplay_opts *o);

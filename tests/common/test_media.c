@@ -2,21 +2,20 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * mmxplay --make-test-media: an MJPEG AVI of a known picture (the frame
- * number in a band of black and white cells, a moving texture below) with
- * a tone as PCM or MPEG-1/2 Layer II audio, so that the tests need no
- * stored media and can read the frame number back from a capture.
- *
- * JPEGs come from libturbojpeg; Layer II from libtwolame, opened with
- * dlopen() so that mmxplay does not need it to play (only --audio mpeg
- * does).
+ * The test media of mmxplay's tests (test_media.h): the picture whose
+ * frame number mmxplay's --capture-check reads back, JPEGs from
+ * libturbojpeg, the AVI from the tests' writer (avi_writer.h), audio as
+ * PCM or as Layer II from libtwolame, opened with dlopen() so that only
+ * --audio mpeg needs it.
  */
 
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,24 +23,13 @@
 #include <turbojpeg.h>
 #include <twolame.h>
 
+#include "avi.h"
+#include "avi_writer.h"
 #include "mmxplay.h"
+#include "test_media.h"
 
-/* the marker in cells 12..15 */
-static const uint8_t marker[MMXPLAY_BAND_CELLS - MMXPLAY_FRAME_BITS] = {
-	1, 0, 1, 1
-};
-
-uint32_t mmxplay_band_rows(uint32_t h)
-{
-	uint32_t r = h / 8;
-
-	if (r < 16)
-		r = 16;
-	return r > h ? h : r;
-}
-
-uint32_t mmxplay_pattern(uint32_t frame, uint32_t x, uint32_t y, uint32_t w,
-			 uint32_t h)
+uint32_t test_media_pattern(uint32_t frame, uint32_t x, uint32_t y,
+			    uint32_t w, uint32_t h)
 {
 	uint32_t band = mmxplay_band_rows(h);
 	uint32_t r, g, b;
@@ -56,7 +44,7 @@ uint32_t mmxplay_pattern(uint32_t frame, uint32_t x, uint32_t y, uint32_t w,
 		if (cell < MMXPLAY_FRAME_BITS)
 			on = (frame >> cell) & 1;
 		else
-			on = marker[cell - MMXPLAY_FRAME_BITS];
+			on = mmxplay_marker_bit(cell);
 		return on ? 0xffffff : 0;
 	}
 	r = (x * 255 / w + frame * 4) & 0xff;
@@ -65,67 +53,24 @@ uint32_t mmxplay_pattern(uint32_t frame, uint32_t x, uint32_t y, uint32_t w,
 	return r << 16 | g << 8 | b;
 }
 
-static int luma(uint32_t p)
-{
-	return (int)((((p >> 16) & 0xff) * 2 + ((p >> 8) & 0xff) * 5 +
-		      (p & 0xff)) / 8);
-}
-
-int mmxplay_pattern_find(const uint32_t *pix, uint32_t cw, uint32_t ch,
-			 int32_t x0, int32_t y0, uint32_t w, uint32_t h,
-			 uint32_t *frame)
-{
-	uint32_t band = mmxplay_band_rows(h);
-	uint32_t cell_w = w / MMXPLAY_BAND_CELLS;
-	uint32_t i, value = 0;
-
-	if (x0 < 0 || y0 < 0 || cell_w < 3 || band < 3 ||
-	    (uint64_t)x0 + w > cw || (uint64_t)y0 + h > ch)
-		return -EINVAL;
-	for (i = 0; i < MMXPLAY_BAND_CELLS; i++) {
-		uint32_t cx = x0 + i * cell_w + cell_w / 2;
-		uint32_t cy = y0 + band / 2;
-		int dx, dy, sum = 0;
-		bool on;
-
-		for (dy = -1; dy <= 1; dy++)
-			for (dx = -1; dx <= 1; dx++)
-				sum += luma(pix[(size_t)(cy + dy) * cw +
-						cx + dx]);
-		sum /= 9;
-		if (sum > 170)
-			on = true;
-		else if (sum < 85)
-			on = false;
-		else
-			return -ENOENT;
-		if (i < MMXPLAY_FRAME_BITS)
-			value |= (uint32_t)on << i;
-		else if (on != marker[i - MMXPLAY_FRAME_BITS])
-			return -ENOENT;
-	}
-	*frame = value;
-	return 0;
-}
-
 /* libtwolame, through dlopen */
 struct twolame {
 	void *dl;
 	twolame_options *opts;
 	twolame_options *(*init)(void);
-	int (*set_in_samplerate)(twolame_options *, int);
-	int (*set_out_samplerate)(twolame_options *, int);
-	int (*set_num_channels)(twolame_options *, int);
-	int (*set_mode)(twolame_options *, TWOLAME_MPEG_mode);
-	int (*set_bitrate)(twolame_options *, int);
-	int (*init_params)(twolame_options *);
-	int (*encode)(twolame_options *, const short int *, int,
-		      unsigned char *, int);
-	int (*flush)(twolame_options *, unsigned char *, int);
-	void (*close)(twolame_options **);
+	int (*set_in_samplerate)(twolame_options *o, int rate);
+	int (*set_out_samplerate)(twolame_options *o, int rate);
+	int (*set_num_channels)(twolame_options *o, int channels);
+	int (*set_mode)(twolame_options *o, TWOLAME_MPEG_mode mode);
+	int (*set_bitrate)(twolame_options *o, int kbps);
+	int (*init_params)(twolame_options *o);
+	int (*encode)(twolame_options *o, const short int *pcm, int frames,
+		      unsigned char *out, int out_size);
+	int (*flush)(twolame_options *o, unsigned char *out, int out_size);
+	void (*close)(twolame_options **o);
 };
 
-static int twolame_load(struct twolame *t, const struct mmxplay_media *m,
+static int twolame_load(struct twolame *t, const struct test_media *m,
 			char *err, size_t errlen)
 {
 	memset(t, 0, sizeof(*t));
@@ -238,8 +183,8 @@ static int16_t tone(uint64_t n, uint32_t rate, uint32_t ch)
 	return (int16_t)(8000 * sin(2 * M_PI * f * t + ch * 0.09));
 }
 
-int mmxplay_make_media(const char *path, const struct mmxplay_media *m,
-		       char *err, size_t errlen)
+int test_media_write(const char *path, const struct test_media *m,
+		     char *err, size_t errlen)
 {
 	struct avi_writer_config wc = { 0 };
 	struct avi_writer *w = NULL;
@@ -278,7 +223,7 @@ int mmxplay_make_media(const char *path, const struct mmxplay_media *m,
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (m->audio == MMXPLAY_AUDIO_MPEG) {
+	if (m->audio == TEST_MEDIA_AUDIO_MPEG) {
 		ret = twolame_load(&tl, m, err, errlen);
 		if (ret)
 			goto out;
@@ -295,8 +240,8 @@ int mmxplay_make_media(const char *path, const struct mmxplay_media *m,
 	wc.height = m->height;
 	wc.fps_num = m->fps;
 	wc.fps_den = 1;
-	wc.audio_tag = m->audio == MMXPLAY_AUDIO_PCM ? AVI_WAVE_PCM :
-		m->audio == MMXPLAY_AUDIO_MPEG ? AVI_WAVE_MPEG : 0;
+	wc.audio_tag = m->audio == TEST_MEDIA_AUDIO_PCM ? AVI_WAVE_PCM :
+		m->audio == TEST_MEDIA_AUDIO_MPEG ? AVI_WAVE_MPEG : 0;
 	wc.rate = m->rate;
 	wc.channels = m->channels;
 	wc.mpeg_bitrate = m->bitrate;
@@ -316,8 +261,8 @@ int mmxplay_make_media(const char *path, const struct mmxplay_media *m,
 		for (y = 0; y < m->height; y++)
 			for (x = 0; x < m->width; x++)
 				rgb[(size_t)y * m->width + x] =
-					mmxplay_pattern(n, x, y, m->width,
-							m->height);
+					test_media_pattern(n, x, y, m->width,
+							   m->height);
 		if (tjCompress2(tj, (unsigned char *)rgb, (int)m->width,
 				(int)m->width * 4, (int)m->height, TJPF_BGRX,
 				&jpeg, &size, TJSAMP_420, (int)m->quality,
@@ -343,7 +288,7 @@ int mmxplay_make_media(const char *path, const struct mmxplay_media *m,
 			for (c = 0; c < m->channels; c++)
 				pcm[(i - done) * m->channels + c] =
 					tone(i, m->rate, c);
-		if (m->audio == MMXPLAY_AUDIO_PCM) {
+		if (m->audio == TEST_MEDIA_AUDIO_PCM) {
 			ret = avi_writer_audio(w, pcm,
 					       (uint32_t)((end - done) *
 							  m->channels * 2),
@@ -363,7 +308,7 @@ int mmxplay_make_media(const char *path, const struct mmxplay_media *m,
 		if (ret)
 			goto write_err;
 	}
-	if (m->audio == MMXPLAY_AUDIO_MPEG) {
+	if (m->audio == TEST_MEDIA_AUDIO_MPEG) {
 		int got = tl.flush(tl.opts, mp2 + mp2_len,
 				   (int)(mp2_cap - mp2_len));
 
@@ -395,3 +340,180 @@ out:
 	tjDestroy(tj);
 	return ret;
 }
+
+void test_media_usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: mmx_test_media FILE.avi [OPTION]...\n"
+"Write the test media of mmxplay's tests: an MJPEG AVI whose pictures show\n"
+"their frame number (read back by mmxplay --capture-check), with a tone.\n"
+"\n"
+"  --seconds S        length (default 5)\n"
+"  --size WxH         frame size (default 320x240)\n"
+"  --fps N            frames per second (default 10)\n"
+"  --quality Q        JPEG quality 1-100 (default 55)\n"
+"  --audio none|pcm|mpeg\n"
+"                     16-bit PCM or MPEG-1/2 Layer II (default pcm)\n"
+"  --rate HZ          audio rate (default 8000 for PCM, 24000 for MPEG)\n"
+"  --channels N       1 or 2 (default 1)\n"
+"  --bitrate KBPS     MPEG bit rate (default 32)\n"
+"  --corrupt-every N  make every Nth frame an undecodable JPEG\n"
+"  -h, --help         show this help\n");
+}
+
+/* @s as a number in [@min, @max] (a whole one with @whole) */
+static bool number_in(const char *s, double min, double max, bool whole,
+		      double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && end != s && !*end && *v >= min && *v <= max &&
+	       (!whole || *v == floor(*v));
+}
+
+enum {
+	OPT_SECONDS = 256, OPT_SIZE, OPT_FPS, OPT_QUALITY, OPT_AUDIO,
+	OPT_RATE, OPT_CHANNELS, OPT_BITRATE, OPT_CORRUPT,
+};
+
+static const struct option options[] = {
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "fps", required_argument, NULL, OPT_FPS },
+	{ "quality", required_argument, NULL, OPT_QUALITY },
+	{ "audio", required_argument, NULL, OPT_AUDIO },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "channels", required_argument, NULL, OPT_CHANNELS },
+	{ "bitrate", required_argument, NULL, OPT_BITRATE },
+	{ "corrupt-every", required_argument, NULL, OPT_CORRUPT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* the whole-number options: their field and range */
+static uint32_t *whole_option(struct test_media *m, int opt, double *min,
+			      double *max)
+{
+	switch (opt) {
+	case OPT_FPS:
+		*min = 1, *max = 240;
+		return &m->fps;
+	case OPT_QUALITY:
+		*min = 1, *max = 100;
+		return &m->quality;
+	case OPT_RATE:
+		*min = 8000, *max = 192000;
+		return &m->rate;
+	case OPT_CHANNELS:
+		*min = 1, *max = 2;
+		return &m->channels;
+	case OPT_BITRATE:
+		*min = 8, *max = 384;
+		return &m->bitrate;
+	case OPT_CORRUPT:
+		*min = 1, *max = 1000000;
+		return &m->corrupt_every;
+	}
+	return NULL;
+}
+
+/* Layer II's sample rates (MPEG-1 and MPEG-2) */
+static bool layer2_rate(uint32_t rate)
+{
+	static const uint32_t ok[] = { 16000, 22050, 24000, 32000, 44100,
+				       48000 };
+	size_t k;
+
+	for (k = 0; k < sizeof(ok) / sizeof(ok[0]); k++)
+		if (rate == ok[k])
+			return true;
+	return false;
+}
+
+/* in test_media_parse(): say why in @err, return -EINVAL */
+#define refuse(...) (snprintf(err, errlen, __VA_ARGS__), -EINVAL)
+
+int test_media_parse(int argc, char **argv, struct test_media *m,
+		     const char **path, char *err, size_t errlen)
+{
+	bool rate_set = false;
+	unsigned int w, h;
+	int opt, idx, n;
+
+	*m = (struct test_media){
+		.seconds = 5, .width = 320, .height = 240, .fps = 10,
+		.quality = 55, .audio = TEST_MEDIA_AUDIO_PCM, .rate = 8000,
+		.channels = 1, .bitrate = 32,
+	};
+	*path = NULL;
+	err[0] = 0;
+	optind = 0;	/* glibc: start over (the host test parses often) */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", options, &idx)) != -1) {
+		/* the argument getopt refused (for '?' and ':') */
+		const char *arg = argv[optind - 1];
+		double v, min = 0, max = 0;
+		uint32_t *field;
+
+		switch (opt) {
+		case 'h':
+			test_media_usage(stdout);
+			return 1;
+		case ':':
+			return refuse("option '%s' needs a value", arg);
+		case '?':
+			return refuse("unknown option '%s'", arg);
+		case OPT_SECONDS:
+			if (!number_in(optarg, 0, 3600, false, &v) || !(v > 0))
+				return refuse("--seconds: '%s' is not in (0, 3600]",
+					      optarg);
+			m->seconds = v;
+			break;
+		case OPT_SIZE:
+			n = -1;
+			if (sscanf(optarg, "%ux%u%n", &w, &h, &n) != 2 ||
+			    optarg[n] || optarg[0] < '0' || optarg[0] > '9' ||
+			    w < 16 || h < 16 || w > 4096 || h > 4096)
+				return refuse("--size: '%s' is not WxH (16..4096)",
+					      optarg);
+			m->width = w;
+			m->height = h;
+			break;
+		case OPT_AUDIO:
+			if (!strcmp(optarg, "none"))
+				m->audio = TEST_MEDIA_AUDIO_NONE;
+			else if (!strcmp(optarg, "pcm"))
+				m->audio = TEST_MEDIA_AUDIO_PCM;
+			else if (!strcmp(optarg, "mpeg"))
+				m->audio = TEST_MEDIA_AUDIO_MPEG;
+			else
+				return refuse("--audio: '%s' is not none, pcm or mpeg",
+					      optarg);
+			break;
+		default:
+			field = whole_option(m, opt, &min, &max);
+			if (!field || !number_in(optarg, min, max, true, &v))
+				return refuse("--%s: '%s' is not a whole number in %.0f..%.0f",
+					      options[idx].name, optarg, min,
+					      max);
+			*field = (uint32_t)v;
+			rate_set |= opt == OPT_RATE;
+			break;
+		}
+	}
+	if (optind >= argc)
+		return refuse("no output file");
+	if (optind + 1 < argc)
+		return refuse("one output file only ('%s' and '%s')",
+			      argv[optind], argv[optind + 1]);
+	*path = argv[optind];
+	if (m->audio == TEST_MEDIA_AUDIO_MPEG && !rate_set)
+		m->rate = 24000;
+	if (m->audio == TEST_MEDIA_AUDIO_MPEG && !layer2_rate(m->rate))
+		return refuse("--rate: Layer II takes 16000, 22050, 24000, 32000, 44100 or 48000");
+	return 0;
+}
+
+#undef refuse
