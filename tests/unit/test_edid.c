@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "mmx_edid.h"
+#include "tests/mmx_test_edid_sum.h"
 #include "unit.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -84,25 +85,6 @@ static const struct ref_timing *find_dmt(unsigned int w, unsigned int h,
 	return NULL;
 }
 
-static int sum_ok(const uint8_t *b)
-{
-	uint8_t s = 0;
-	int i;
-
-	for (i = 0; i < 128; i++)
-		s += b[i];
-	return s == 0;
-}
-
-static void fix_sum(uint8_t *b)
-{
-	uint8_t s = 0;
-	int i;
-
-	for (i = 0; i < 127; i++)
-		s += b[i];
-	b[127] = -s;
-}
 
 /* The display descriptor with @tag in the base block, or NULL. */
 static const uint8_t *find_desc(const uint8_t *e, uint8_t tag)
@@ -186,7 +168,7 @@ static int test_presets_build(void)
 		UNIT_CHECK(e[126] == n / 128 - 1, "%s: %u extensions", s->name,
 			   e[126]);
 		for (b = 0; b < n / 128; b++)
-			UNIT_CHECK(sum_ok(e + 128 * b), "%s: block %d checksum",
+			UNIT_CHECK(mmx_test_edid_sum_ok(e + 128 * b), "%s: block %d checksum",
 				   s->name, b);
 		UNIT_CHECK(!mmx_edid_validate(e, n), "%s: refused", s->name);
 		/* Digital flag, and for 1.4 the interface and depth. */
@@ -459,7 +441,7 @@ static int test_interlaced_and_cta_dtds(void)
 	s.num_vics = N(vics);
 	n = mmx_edid_build(&s, e, sizeof(e));
 	UNIT_CHECK(n == 256, "built %d", n);
-	UNIT_CHECK(sum_ok(e) && sum_ok(e + 128), "checksums");
+	UNIT_CHECK(mmx_test_edid_sum_ok(e) && mmx_test_edid_sum_ok(e + 128), "checksums");
 	/* The field values: 1080i has 540 active lines per field. */
 	UNIT_CHECK(e[54 + 5] == (540 & 0xff) && (e[54 + 7] >> 4) == 540 >> 8 &&
 		   (e[54 + 17] & 0x80), "1080i field");
@@ -540,12 +522,12 @@ static int build_blocks(uint8_t *e, unsigned int blocks)
 	if (n != 128)
 		return -1;
 	e[126] = blocks - 1;
-	fix_sum(e);
+	mmx_test_edid_fix_sum(e);
 	for (b = 1; b < blocks; b++) {
 		memset(e + 128 * b, 0, 128);
 		e[128 * b] = 0x02;
 		e[128 * b + 1] = 0x03;
-		fix_sum(e + 128 * b);
+		mmx_test_edid_fix_sum(e + 128 * b);
 	}
 	return 0;
 }
@@ -567,11 +549,11 @@ static int test_validate(void)
 
 	memcpy(x, e, 256);
 	x[0] = 0x01;
-	fix_sum(x);
+	mmx_test_edid_fix_sum(x);
 	UNIT_CHECK(mmx_edid_validate(x, 256) == -EINVAL, "bad header");
 	memcpy(x, e, 256);
 	x[7] = 0xff;
-	fix_sum(x);
+	mmx_test_edid_fix_sum(x);
 	UNIT_CHECK(mmx_edid_validate(x, 256) == -EINVAL, "bad header end");
 	memcpy(x, e, 256);
 	x[127] ^= 1;
@@ -582,7 +564,7 @@ static int test_validate(void)
 		   "bad extension checksum");
 	memcpy(x, e, 256);
 	x[18] = 2;
-	fix_sum(x);
+	mmx_test_edid_fix_sum(x);
 	UNIT_CHECK(mmx_edid_validate(x, 256) == -EINVAL, "version 2");
 
 	/* One block declared, two given; the second sums to 0. */
@@ -597,7 +579,7 @@ static int test_validate(void)
 	UNIT_CHECK(!build_blocks(x, 4), "build 4");
 	UNIT_CHECK(!mmx_edid_validate(x, 4 * 128), "4 blocks refused");
 	UNIT_CHECK(!build_blocks(x, 5), "build 5");
-	UNIT_CHECK(sum_ok(x) && sum_ok(x + 4 * 128), "5 blocks sums");
+	UNIT_CHECK(mmx_test_edid_sum_ok(x) && mmx_test_edid_sum_ok(x + 4 * 128), "5 blocks sums");
 	UNIT_CHECK(mmx_edid_validate(x, 5 * 128) == -EINVAL, "5 blocks");
 	UNIT_CHECK(MMX_EDID_MAX_SIZE == 512, "maximum");
 	return 0;
@@ -774,7 +756,7 @@ static int test_sink_from_edid(void)
 		   raw.iface == MMX_EDID_IFACE_HDMI_A, "hdmi iface");
 	/* The same EDID without its extension: any digital link. */
 	e[126] = 0;
-	fix_sum(e);
+	mmx_test_edid_fix_sum(e);
 	UNIT_CHECK(!mmx_sink_from_edid(&raw, e, 128) &&
 		   raw.iface == MMX_EDID_IFACE_UNDEFINED &&
 		   raw.formats == (F(TMDS) | F(DISPLAYPORT) | F(LVDS)),

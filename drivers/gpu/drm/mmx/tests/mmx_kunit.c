@@ -25,6 +25,7 @@
 #include "../mmx_panning.h"
 #include "../mmx_signal.h"
 #include "../mmx_transform.h"
+#include "mmx_test_edid_sum.h"
 
 #define ONE	((s64)1 << 32)
 #define P(x)	MMX_SIGPROP(MMX_SIGPROP_##x)
@@ -448,26 +449,6 @@ static struct kunit_suite mmx_signal_suite = {
 
 static const u8 mmx_edid_header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
 
-static bool mmx_kunit_sum_ok(const u8 *b)
-{
-	u8 s = 0;
-	int i;
-
-	for (i = 0; i < 128; i++)
-		s += b[i];
-	return s == 0;
-}
-
-static void mmx_kunit_fix_sum(u8 *b)
-{
-	u8 s = 0;
-	int i;
-
-	for (i = 0; i < 127; i++)
-		s += b[i];
-	b[127] = -s;
-}
-
 struct mmx_preset_case {
 	enum mmx_sink_id id;
 	const char *name;
@@ -517,7 +498,7 @@ static void mmx_edid_test_preset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e[19], c->revision);
 	KUNIT_EXPECT_EQ(test, e[126], n / 128 - 1);
 	for (b = 0; b < n / 128; b++)
-		KUNIT_EXPECT_TRUE_MSG(test, mmx_kunit_sum_ok(e + 128 * b), "block %d", b);
+		KUNIT_EXPECT_TRUE_MSG(test, mmx_test_edid_sum_ok(e + 128 * b), "block %d", b);
 	KUNIT_EXPECT_EQ(test, mmx_edid_validate(e, n), 0);
 	KUNIT_EXPECT_EQ(test, !!(e[20] & 0x80), s->digital);
 	KUNIT_EXPECT_EQ(test, e[21], s->width_cm);
@@ -548,11 +529,11 @@ static void mmx_edid_test_validate(struct kunit *test)
 
 	memcpy(x, e, 256);
 	x[0] = 0x01;
-	mmx_kunit_fix_sum(x);
+	mmx_test_edid_fix_sum(x);
 	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
 	memcpy(x, e, 256);
 	x[7] = 0xff;
-	mmx_kunit_fix_sum(x);
+	mmx_test_edid_fix_sum(x);
 	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
 	memcpy(x, e, 256);
 	x[127] ^= 1;
@@ -562,7 +543,7 @@ static void mmx_edid_test_validate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
 	memcpy(x, e, 256);
 	x[18] = 2;
-	mmx_kunit_fix_sum(x);
+	mmx_test_edid_fix_sum(x);
 	KUNIT_EXPECT_EQ(test, mmx_edid_validate(x, 256), -EINVAL);
 
 	/* One block declared, two given; the second sums to 0. */
