@@ -132,16 +132,7 @@ static const struct {
 	int size;
 	int revision;
 } presets[] = {
-	{ MMX_SINK_NONE, "none", 0, 0 },
-	{ MMX_SINK_VGA, "vga", 128, 4 },
-	{ MMX_SINK_DVI, "dvi", 128, 4 },
-	{ MMX_SINK_HDMI, "hdmi", 256, 3 },
-	{ MMX_SINK_DUAL_LINK, "dual-link", 128, 4 },
-	{ MMX_SINK_DP_4K, "dp-4k", 128, 4 },
-	{ MMX_SINK_PANEL, "panel", 128, 4 },
-	{ MMX_SINK_PAL_TV, "pal-tv", 0, 0 },
-	{ MMX_SINK_NTSC_TV, "ntsc-tv", 0, 0 },
-	{ MMX_SINK_COMPONENT_TV, "component-tv", 0, 0 },
+#include "tests/mmx_cases_edid_preset.h"
 };
 
 static int test_presets_build(void)
