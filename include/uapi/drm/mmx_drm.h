@@ -134,12 +134,18 @@ extern "C" {
  *	-EINVAL. Another value fails the commit with -EINVAL. Changing it on
  *	an active output is
  *	a modeset (ALLOW_MODESET needed; the legacy SETPROPERTY ioctl, which
- *	xrandr --set uses through Xorg, is allowed to modeset). The driver
- *	switches it itself when the plugged sink demands it (a DVI-I port goes
- *	to VGA for an analog monitor, to TMDS for a digital one; a PAL TV
- *	takes Composite-PAL) and then sends a hotplug event; if the new signal
- *	cannot carry the current mode, the output is turned off (CRTC
- *	disabled, link-status Bad) until a client picks a mode.
+ *	xrandr --set uses through Xorg, is allowed to modeset). It follows
+ *	the plugged sink when the sink demands another signal (a DVI-I port
+ *	goes to VGA for an analog monitor, to TMDS for a digital one; a PAL TV
+ *	takes Composite-PAL): the connector's state reads the new value at
+ *	once, without a commit, and a hotplug event is sent. The kernel never
+ *	modesets on its own: if the new signal cannot carry the CRTC's mode
+ *	(or the sink of a lit HPD connector went away), the CRTC stays as it
+ *	was and the connector's standard "link-status" property reads Bad
+ *	until the DRM master commits link-status Good with a mode the link
+ *	carries (a legacy SETCRTC does so too); a commit that would light a
+ *	mode the link cannot carry fails with -EINVAL and changes nothing,
+ *	while turning the CRTC dark (ACTIVE 0) or off is allowed.
  *	The mode list follows the signal: TV signals offer their TV timings,
  *	the others the sink's EDID modes that the link can carry.
  * ``SignalProperties``
@@ -177,12 +183,14 @@ extern "C" {
  *	8/10 >= clock x 24 bits, VGA DAC up to 400 MHz, single-channel LVDS
  *	up to 112 MHz, TV signals only their own timings; otherwise the
  *	commit that would make the configuration fails with -EINVAL, so that
- *	setting ACTIVE back never does. A signal change on a CRTC that is
+ *	setting ACTIVE back never does (except after a sink change left
+ *	link-status Bad, see SignalFormat). A signal change on a CRTC that is
  *	enabled but not active needs no ALLOW_MODESET: it takes effect when
  *	the CRTC is lit again.
  * ``EDID``
  *	the standard blob: the EDID of the simulated sink, read through the
- *	DRM core (a DDC read of 12 ms per block), so that debugfs
+ *	DRM core (its simulated DDC cost, 12 ms per block, is counted in
+ *	debugfs ``mmx_ddc``, not waited for), so that debugfs
  *	``dri/N/<connector>/edid_override`` (with ``force``) and the
  *	``drm.edid_firmware`` kernel parameter replace it, and the connector's
  *	modes with it, on the next probe, as on any driver. The sink itself

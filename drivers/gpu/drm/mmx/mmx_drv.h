@@ -28,6 +28,7 @@
 #include "mmx_signal.h"
 #include "mmx_panning.h"
 #include "mmx_resample.h"
+#include "mmx_sink.h"
 #include "mmx_transform.h"
 
 #define MMX_DRIVER_NAME		"mmx"
@@ -296,15 +297,7 @@ struct mmx_compose_stats {
  * @signal_format_prop: the SignalFormat property (values depend on @kind)
  * @signal_props_prop: the SignalProperties property, NULL when @kind's
  *	formats have no properties
- * @sink_lock: protects @sink, @custom_sink, @edid, @edid_len,
- *	@signal_format and @signal_props
- * @sink: the simulated sink plugged into @connector
- * @custom_sink: the sink described by an uploaded EDID
- * @edid: the sink's EDID, @edid_len bytes
- * @edid_len: 0 for a sink without EDID
- * @signal_format: the committed SignalFormat, for probing
- * @signal_props: the committed SignalProperties, for probing
- * @hotplug_work: sends a hotplug event outside the commit path
+ * @port: the simulated sink plugged into @connector (mmx_sink.c)
  * @space_pixels: the composed CRTC space before the transform, @space_size
  *	words (composer only)
  * @space_size: capacity of @space_pixels
@@ -371,14 +364,7 @@ struct mmx_output {
 
 	struct drm_property *signal_format_prop;
 	struct drm_property *signal_props_prop;
-	struct mutex sink_lock; /* see the kernel-doc above */
-	const struct mmx_sink *sink;
-	struct mmx_sink custom_sink;
-	u8 edid[MMX_EDID_MAX_SIZE];
-	size_t edid_len;
-	enum mmx_signal_format signal_format;
-	u64 signal_props;
-	struct work_struct hotplug_work;
+	struct mmx_sink_port port;
 	u32 *space_pixels;
 	size_t space_size;
 	u32 *plane_pixels;
@@ -407,7 +393,7 @@ struct mmx_output {
  * struct mmx_backend_funcs - what a backend does for the core
  *
  * The virtual backend has none of these: its connectors are simulated
- * sinks (see mmx_output.c) and nobody scans its frames out. Every hook is
+ * sinks (see mmx_sink.c) and nobody scans its frames out. Every hook is
  * optional.
  *
  * @detect: the connector status of an output; without it, the simulated

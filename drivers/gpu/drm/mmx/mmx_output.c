@@ -2,19 +2,15 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Outputs: the simulated physical connectors, their encoders, the sinks
- * plugged into them and RandR 1.3's output properties.
+ * Outputs: the simulated physical connectors, their encoders and RandR
+ * 1.3's output properties (the sinks plugged into them: mmx_sink.c).
  */
 
-#include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
-#include <drm/drm_atomic_uapi.h>
 #include <drm/drm_edid.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modes.h>
@@ -64,9 +60,6 @@ const struct mmx_output_desc mmx_output_descs[MMX_KIND_COUNT] = {
 			     DRM_MODE_ENCODER_TVDAC, MMX_SINK_PAL_TV,
 			     MMX_CLONE_ANALOG, false },
 };
-
-/* A DDC read at 100 kHz: 128 bytes plus addressing take about 12 ms. */
-#define MMX_DDC_BLOCK_MS	12
 
 /**
  * mmx_output_kind_parse - look up an output kind by name
@@ -120,33 +113,6 @@ enum drm_mode_status mmx_mode_valid(struct drm_device *dev,
 	return MODE_OK;
 }
 
-static void mmx_timing_from_mode(struct mmx_timing *t,
-				 const struct drm_display_mode *mode)
-{
-	t->clock_khz = mode->clock;
-	t->hdisplay = mode->hdisplay;
-	t->hsync_start = mode->hsync_start;
-	t->hsync_end = mode->hsync_end;
-	t->htotal = mode->htotal;
-	t->vdisplay = mode->vdisplay;
-	t->vsync_start = mode->vsync_start;
-	t->vsync_end = mode->vsync_end;
-	t->vtotal = mode->vtotal;
-	t->flags = mode->flags & (MMX_TIMING_PHSYNC | MMX_TIMING_NHSYNC |
-				  MMX_TIMING_PVSYNC | MMX_TIMING_NVSYNC |
-				  MMX_TIMING_INTERLACE);
-	t->name = NULL;
-}
-
-static int mmx_signal_fits_mode(enum mmx_signal_format format, u64 props,
-				const struct drm_display_mode *mode)
-{
-	struct mmx_timing t;
-
-	mmx_timing_from_mode(&t, mode);
-	return mmx_signal_timing_fits(format, props, &t, 24);
-}
-
 /* Connector state */
 
 static void mmx_connector_reset(struct drm_connector *connector)
@@ -165,10 +131,8 @@ static void mmx_connector_reset(struct drm_connector *connector)
 		return;
 	__drm_atomic_helper_connector_reset(connector, &state->base);
 
-	mutex_lock(&output->sink_lock);
-	state->signal_format = output->signal_format;
-	state->signal_props = output->signal_props;
-	mutex_unlock(&output->sink_lock);
+	mmx_sink_port_signal(output, &state->signal_format,
+			     &state->signal_props);
 }
 
 static struct drm_connector_state *
@@ -275,13 +239,19 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 	/*
 	 * The link must carry the mode whenever the CRTC has one, lit or not:
 	 * a configuration accepted while DPMS is off must light when a client
-	 * sets ACTIVE back, which is no time to refuse it.
+	 * sets ACTIVE back, which is no time to refuse it. The exception is a
+	 * link a sink change left Bad (mmx_sink.c): the master may still turn
+	 * the CRTC dark before it picks a mode; lighting it, or setting the
+	 * link-status back to Good, needs a mode that fits.
 	 */
 	if (!crtc_state || !crtc_state->enable)
 		return 0;
+	if (new_state->link_status == DRM_MODE_LINK_STATUS_BAD &&
+	    !crtc_state->active)
+		return 0;
 
-	if (mmx_signal_fits_mode(mnew->signal_format, mnew->signal_props,
-				 &crtc_state->mode)) {
+	if (!mmx_sink_link_carries(mnew->signal_format, mnew->signal_props,
+				   &crtc_state->mode)) {
 		drm_dbg_atomic(connector->dev,
 			       "[CONNECTOR:%d:%s] link cannot carry " DRM_MODE_FMT "\n",
 			       connector->base.id, connector->name,
@@ -297,85 +267,19 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 	return 0;
 }
 
-/**
- * mmx_output_commit_signal - note a committed signal change
- * @output: the output
- * @old_state: the connector's previous state
- * @new_state: the committed state
- *
- * Probing uses the committed signal; a change of SignalFormat changes the
- * mode list, so clients are told with a hotplug event.
- */
-void mmx_output_commit_signal(struct mmx_output *output,
-			      const struct mmx_connector_state *old_state,
-			      const struct mmx_connector_state *new_state)
-{
-	mutex_lock(&output->sink_lock);
-	output->signal_format = new_state->signal_format;
-	output->signal_props = new_state->signal_props;
-	mutex_unlock(&output->sink_lock);
-
-	if (old_state->signal_format != new_state->signal_format ||
-	    old_state->signal_props != new_state->signal_props)
-		schedule_work(&output->hotplug_work);
-}
-
 /* Probing */
-
-static void mmx_ddc_read_delay(size_t bytes)
-{
-	unsigned int blocks = DIV_ROUND_UP(bytes, MMX_EDID_BLOCK_SIZE);
-
-	if (blocks)
-		msleep(blocks * MMX_DDC_BLOCK_MS);
-}
 
 static int mmx_connector_detect_ctx(struct drm_connector *connector,
 				    struct drm_modeset_acquire_ctx *ctx,
 				    bool force)
 {
 	struct mmx_output *output = connector_to_mmx_output(connector);
-	bool present;
-	size_t len;
-
 	const struct mmx_backend_funcs *backend =
 		to_mmx_device(connector->dev)->backend;
 
 	if (backend && backend->detect)
 		return backend->detect(output);
-
-	mutex_lock(&output->sink_lock);
-	present = output->sink->present;
-	len = output->edid_len;
-	mutex_unlock(&output->sink_lock);
-
-	/* Like a real port, look for the sink by reading its first block. */
-	mmx_ddc_read_delay(min_t(size_t, len, MMX_EDID_BLOCK_SIZE));
-	return present ? connector_status_connected :
-			 connector_status_disconnected;
-}
-
-/*
- * The simulated sink's DDC channel: one EDID block per call, at DDC speed.
- * The core reads the EDID through it (drm_edid_read_custom()), so debugfs
- * edid_override and drm.edid_firmware replace the sink's EDID as they do on
- * any driver.
- */
-static int mmx_sink_read_block(void *context, u8 *buf, unsigned int block,
-			       size_t len)
-{
-	struct mmx_output *output = context;
-	size_t start = (size_t)block * len;
-	int ret = 0;
-
-	mmx_ddc_read_delay(len);
-	mutex_lock(&output->sink_lock);
-	if (start + len > output->edid_len)
-		ret = -EIO;
-	else
-		memcpy(buf, output->edid + start, len);
-	mutex_unlock(&output->sink_lock);
-	return ret;
+	return mmx_sink_detect(output);
 }
 
 /*
@@ -445,7 +349,7 @@ static void mmx_connector_fix_preferred(struct drm_connector *connector,
 	bool preferred_fits = false;
 
 	list_for_each_entry(mode, &connector->probed_modes, head) {
-		bool fits = !mmx_signal_fits_mode(format, props, mode);
+		bool fits = mmx_sink_link_carries(format, props, mode);
 
 		if (!fits) {
 			mode->type &= ~DRM_MODE_TYPE_PREFERRED;
@@ -488,11 +392,7 @@ static int mmx_output_get_modes(struct mmx_output *output,
 	count = mmx_connector_add_edid(connector, drm_edid);
 	drm_edid_free(drm_edid);
 
-	mutex_lock(&output->sink_lock);
-	format = output->signal_format;
-	props = output->signal_props;
-	mutex_unlock(&output->sink_lock);
-
+	mmx_sink_port_signal(output, &format, &props);
 	count += mmx_connector_add_timings(connector, format, props);
 	mmx_connector_fix_preferred(connector, format, props);
 	return count;
@@ -517,274 +417,15 @@ mmx_connector_mode_valid(struct drm_connector *connector,
 	enum mmx_signal_format format;
 	u64 props;
 
-	mutex_lock(&output->sink_lock);
-	format = output->signal_format;
-	props = output->signal_props;
-	mutex_unlock(&output->sink_lock);
-
-	return mmx_signal_fits_mode(format, props, mode) ? MODE_CLOCK_HIGH :
-							   MODE_OK;
+	mmx_sink_port_signal(output, &format, &props);
+	return mmx_sink_link_carries(format, props, mode) ? MODE_OK :
+							    MODE_CLOCK_HIGH;
 }
-
-/* Sinks */
-
-/* Retry a signal switch with the connector's CRTC turned off. */
-static int mmx_output_switch_dark(struct drm_atomic_state *state,
-				  struct drm_connector_state *conn_state)
-{
-	struct mmx_connector_state *mstate = to_mmx_connector_state(conn_state);
-	struct drm_connector *connector = conn_state->connector;
-	enum mmx_signal_format format = mstate->signal_format;
-	struct drm_crtc *crtc = conn_state->crtc;
-	struct drm_connector_state *other_state;
-	struct drm_plane_state *plane_state;
-	struct drm_crtc_state *crtc_state;
-	u64 props = mstate->signal_props;
-	struct drm_connector *other;
-	struct drm_plane *plane;
-	int i, ret;
-
-	drm_atomic_state_clear(state);
-	conn_state = drm_atomic_get_connector_state(state, connector);
-	if (IS_ERR(conn_state))
-		return PTR_ERR(conn_state);
-	mstate = to_mmx_connector_state(conn_state);
-	mstate->signal_format = format;
-	mstate->signal_props = props;
-	mstate->signal_props_set = true;
-
-	conn_state->link_status = DRM_MODE_LINK_STATUS_BAD;
-
-	/* Turn the CRTC off altogether, as a client would: mode, planes. */
-	crtc_state = drm_atomic_get_crtc_state(state, crtc);
-	if (IS_ERR(crtc_state))
-		return PTR_ERR(crtc_state);
-	ret = drm_atomic_set_mode_prop_for_crtc(crtc_state, NULL);
-	if (ret)
-		return ret;
-	crtc_state->active = false;
-	ret = drm_atomic_set_crtc_for_connector(conn_state, NULL);
-	if (ret)
-		return ret;
-	ret = drm_atomic_add_affected_connectors(state, crtc);
-	if (ret)
-		return ret;
-	for_each_new_connector_in_state(state, other, other_state, i) {
-		if (other_state->crtc != crtc)
-			continue;
-		ret = drm_atomic_set_crtc_for_connector(other_state, NULL);
-		if (ret)
-			return ret;
-	}
-	ret = drm_atomic_add_affected_planes(state, crtc);
-	if (ret)
-		return ret;
-	for_each_new_plane_in_state(state, plane, plane_state, i) {
-		if (plane_state->crtc != crtc)
-			continue;
-		ret = drm_atomic_set_crtc_for_plane(plane_state, NULL);
-		if (ret)
-			return ret;
-		drm_atomic_set_fb_for_plane(plane_state, NULL);
-	}
-	return drm_atomic_commit(state);
-}
-
-/*
- * Plug @sink (a preset, or output->custom_sink) into @output: store its
- * EDID, switch the signal if the sink demands it, and tell clients where
- * the connector can tell.
- */
-static int mmx_output_plug(struct mmx_output *output,
-			   const struct mmx_sink *sink,
-			   const u8 *edid, size_t edid_len)
-{
-	struct drm_device *dev = output->connector.dev;
-	struct drm_modeset_acquire_ctx ctx;
-	struct drm_connector_state *conn_state;
-	struct mmx_connector_state *mstate;
-	struct drm_atomic_state *state;
-	enum mmx_signal_format format;
-	bool switched = false;
-	u64 props;
-	int ret;
-
-	mutex_lock(&output->sink_lock);
-	if (edid) {
-		memcpy(output->edid, edid, edid_len);
-		output->edid_len = edid_len;
-	} else {
-		ret = mmx_edid_build(sink, output->edid, sizeof(output->edid));
-		output->edid_len = ret > 0 ? ret : 0;
-	}
-	output->sink = sink;
-	mutex_unlock(&output->sink_lock);
-
-	/* The sink may demand another signal: commit it like userspace would. */
-	state = drm_atomic_state_alloc(dev);
-	if (!state)
-		return -ENOMEM;
-	drm_modeset_acquire_init(&ctx, 0);
-	state->acquire_ctx = &ctx;
-retry:
-	conn_state = drm_atomic_get_connector_state(state, &output->connector);
-	if (IS_ERR(conn_state)) {
-		ret = PTR_ERR(conn_state);
-		goto out;
-	}
-	mstate = to_mmx_connector_state(conn_state);
-	format = mstate->signal_format;
-	props = mstate->signal_props;
-	ret = 0;
-	if (sink->present && !mmx_sink_signal(sink, output->kind, &format,
-					      &props) &&
-	    (format != mstate->signal_format || props != mstate->signal_props)) {
-		mstate->signal_format = format;
-		mstate->signal_props = props;
-		mstate->signal_props_set = true;
-		state->allow_modeset = true;
-		ret = drm_atomic_commit(state);
-		if (ret == -EINVAL && conn_state->crtc) {
-			/*
-			 * The new signal cannot carry the current mode: like a
-			 * failed link, the output goes dark until a client
-			 * picks a mode after the hotplug event.
-			 */
-			ret = mmx_output_switch_dark(state, conn_state);
-		}
-		switched = !ret;
-	}
-out:
-	if (ret == -EDEADLK) {
-		drm_atomic_state_clear(state);
-		drm_modeset_backoff(&ctx);
-		goto retry;
-	}
-	drm_atomic_state_put(state);
-	drm_modeset_drop_locks(&ctx);
-	drm_modeset_acquire_fini(&ctx);
-	if (ret)
-		drm_dbg_kms(dev, "[CONNECTOR:%d:%s] signal switch failed: %d\n",
-			    output->connector.base.id, output->connector.name,
-			    ret);
-
-	if (mmx_output_descs[output->kind].hpd) {
-		/* The hotplug interrupt: re-probe now and tell clients. */
-		mutex_lock(&dev->mode_config.mutex);
-		output->connector.funcs->fill_modes(&output->connector,
-						     dev->mode_config.max_width,
-						     dev->mode_config.max_height);
-		mutex_unlock(&dev->mode_config.mutex);
-		drm_kms_helper_hotplug_event(dev);
-	} else if (switched) {
-		drm_kms_helper_hotplug_event(dev);
-	}
-	return 0;
-}
-
-static ssize_t mmx_sink_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *offp)
-{
-	struct mmx_output *output = file_inode(file)->i_private;
-	const struct mmx_sink *sink;
-	char name[32];
-	int ret;
-
-	if (len == 0 || len >= sizeof(name))
-		return -EINVAL;
-	if (copy_from_user(name, ubuf, len))
-		return -EFAULT;
-	name[len] = '\0';
-
-	sink = mmx_sink_lookup(name, len);
-	if (!sink)
-		return -EINVAL;
-	ret = mmx_output_plug(output, sink, NULL, 0);
-	return ret ? ret : len;
-}
-
-static int mmx_sink_show(struct seq_file *m, void *data)
-{
-	struct mmx_output *output = m->private;
-
-	mutex_lock(&output->sink_lock);
-	seq_printf(m, "%s\n", output->sink->name);
-	mutex_unlock(&output->sink_lock);
-	return 0;
-}
-
-static int mmx_sink_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mmx_sink_show, inode->i_private);
-}
-
-static const struct file_operations mmx_sink_fops = {
-	.owner = THIS_MODULE,
-	.open = mmx_sink_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = mmx_sink_write,
-};
-
-static ssize_t mmx_edid_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *offp)
-{
-	struct mmx_output *output = file_inode(file)->i_private;
-	u8 *edid;
-	int ret;
-
-	if (len == 0 || len > MMX_EDID_MAX_SIZE)
-		return -EINVAL;
-	edid = memdup_user(ubuf, len);
-	if (IS_ERR(edid))
-		return PTR_ERR(edid);
-
-	ret = mmx_edid_validate(edid, len);
-	if (ret)
-		goto out_free;
-
-	mutex_lock(&output->sink_lock);
-	ret = mmx_sink_from_edid(&output->custom_sink, edid, len);
-	mutex_unlock(&output->sink_lock);
-	if (ret)
-		goto out_free;
-
-	ret = mmx_output_plug(output, &output->custom_sink, edid, len);
-out_free:
-	kfree(edid);
-	return ret ? ret : len;
-}
-
-static ssize_t mmx_edid_read(struct file *file, char __user *ubuf, size_t len,
-			     loff_t *offp)
-{
-	struct mmx_output *output = file_inode(file)->i_private;
-	u8 edid[MMX_EDID_MAX_SIZE];
-	size_t size;
-
-	mutex_lock(&output->sink_lock);
-	size = output->edid_len;
-	memcpy(edid, output->edid, size);
-	mutex_unlock(&output->sink_lock);
-
-	return simple_read_from_buffer(ubuf, len, offp, edid, size);
-}
-
-static const struct file_operations mmx_edid_fops = {
-	.owner = THIS_MODULE,
-	.read = mmx_edid_read,
-	.write = mmx_edid_write,
-	.llseek = default_llseek,
-};
 
 static void mmx_connector_debugfs_init(struct drm_connector *connector,
 				       struct dentry *root)
 {
-	struct mmx_output *output = connector_to_mmx_output(connector);
-
-	debugfs_create_file("mmx_sink", 0644, root, output, &mmx_sink_fops);
-	debugfs_create_file("mmx_edid", 0644, root, output, &mmx_edid_fops);
+	mmx_sink_debugfs_init(connector_to_mmx_output(connector), root);
 }
 
 static const struct drm_connector_helper_funcs mmx_connector_helper_funcs = {
@@ -813,10 +454,13 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 	u32 formats = mmx_signal_kind_formats(output->kind);
 	u64 values[MMX_SIGNAL_VALUES_MAX];
 	char name[MMX_SIGNAL_NAME_MAX];
+	enum mmx_signal_format format;
 	struct drm_property *prop;
 	unsigned int i, n;
+	u64 props;
 	int ret;
 
+	mmx_sink_port_signal(output, &format, &props);
 	drm_object_attach_property(&connector->base, mmx->connector_type_prop,
 				   mmx_signal_connector_type(output->kind));
 	drm_object_attach_property(&connector->base, mmx->connector_number_prop,
@@ -838,8 +482,7 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 			return ret;
 	}
 	output->signal_format_prop = prop;
-	drm_object_attach_property(&connector->base, prop,
-				   output->signal_format);
+	drm_object_attach_property(&connector->base, prop, format);
 
 	/*
 	 * SignalProperties: an enum of the attribute sets valid with one of
@@ -863,7 +506,7 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 			return ret;
 	}
 	output->signal_props_prop = prop;
-	drm_object_attach_property(&connector->base, prop, output->signal_props);
+	drm_object_attach_property(&connector->base, prop, props);
 	return 0;
 }
 
@@ -1030,22 +673,6 @@ int mmx_outputs_link(struct mmx_device *mmx)
 	return 0;
 }
 
-static void mmx_output_hotplug_work(struct work_struct *work)
-{
-	struct mmx_output *output = container_of(work, struct mmx_output,
-						  hotplug_work);
-
-	drm_kms_helper_hotplug_event(output->connector.dev);
-}
-
-static void mmx_output_release(struct drm_device *dev, void *data)
-{
-	struct mmx_output *output = data;
-
-	cancel_work_sync(&output->hotplug_work);
-	mutex_destroy(&output->sink_lock);
-}
-
 /**
  * mmx_output_init - create the encoder and connector of an output
  * @mmx: the device
@@ -1063,19 +690,9 @@ int mmx_output_init(struct mmx_device *mmx, struct mmx_output *output)
 	struct drm_connector *connector = &output->connector;
 	int ret;
 
-	mutex_init(&output->sink_lock);
-	INIT_WORK(&output->hotplug_work, mmx_output_hotplug_work);
-	ret = drmm_add_action_or_reset(dev, mmx_output_release, output);
+	ret = mmx_sink_port_init(output);
 	if (ret)
 		return ret;
-
-	output->sink = &mmx_sinks[desc->default_sink];
-	ret = mmx_edid_build(output->sink, output->edid, sizeof(output->edid));
-	output->edid_len = ret > 0 ? ret : 0;
-	output->signal_format = mmx_signal_kind_default(output->kind);
-	output->signal_props = mmx_signal_default_props(output->signal_format);
-	mmx_sink_signal(output->sink, output->kind, &output->signal_format,
-			&output->signal_props);
 
 	ret = mmx_device_create_props(mmx);
 	if (ret)

@@ -9,7 +9,7 @@
  * The module ``mmx`` is the virtual backend: it needs no hardware. Loading
  * it creates a platform device "mmx" whose outputs are simulated: each
  * connector has a sink that can be unplugged, replaced or described by an
- * uploaded EDID through debugfs (see mmx_output.c). It loads ``mmx_core``
+ * uploaded EDID through debugfs (see mmx_sink.c). It loads ``mmx_core``
  * and nothing else: no virtio module, so removing it (even with kmod's
  * ``modprobe -r``, which also removes unused dependencies) never touches
  * the modules of a virtual machine's disks.
