@@ -2079,6 +2079,32 @@ static void plug_seen(struct mmx_dev *d, struct mmx_output *o,
 }
 
 /*
+ * Plug PRESET (WHAT) into HPD output O, wait for the uevent and return
+ * GetConnectorCurrent, which must already say WANT without a probe: no
+ * modes when disconnected, some when connected.
+ */
+static drmModeConnectorPtr plug_current(struct mmx_dev *d,
+					struct mmx_output *o,
+					const char *preset, const char *what,
+					drmModeConnection want)
+{
+	drmModeConnectorPtr c;
+
+	plug_seen(d, o, preset, what);
+	c = current(d, o);
+	mmx_info("%s: GetConnectorCurrent after the uevent: %s, %d modes",
+		 o->name, conn_status(c), c->count_modes);
+	mmx_assert_f(c->connection == want,
+		     "%s (HPD): GetConnectorCurrent says %s after the uevent for %s",
+		     o->name, conn_status(c), what);
+	mmx_assert_f(want == DRM_MODE_CONNECTED ? c->count_modes > 0 :
+						  c->count_modes == 0,
+		     "%s (HPD): %d modes after the uevent for %s", o->name,
+		     c->count_modes, what);
+	return c;
+}
+
+/*
  * After a uevent, without a probe: O is connected, its EDID property is
  * the (DIGITAL or analog) monitor's and its preferred timing is offered.
  */
@@ -2407,10 +2433,8 @@ static void test_sink_unplug_lit(struct mmx_dev *d)
 	mmx_do(set_signal_ex(d, o, NULL, NULL, &m, 0));
 	uevent_drain(d, 300);
 
-	plug_seen(d, o, "none", "nothing (unplugged)");
-	c = current(d, o);
-	mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-		     "%s: %s after the unplug uevent", o->name, conn_status(c));
+	c = plug_current(d, o, "none", "nothing (unplugged)",
+			 DRM_MODE_DISCONNECTED);
 	drmModeFreeConnector(c);
 	expect_crtc(d, o, &m, 1);
 	expect_link(d, o, DRM_MODE_LINK_STATUS_BAD, "after the unplug");
@@ -2634,7 +2658,7 @@ static void test_hdmi_hpd(struct mmx_dev *d)
 	uint8_t edid[1024];
 	drmModeConnectorPtr c;
 	struct edid_info e;
-	int ms, n;
+	int n;
 
 	if (!o)
 		o = find_output(d, "DVI-D");	/* HPD too */
@@ -2643,32 +2667,14 @@ static void test_hdmi_hpd(struct mmx_dev *d)
 	uevent_open();
 	uevent_drain(d, 300);
 
-	plug(d, o, "none");
-	ms = uevent_wait(d, 5000);
-	mmx_assert_f(ms >= 0, "no hotplug uevent within 5 s of unplugging %s",
-		     o->name);
-	c = current(d, o);
-	mmx_info("%s unplugged: uevent after %d ms; GetConnectorCurrent: %s, %d modes",
-		 o->name, ms, conn_status(c), c->count_modes);
-	mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-		     "%s (HPD): GetConnectorCurrent says %s after the uevent",
-		     o->name, conn_status(c));
-	mmx_assert_eq(c->count_modes, 0);
+	c = plug_current(d, o, "none", "nothing (unplugged)",
+			 DRM_MODE_DISCONNECTED);
 	drmModeFreeConnector(c);
 	mmx_assert_eq(edid_prop(d, o->conn_id, edid, sizeof(edid)), 0);
 	uevent_drain(d, 200);
 
-	plug(d, o, kind_of(d, o)->sink);
-	ms = uevent_wait(d, 5000);
-	mmx_assert_f(ms >= 0, "no hotplug uevent within 5 s of plugging %s",
-		     o->name);
-	c = current(d, o);
-	mmx_info("%s plugged: uevent after %d ms; GetConnectorCurrent: %s, %d modes",
-		 o->name, ms, conn_status(c), c->count_modes);
-	mmx_assert_f(c->connection == DRM_MODE_CONNECTED,
-		     "%s (HPD): GetConnectorCurrent says %s after the uevent",
-		     o->name, conn_status(c));
-	mmx_assert_gt(c->count_modes, 0);
+	c = plug_current(d, o, kind_of(d, o)->sink, "its sink",
+			 DRM_MODE_CONNECTED);
 	n = edid_prop(d, o->conn_id, edid, sizeof(edid));
 	edid_parse(edid, n, &e, "the HPD connector's EDID");
 	mmx_assert(e.n_dtd > 0);
@@ -2697,31 +2703,15 @@ static void test_hpd_all(struct mmx_dev *d)
 		struct mmx_output *o = &d->out[i];
 		const struct kind_info *k = kind_of(d, o);
 		drmModeConnectorPtr c;
-		int ms1, ms2;
 
 		if (!k->hpd)
 			continue;
 		uevent_drain(d, 200);
-		plug(d, o, "none");
-		ms1 = uevent_wait(d, 5000);
-		mmx_assert_f(ms1 >= 0, "%s (HPD): no uevent for an unplug",
-			     o->name);
-		c = current(d, o);
-		mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-			     "%s (HPD): GetConnectorCurrent says %s after the unplug uevent",
-			     o->name, conn_status(c));
+		c = plug_current(d, o, "none", "nothing (unplugged)",
+				 DRM_MODE_DISCONNECTED);
 		drmModeFreeConnector(c);
 		uevent_drain(d, 200);
-		plug(d, o, k->sink);
-		ms2 = uevent_wait(d, 5000);
-		mmx_assert_f(ms2 >= 0, "%s (HPD): no uevent for a plug", o->name);
-		c = current(d, o);
-		mmx_assert_f(c->connection == DRM_MODE_CONNECTED &&
-			     c->count_modes > 0,
-			     "%s (HPD): GetConnectorCurrent says %s, %d modes after the plug uevent",
-			     o->name, conn_status(c), c->count_modes);
-		mmx_info("%s (HPD): unplug uevent after %d ms, plug (%s) uevent after %d ms, %d modes without a probe",
-			 o->name, ms1, k->sink, ms2, c->count_modes);
+		c = plug_current(d, o, k->sink, k->sink, DRM_MODE_CONNECTED);
 		drmModeFreeConnector(c);
 		tested++;
 	}
