@@ -20,6 +20,7 @@
 #include "unit.h"
 #include "mmxd.h"
 #include "mmx_wire.h"
+#include "mmxd_client_harness.h"
 
 /* ---- the fake display --------------------------------------------------- */
 
@@ -116,8 +117,6 @@ static const struct mmxd_ops fake_ops = {
 
 /* ---- harness ------------------------------------------------------------ */
 
-static struct mmxd_server *srv;
-
 static int server_start(unsigned int max_clients, unsigned int stall_ms)
 {
 	struct mmxd_options o;
@@ -139,65 +138,6 @@ static void server_stop(void)
 	srv = NULL;
 }
 
-/* A new client: returns our end of a socketpair served by srv. */
-static int client_new(void)
-{
-	int sv[2];
-
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -1;
-	if (mmxd_server_add_client(srv, sv[0])) {
-		close(sv[1]);
-		return -1;
-	}
-	fcntl(sv[1], F_SETFL, fcntl(sv[1], F_GETFL) | O_NONBLOCK);
-	return sv[1];
-}
-
-static void pump(int n)
-{
-	while (n-- > 0)
-		mmxd_server_step(srv, 0, -1);
-}
-
-static int send_bytes(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			pump(1);
-			continue;
-		}
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int send_msg(int fd, uint16_t type, uint16_t flags, uint32_t seq,
-		    const void *payload, size_t len)
-{
-	uint8_t *buf = malloc(MMX_PROTO_HEADER_SIZE + len);
-	int ret;
-
-	if (!buf)
-		return -ENOMEM;
-	mmx_wire_put_header(buf, (uint32_t)(MMX_PROTO_HEADER_SIZE + len), type,
-			    seq);
-	buf[6] = (uint8_t)flags;
-	buf[7] = (uint8_t)(flags >> 8);
-	if (len)
-		memcpy(buf + MMX_PROTO_HEADER_SIZE, payload, len);
-	ret = send_bytes(fd, buf, MMX_PROTO_HEADER_SIZE + len);
-	free(buf);
-	return ret;
-}
-
 struct msg {
 	struct mmx_proto_header h;
 	struct mmx_proto_reply r;
@@ -210,30 +150,6 @@ static void msg_free(struct msg *m)
 {
 	free(m->raw);
 	memset(m, 0, sizeof(*m));
-}
-
-/* Read exactly @len bytes, running the server meanwhile. */
-static int recv_bytes(int fd, void *buf, size_t len, int rounds)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
-
-		if (n == 0)
-			return -ECONNRESET;
-		if (n < 0) {
-			if (errno != EAGAIN && errno != EINTR)
-				return -errno;
-			if (rounds-- <= 0)
-				return -ETIMEDOUT;
-			mmxd_server_step(srv, 1, -1);
-			continue;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* Receive one message from the server (a REPLY is decoded). */
@@ -294,16 +210,6 @@ static int request(int fd, uint16_t type, uint32_t seq, const void *payload,
 	if (m == &tmp)
 		msg_free(m);
 	return ret;
-}
-
-static void hello_init(struct mmx_proto_hello *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->major = MMX_PROTO_MAJOR;
-	h->minor = MMX_PROTO_MINOR;
-	h->state_size = sizeof(struct mmx_state);
-	h->config_size = sizeof(struct mmx_config);
-	strcpy(h->client, "test");
 }
 
 static int hello(int fd)

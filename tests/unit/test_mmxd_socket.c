@@ -30,6 +30,7 @@
 #include "unit.h"
 #include "mmxd.h"
 #include "mmx_wire.h"
+#include "mmxd_client_harness.h"
 
 /* ---- the fake display --------------------------------------------------- */
 
@@ -55,44 +56,15 @@ static int fake_state(void *ctx, int probe, struct mmx_state *s)
 	return 0;
 }
 
-static int fake_apply(void *ctx, const struct mmx_config *cfg,
-		      struct mmx_error *err)
-{
-	(void)ctx;
-	(void)cfg;
-	(void)err;
-	return 0;
-}
-
-static int fake_pointer(void *ctx, int32_t x, int32_t y)
-{
-	(void)ctx;
-	(void)x;
-	(void)y;
-	return 0;
-}
-
-static int fake_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
-			uint32_t **pixels)
-{
-	(void)ctx;
-	(void)crtc;
-	(void)w;
-	(void)h;
-	(void)pixels;
-	return -EOPNOTSUPP;
-}
-
 static const struct mmxd_ops fake_ops = {
 	.state = fake_state,
-	.apply = fake_apply,
-	.pointer_moved = fake_pointer,
-	.capture = fake_capture,
+	.apply = quiet_apply,
+	.pointer_moved = quiet_pointer,
+	.capture = quiet_capture,
 };
 
 /* ---- harness ------------------------------------------------------------ */
 
-static struct mmxd_server *srv;
 static char dir[64], path[128];
 
 static int server_start(unsigned int max_clients)
@@ -132,12 +104,6 @@ static void server_stop(void)
 	srv = NULL;
 	unlink(path);
 	rmdir(dir);
-}
-
-static void pump(int n)
-{
-	while (n-- > 0)
-		mmxd_server_step(srv, 0, -1);
 }
 
 /* Connect to @path; @nonblock: without waiting (-EAGAIN: backlog full). */
