@@ -487,13 +487,20 @@ void wait_events(int fd, unsigned int n)
 	}
 }
 
-int hello(int fd)
+int hello_minor(int fd, uint16_t minor, struct mmx_proto_hello_reply *hr)
 {
 	struct mmx_proto_hello h;
-	struct mmx_proto_hello_reply hr;
 
 	hello_init(&h);
-	return req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr, sizeof(hr));
+	h.minor = minor;
+	return req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, hr, sizeof(*hr));
+}
+
+int hello(int fd)
+{
+	struct mmx_proto_hello_reply hr;
+
+	return hello_minor(fd, MMX_PROTO_MINOR, &hr);
 }
 
 const struct mmx_stream_config good = {

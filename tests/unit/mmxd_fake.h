@@ -114,6 +114,8 @@ int req(int fd, uint16_t type, const void *a, size_t alen);
 void wait_events(int fd, unsigned int n);
 
 int hello(int fd);
+/* HELLO as a client of protocol 1.@minor; the server's answer in @hr. */
+int hello_minor(int fd, uint16_t minor, struct mmx_proto_hello_reply *hr);
 
 extern const struct mmx_stream_config good;
 
@@ -126,12 +128,5 @@ int start(int fd, uint32_t stream, int64_t delay);
 
 /* The stream event of frame @id with @status, or NULL. */
 const struct mmx_stream_event *event_of(uint64_t id, uint32_t status);
-
-#define CHECK_ERR(expr, want)						\
-	do {								\
-		int _r = (expr);					\
-		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
-			   _r, (want));					\
-	} while (0)
 
 #endif /* MMXD_FAKE_H */

@@ -245,13 +245,6 @@ static int closed_by_server(int fd)
 	}
 }
 
-#define CHECK_ERR(expr, want)                                                \
-	do {                                                                  \
-		int _r = (expr);                                              \
-		UNIT_CHECK(_r == (want), "%s gave %d, want %d", #expr, _r,    \
-			   (int)(want));                                      \
-	} while (0)
-
 /* ---- tests -------------------------------------------------------------- */
 
 static int test_hello_state(void)

@@ -226,11 +226,7 @@ static int hello(int fd)
 	size_t len = 0;
 	int ret;
 
-	memset(&h, 0, sizeof(h));
-	h.major = MMX_PROTO_MAJOR;
-	h.minor = MMX_PROTO_MINOR;
-	h.state_size = sizeof(struct mmx_state);
-	h.config_size = sizeof(struct mmx_config);
+	hello_init(&h);
 	strcpy(h.client, "storm");
 	ret = request(fd, MMX_MSG_HELLO, 1, &h, sizeof(h), (void **)&hr, &len);
 	if (!ret && (len < sizeof(*hr) || strcmp(hr->driver, "fake")))
@@ -262,13 +258,6 @@ static int get_state_ok(int fd, uint32_t seq)
 	free(st);
 	return ret;
 }
-
-#define CHECK_ERR(expr, want)                                                \
-	do {                                                                  \
-		int _r = (expr);                                              \
-		UNIT_CHECK(_r == (want), "%s gave %d, want %d", #expr, _r,    \
-			   (int)(want));                                      \
-	} while (0)
 
 static uint64_t ms_now(void)
 {

@@ -45,7 +45,8 @@ static struct {
 	int pipe[2];
 } au;
 
-static int au_open(void *ctx, uint32_t rate, uint32_t ch, void **out)
+static int fake_audio_open(void *ctx, uint32_t rate, uint32_t ch,
+			   void **out)
 {
 	(void)ctx;
 	if (rate != AU_RATE || ch != 2 || au.open)
@@ -55,7 +56,7 @@ static int au_open(void *ctx, uint32_t rate, uint32_t ch, void **out)
 	return 0;
 }
 
-static void au_close(void *ctx, void *a)
+static void fake_audio_close(void *ctx, void *a)
 {
 	(void)ctx;
 	(void)a;
@@ -63,8 +64,8 @@ static void au_close(void *ctx, void *a)
 	au.nplay = 0;
 }
 
-static int au_play(void *ctx, void *a, uint64_t id, const int16_t *samples,
-		   uint64_t frames, int64_t at)
+static int fake_audio_play(void *ctx, void *a, uint64_t id,
+			   const int16_t *samples, uint64_t frames, int64_t at)
 {
 	(void)ctx;
 	(void)a;
@@ -78,7 +79,7 @@ static int au_play(void *ctx, void *a, uint64_t id, const int16_t *samples,
 	return 0;
 }
 
-static int au_cancel(void *ctx, void *a, uint64_t id)
+static int fake_audio_cancel(void *ctx, void *a, uint64_t id)
 {
 	unsigned int i;
 
@@ -94,15 +95,15 @@ static int au_cancel(void *ctx, void *a, uint64_t id)
 	return -ENOENT;
 }
 
-static int64_t au_written(void *ctx, void *a)
+static int64_t fake_audio_written(void *ctx, void *a)
 {
 	(void)ctx;
 	(void)a;
 	return au.written;
 }
 
-static int au_poll_fill(void *ctx, void *a, struct pollfd *pfd,
-			unsigned int n)
+static int fake_audio_poll_fill(void *ctx, void *a, struct pollfd *pfd,
+				unsigned int n)
 {
 	(void)ctx;
 	(void)a;
@@ -112,8 +113,8 @@ static int au_poll_fill(void *ctx, void *a, struct pollfd *pfd,
 	return 1;
 }
 
-static int au_service(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
-		      unsigned int n)
+static int fake_audio_service(void *ctx, void *a, uint64_t *ids,
+			      int64_t *end_ns, unsigned int n)
 {
 	unsigned int k = 0;
 	char buf[64];
@@ -130,7 +131,8 @@ static int au_service(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
 	return (int)k;
 }
 
-static int au_frame_to_ns(void *ctx, void *a, int64_t frame, int64_t *ns)
+static int fake_audio_frame_to_ns(void *ctx, void *a, int64_t frame,
+				  int64_t *ns)
 {
 	(void)ctx;
 	(void)a;
@@ -138,7 +140,8 @@ static int au_frame_to_ns(void *ctx, void *a, int64_t frame, int64_t *ns)
 	return 0;
 }
 
-static int au_ns_to_frame(void *ctx, void *a, int64_t ns, double *frame)
+static int fake_audio_ns_to_frame(void *ctx, void *a, int64_t ns,
+				  double *frame)
 {
 	(void)ctx;
 	(void)a;
@@ -146,7 +149,7 @@ static int au_ns_to_frame(void *ctx, void *a, int64_t ns, double *frame)
 	return 0;
 }
 
-static int au_played(void *ctx, void *a, int64_t *frames)
+static int fake_audio_played(void *ctx, void *a, int64_t *frames)
 {
 	(void)ctx;
 	(void)a;
@@ -155,16 +158,16 @@ static int au_played(void *ctx, void *a, int64_t *frames)
 }
 
 static const struct mmxd_audio_ops audio_ops = {
-	.open = au_open,
-	.close = au_close,
-	.play = au_play,
-	.cancel = au_cancel,
-	.written = au_written,
-	.poll_fill = au_poll_fill,
-	.service = au_service,
-	.frame_to_ns = au_frame_to_ns,
-	.ns_to_frame = au_ns_to_frame,
-	.played = au_played,
+	.open = fake_audio_open,
+	.close = fake_audio_close,
+	.play = fake_audio_play,
+	.cancel = fake_audio_cancel,
+	.written = fake_audio_written,
+	.poll_fill = fake_audio_poll_fill,
+	.service = fake_audio_service,
+	.frame_to_ns = fake_audio_frame_to_ns,
+	.ns_to_frame = fake_audio_ns_to_frame,
+	.played = fake_audio_played,
 };
 
 static int with_audio;
@@ -320,19 +323,13 @@ static struct sched *time_entry(void)
 
 static int test_caps(void)
 {
-	struct mmx_proto_hello h;
 	struct mmx_proto_hello_reply hr;
 	int fd;
 
 	UNIT_CHECK(!server_start(), "server");
 	fd = client_new_tcp(0);
-	memset(&h, 0, sizeof(h));
-	h.major = MMX_PROTO_MAJOR;
-	h.minor = 1;	/* a 1.1 client is served */
-	h.state_size = sizeof(struct mmx_state);
-	h.config_size = sizeof(struct mmx_config);
-	CHECK_ERR(req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr,
-		       sizeof(hr)), 0);
+	/* a 1.1 client is served */
+	CHECK_ERR(hello_minor(fd, 1, &hr), 0);
 	UNIT_CHECK(hr.minor == 2 && MMX_PROTO_MINOR == 2, "minor %u",
 		   hr.minor);
 	UNIT_CHECK((hr.caps & MMX_PROTO_CAP_TIME) &&
