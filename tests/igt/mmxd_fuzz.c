@@ -39,6 +39,7 @@
 #include "mmx_screen_pattern.h"
 #include "mmx_protocol.h"
 #include "mmx_wire.h"
+#include "wire_rx.h"
 
 static const char *sock_path;
 
@@ -61,8 +62,7 @@ static void fail(const char *fmt, ...)
 /* A non-blocking connection and everything received on it. */
 struct conn {
 	int fd;
-	uint8_t *rx;
-	size_t len, cap;
+	struct wire_rx rx;
 	int eof;
 };
 
@@ -89,7 +89,7 @@ static void conn_close(struct conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
-	free(c->rx);
+	free(c->rx.p);
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 }
@@ -97,29 +97,14 @@ static void conn_close(struct conn *c)
 /* Read what is there into c->rx. */
 static void conn_fill(struct conn *c)
 {
-	for (;;) {
-		ssize_t n;
+	int ret = wire_rx_fill(c->fd, &c->rx);
 
-		if (c->cap - c->len < 65536) {
-			size_t cap = c->cap * 2 + 65536;
-			uint8_t *p = realloc(c->rx, cap);
-
-			if (!p) {
-				fail("out of memory");
-				exit(1);
-			}
-			c->rx = p;
-			c->cap = cap;
-		}
-		n = recv(c->fd, c->rx + c->len, c->cap - c->len, 0);
-		if (n > 0) {
-			c->len += (size_t)n;
-			continue;
-		}
-		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			c->eof = 1;
-		return;
+	if (ret == -ENOMEM) {
+		fail("out of memory");
+		exit(1);
 	}
+	if (ret < 0)
+		c->eof = 1;
 }
 
 /* Send all of @buf, reading meanwhile (the server answers as we send). */
@@ -160,35 +145,23 @@ struct reply {
 /* The next message, within 10 s. */
 static int conn_reply(struct conn *c, struct reply *m)
 {
+	int ret;
+
 	memset(m, 0, sizeof(*m));
-	for (;;) {
+	while (!(ret = wire_rx_take(&c->rx, &m->h, &m->raw))) {
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
-		if (c->len >= MMX_PROTO_HEADER_SIZE) {
-			mmx_wire_get_header(c->rx, &m->h);
-			if (m->h.length < MMX_PROTO_HEADER_SIZE +
-			    MMX_PROTO_REPLY_SIZE ||
-			    m->h.length > MMX_PROTO_MAX_REPLY)
-				return -EPROTO;
-			if (c->len >= m->h.length)
-				break;
-		}
 		if (c->eof)
 			return -ECONNRESET;
 		if (poll(&pfd, 1, 10000) <= 0)
 			return -ETIMEDOUT;
 		conn_fill(c);
 	}
-	m->raw = malloc(m->h.length);
-	if (!m->raw)
-		return -ENOMEM;
-	memcpy(m->raw, c->rx + MMX_PROTO_HEADER_SIZE,
-	       m->h.length - MMX_PROTO_HEADER_SIZE);
+	if (ret < 0)
+		return ret;
 	memcpy(&m->r, m->raw, sizeof(m->r));
 	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
 	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
-	memmove(c->rx, c->rx + m->h.length, c->len - m->h.length);
-	c->len -= m->h.length;
 	return 0;
 }
 
@@ -201,7 +174,7 @@ static int conn_closed(struct conn *c)
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
 		poll(&pfd, 1, 1000);
-		c->len = 0;
+		c->rx.len = 0;
 		conn_fill(c);
 	}
 	return c->eof;

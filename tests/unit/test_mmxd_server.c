@@ -21,6 +21,7 @@
 #include "mmxd.h"
 #include "mmx_wire.h"
 #include "mmxd_client_harness.h"
+#include "wire_rx.h"
 
 /* ---- the fake display --------------------------------------------------- */
 
@@ -787,45 +788,16 @@ static uint32_t rnd(void)
 	return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
 }
 
-/* Everything received on a fuzz connection, parsed as it comes. */
-struct rxbuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static int rx_fill(int fd, struct rxbuf *rx)
-{
-	for (;;) {
-		ssize_t n;
-
-		if (rx->cap - rx->len < 65536) {
-			size_t cap = rx->cap * 2 + 65536;
-			uint8_t *p = realloc(rx->p, cap);
-
-			if (!p)
-				return -ENOMEM;
-			rx->p = p;
-			rx->cap = cap;
-		}
-		n = recv(fd, rx->p + rx->len, rx->cap - rx->len, 0);
-		if (n == 0)
-			return -ECONNRESET;
-		if (n < 0)
-			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-		rx->len += (size_t)n;
-	}
-}
-
 /* Send all of @buf, collecting replies meanwhile (no deadlock). */
 static int fuzz_send(int fd, const uint8_t *buf, size_t len,
-		     struct rxbuf *rx)
+		     struct wire_rx *rx)
 {
 	while (len) {
 		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
 			mmxd_server_step(srv, 0, -1);
-			if (rx_fill(fd, rx) < 0)
+			if (wire_rx_fill(fd, rx) < 0)
 				return -EIO;
 			continue;
 		}
@@ -838,39 +810,25 @@ static int fuzz_send(int fd, const uint8_t *buf, size_t len,
 }
 
 /* Pop the next message from @rx, receiving more as needed. */
-static int rx_msg(int fd, struct rxbuf *rx, struct msg *m)
+static int rx_msg(int fd, struct wire_rx *rx, struct msg *m)
 {
-	int rounds = 3000, eof = 0;
+	int rounds = 3000, eof = 0, ret;
 
 	memset(m, 0, sizeof(*m));
-	for (;;) {
-		if (rx->len >= MMX_PROTO_HEADER_SIZE) {
-			mmx_wire_get_header(rx->p, &m->h);
-			if (m->h.length < MMX_PROTO_HEADER_SIZE +
-			    MMX_PROTO_REPLY_SIZE ||
-			    m->h.length > MMX_PROTO_MAX_REPLY)
-				return -EPROTO;
-			if (rx->len >= m->h.length)
-				break;
-		}
+	while (!(ret = wire_rx_take(rx, &m->h, &m->raw))) {
 		if (eof)
 			return -ECONNRESET;
 		if (rounds-- <= 0)
 			return -ETIMEDOUT;
 		mmxd_server_step(srv, 1, -1);
-		if (rx_fill(fd, rx) < 0)
+		if (wire_rx_fill(fd, rx) < 0)
 			eof = 1;
 	}
-	m->raw = malloc(m->h.length);
-	if (!m->raw)
-		return -ENOMEM;
-	memcpy(m->raw, rx->p + MMX_PROTO_HEADER_SIZE,
-	       m->h.length - MMX_PROTO_HEADER_SIZE);
+	if (ret < 0)
+		return ret;
 	memcpy(&m->r, m->raw, sizeof(m->r));
 	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
 	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
-	memmove(rx->p, rx->p + m->h.length, rx->len - m->h.length);
-	rx->len -= m->h.length;
 	return 0;
 }
 
@@ -887,7 +845,7 @@ static int test_fuzz_messages(void)
 	};
 	const unsigned int total = 100000;
 	uint8_t *batch = malloc(1024 * 1024);
-	struct rxbuf rx = { 0 };
+	struct wire_rx rx = { 0 };
 	uint32_t expect[64];
 	unsigned int sent = 0, answered = 0, resets = 0;
 	int fd = -1;
