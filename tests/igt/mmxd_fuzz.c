@@ -39,6 +39,7 @@
 #include "mmx_screen_pattern.h"
 #include "mmx_protocol.h"
 #include "mmx_wire.h"
+#include "wire_fuzz.h"
 #include "wire_rx.h"
 
 static const char *sock_path;
@@ -328,23 +329,11 @@ static uint64_t rng;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
+	return wire_fuzz_next(&rng);
 }
 
 static int cmd_fuzz(unsigned int total, unsigned long seed)
 {
-	static const uint16_t types[] = {
-		MMX_MSG_HELLO, MMX_MSG_PING, MMX_MSG_AUTH, MMX_MSG_GET_STATE,
-		MMX_MSG_APPLY, MMX_MSG_POINTER, MMX_MSG_CAPTURE,
-		MMX_MSG_TIME_FIRST, MMX_MSG_AUDIO_LAST, MMX_MSG_REPLY,
-		MMX_MSG_EVENT, 0, 0xffff,
-	};
-	static const size_t sizes[] = {
-		0, 8, sizeof(struct mmx_proto_hello), sizeof(struct mmx_config),
-	};
 	uint8_t *batch = malloc(1024 * 1024);
 	unsigned int sent = 0, resets = 0, errors = 0, i;
 	uint32_t expect[32];
@@ -356,7 +345,7 @@ static int cmd_fuzz(unsigned int total, unsigned long seed)
 		return 1;
 	while (sent < total && !failed) {
 		unsigned int n = 1 + rnd() % 32;
-		size_t off = 0;
+		size_t off;
 		int unsync = rnd() % 300 == 0;
 
 		if (c.fd < 0) {
@@ -367,41 +356,7 @@ static int cmd_fuzz(unsigned int total, unsigned long seed)
 			if (rnd() % 2 && hello(&c, NULL))
 				fail("HELLO refused");
 		}
-		for (i = 0; i < n; i++) {
-			uint16_t type = rnd() % 4 ? types[rnd() % 13] :
-				       (uint16_t)rnd();
-			size_t len = rnd() % 3 ? sizes[rnd() % 4] :
-				     rnd() % 200;
-			uint32_t seq = rnd(), k;
-			uint8_t *p;
-
-			if (type == MMX_MSG_GET_STATE && rnd() % 8)
-				type = MMX_MSG_PING;
-			off += (size_t)msg_put(batch + off, type, seq, NULL, 0);
-			p = batch + off - MMX_PROTO_HEADER_SIZE;
-			mmx_wire_put_header(p, (uint32_t)(MMX_PROTO_HEADER_SIZE +
-							  len), type, seq);
-			if (rnd() % 16 == 0)
-				p[6] = (uint8_t)rnd();
-			for (k = 0; k < len; k++)
-				batch[off + k] = rnd() % 4 ? 0 : (uint8_t)rnd();
-			if (type == MMX_MSG_GET_STATE && len == 8) {
-				batch[off] &= 1;
-				batch[off + 4] = 0;
-			}
-			/* a fuzzed APPLY must not change the screen */
-			if (type == MMX_MSG_APPLY &&
-			    len == sizeof(struct mmx_config))
-				batch[off] |= MMX_CONFIG_TEST_ONLY;
-			off += len;
-			expect[i] = seq;
-		}
-		if (unsync) {
-			mmx_wire_put_header(batch + off, rnd() % 2 ? 3 :
-					    MMX_PROTO_MAX_REQUEST + 1 +
-					    rnd() % 1000, MMX_MSG_PING, 7);
-			off += MMX_PROTO_HEADER_SIZE;
-		}
+		off = wire_fuzz_batch(rnd, batch, n, expect, unsync, 1);
 		if (conn_send(&c, batch, off)) {
 			fail("message %u: send failed", sent);
 			break;

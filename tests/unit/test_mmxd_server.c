@@ -21,6 +21,7 @@
 #include "mmxd.h"
 #include "mmx_wire.h"
 #include "mmxd_client_harness.h"
+#include "wire_fuzz.h"
 #include "wire_rx.h"
 
 /* ---- the fake display --------------------------------------------------- */
@@ -782,10 +783,7 @@ static uint64_t rng = 0x6d6d786466757a7aull;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
+	return wire_fuzz_next(&rng);
 }
 
 /* Send all of @buf, collecting replies meanwhile (no deadlock). */
@@ -834,15 +832,6 @@ static int rx_msg(int fd, struct wire_rx *rx, struct msg *m)
 
 static int test_fuzz_messages(void)
 {
-	static const uint16_t types[] = {
-		MMX_MSG_HELLO, MMX_MSG_PING, MMX_MSG_AUTH, MMX_MSG_GET_STATE,
-		MMX_MSG_APPLY, MMX_MSG_POINTER, MMX_MSG_CAPTURE,
-		MMX_MSG_TIME_FIRST, MMX_MSG_AUDIO_LAST, MMX_MSG_REPLY,
-		MMX_MSG_EVENT, 0, 0xffff,
-	};
-	static const size_t sizes[] = {
-		0, 8, sizeof(struct mmx_proto_hello), sizeof(struct mmx_config),
-	};
 	const unsigned int total = 100000;
 	uint8_t *batch = malloc(1024 * 1024);
 	struct wire_rx rx = { 0 };
@@ -855,7 +844,7 @@ static int test_fuzz_messages(void)
 	UNIT_CHECK(!server_start(0, 0), "server");
 	while (sent < total) {
 		unsigned int n = 1 + rnd() % 32, i;
-		size_t off = 0, pos;
+		size_t off, pos;
 		int unsync = rnd() % 500 == 0;
 
 		if (fd < 0) {
@@ -864,37 +853,7 @@ static int test_fuzz_messages(void)
 			if (rnd() % 2)
 				CHECK_ERR(hello(fd), 0);
 		}
-		for (i = 0; i < n; i++) {
-			uint16_t type = rnd() % 4 ? types[rnd() % 13] :
-				       (uint16_t)rnd();
-			size_t len = rnd() % 3 ? sizes[rnd() % 4] :
-				     rnd() % 200;
-			uint32_t seq = rnd();
-			size_t k;
-
-			if (type == MMX_MSG_GET_STATE && rnd() % 8)
-				type = MMX_MSG_PING;	/* keep it quick */
-			mmx_wire_put_header(batch + off,
-					    (uint32_t)(MMX_PROTO_HEADER_SIZE +
-						       len), type, seq);
-			if (rnd() % 16 == 0)
-				batch[off + 6] = (uint8_t)rnd();
-			off += MMX_PROTO_HEADER_SIZE;
-			for (k = 0; k < len; k++)
-				batch[off + k] = rnd() % 4 ? 0 : (uint8_t)rnd();
-			if (type == MMX_MSG_GET_STATE && len == 8) {
-				batch[off] &= 1;
-				batch[off + 4] = 0;
-			}
-			off += len;
-			expect[i] = seq;
-		}
-		if (unsync) {
-			mmx_wire_put_header(batch + off, rnd() % 2 ? 3 :
-					    MMX_PROTO_MAX_REQUEST + 1 +
-					    rnd() % 1000, MMX_MSG_PING, 7);
-			off += MMX_PROTO_HEADER_SIZE;
-		}
+		off = wire_fuzz_batch(rnd, batch, n, expect, unsync, 0);
 		/* send in random pieces */
 		for (pos = 0; pos < off;) {
 			size_t piece = 1 + rnd() % (off - pos);
