@@ -894,15 +894,7 @@ static const char *test_audio(int *skip)
 
 static void report(const char *name, const char *err, int skip)
 {
-	if (!err) {
-		printf("Subtest %s: SUCCESS\n", name);
-	} else if (skip) {
-		printf("  %s\nSubtest %s: SKIP\n", err, name);
-	} else {
-		printf("  %s\nSubtest %s: FAIL\n", err, name);
-		failed++;
-	}
-	fflush(stdout);
+	failed += subtest_report(name, err, skip);
 }
 
 static int expect_refused(const char *s)

@@ -3,6 +3,7 @@
  * mmx_media_client - helpers of the guest programs that test mmxd's media
  * requests (see mmx_media_client.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,6 +35,17 @@ int subtest_wanted(const char *only, const char *name)
 			p++;
 	}
 	return 0;
+}
+
+int subtest_report(const char *name, const char *err, int skip)
+{
+	if (!err)
+		printf("Subtest %s: SUCCESS\n", name);
+	else
+		printf("  %s\nSubtest %s: %s\n", err, name,
+		       skip ? "SKIP" : "FAIL");
+	fflush(stdout);
+	return err && !skip;
 }
 
 unsigned char *solid_jpeg(unsigned int w, unsigned int h, uint32_t c,
