@@ -1275,6 +1275,25 @@ static void accept_panning(struct mmx_dev *d, struct mmx_output *o,
 	expect_accept(d, &kv, 1, what);
 }
 
+/*
+ * No transform, output @o lit with the top-left MW x MH of plane @p on its
+ * primary plane: the stable CRC of that frame.
+ */
+static uint32_t show_corner(struct mmx_dev *d, struct mmx_output *o,
+			    struct mmx_ref_plane *p)
+{
+	struct mmx_req *r;
+
+	xf_clear(d);
+	p->w = MW;
+	p->h = MH;
+	light(d, o);
+	r = mmx_req_new(d);
+	req_ref_plane(r, o->primary, o, p);
+	mmx_do(mmx_req_commit(r, 0));
+	return crc_stable(d, o->index, 3);
+}
+
 static void test_invalid(struct mmx_dev *d)
 {
 	const int64_t L = MMX_TRANSFORM_SPACE_MAX;
@@ -1290,14 +1309,7 @@ static void test_invalid(struct mmx_dev *d)
 	size_t i;
 	int ret;
 
-	xf_clear(d);
-	p.w = MW;
-	p.h = MH;
-	light(d, o);
-	r = mmx_req_new(d);
-	req_ref_plane(r, o->primary, o, &p);
-	mmx_do(mmx_req_commit(r, 0));
-	crc0 = crc_stable(d, o->index, 3);
+	crc0 = show_corner(d, o, &p);
 
 	/* TRANSFORM blobs of the wrong size */
 	{
@@ -1678,14 +1690,7 @@ static void test_panning_readback(struct mmx_dev *d)
 	uint32_t blob, crc0;
 	int fd;
 
-	xf_clear(d);
-	p.w = MW;
-	p.h = MH;
-	light(d, o);
-	r = mmx_req_new(d);
-	req_ref_plane(r, o->primary, o, &p);
-	mmx_do(mmx_req_commit(r, 0));
-	crc0 = crc_stable(d, o->index, 3);
+	crc0 = show_corner(d, o, &p);
 
 	/* RandR-style: whole screen, a tracking area, mixed borders */
 	pan = panning(0, 0, 2 * MW, 2 * MH);
