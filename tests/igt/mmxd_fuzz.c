@@ -301,19 +301,27 @@ static void print_config(const struct mmx_state *s)
 	printf("\n");
 }
 
-static int cmd_config(void)
+/* Open the daemon's display through libmmx ("unix:PATH"); 0 or -errno. */
+static int open_remote(struct mmx_display **d)
 {
-	struct mmx_display *d;
-	struct mmx_state *s;
 	char spec[160];
 	int ret;
 
 	snprintf(spec, sizeof(spec), "unix:%s", sock_path);
-	ret = mmx_open(spec, &d);
-	if (ret) {
+	ret = mmx_open(spec, d);
+	if (ret)
 		fail("mmx_open(%s): %s", spec, strerror(-ret));
+	return ret;
+}
+
+static int cmd_config(void)
+{
+	struct mmx_display *d;
+	struct mmx_state *s;
+	int ret;
+
+	if (open_remote(&d))
 		return 1;
-	}
 	ret = mmx_get_screen_resources_current(d, &s);
 	if (ret) {
 		fail("state: %s", strerror(-ret));
@@ -496,16 +504,11 @@ static int cmd_api(void)
 	struct mmx_state *s;
 	struct mmx_config cfg;
 	struct mmx_error err;
-	char spec[160];
 	uint32_t i, n = 0;
 	int ret;
 
-	snprintf(spec, sizeof(spec), "unix:%s", sock_path);
-	ret = mmx_open(spec, &d);
-	if (ret) {
-		fail("mmx_open(%s): %s", spec, strerror(-ret));
+	if (open_remote(&d))
 		return 1;
-	}
 	if (!mmx_is_remote(d))
 		fail("not remote");
 	ret = mmx_get_screen_resources(d, &s);
