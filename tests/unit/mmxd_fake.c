@@ -547,3 +547,22 @@ const struct mmx_stream_event *event_of(uint64_t id, uint32_t status)
 			return &evs[i].ev;
 	return NULL;
 }
+
+void lcg_fill(uint32_t *seed, uint8_t *buf, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++) {
+		*seed = *seed * 1103515245u + 12345u;
+		buf[k] = (uint8_t)(*seed >> 16);
+	}
+}
+
+int fuzz_failed(int ret, int i, uint16_t type, size_t len)
+{
+	if (ret < 1000)
+		return 0;
+	fprintf(stderr, "message %d (%s, %zu bytes): %d\n", i,
+		mmx_wire_type_name(type), len, ret);
+	return 1;
+}

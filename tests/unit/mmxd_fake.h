@@ -126,6 +126,15 @@ int video(int fd, uint16_t type, uint32_t stream, uint64_t id, int64_t pts,
 	  int64_t expire, const char *data);
 int start(int fd, uint32_t stream, int64_t delay);
 
+/* @len bytes of the fuzz tests' linear congruential sequence at @*seed. */
+void lcg_fill(uint32_t *seed, uint8_t *buf, size_t len);
+
+/*
+ * Did fuzzed request number @i (@type, @len bytes) get no reply (@ret, from
+ * req2(), is a transport failure)? Then it is said on stderr.
+ */
+int fuzz_failed(int ret, int i, uint16_t type, size_t len);
+
 /* The stream event of frame @id with @status, or NULL. */
 const struct mmx_stream_event *event_of(uint64_t id, uint32_t status);
 

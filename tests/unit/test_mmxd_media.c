@@ -381,10 +381,7 @@ static int test_fuzz(void)
 
 		seed = seed * 1103515245u + 12345u;
 		len = (seed >> 16) % sizeof(buf);
-		for (k = 0; k < len; k++) {
-			seed = seed * 1103515245u + 12345u;
-			buf[k] = (uint8_t)(seed >> 16);
-		}
+		lcg_fill(&seed, buf, len);
 		/* often a plausible header: our stream, sane sizes */
 		if (len >= 4 && (seed & 3)) {
 			memcpy(buf, &sid, 4);
@@ -410,9 +407,7 @@ static int test_fuzz(void)
 		}
 		seed = seed * 1103515245u + 12345u;
 		ret = req2(fd, type, buf, len, NULL, 0, NULL, 0);
-		if (ret >= 1000) {
-			fprintf(stderr, "message %d (%s, %zu bytes): %d\n", i,
-				mmx_wire_type_name(type), len, ret);
+		if (fuzz_failed(ret, i, type, len)) {
 			errors++;
 			break;
 		}

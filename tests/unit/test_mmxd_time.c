@@ -728,10 +728,7 @@ static int test_fuzz(void)
 		seed = seed * 1103515245u + 12345u;
 		type = types[(seed >> 8) % (sizeof(types) / sizeof(types[0]))];
 		len = (seed >> 16) % sizeof(buf);
-		for (k = 0; k < len; k++) {
-			seed = seed * 1103515245u + 12345u;
-			buf[k] = (uint8_t)(seed >> 16);
-		}
+		lcg_fill(&seed, buf, len);
 		seed = seed * 1103515245u + 12345u;
 		/* often plausible: right sizes, small ids, sane fields */
 		if (seed & 3) {
@@ -804,9 +801,7 @@ static int test_fuzz(void)
 		} else {
 			ret = req2(fd, type, buf, len, NULL, 0, NULL, 0);
 		}
-		if (ret >= 1000) {
-			fprintf(stderr, "message %d (%s, %zu bytes): %d\n", i,
-				mmx_wire_type_name(type), len, ret);
+		if (fuzz_failed(ret, i, type, len)) {
 			errors++;
 			break;
 		}
