@@ -25,8 +25,9 @@ static inline uint32_t wire_fuzz_next(uint64_t *state)
 
 /*
  * Write @n random requests at @batch (a payload is at most
- * sizeof(struct mmx_config) bytes), their sequence numbers in @expect, then with @unsync a header whose length no
- * stream can follow (the server answers it and closes). A GET_STATE is
+ * sizeof(struct mmx_config) bytes), their sequence numbers in @expect,
+ * then with @unsync a header whose length no stream can follow (the
+ * server answers it and closes). A GET_STATE is
  * mostly a PING (keeps it quick); with @apply_test_only, an APPLY of a
  * whole configuration is TEST_ONLY (a live screen must not change).
  * Returns the bytes written. @rnd draws the numbers, in a fixed order.
