@@ -14,17 +14,21 @@
 #include "mmxd_client_harness.h"
 
 struct mmxd_server *srv;
+const struct mmx_state *quiet_state_shown;
 
 static int quiet_state(void *ctx, int probe, struct mmx_state *s)
 {
 	(void)ctx;
 	(void)probe;
-	memset(s, 0, sizeof(*s));
+	if (quiet_state_shown)
+		*s = *quiet_state_shown;
+	else
+		memset(s, 0, sizeof(*s));
 	return 0;
 }
 
-int quiet_apply(void *ctx, const struct mmx_config *cfg,
-		struct mmx_error *err)
+static int quiet_apply(void *ctx, const struct mmx_config *cfg,
+		       struct mmx_error *err)
 {
 	(void)ctx;
 	(void)cfg;
@@ -32,7 +36,7 @@ int quiet_apply(void *ctx, const struct mmx_config *cfg,
 	return 0;
 }
 
-int quiet_pointer(void *ctx, int32_t x, int32_t y)
+static int quiet_pointer(void *ctx, int32_t x, int32_t y)
 {
 	(void)ctx;
 	(void)x;
@@ -40,8 +44,8 @@ int quiet_pointer(void *ctx, int32_t x, int32_t y)
 	return 0;
 }
 
-int quiet_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
-		  uint32_t **pixels)
+static int quiet_capture(void *ctx, uint32_t crtc, uint32_t *w,
+			 uint32_t *h, uint32_t **pixels)
 {
 	(void)ctx;
 	(void)crtc;

@@ -19,13 +19,12 @@
 /* The server the helpers below run; the test creates and frees it. */
 extern struct mmxd_server *srv;
 
-/* A display backend with no outputs: state all zero, nothing applied. */
+/*
+ * A display backend that applies nothing and captures nothing; its state
+ * is *quiet_state_shown, or all zero (no outputs) while that is NULL.
+ */
 extern const struct mmxd_ops quiet_display_ops;
-int quiet_apply(void *ctx, const struct mmx_config *cfg,
-		struct mmx_error *err);
-int quiet_pointer(void *ctx, int32_t x, int32_t y);
-int quiet_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
-		  uint32_t **pixels);
+extern const struct mmx_state *quiet_state_shown;
 
 /* A new client of srv (@tcp: as a TCP one): our non-blocking end, or -1. */
 int client_new_tcp(int tcp);
