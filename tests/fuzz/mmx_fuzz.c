@@ -58,6 +58,7 @@
 #include <xf86drmMode.h>
 
 #include "drm/mmx_drm.h"
+#include "mmx_card.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_OBJS 64
@@ -1572,28 +1573,9 @@ static void other_body(unsigned long long ops)
 
 static int open_mmx(const char *path)
 {
-	char p[64];
-	int i;
-
 	if (path)
 		return open(path, O_RDWR | O_CLOEXEC);
-	for (i = 0; i < 16; i++) {
-		drmVersionPtr v;
-		int f;
-
-		snprintf(p, sizeof(p), "/dev/dri/card%d", i);
-		f = open(p, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		v = drmGetVersion(f);
-		if (v && !strcmp(v->name, "mmx")) {
-			drmFreeVersion(v);
-			return f;
-		}
-		drmFreeVersion(v);
-		close(f);
-	}
-	return -1;
+	return mmx_card_open(NULL);
 }
 
 static void find_debugfs(void)

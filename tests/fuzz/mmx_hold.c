@@ -29,6 +29,8 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
+#include "mmx_card.h"
+
 #define PLANE(name, value)						\
 	drmModeAtomicAddProperty(req, plane_id,				\
 				 prop_id(fd, plane_id, DRM_MODE_OBJECT_PLANE, name), \
@@ -38,31 +40,6 @@ static int die(const char *what)
 {
 	printf("mmx_hold: %s: %s\n", what, strerror(errno));
 	return 1;
-}
-
-static int open_mmx(int *minor)
-{
-	char p[64];
-	int i;
-
-	for (i = 0; i < 16; i++) {
-		drmVersionPtr v;
-		int f;
-
-		snprintf(p, sizeof(p), "/dev/dri/card%d", i);
-		f = open(p, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		v = drmGetVersion(f);
-		if (v && !strcmp(v->name, "mmx")) {
-			drmFreeVersion(v);
-			*minor = i;
-			return f;
-		}
-		drmFreeVersion(v);
-		close(f);
-	}
-	return -1;
 }
 
 static uint32_t prop_id(int fd, uint32_t obj, uint32_t type, const char *name)
@@ -212,7 +189,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	fd = open_mmx(&minor);
+	fd = mmx_card_open(&minor);
 	if (fd < 0)
 		return die("no mmx device");
 	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);

@@ -445,8 +445,8 @@ static void test_cursor_caps(struct mmx_dev *d)
 }
 
 /*
- * Modes per connector kind (Documentation/mmx.rst, "Objects"; the lead's
- * answer to DRIVER-ISSUES 2): every connector offers 640x480, 800x600 and
+ * Modes per connector kind (Documentation/mmx.rst, "Objects"): every
+ * connector offers 640x480, 800x600 and
  * 1024x768; the preferred and the largest mode depend on the kind, plus
  * some sizes each kind must list. Nothing is above 3840x2160.
  */

@@ -50,16 +50,6 @@ done
 # subtest helpers: wanted, start, result, msg
 lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
-start() {
-	echo "Starting subtest: $1"
-	echo "  intent: $2"
-	t0=$(cut -d' ' -f1 /proc/uptime)
-}
-
-msg() {
-	echo "  $*" >&2
-}
-
 loaded() {
 	[ -e /sys/module/mmx ]
 }

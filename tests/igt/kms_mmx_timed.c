@@ -1280,6 +1280,35 @@ static void test_retract_prepared(struct mmx_dev *d)
 			    "retract around the start");
 }
 
+/* A timed flip to fb[1] that the kernel holds (submit_held()). */
+struct held {
+	uint64_t seq0;		/* the last vblank before it was submitted */
+	uint64_t target;	/* T: the vblank it is for */
+	uint64_t exec;		/* its execution time, half a frame before T */
+	uint64_t id;
+};
+
+/*
+ * Submit a timed flip of @c->o to fb[1] (@s, user data 1) for the vblank T
+ * four frames after the lead, executing half a frame before T, and return
+ * a quarter of a frame before T: the entry is held (started at T - lead,
+ * committed since; T not yet come).
+ */
+static void submit_held(struct mmx_dev *d, struct ctx *c, struct tset *s,
+			struct held *h)
+{
+	uint64_t t0;
+
+	last_vblank(c, &h->seq0, &t0);
+	h->target = h->seq0 + lead_frames() + 4;
+	h->exec = t0 + (h->target - 1 - h->seq0) * c->period + c->period / 2;
+	tset_flip(d, s, c->o, c->fb[1]->id);
+	mmx_do(timed_submit(d->fd, c->o->crtc_id, s, h->exec,
+			    h->exec + 1000000000ULL, 1, &h->id));
+	sleep_until(t0 + (h->target - 1 - h->seq0) * c->period +
+		    c->period / 4);
+}
+
 /*
  * While a timed flip to B for vblank T is held (after its start, before
  * T), an ordinary blocking commit flips to C: it waits behind the held
@@ -1290,8 +1319,9 @@ static bool ordinary_once(struct mmx_dev *d, void *arg)
 {
 	struct ctx *c = arg;
 	struct mmx_output *o1 = &c->d->out[1];
-	uint64_t lead = lead_frames(), seq0, t0, target, exec, id, t1, t2;
 	struct drm_mmx_event_schedule ev;
+	struct held h;
+	uint64_t t1, t2;
 	uint32_t crc, f, first_c = 0;
 	struct recorder rec;
 	struct mmx_req *r;
@@ -1302,14 +1332,7 @@ static bool ordinary_once(struct mmx_dev *d, void *arg)
 	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
 	mmx_do(mmx_output_set(d, o1, &c->mode, c->fb[0], 0, 0));
 	rec_start(d, c->o, &rec);
-	last_vblank(c, &seq0, &t0);
-	target = seq0 + lead + 4;
-	exec = t0 + (target - 1 - seq0) * c->period + c->period / 2;
-	tset_flip(d, &s, c->o, c->fb[1]->id);
-	mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec,
-			    exec + 1000000000ULL, 1, &id));
-	/* Held: started at T - lead, committed since; T not yet come. */
-	sleep_until(t0 + (target - 1 - seq0) * c->period + c->period / 4);
+	submit_held(d, c, &s, &h);
 
 	t1 = (uint64_t)mmx_now_ns();
 	r = mmx_req_new(d);
@@ -1325,13 +1348,13 @@ static bool ordinary_once(struct mmx_dev *d, void *arg)
 	r = mmx_req_new(d);
 	mmx_req_add(r, c->o->primary, "FB_ID", c->fb[2]->id);
 	mmx_do(mmx_req_commit(r, 0));
-	timed_wait(d->fd, id, &ev);
+	timed_wait(d->fd, h.id, &ev);
 	mmx_assert_eq(ev.status, MMX_SCHEDULE_PRESENTED);
-	mmx_assert_gte(ev.timestamp_ns, exec);
-	if (ev.sequence != target) {
+	mmx_assert_gte(ev.timestamp_ns, h.exec);
+	if (ev.sequence != h.target) {
 		mmx_info("presented at %llu, aimed at %llu",
 			 (unsigned long long)ev.sequence,
-			 (unsigned long long)target);
+			 (unsigned long long)h.target);
 		ok = false;
 	}
 	rec_wait_frame(&rec, (uint32_t)ev.sequence + 3);
@@ -1344,7 +1367,7 @@ static bool ordinary_once(struct mmx_dev *d, void *arg)
 	mmx_assert_eq(mmx_prop_get(d, c->o->primary, "FB_ID"), c->fb[2]->id);
 	for (k = 0; k < rec.n; k++) {
 		f = rec.frame[k];
-		if ((int32_t)(f - (uint32_t)seq0) <= 0)
+		if ((int32_t)(f - (uint32_t)h.seq0) <= 0)
 			continue;
 		crc = rec.value[k];
 		if ((int32_t)(f - (uint32_t)ev.sequence) < 0)
@@ -1382,25 +1405,20 @@ static void test_ordinary_during_held(struct mmx_dev *d)
 static bool off_once(struct mmx_dev *d, void *arg)
 {
 	struct ctx *c = arg;
-	uint64_t lead = lead_frames(), seq0, t0, target, exec, id;
 	struct drm_mmx_event_schedule ev;
+	uint64_t exec, id;
 	struct mmx_req *r;
+	struct held h;
 	struct tset s;
 	bool ok = true;
 
 	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
-	last_vblank(c, &seq0, &t0);
-	target = seq0 + lead + 4;
-	exec = t0 + (target - 1 - seq0) * c->period + c->period / 2;
-	tset_flip(d, &s, c->o, c->fb[1]->id);
-	mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec,
-			    exec + 1000000000ULL, 1, &id));
-	sleep_until(t0 + (target - 1 - seq0) * c->period + c->period / 4);
+	submit_held(d, c, &s, &h);
 	r = mmx_req_new(d);
 	mmx_req_output_off(r, c->o);
 	mmx_req_plane_off(r, c->o->primary);
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
-	timed_wait(d->fd, id, &ev);
+	timed_wait(d->fd, h.id, &ev);
 	if (ev.status == MMX_SCHEDULE_PRESENTED) {
 		mmx_info("presented at %llu before the CRTC went off",
 			 (unsigned long long)ev.sequence);

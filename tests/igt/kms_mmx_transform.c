@@ -1275,6 +1275,45 @@ static void accept_panning(struct mmx_dev *d, struct mmx_output *o,
 	expect_accept(d, &kv, 1, what);
 }
 
+/*
+ * No transform, output @o lit with the top-left MW x MH of plane @p on its
+ * primary plane: the stable CRC of that frame.
+ */
+static uint32_t show_corner(struct mmx_dev *d, struct mmx_output *o,
+			    struct mmx_ref_plane *p)
+{
+	struct mmx_req *r;
+
+	xf_clear(d);
+	p->w = MW;
+	p->h = MH;
+	light(d, o);
+	r = mmx_req_new(d);
+	req_ref_plane(r, o->primary, o, p);
+	mmx_do(mmx_req_commit(r, 0));
+	return crc_stable(d, o->index, 3);
+}
+
+/*
+ * Blobs of @n wrong @sizes (the first bytes of @bytes) for CRTC property
+ * @prop: each refused with EINVAL, the state unchanged.
+ */
+static void reject_blob_sizes(struct mmx_dev *d, uint32_t crtc,
+			      const char *prop, const uint8_t *bytes,
+			      const size_t *sizes, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct kv kv = { crtc, prop, raw_blob(d, bytes, sizes[i]) };
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s blob of %zu bytes", prop,
+			 sizes[i]);
+		expect_reject(d, &kv, 1, EINVAL, what);
+	}
+}
+
 static void test_invalid(struct mmx_dev *d)
 {
 	const int64_t L = MMX_TRANSFORM_SPACE_MAX;
@@ -1290,14 +1329,7 @@ static void test_invalid(struct mmx_dev *d)
 	size_t i;
 	int ret;
 
-	xf_clear(d);
-	p.w = MW;
-	p.h = MH;
-	light(d, o);
-	r = mmx_req_new(d);
-	req_ref_plane(r, o->primary, o, &p);
-	mmx_do(mmx_req_commit(r, 0));
-	crc0 = crc_stable(d, o->index, 3);
+	crc0 = show_corner(d, o, &p);
 
 	/* TRANSFORM blobs of the wrong size */
 	{
@@ -1312,15 +1344,8 @@ static void test_invalid(struct mmx_dev *d)
 			memcpy(bytes + 8 * i, &v, 8);
 			memcpy(bytes + 72 + 8 * i, &v, 8);
 		}
-		for (i = 0; i < MMX_ARRAY_SIZE(sizes); i++) {
-			struct kv kv = { crtc, "TRANSFORM",
-					 raw_blob(d, bytes, sizes[i]) };
-			char what[64];
-
-			snprintf(what, sizeof(what), "TRANSFORM blob of %zu bytes",
-				 sizes[i]);
-			expect_reject(d, &kv, 1, EINVAL, what);
-		}
+		reject_blob_sizes(d, crtc, "TRANSFORM", bytes, sizes,
+				  MMX_ARRAY_SIZE(sizes));
 	}
 
 	/*
@@ -1416,15 +1441,8 @@ static void test_invalid(struct mmx_dev *d)
 		pan = panning(0, 0, 2 * MW, 2 * MH);
 		memcpy(pbytes, &pan, sizeof(pan));
 		memcpy(pbytes + sizeof(pan), &pan, sizeof(pan));
-		for (i = 0; i < MMX_ARRAY_SIZE(sizes); i++) {
-			struct kv kv = { crtc, "PANNING",
-					 raw_blob(d, pbytes, sizes[i]) };
-			char what[64];
-
-			snprintf(what, sizeof(what), "PANNING blob of %zu bytes",
-				 sizes[i]);
-			expect_reject(d, &kv, 1, EINVAL, what);
-		}
+		reject_blob_sizes(d, crtc, "PANNING", pbytes, sizes,
+				  MMX_ARRAY_SIZE(sizes));
 		pan.flags = 1;
 		reject_panning(d, o, pan, "PANNING flags 1");
 		pan.flags = 0x80000000u;
@@ -1678,14 +1696,7 @@ static void test_panning_readback(struct mmx_dev *d)
 	uint32_t blob, crc0;
 	int fd;
 
-	xf_clear(d);
-	p.w = MW;
-	p.h = MH;
-	light(d, o);
-	r = mmx_req_new(d);
-	req_ref_plane(r, o->primary, o, &p);
-	mmx_do(mmx_req_commit(r, 0));
-	crc0 = crc_stable(d, o->index, 3);
+	crc0 = show_corner(d, o, &p);
 
 	/* RandR-style: whole screen, a tracking area, mixed borders */
 	pan = panning(0, 0, 2 * MW, 2 * MH);

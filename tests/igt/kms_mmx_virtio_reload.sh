@@ -45,13 +45,6 @@ TOTALS=/sys/kernel/debug/mmx/virtio
 # subtest helpers: wanted, start, result, msg
 lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
-result() {
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	echo "Subtest $1: $2 ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')s)"
-	[ "$2" = FAIL ] && failed=1
-	return 0
-}
-
 # The virtio-gpu device (virtioN), from the bus.
 gpu_dev() {
 	for d in /sys/bus/virtio/devices/*; do

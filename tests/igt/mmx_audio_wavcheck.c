@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "mmx_audio_pattern.h"
+#include "sine_measure.h"
 
 static int passed, failed;
 
@@ -39,37 +40,6 @@ static uint32_t le32(const unsigned char *p)
 static uint16_t le16(const unsigned char *p)
 {
 	return p[0] | p[1] << 8;
-}
-
-/* Rising zero crossings of channel @c over [from, to): frequency in Hz. */
-static double frequency(const int16_t *s, long from, long to, int c)
-{
-	double first = -1, last = -1;
-	long i, n = 0;
-
-	for (i = from + 1; i < to; i++) {
-		int a = s[(i - 1) * 2 + c], b = s[i * 2 + c];
-
-		if (a < 0 && b >= 0) {
-			double t = i - 1 + (double)-a / (b - a);
-
-			if (first < 0)
-				first = t;
-			last = t;
-			n++;
-		}
-	}
-	return n > 1 ? (n - 1) * AP_RATE / (last - first) : 0;
-}
-
-static double amplitude(const int16_t *s, long from, long to, int c)
-{
-	double sum = 0;
-	long i;
-
-	for (i = from; i < to; i++)
-		sum += (double)s[i * 2 + c] * s[i * 2 + c];
-	return sqrt(sum / (to - from)) * sqrt(2);
 }
 
 int main(int argc, char **argv)
@@ -188,10 +158,14 @@ int main(int argc, char **argv)
 		snprintf(why, sizeof(why), "(%ld samples differ)", bad);
 		result("wav-sine-exact", bad == 0, why);
 
-		fl = frequency(s, sn, sn + AP_SINE_FRAMES, 0);
-		fr = frequency(s, sn, sn + AP_SINE_FRAMES, 1);
-		al = amplitude(s, sn, sn + AP_SINE_FRAMES, 0);
-		ar = amplitude(s, sn, sn + AP_SINE_FRAMES, 1);
+		fl = sine_frequency(s, AP_CHANNELS, 0, sn,
+				    sn + AP_SINE_FRAMES, AP_RATE);
+		fr = sine_frequency(s, AP_CHANNELS, 1, sn,
+				    sn + AP_SINE_FRAMES, AP_RATE);
+		al = sine_amplitude(s, AP_CHANNELS, 0, sn,
+				    sn + AP_SINE_FRAMES);
+		ar = sine_amplitude(s, AP_CHANNELS, 1, sn,
+				    sn + AP_SINE_FRAMES);
 		printf("sine: left %.3f Hz amplitude %.1f, right %.3f Hz "
 		       "amplitude %.1f (want %.0f / %.0f Hz, %.0f)\n",
 		       fl, al, fr, ar, AP_FREQ_L, AP_FREQ_R, AP_AMP);

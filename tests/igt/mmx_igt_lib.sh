@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
-# mmx_igt_lib - the IGT-style subtest helpers of the guest shell tests,
+# mmx_igt_lib - the IGT-style subtest helpers of the guest shell tests and
+# the helpers they share (run, mmx_dri, mmxd_fbs, alive, stat_of),
 # sourced by them (installed next to them as build/igt/mmx_igt_lib):
 #
 #   lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
@@ -36,4 +37,44 @@ result() {
 # msg TEXT...: a detail line on stderr.
 msg() {
 	echo "  $*" >&2
+}
+
+# run CMD...: run a command; show the last 30 lines of its output indented
+# on stderr, and say when it fails. Returns its exit status.
+run() {
+	run_out=/tmp/mmx_igt_run.$$
+	"$@" >"$run_out" 2>&1
+	rc=$?
+	sed 's/^/    | /' "$run_out" | tail -n 30 >&2
+	rm -f "$run_out"
+	[ $rc = 0 ] || msg "'$*' failed ($rc)"
+	return $rc
+}
+
+# mmx_dri: the debugfs directory of the mmx device (empty if none).
+mmx_dri() {
+	for n in /sys/kernel/debug/dri/*/name; do
+		[ -e "$n" ] || continue
+		case $(cat "$n") in
+		mmx*) echo "${n%/name}"; return ;;
+		esac
+	done
+}
+
+# mmxd_fbs: framebuffers allocated by mmxd (debugfs "allocated by = mmxd").
+mmxd_fbs() {
+	d=$(mmx_dri)
+	n=0
+	[ -n "$d" ] && n=$(grep -c "allocated by = mmxd" "$d/framebuffer" 2>/dev/null)
+	echo "${n:-0}"
+}
+
+# alive: is the daemon the script started ($daemon_pid) still running?
+alive() {
+	[ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null
+}
+
+# stat_of FILE KEY: KEY's value on mmxplay's "mmxplay-stats:" line in FILE.
+stat_of() {
+	sed -n 's/^mmxplay-stats: //p' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }

@@ -52,6 +52,7 @@
 
 #include "libmmx.h"
 #include "libmmx_media.h"
+#include "mmx_media_client.h"
 #include "mmx_stall.h"
 
 #define W	320
@@ -65,12 +66,9 @@ static const char *only;
 static int cycles;
 static int failed;
 
-static int64_t now_ns(void)
+static int wanted(const char *name)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	return subtest_wanted(only, name);
 }
 
 static void sleep_until(int64_t t)
@@ -81,23 +79,6 @@ static void sleep_until(int64_t t)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
-}
-
-static int wanted(const char *name)
-{
-	const char *p = only;
-	size_t n = strlen(name);
-
-	if (!only)
-		return 1;
-	while (p && *p) {
-		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
-			return 1;
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return 0;
 }
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -119,48 +100,6 @@ static uint32_t colour(unsigned int i)
 		 b = (i * 151u + 140) & 0xff;
 
 	return r << 16 | g << 8 | b;
-}
-
-/* A W x H JPEG of one colour (the caller frees with tjFree). */
-static unsigned char *make_jpeg(uint32_t c, unsigned long *len)
-{
-	unsigned char *rgb = malloc(W * H * 3), *jpeg = NULL;
-	tjhandle tj = tjInitCompress();
-	unsigned int i;
-
-	*len = 0;
-	if (!rgb || !tj) {
-		free(rgb);
-		if (tj)
-			tjDestroy(tj);
-		return NULL;
-	}
-	for (i = 0; i < W * H; i++) {
-		rgb[3 * i] = (unsigned char)(c >> 16);
-		rgb[3 * i + 1] = (unsigned char)(c >> 8);
-		rgb[3 * i + 2] = (unsigned char)c;
-	}
-	if (tjCompress2(tj, rgb, W, 0, H, TJPF_RGB, &jpeg, len, TJSAMP_444,
-			95, 0)) {
-		jpeg = NULL;
-		*len = 0;
-	}
-	tjDestroy(tj);
-	free(rgb);
-	return jpeg;
-}
-
-static int close_colour(uint32_t a, uint32_t b, int tol)
-{
-	int i;
-
-	for (i = 0; i < 24; i += 8) {
-		int d = (int)((a >> i) & 0xff) - (int)((b >> i) & 0xff);
-
-		if (d > tol || d < -tol)
-			return 0;
-	}
-	return 1;
 }
 
 struct ctx {
@@ -275,7 +214,7 @@ static int send_frame(struct ctx *c, uint64_t id, int64_t pts,
 		      int64_t expire, uint32_t col)
 {
 	unsigned long len;
-	unsigned char *j = make_jpeg(col, &len);
+	unsigned char *j = solid_jpeg(W, H, col, &len);
 	int ret;
 
 	if (!j)
@@ -560,7 +499,7 @@ static const char *test_retract_expire_corrupt_replace(const char *which)
 	}
 	if (!strcmp(which, "corrupt")) {
 		unsigned long len;
-		unsigned char *j = make_jpeg(colour(1), &len);
+		unsigned char *j = solid_jpeg(W, H, colour(1), &len);
 		unsigned long k;
 
 		if (!j) {
@@ -627,7 +566,7 @@ static const char *test_retract_expire_corrupt_replace(const char *which)
 		}
 		{
 			unsigned long len;
-			unsigned char *j = make_jpeg(colour(7), &len);
+			unsigned char *j = solid_jpeg(W, H, colour(7), &len);
 
 			ret = j ? mmx_stream_replace(c.s, 1, base + 300000000,
 						     INT64_MAX, j, len) :
@@ -955,15 +894,7 @@ static const char *test_audio(int *skip)
 
 static void report(const char *name, const char *err, int skip)
 {
-	if (!err) {
-		printf("Subtest %s: SUCCESS\n", name);
-	} else if (skip) {
-		printf("  %s\nSubtest %s: SKIP\n", err, name);
-	} else {
-		printf("  %s\nSubtest %s: FAIL\n", err, name);
-		failed++;
-	}
-	fflush(stdout);
+	failed += subtest_report(name, err, skip);
 }
 
 static int expect_refused(const char *s)

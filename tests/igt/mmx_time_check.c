@@ -50,6 +50,7 @@
 
 #include "libmmx.h"
 #include "libmmx_media.h"
+#include "mmx_media_client.h"
 #include "mmx_stall.h"
 
 #define W	320
@@ -60,84 +61,14 @@ static const char *spec;
 static const char *only;
 static int failed;
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 static int wanted(const char *name)
 {
-	const char *p = only;
-	size_t n = strlen(name);
-
-	if (!only)
-		return 1;
-	while (p && *p) {
-		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
-			return 1;
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return 0;
-}
-
-/* A W x H JPEG of one colour (the caller frees with tjFree). */
-static unsigned char *make_jpeg(uint32_t c, unsigned long *len)
-{
-	unsigned char *rgb = malloc(W * H * 3), *jpeg = NULL;
-	tjhandle tj = tjInitCompress();
-	unsigned int i;
-
-	*len = 0;
-	if (!rgb || !tj) {
-		free(rgb);
-		if (tj)
-			tjDestroy(tj);
-		return NULL;
-	}
-	for (i = 0; i < W * H; i++) {
-		rgb[3 * i] = (unsigned char)(c >> 16);
-		rgb[3 * i + 1] = (unsigned char)(c >> 8);
-		rgb[3 * i + 2] = (unsigned char)c;
-	}
-	if (tjCompress2(tj, rgb, W, 0, H, TJPF_RGB, &jpeg, len, TJSAMP_444,
-			95, 0)) {
-		jpeg = NULL;
-		*len = 0;
-	}
-	tjDestroy(tj);
-	free(rgb);
-	return jpeg;
-}
-
-static int close_colour(uint32_t a, uint32_t b, int tol)
-{
-	int i;
-
-	for (i = 0; i < 24; i += 8) {
-		int d = (int)((a >> i) & 0xff) - (int)((b >> i) & 0xff);
-
-		if (d > tol || d < -tol)
-			return 0;
-	}
-	return 1;
+	return subtest_wanted(only, name);
 }
 
 static void report(const char *name, const char *err, int skip)
 {
-	if (!err) {
-		printf("Subtest %s: SUCCESS\n", name);
-	} else if (skip) {
-		printf("  %s\nSubtest %s: SKIP\n", err, name);
-	} else {
-		printf("  %s\nSubtest %s: FAIL\n", err, name);
-		failed++;
-	}
-	fflush(stdout);
+	failed += subtest_report(name, err, skip);
 }
 
 
@@ -200,7 +131,7 @@ static const char *setup(void)
 	g.x = ((int32_t)g.mw - W) / 2;
 	g.y = ((int32_t)g.mh - H) / 2;
 	ret = mmx_stream_start(g.s, 0);
-	j = make_jpeg(COLOUR, &len);
+	j = solid_jpeg(W, H, COLOUR, &len);
 	if (!ret)
 		ret = j ? mmx_stream_video(g.s, 1, 0, INT64_MAX, j, len) :
 		      -ENOMEM;

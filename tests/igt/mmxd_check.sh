@@ -57,50 +57,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# subtest helpers: wanted, start, result, msg
+# subtest helpers: wanted, start, result, msg, run, mmx_dri, mmxd_fbs, alive
 lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
-
-start() {
-	echo "Starting subtest: $1"
-	echo "  intent: $2"
-	t0=$(cut -d' ' -f1 /proc/uptime)
-}
-
-msg() {
-	echo "  $*" >&2
-}
-
-# Run a command; show its output indented, and all of it when it fails.
-run() {
-	out=/tmp/mmxd_check.$$
-	"$@" >"$out" 2>&1
-	rc=$?
-	sed 's/^/    | /' "$out" | tail -n 30 >&2
-	rm -f "$out"
-	[ $rc = 0 ] || msg "'$*' failed ($rc)"
-	return $rc
-}
 
 mode_of() {
 	stat -c %a "$1" 2>/dev/null
-}
-
-# debugfs directory of mmx
-mmx_dri() {
-	for n in /sys/kernel/debug/dri/*/name; do
-		[ -e "$n" ] || continue
-		case $(cat "$n") in
-		mmx*) echo "${n%/name}"; return ;;
-		esac
-	done
-}
-
-# Framebuffers allocated by mmxd (debugfs "allocated by = mmxd").
-mmxd_fbs() {
-	d=$(mmx_dri)
-	n=0
-	[ -n "$d" ] && n=$(grep -c "allocated by = mmxd" "$d/framebuffer" 2>/dev/null)
-	echo "${n:-0}"
 }
 
 config() {
@@ -108,10 +69,6 @@ config() {
 }
 
 daemon_pid=
-alive() {
-	[ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null
-}
-
 # ---------------------------------------------------------------------------
 # The daemon runs for every subtest but sigterm's end.
 start start "mmxd starts, creates /run/mmx 0755 and its socket 0660, writes its pidfile"

@@ -39,6 +39,8 @@
 #include "mmx_screen_pattern.h"
 #include "mmx_protocol.h"
 #include "mmx_wire.h"
+#include "wire_fuzz.h"
+#include "wire_rx.h"
 
 static const char *sock_path;
 
@@ -61,8 +63,7 @@ static void fail(const char *fmt, ...)
 /* A non-blocking connection and everything received on it. */
 struct conn {
 	int fd;
-	uint8_t *rx;
-	size_t len, cap;
+	struct wire_rx rx;
 	int eof;
 };
 
@@ -89,7 +90,7 @@ static void conn_close(struct conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
-	free(c->rx);
+	free(c->rx.p);
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 }
@@ -97,29 +98,14 @@ static void conn_close(struct conn *c)
 /* Read what is there into c->rx. */
 static void conn_fill(struct conn *c)
 {
-	for (;;) {
-		ssize_t n;
+	int ret = wire_rx_fill(c->fd, &c->rx);
 
-		if (c->cap - c->len < 65536) {
-			size_t cap = c->cap * 2 + 65536;
-			uint8_t *p = realloc(c->rx, cap);
-
-			if (!p) {
-				fail("out of memory");
-				exit(1);
-			}
-			c->rx = p;
-			c->cap = cap;
-		}
-		n = recv(c->fd, c->rx + c->len, c->cap - c->len, 0);
-		if (n > 0) {
-			c->len += (size_t)n;
-			continue;
-		}
-		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			c->eof = 1;
-		return;
+	if (ret == -ENOMEM) {
+		fail("out of memory");
+		exit(1);
 	}
+	if (ret < 0)
+		c->eof = 1;
 }
 
 /* Send all of @buf, reading meanwhile (the server answers as we send). */
@@ -160,35 +146,23 @@ struct reply {
 /* The next message, within 10 s. */
 static int conn_reply(struct conn *c, struct reply *m)
 {
+	int ret;
+
 	memset(m, 0, sizeof(*m));
-	for (;;) {
+	while (!(ret = wire_rx_take(&c->rx, &m->h, &m->raw))) {
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
-		if (c->len >= MMX_PROTO_HEADER_SIZE) {
-			mmx_wire_get_header(c->rx, &m->h);
-			if (m->h.length < MMX_PROTO_HEADER_SIZE +
-			    MMX_PROTO_REPLY_SIZE ||
-			    m->h.length > MMX_PROTO_MAX_REPLY)
-				return -EPROTO;
-			if (c->len >= m->h.length)
-				break;
-		}
 		if (c->eof)
 			return -ECONNRESET;
 		if (poll(&pfd, 1, 10000) <= 0)
 			return -ETIMEDOUT;
 		conn_fill(c);
 	}
-	m->raw = malloc(m->h.length);
-	if (!m->raw)
-		return -ENOMEM;
-	memcpy(m->raw, c->rx + MMX_PROTO_HEADER_SIZE,
-	       m->h.length - MMX_PROTO_HEADER_SIZE);
+	if (ret < 0)
+		return ret;
 	memcpy(&m->r, m->raw, sizeof(m->r));
 	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
 	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
-	memmove(c->rx, c->rx + m->h.length, c->len - m->h.length);
-	c->len -= m->h.length;
 	return 0;
 }
 
@@ -201,7 +175,7 @@ static int conn_closed(struct conn *c)
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
 		poll(&pfd, 1, 1000);
-		c->len = 0;
+		c->rx.len = 0;
 		conn_fill(c);
 	}
 	return c->eof;
@@ -327,19 +301,27 @@ static void print_config(const struct mmx_state *s)
 	printf("\n");
 }
 
-static int cmd_config(void)
+/* Open the daemon's display through libmmx ("unix:PATH"); 0 or -errno. */
+static int open_remote(struct mmx_display **d)
 {
-	struct mmx_display *d;
-	struct mmx_state *s;
 	char spec[160];
 	int ret;
 
 	snprintf(spec, sizeof(spec), "unix:%s", sock_path);
-	ret = mmx_open(spec, &d);
-	if (ret) {
+	ret = mmx_open(spec, d);
+	if (ret)
 		fail("mmx_open(%s): %s", spec, strerror(-ret));
+	return ret;
+}
+
+static int cmd_config(void)
+{
+	struct mmx_display *d;
+	struct mmx_state *s;
+	int ret;
+
+	if (open_remote(&d))
 		return 1;
-	}
 	ret = mmx_get_screen_resources_current(d, &s);
 	if (ret) {
 		fail("state: %s", strerror(-ret));
@@ -355,23 +337,11 @@ static uint64_t rng;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
+	return wire_fuzz_next(&rng);
 }
 
 static int cmd_fuzz(unsigned int total, unsigned long seed)
 {
-	static const uint16_t types[] = {
-		MMX_MSG_HELLO, MMX_MSG_PING, MMX_MSG_AUTH, MMX_MSG_GET_STATE,
-		MMX_MSG_APPLY, MMX_MSG_POINTER, MMX_MSG_CAPTURE,
-		MMX_MSG_TIME_FIRST, MMX_MSG_AUDIO_LAST, MMX_MSG_REPLY,
-		MMX_MSG_EVENT, 0, 0xffff,
-	};
-	static const size_t sizes[] = {
-		0, 8, sizeof(struct mmx_proto_hello), sizeof(struct mmx_config),
-	};
 	uint8_t *batch = malloc(1024 * 1024);
 	unsigned int sent = 0, resets = 0, errors = 0, i;
 	uint32_t expect[32];
@@ -383,7 +353,7 @@ static int cmd_fuzz(unsigned int total, unsigned long seed)
 		return 1;
 	while (sent < total && !failed) {
 		unsigned int n = 1 + rnd() % 32;
-		size_t off = 0;
+		size_t off;
 		int unsync = rnd() % 300 == 0;
 
 		if (c.fd < 0) {
@@ -394,41 +364,7 @@ static int cmd_fuzz(unsigned int total, unsigned long seed)
 			if (rnd() % 2 && hello(&c, NULL))
 				fail("HELLO refused");
 		}
-		for (i = 0; i < n; i++) {
-			uint16_t type = rnd() % 4 ? types[rnd() % 13] :
-				       (uint16_t)rnd();
-			size_t len = rnd() % 3 ? sizes[rnd() % 4] :
-				     rnd() % 200;
-			uint32_t seq = rnd(), k;
-			uint8_t *p;
-
-			if (type == MMX_MSG_GET_STATE && rnd() % 8)
-				type = MMX_MSG_PING;
-			off += (size_t)msg_put(batch + off, type, seq, NULL, 0);
-			p = batch + off - MMX_PROTO_HEADER_SIZE;
-			mmx_wire_put_header(p, (uint32_t)(MMX_PROTO_HEADER_SIZE +
-							  len), type, seq);
-			if (rnd() % 16 == 0)
-				p[6] = (uint8_t)rnd();
-			for (k = 0; k < len; k++)
-				batch[off + k] = rnd() % 4 ? 0 : (uint8_t)rnd();
-			if (type == MMX_MSG_GET_STATE && len == 8) {
-				batch[off] &= 1;
-				batch[off + 4] = 0;
-			}
-			/* a fuzzed APPLY must not change the screen */
-			if (type == MMX_MSG_APPLY &&
-			    len == sizeof(struct mmx_config))
-				batch[off] |= MMX_CONFIG_TEST_ONLY;
-			off += len;
-			expect[i] = seq;
-		}
-		if (unsync) {
-			mmx_wire_put_header(batch + off, rnd() % 2 ? 3 :
-					    MMX_PROTO_MAX_REQUEST + 1 +
-					    rnd() % 1000, MMX_MSG_PING, 7);
-			off += MMX_PROTO_HEADER_SIZE;
-		}
+		off = wire_fuzz_batch(rnd, batch, n, expect, unsync, 1);
 		if (conn_send(&c, batch, off)) {
 			fail("message %u: send failed", sent);
 			break;
@@ -568,16 +504,11 @@ static int cmd_api(void)
 	struct mmx_state *s;
 	struct mmx_config cfg;
 	struct mmx_error err;
-	char spec[160];
 	uint32_t i, n = 0;
 	int ret;
 
-	snprintf(spec, sizeof(spec), "unix:%s", sock_path);
-	ret = mmx_open(spec, &d);
-	if (ret) {
-		fail("mmx_open(%s): %s", spec, strerror(-ret));
+	if (open_remote(&d))
 		return 1;
-	}
 	if (!mmx_is_remote(d))
 		fail("not remote");
 	ret = mmx_get_screen_resources(d, &s);

@@ -47,26 +47,6 @@ done
 
 lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
-msg() {
-	echo "  $*" >&2
-}
-
-mmx_dri() {
-	for n in /sys/kernel/debug/dri/*/name; do
-		[ -e "$n" ] || continue
-		case $(cat "$n") in
-		mmx*) echo "${n%/name}"; return ;;
-		esac
-	done
-}
-
-mmxd_fbs() {
-	d=$(mmx_dri)
-	n=0
-	[ -n "$d" ] && n=$(grep -c "allocated by = mmxd" "$d/framebuffer" 2>/dev/null)
-	echo "${n:-0}"
-}
-
 # pids of mmx-jpegd processes, sorted, on one line
 decoders() {
 	for p in /proc/[0-9]*; do
@@ -75,10 +55,6 @@ decoders() {
 }
 
 daemon_pid=
-alive() {
-	[ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null
-}
-
 # Run mmx_stream_check; its Subtest lines get PREFIX-, the rest indented.
 stream_check() {
 	prefix=$1

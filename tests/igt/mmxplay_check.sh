@@ -69,17 +69,9 @@ done
 mkdir -p $dir
 
 # the value of KEY in the mmxplay-stats line of file $1
-stat_of() {
-	sed -n 's/^mmxplay-stats: //p' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
-}
-
 # awk comparison: fcmp A OP B
 fcmp() {
 	awk -v a="$1" -v b="$3" "BEGIN { exit !(a $2 b) }"
-}
-
-mmxd_alive() {
-	[ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null
 }
 
 # A loopback interface for TCP (the guest's init leaves it down).
@@ -101,7 +93,7 @@ while [ ! -S $sock ] && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-if [ ! -S $sock ] || ! mmxd_alive; then
+if [ ! -S $sock ] || ! alive; then
 	echo "mmxplay_check: mmxd did not start" >&2
 	sed 's/^/    | /' $log >&2
 	for t in $all; do wanted $t && echo "Subtest $t: FAIL"; done
@@ -266,7 +258,7 @@ if wanted corrupt-avi; then
 	done
 	after=$(grep -c 'connected' $log)
 	[ "$before" = "$after" ] || { msg "mmxplay connected to mmxd with a broken file"; st=FAIL; }
-	mmxd_alive || { msg "mmxd died"; st=FAIL; }
+	alive || { msg "mmxd died"; st=FAIL; }
 	if command -v mmxrandr >/dev/null; then
 		MMX_SOCKET=$sock mmxrandr -q >$dir/q.out 2>&1 ||
 			{ msg "mmxrandr -q through mmxd failed"; sed 's/^/    | /' $dir/q.out >&2; st=FAIL; }
@@ -301,7 +293,7 @@ if wanted corrupt-frames; then
 		fi
 		grep -q 'decode failed' $dir/corrupt-frames.out ||
 			{ msg "no message about the bad frames"; st=FAIL; }
-		mmxd_alive || { msg "mmxd died"; st=FAIL; }
+		alive || { msg "mmxd died"; st=FAIL; }
 		# the next clip plays
 		play after-bad --display unix:$sock --no-audio --clock monotonic $dir/clip.avi
 		[ $rc = 0 ] || { msg "the next clip failed ($rc)"; st=FAIL; }

@@ -58,17 +58,6 @@ done
 # subtest helpers: wanted, start, result, msg
 lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
-start() {
-	echo "Starting subtest: $1"
-	echo "  intent: $2"
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	st=SUCCESS
-}
-
-msg() {
-	echo "  $*" >&2
-}
-
 fail() {
 	msg "$*"
 	st=FAIL

@@ -1,103 +1,59 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The client side of the mmxd host tests that talk to the server through
- * socketpairs (test_mmxd_media.c, test_mmxd_time.c): new clients, pumping
- * the server's loop, sending and receiving whole buffers. Expects the
- * test's `static struct mmxd_server *srv` to be declared first.
+ * The client side of the mmxd host tests that talk to an in-process server
+ * through socketpairs (test_mmxd_server.c, test_mmxd_socket.c,
+ * test_mmxd_media.c, test_mmxd_time.c): the server under test, new clients,
+ * pumping the server's loop, sending and receiving whole buffers, and a
+ * display backend that answers nothing but HELLO. Built once
+ * (mmxd_client_harness.c) and linked into each of them.
  */
 #ifndef MMXD_CLIENT_HARNESS_H
 #define MMXD_CLIENT_HARNESS_H
 
-#include <errno.h>
-#include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 
 #include "mmxd.h"
 #include "mmx_wire.h"
 
-static int client_new_tcp(int tcp)
-{
-	int sv[2];
+/* The server the helpers below run; the test creates and frees it. */
+extern struct mmxd_server *srv;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -1;
-	if ((tcp ? mmxd_server_add_tcp_client :
-	     mmxd_server_add_client)(srv, sv[0])) {
-		close(sv[1]);
-		return -1;
-	}
-	fcntl(sv[1], F_SETFL, fcntl(sv[1], F_GETFL) | O_NONBLOCK);
-	return sv[1];
-}
+/*
+ * A display backend that applies nothing and captures nothing; its state
+ * is *quiet_state_shown, or all zero (no outputs) while that is NULL.
+ */
+extern const struct mmxd_ops quiet_display_ops;
+extern const struct mmx_state *quiet_state_shown;
 
-static void pump(int n)
-{
-	while (n-- > 0)
-		mmxd_server_step(srv, 0, -1);
-}
+/* A new client of srv (@tcp: as a TCP one): our non-blocking end, or -1. */
+int client_new_tcp(int tcp);
+int client_new(void);
 
-static int send_bytes(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
+/* @n rounds of the server's loop without waiting. */
+void pump(int n);
 
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+/* Send all of @buf, pumping the server while the socket is full. */
+int send_bytes(int fd, const void *buf, size_t len);
 
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			pump(1);
-			continue;
-		}
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
+/* One message: header (@flags in its flags field), @a then @b. */
+int send_msg(int fd, uint16_t type, uint16_t flags, uint32_t seq,
+	     const void *payload, size_t len);
+int send_msg2(int fd, uint16_t type, uint32_t seq, const void *a,
+	      size_t alen, const void *b, size_t blen);
 
-static int send_msg2(int fd, uint16_t type, uint32_t seq, const void *a,
-		     size_t alen, const void *b, size_t blen)
-{
-	uint8_t *buf = malloc(MMX_PROTO_HEADER_SIZE + alen + blen);
-	int ret;
+/* Read exactly @len bytes within @rounds server steps of 1 ms. */
+int recv_bytes(int fd, void *buf, size_t len, int rounds);
 
-	if (!buf)
-		return -ENOMEM;
-	mmx_wire_put_header(buf, (uint32_t)(MMX_PROTO_HEADER_SIZE + alen +
-					    blen), type, seq);
-	if (alen)
-		memcpy(buf + MMX_PROTO_HEADER_SIZE, a, alen);
-	if (blen)
-		memcpy(buf + MMX_PROTO_HEADER_SIZE + alen, b, blen);
-	ret = send_bytes(fd, buf, MMX_PROTO_HEADER_SIZE + alen + blen);
-	free(buf);
-	return ret;
-}
+/* A HELLO of this protocol version from client "test". */
+void hello_init(struct mmx_proto_hello *h);
 
-static int recv_bytes(int fd, void *buf, size_t len, int rounds)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
-
-		if (n == 0)
-			return -ECONNRESET;
-		if (n < 0) {
-			if (errno != EAGAIN && errno != EINTR)
-				return -errno;
-			if (rounds-- <= 0)
-				return -ETIMEDOUT;
-			mmxd_server_step(srv, 1, -1);
-			continue;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
+/* A check (unit.h) that @expr is @want. */
+#define CHECK_ERR(expr, want)						\
+	do {								\
+		int _r = (expr);					\
+		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
+			   _r, (int)(want));				\
+	} while (0)
 
 #endif /* MMXD_CLIENT_HARNESS_H */

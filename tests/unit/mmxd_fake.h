@@ -1,72 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The fake mmxd backend shared by the host tests of mmxd's media and TIME
- * requests (test_mmxd_media.c, test_mmxd_time.c): a display that answers
- * HELLO, a fake clock, framebuffers counted, timed commits kept in a table
- * that a fake vblank executes, a decoder that "decodes" text through a
- * pipe like the pool's fd. Static functions: include it once per test.
+ * The fake mmxd media backend and the stream client shared by the host
+ * tests of mmxd's media and TIME requests (test_mmxd_media.c,
+ * test_mmxd_time.c): a fake clock, framebuffers counted, timed commits
+ * kept in a table that a fake vblank executes, a vblank clock source
+ * (vblanks every FRAME ns from 0), a decoder that "decodes" text
+ * ("FRAME W H" or anything else: -EBADMSG) through a pipe like the pool's
+ * fd; and the client's requests, replies and events. Built once
+ * (mmxd_fake.c) and linked into both tests.
  */
 #ifndef MMXD_FAKE_H
 #define MMXD_FAKE_H
 
-#include <errno.h>
 #include <stdint.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "mmxd.h"
 #include "mmx_wire.h"
+#include "mmxd_client_harness.h"
 
-/* ---- the fake display (only what HELLO needs) --------------------------- */
-
-static int fd_state(void *ctx, int probe, struct mmx_state *s)
-{
-	(void)ctx;
-	(void)probe;
-	memset(s, 0, sizeof(*s));
-	return 0;
-}
-
-static int fd_apply(void *ctx, const struct mmx_config *cfg,
-		    struct mmx_error *err)
-{
-	(void)ctx;
-	(void)cfg;
-	(void)err;
-	return 0;
-}
-
-static int fd_pointer(void *ctx, int32_t x, int32_t y)
-{
-	(void)ctx;
-	(void)x;
-	(void)y;
-	return 0;
-}
-
-static int fd_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
-		      uint32_t **px)
-{
-	(void)ctx;
-	(void)crtc;
-	(void)w;
-	(void)h;
-	(void)px;
-	return -EOPNOTSUPP;
-}
-
-static const struct mmxd_ops display_ops = {
-	.state = fd_state,
-	.apply = fd_apply,
-	.pointer_moved = fd_pointer,
-	.capture = fd_capture,
-};
-
-/* ---- the fake media backend -------------------------------------------- */
+/* ---- the fake media backend --------------------------------------------- */
 
 #define NSCHED	256
 #define NDEC	512
 
+/* The fake vblank clock: vblanks at every multiple of FRAME. */
+#define FRAME	16666667ll
+
+/* A timed commit in the fake's table. */
 struct sched {
 	int used;
 	uint64_t id, user;
@@ -74,7 +34,8 @@ struct sched {
 	uint32_t fb;
 };
 
-static struct {
+/* The fake backend's state, reset by server_start(). */
+struct mmxd_fake {
 	int64_t now;
 	unsigned int fbs;		/* alive */
 	uint32_t next_fb;
@@ -90,132 +51,91 @@ static struct {
 	unsigned int cancels, untargets;
 	uint64_t seq;
 	int vsources;
-} fk;
+};
 
-static int64_t fk_now(void *ctx)
-{
-	(void)ctx;
-	return fk.now;
-}
+extern struct mmxd_fake fk;
 
-static int fk_target(void *ctx, uint32_t output, const uint32_t *busy,
-		     unsigned int nbusy, struct mmxd_video_target *t)
-{
-	uint32_t plane;
-	unsigned int i;
+/*
+ * The media backend of test_mmxd_media.c: no REPLACE, no vblank clock
+ * source, no audio. The TIME test's tables add fk_replace and the vblank
+ * source below.
+ */
+extern const struct mmxd_media_ops fake_media_ops;
+int fk_replace(void *ctx, uint64_t id, const struct mmxd_video_target *t,
+	       uint32_t fb, int32_t x, int32_t y, uint32_t w, uint32_t h,
+	       int64_t exec, int64_t expire, uint64_t user, uint64_t *new_id);
+int fk_vblank_source(void *ctx, uint32_t output,
+		     struct mmx_clock_source *src, void **handle);
+void fk_vblank_source_free(void *ctx, void *handle);
 
-	(void)ctx;
-	if (output && output != 50)
-		return -ENODEV;
-	for (plane = 60; plane < 70; plane++) {
-		int used = 0;
+/* Write one byte to a pipe that wakes the server. */
+void kick(int fd);
 
-		for (i = 0; i < nbusy; i++)
-			used |= busy[i] == plane;
-		if (!used)
-			break;
-	}
-	t->crtc = 40;
-	t->plane = plane;
-	t->crtc_width = 1024;
-	t->crtc_height = 768;
-	return 0;
-}
+/* Complete timed commit @e with @status (1 presented, 2 expired, ...). */
+void complete(struct sched *e, uint32_t status, int64_t ts);
 
-static void fk_untarget(void *ctx, const struct mmxd_video_target *t)
-{
-	(void)ctx;
-	(void)t;
-	fk.untargets++;
-}
+/*
+ * A vblank at @t: every pending entry due (exec <= t) is presented, or
+ * expired when @t is past its expiry.
+ */
+void vblank(int64_t t);
 
-static int fk_fb_new(void *ctx, uint32_t w, uint32_t h, struct mmxd_fb *fb)
-{
-	(void)ctx;
-	fb->pitch = w * 4;
-	fb->size = (size_t)fb->pitch * h;
-	fb->map = calloc(1, fb->size);
-	if (!fb->map)
-		return -ENOMEM;
-	fb->id = ++fk.next_fb;
-	fk.fbs++;
-	return 0;
-}
+/* ---- the server and its stream client ----------------------------------- */
 
-static void fk_fb_free(void *ctx, struct mmxd_fb *fb)
-{
-	(void)ctx;
-	free(fb->map);
-	memset(fb, 0, sizeof(*fb));
-	fk.fbs--;
-}
+extern struct mmxd_media *media;
+extern const uint8_t good_cookie[MMX_AUTH_COOKIE_LEN];
 
-static void kick(int fd)
-{
-	char c = 1;
+/*
+ * A server with the fake display and media backend @ops, the fake reset
+ * (its clock at 1000 s), TCP clients authenticated with good_cookie.
+ */
+int server_start_media(const struct mmxd_media_ops *ops);
+void server_stop_media(void);
 
-	if (write(fd, &c, 1) != 1)
-		abort();
-}
+/* Events received, in order; TIME schedule events when wanted. */
+#define MAXEV	4096
+extern struct mmx_proto_stream_event evs[MAXEV];
+extern unsigned int nev;
+extern unsigned int bad_events;
+extern struct mmx_schedule_event tev[MAXEV];
+extern unsigned int ntev;
+extern int accept_schedule_events;
 
-static void complete(struct sched *e, uint32_t status, int64_t ts)
-{
-	struct mmxd_sched_event *d = &fk.done[fk.ndone++];
+/* Receive one message; an EVENT is stored (evs or tev) and 1 returned. */
+int recv_one(int fd, struct mmx_proto_header *h, struct mmx_proto_reply *r,
+	     uint8_t *data, size_t max, size_t *dlen, int rounds);
 
-	d->user = e->user;
-	d->sched = e->id;
-	d->status = status;
-	d->error = 0;
-	d->sequence = status == 1 ? ++fk.seq : 0;
-	d->timestamp_ns = ts;
-	e->used = 0;
-	fk.pending--;
-	kick(fk.ev_pipe[1]);
-}
+/* Request with data @b; the reply's data (exactly @outlen) to @out. */
+int req2(int fd, uint16_t type, const void *a, size_t alen, const void *b,
+	 size_t blen, void *out, size_t outlen);
+int req(int fd, uint16_t type, const void *a, size_t alen);
 
-static int fk_schedule(void *ctx, const struct mmxd_video_target *t,
-		       uint32_t fb, int32_t x, int32_t y, uint32_t w, uint32_t h,
-		       int64_t exec, int64_t expire, uint64_t user,
-		       uint64_t *sched)
-{
-	unsigned int i;
+/* Run the server until @n events came (or a while). */
+void wait_events(int fd, unsigned int n);
 
-	(void)ctx;
-	(void)t;
-	(void)x;
-	(void)y;
-	(void)w;
-	(void)h;
-	if (exec > expire || !fb)
-		return -EINVAL;
-	if (fk.pending >= 64)
-		return -ENOSPC;
-	for (i = 0; i < NSCHED; i++) {
-		if (!fk.sched[i].used) {
-			fk.sched[i] = (struct sched){
-				.used = 1, .id = ++fk.next_sched, .user = user,
-				.exec = exec, .expire = expire, .fb = fb,
-			};
-			fk.pending++;
-			*sched = fk.sched[i].id;
-			return 0;
-		}
-	}
-	return -ENOSPC;
-}
+int hello(int fd);
+/* HELLO as a client of protocol 1.@minor; the server's answer in @hr. */
+int hello_minor(int fd, uint16_t minor, struct mmx_proto_hello_reply *hr);
 
-static int fk_retract(void *ctx, uint64_t id)
-{
-	unsigned int i;
+extern const struct mmx_stream_config good;
 
-	(void)ctx;
-	for (i = 0; i < NSCHED; i++) {
-		if (fk.sched[i].used && fk.sched[i].id == id) {
-			complete(&fk.sched[i], 3, 0);
-			return 0;
-		}
-	}
-	return id && id <= fk.next_sched ? -EBUSY : -ENOENT;
-}
+/* Open a stream (config @cfg or the good one); its id, or < 0. */
+int open_stream(int fd, const struct mmx_stream_config *cfg,
+		struct mmx_proto_stream_open_reply *r);
+int video(int fd, uint16_t type, uint32_t stream, uint64_t id, int64_t pts,
+	  int64_t expire, const char *data);
+int start(int fd, uint32_t stream, int64_t delay);
+
+/* @len bytes of the fuzz tests' linear congruential sequence at @*seed. */
+void lcg_fill(uint32_t *seed, uint8_t *buf, size_t len);
+
+/*
+ * Did fuzzed request number @i (@type, @len bytes) get no reply (@ret, from
+ * req2(), is a transport failure)? Then it is said on stderr.
+ */
+int fuzz_failed(int ret, int i, uint16_t type, size_t len);
+
+/* The stream event of frame @id with @status, or NULL. */
+const struct mmx_stream_event *event_of(uint64_t id, uint32_t status);
 
 #endif /* MMXD_FAKE_H */

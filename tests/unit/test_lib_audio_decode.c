@@ -36,6 +36,7 @@
 #include <twolame.h>
 
 #include "jpegd_path.h"
+#include "sine_measure.h"
 #include "unit.h"
 #include "mmx_decode.h"
 
@@ -249,39 +250,6 @@ static int decode(struct mmx_decode_pool *p, const void *data, size_t len,
 	return res->id == id ? res->status : -ESRCH;
 }
 
-/* Rising zero crossings of channel @c over [from, to) frames. */
-static double frequency(const int16_t *s, int channels, int c, long from,
-			long to, long rate)
-{
-	double first = -1, last = -1;
-	long i, n = 0;
-
-	for (i = from + 1; i < to; i++) {
-		int a = s[(i - 1) * channels + c], b = s[i * channels + c];
-
-		if (a < 0 && b >= 0) {
-			double t = i - 1 + (double)-a / (b - a);
-
-			if (first < 0)
-				first = t;
-			last = t;
-			n++;
-		}
-	}
-	return n > 1 ? (n - 1) * rate / (last - first) : 0;
-}
-
-static double amplitude(const int16_t *s, int channels, int c, long from,
-			long to)
-{
-	double sum = 0;
-	long i;
-
-	for (i = from; i < to; i++)
-		sum += (double)s[i * channels + c] * s[i * channels + c];
-	return sqrt(sum / (to - from)) * sqrt(2);
-}
-
 /*
  * Frequency and amplitude (within @amp_tol) of each channel in the middle
  * 80%.
@@ -293,8 +261,8 @@ static int check_sine(const int16_t *s, uint32_t frames, int channels,
 	int c;
 
 	for (c = 0; c < channels; c++) {
-		double f = frequency(s, channels, c, from, to, rate);
-		double a = amplitude(s, channels, c, from, to);
+		double f = sine_frequency(s, channels, c, from, to, rate);
+		double a = sine_amplitude(s, channels, c, from, to);
 
 		printf("  channel %d: %.3f Hz (want %.0f), amplitude %.1f "
 		       "(want %.0f)\n", c, f, freq[c], a, AMP);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mmxd's media streams (STREAM_*, CLOCK_QUERY, AUTH) over socketpairs with
- * a fake backend: a fake clock, framebuffers counted, timed commits kept in
- * a table that a fake vblank executes, a decoder that "decodes" text
- * ("FRAME W H" or anything else: -EBADMSG) through a pipe like the pool's
- * fd. Checks the framing and validation of every new request, the event
+ * the fake backend of mmxd_fake.c (a fake clock, framebuffers counted,
+ * timed commits kept in a table that a fake vblank executes, a decoder
+ * that "decodes" text through a pipe like the pool's fd). Checks the framing and validation of every new request, the event
  * flow (PRESENTED, EXPIRED, RETRACTED, REPLACED, DECODE_FAILED), queue
  * limits, that closing frees everything, AUTH on TCP connections, and
  * 50k random media messages with the daemon still answering PING.
@@ -25,367 +24,27 @@
 
 #include "mmxd_fake.h"
 
-static int fk_event_fd(void *ctx)
-{
-	(void)ctx;
-	return fk.ev_pipe[0];
-}
-
-static int fk_read_events(void *ctx, struct mmxd_sched_event *ev,
-			  unsigned int n)
-{
-	unsigned int k = fk.ndone < n ? fk.ndone : n;
-	char buf[256];
-
-	(void)ctx;
-	memcpy(ev, fk.done, k * sizeof(*ev));
-	memmove(fk.done, fk.done + k, (fk.ndone - k) * sizeof(*ev));
-	fk.ndone -= k;
-	if (!fk.ndone)
-		while (read(fk.ev_pipe[0], buf, sizeof(buf)) > 0)
-			;
-	return (int)k;
-}
-
-static int fk_decode_fd(void *ctx)
-{
-	(void)ctx;
-	return fk.dec_pipe[0];
-}
-
-static int fk_decode_submit(void *ctx, uint64_t id, const void *jpeg,
-			    size_t len, void *dst, uint32_t pitch,
-			    uint32_t width, uint32_t height)
-{
-	struct mmx_decode_result *r;
-	char text[32] = { 0 };
-	unsigned int w = 0, h = 0;
-
-	(void)ctx;
-	if (!len || !dst || pitch < width * 4)
-		return -EINVAL;
-	if (fk.ndec >= NDEC)
-		return -EAGAIN;
-	memcpy(text, jpeg, len < sizeof(text) - 1 ? len : sizeof(text) - 1);
-	r = &fk.dec[fk.ndec++];
-	memset(r, 0, sizeof(*r));
-	r->id = id;
-	if (sscanf(text, "FRAME %u %u", &w, &h) == 2 && w <= width &&
-	    h <= height) {
-		r->width = w;
-		r->height = h;
-		memset(dst, 0x5a, (size_t)pitch * h);
-	} else if (w > width || h > height) {
-		r->status = -E2BIG;
-	} else {
-		r->status = -EBADMSG;
-	}
-	kick(fk.dec_pipe[1]);
-	return 0;
-}
-
-static int fk_decode_collect(void *ctx, struct mmx_decode_result *r,
-			     unsigned int n)
-{
-	unsigned int k = fk.ndec < n ? fk.ndec : n;
-	char buf[256];
-
-	(void)ctx;
-	memcpy(r, fk.dec, k * sizeof(*r));
-	memmove(fk.dec, fk.dec + k, (fk.ndec - k) * sizeof(*r));
-	fk.ndec -= k;
-	if (!fk.ndec)
-		while (read(fk.dec_pipe[0], buf, sizeof(buf)) > 0)
-			;
-	return (int)k;
-}
-
-static int fk_decode_cancel(void *ctx, uint64_t id)
-{
-	unsigned int i;
-
-	(void)ctx;
-	for (i = 0; i < fk.ndec; i++) {
-		if (fk.dec[i].id == id) {
-			memmove(&fk.dec[i], &fk.dec[i + 1],
-				(fk.ndec - i - 1) * sizeof(fk.dec[0]));
-			fk.ndec--;
-			fk.cancels++;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-static const struct mmxd_media_ops media_ops = {
-	.now = fk_now,
-	.target = fk_target,
-	.untarget = fk_untarget,
-	.fb_new = fk_fb_new,
-	.fb_free = fk_fb_free,
-	.schedule = fk_schedule,
-	.retract = fk_retract,
-	.event_fd = fk_event_fd,
-	.read_events = fk_read_events,
-	.decode_fd = fk_decode_fd,
-	.decode_submit = fk_decode_submit,
-	.decode_collect = fk_decode_collect,
-	.decode_cancel = fk_decode_cancel,
-};
-
-/*
- * A vblank at @t: every pending entry due (exec <= t) is presented, or
- * expired when @t is past its expiry.
- */
-static void vblank(int64_t t)
-{
-	unsigned int i;
-
-	fk.now = t;
-	for (i = 0; i < NSCHED; i++) {
-		struct sched *e = &fk.sched[i];
-
-		if (e->used && e->exec <= t)
-			complete(e, t > e->expire ? 2 : 1, t);
-	}
-}
-
-/* ---- harness ------------------------------------------------------------ */
-
-static struct mmxd_server *srv;
-static struct mmxd_media *media;
-static const uint8_t good_cookie[MMX_AUTH_COOKIE_LEN] = { 1, 2, 3, 4, 5 };
-
 static int server_start(void)
 {
-	struct mmxd_options o;
-	int ret;
-
-	memset(&fk, 0, sizeof(fk));
-	fk.now = 1000000000000ll;
-	if (pipe2(fk.ev_pipe, O_NONBLOCK | O_CLOEXEC) ||
-	    pipe2(fk.dec_pipe, O_NONBLOCK | O_CLOEXEC))
-		return -errno;
-	mmxd_options_init(&o);
-	strcpy(o.driver, "fake");
-	memcpy(o.cookie, good_cookie, sizeof(o.cookie));
-	o.tcp_auth = 1;
-	ret = mmxd_server_new(&display_ops, NULL, &o, &srv);
-	if (!ret)
-		ret = mmxd_media_new(&media_ops, NULL, &media);
-	if (!ret)
-		mmxd_server_set_media(srv, media);
-	return ret;
+	return server_start_media(&fake_media_ops);
 }
 
 static void server_stop(void)
 {
-	mmxd_server_free(srv);
-	mmxd_media_free(media);
-	srv = NULL;
-	media = NULL;
-	close(fk.ev_pipe[0]);
-	close(fk.ev_pipe[1]);
-	close(fk.dec_pipe[0]);
-	close(fk.dec_pipe[1]);
+	server_stop_media();
 }
-
-#include "mmxd_client_harness.h"
-
-/* Events received, in order. */
-#define MAXEV	4096
-static struct mmx_proto_stream_event evs[MAXEV];
-static unsigned int nev;
-static unsigned int bad_events;
-
-/* Receive one message; an EVENT is stored in evs and 1 returned. */
-static int recv_one(int fd, struct mmx_proto_header *h,
-		    struct mmx_proto_reply *r, uint8_t *data, size_t max,
-		    size_t *dlen, int rounds)
-{
-	uint8_t hdr[MMX_PROTO_HEADER_SIZE], *raw;
-	size_t len;
-	int ret;
-
-	ret = recv_bytes(fd, hdr, sizeof(hdr), rounds);
-	if (ret)
-		return ret;
-	mmx_wire_get_header(hdr, h);
-	if (h->length < MMX_PROTO_HEADER_SIZE ||
-	    h->length > MMX_PROTO_MAX_REPLY)
-		return -EPROTO;
-	len = h->length - MMX_PROTO_HEADER_SIZE;
-	raw = malloc(len ? len : 1);
-	if (!raw)
-		return -ENOMEM;
-	ret = recv_bytes(fd, raw, len, 3000);
-	if (ret) {
-		free(raw);
-		return ret;
-	}
-	if (h->type == MMX_MSG_EVENT) {
-		struct mmx_proto_event e;
-
-		if (len != sizeof(e) + sizeof(evs[0])) {
-			bad_events++;
-		} else {
-			memcpy(&e, raw, sizeof(e));
-			if (e.event != MMX_PROTO_EVENT_STREAM)
-				bad_events++;
-			else if (nev < MAXEV)
-				memcpy(&evs[nev++], raw + sizeof(e),
-				       sizeof(evs[0]));
-		}
-		free(raw);
-		return 1;
-	}
-	if (h->type != MMX_MSG_REPLY || len < MMX_PROTO_REPLY_SIZE) {
-		free(raw);
-		return -EPROTO;
-	}
-	memcpy(r, raw, sizeof(*r));
-	*dlen = len - MMX_PROTO_REPLY_SIZE;
-	if (data && *dlen <= max)
-		memcpy(data, raw + MMX_PROTO_REPLY_SIZE, *dlen);
-	free(raw);
-	return 0;
-}
-
-/* Request with data @b; the reply's data (exactly @outlen) to @out. */
-static int req2(int fd, uint16_t type, const void *a, size_t alen,
-		const void *b, size_t blen, void *out, size_t outlen)
-{
-	static uint32_t seq = 100;
-	struct mmx_proto_header h;
-	struct mmx_proto_reply r;
-	uint8_t data[512];
-	size_t dlen = 0;
-	int ret;
-
-	seq++;
-	ret = send_msg2(fd, type, seq, a, alen, b, blen);
-	if (ret)
-		return 1000;
-	do {
-		ret = recv_one(fd, &h, &r, data, sizeof(data), &dlen, 3000);
-	} while (ret == 1);
-	if (ret)
-		return 1000;
-	if (h.sequence != seq || r.request != type)
-		return 1001;
-	if (!r.error && out) {
-		if (dlen != outlen)
-			return 1002;
-		memcpy(out, data, outlen);
-	}
-	return r.error;
-}
-
-static int req(int fd, uint16_t type, const void *a, size_t alen)
-{
-	return req2(fd, type, a, alen, NULL, 0, NULL, 0);
-}
-
-/* Run the server until @n events came (or a while). */
-static void wait_events(int fd, unsigned int n)
-{
-	int rounds = 200;
-
-	while (nev < n && rounds-- > 0) {
-		struct mmx_proto_header h;
-		struct mmx_proto_reply r;
-		size_t dl;
-		int ret = recv_one(fd, &h, &r, NULL, 0, &dl, 5);
-
-		if (ret < 0 && ret != -ETIMEDOUT)
-			break;
-	}
-}
-
-static int hello(int fd)
-{
-	struct mmx_proto_hello h;
-	struct mmx_proto_hello_reply hr;
-
-	memset(&h, 0, sizeof(h));
-	h.major = MMX_PROTO_MAJOR;
-	h.minor = MMX_PROTO_MINOR;
-	h.state_size = sizeof(struct mmx_state);
-	h.config_size = sizeof(struct mmx_config);
-	strcpy(h.client, "test");
-	return req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr, sizeof(hr));
-}
-
-static const struct mmx_stream_config good = {
-	.width = 320, .height = 240, .x = -1, .y = -1,
-};
-
-/* Open a stream (config @cfg or the good one); its id, or < 0. */
-static int open_stream(int fd, const struct mmx_stream_config *cfg,
-		       struct mmx_proto_stream_open_reply *r)
-{
-	struct mmx_proto_stream_open_reply tmp;
-	int ret;
-
-	if (!r)
-		r = &tmp;
-	ret = req2(fd, MMX_MSG_STREAM_OPEN, cfg ? cfg : &good,
-		   sizeof(good), NULL, 0, r, sizeof(*r));
-	return ret ? ret : (int)r->stream;
-}
-
-static int video(int fd, uint16_t type, uint32_t stream, uint64_t id,
-		 int64_t pts, int64_t expire, const char *data)
-{
-	struct mmx_proto_stream_video v = {
-		.stream = stream, .id = id, .pts_ns = pts, .expire_ns = expire,
-	};
-
-	return req2(fd, type, &v, sizeof(v), data, strlen(data), NULL, 0);
-}
-
-static int start(int fd, uint32_t stream, int64_t delay)
-{
-	struct mmx_proto_stream_start s = { .stream = stream,
-					    .delay_ns = delay };
-
-	return req(fd, MMX_MSG_STREAM_START, &s, sizeof(s));
-}
-
-static const struct mmx_stream_event *event_of(uint64_t id, uint32_t status)
-{
-	unsigned int i;
-
-	for (i = 0; i < nev; i++)
-		if (evs[i].ev.id == id && evs[i].ev.status == status)
-			return &evs[i].ev;
-	return NULL;
-}
-
-#define CHECK_ERR(expr, want)						\
-	do {								\
-		int _r = (expr);					\
-		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
-			   _r, (want));					\
-	} while (0)
 
 /* ---- tests -------------------------------------------------------------- */
 
 static int test_caps(void)
 {
-	struct mmx_proto_hello h;
 	struct mmx_proto_hello_reply hr;
 	int fd;
 
 	UNIT_CHECK(!server_start(), "server");
 	fd = client_new_tcp(0);
-	memset(&h, 0, sizeof(h));
-	h.major = MMX_PROTO_MAJOR;
-	h.minor = 0;	/* an older client is served too */
-	h.state_size = sizeof(struct mmx_state);
-	h.config_size = sizeof(struct mmx_config);
-	CHECK_ERR(req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr,
-		       sizeof(hr)), 0);
+	/* an older client is served too */
+	CHECK_ERR(hello_minor(fd, 0, &hr), 0);
 	UNIT_CHECK(hr.minor == MMX_PROTO_MINOR && hr.minor >= 1,
 		   "minor %u", hr.minor);
 	UNIT_CHECK(hr.caps & MMX_PROTO_CAP_STREAM, "caps 0x%x", hr.caps);
@@ -722,10 +381,7 @@ static int test_fuzz(void)
 
 		seed = seed * 1103515245u + 12345u;
 		len = (seed >> 16) % sizeof(buf);
-		for (k = 0; k < len; k++) {
-			seed = seed * 1103515245u + 12345u;
-			buf[k] = (uint8_t)(seed >> 16);
-		}
+		lcg_fill(&seed, buf, len);
 		/* often a plausible header: our stream, sane sizes */
 		if (len >= 4 && (seed & 3)) {
 			memcpy(buf, &sid, 4);
@@ -751,9 +407,7 @@ static int test_fuzz(void)
 		}
 		seed = seed * 1103515245u + 12345u;
 		ret = req2(fd, type, buf, len, NULL, 0, NULL, 0);
-		if (ret >= 1000) {
-			fprintf(stderr, "message %d (%s, %zu bytes): %d\n", i,
-				mmx_wire_type_name(type), len, ret);
+		if (fuzz_failed(ret, i, type, len)) {
 			errors++;
 			break;
 		}

@@ -20,6 +20,9 @@
 #include "unit.h"
 #include "mmxd.h"
 #include "mmx_wire.h"
+#include "mmxd_client_harness.h"
+#include "wire_fuzz.h"
+#include "wire_rx.h"
 
 /* ---- the fake display --------------------------------------------------- */
 
@@ -116,8 +119,6 @@ static const struct mmxd_ops fake_ops = {
 
 /* ---- harness ------------------------------------------------------------ */
 
-static struct mmxd_server *srv;
-
 static int server_start(unsigned int max_clients, unsigned int stall_ms)
 {
 	struct mmxd_options o;
@@ -139,65 +140,6 @@ static void server_stop(void)
 	srv = NULL;
 }
 
-/* A new client: returns our end of a socketpair served by srv. */
-static int client_new(void)
-{
-	int sv[2];
-
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -1;
-	if (mmxd_server_add_client(srv, sv[0])) {
-		close(sv[1]);
-		return -1;
-	}
-	fcntl(sv[1], F_SETFL, fcntl(sv[1], F_GETFL) | O_NONBLOCK);
-	return sv[1];
-}
-
-static void pump(int n)
-{
-	while (n-- > 0)
-		mmxd_server_step(srv, 0, -1);
-}
-
-static int send_bytes(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			pump(1);
-			continue;
-		}
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int send_msg(int fd, uint16_t type, uint16_t flags, uint32_t seq,
-		    const void *payload, size_t len)
-{
-	uint8_t *buf = malloc(MMX_PROTO_HEADER_SIZE + len);
-	int ret;
-
-	if (!buf)
-		return -ENOMEM;
-	mmx_wire_put_header(buf, (uint32_t)(MMX_PROTO_HEADER_SIZE + len), type,
-			    seq);
-	buf[6] = (uint8_t)flags;
-	buf[7] = (uint8_t)(flags >> 8);
-	if (len)
-		memcpy(buf + MMX_PROTO_HEADER_SIZE, payload, len);
-	ret = send_bytes(fd, buf, MMX_PROTO_HEADER_SIZE + len);
-	free(buf);
-	return ret;
-}
-
 struct msg {
 	struct mmx_proto_header h;
 	struct mmx_proto_reply r;
@@ -210,30 +152,6 @@ static void msg_free(struct msg *m)
 {
 	free(m->raw);
 	memset(m, 0, sizeof(*m));
-}
-
-/* Read exactly @len bytes, running the server meanwhile. */
-static int recv_bytes(int fd, void *buf, size_t len, int rounds)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
-
-		if (n == 0)
-			return -ECONNRESET;
-		if (n < 0) {
-			if (errno != EAGAIN && errno != EINTR)
-				return -errno;
-			if (rounds-- <= 0)
-				return -ETIMEDOUT;
-			mmxd_server_step(srv, 1, -1);
-			continue;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* Receive one message from the server (a REPLY is decoded). */
@@ -296,16 +214,6 @@ static int request(int fd, uint16_t type, uint32_t seq, const void *payload,
 	return ret;
 }
 
-static void hello_init(struct mmx_proto_hello *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->major = MMX_PROTO_MAJOR;
-	h->minor = MMX_PROTO_MINOR;
-	h->state_size = sizeof(struct mmx_state);
-	h->config_size = sizeof(struct mmx_config);
-	strcpy(h->client, "test");
-}
-
 static int hello(int fd)
 {
 	struct mmx_proto_hello h;
@@ -338,13 +246,6 @@ static int closed_by_server(int fd)
 			mmxd_server_step(srv, 1, -1);
 	}
 }
-
-#define CHECK_ERR(expr, want)                                                \
-	do {                                                                  \
-		int _r = (expr);                                              \
-		UNIT_CHECK(_r == (want), "%s gave %d, want %d", #expr, _r,    \
-			   (int)(want));                                      \
-	} while (0)
 
 /* ---- tests -------------------------------------------------------------- */
 
@@ -882,51 +783,19 @@ static uint64_t rng = 0x6d6d786466757a7aull;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-/* Everything received on a fuzz connection, parsed as it comes. */
-struct rxbuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static int rx_fill(int fd, struct rxbuf *rx)
-{
-	for (;;) {
-		ssize_t n;
-
-		if (rx->cap - rx->len < 65536) {
-			size_t cap = rx->cap * 2 + 65536;
-			uint8_t *p = realloc(rx->p, cap);
-
-			if (!p)
-				return -ENOMEM;
-			rx->p = p;
-			rx->cap = cap;
-		}
-		n = recv(fd, rx->p + rx->len, rx->cap - rx->len, 0);
-		if (n == 0)
-			return -ECONNRESET;
-		if (n < 0)
-			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-		rx->len += (size_t)n;
-	}
+	return wire_fuzz_next(&rng);
 }
 
 /* Send all of @buf, collecting replies meanwhile (no deadlock). */
 static int fuzz_send(int fd, const uint8_t *buf, size_t len,
-		     struct rxbuf *rx)
+		     struct wire_rx *rx)
 {
 	while (len) {
 		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
 			mmxd_server_step(srv, 0, -1);
-			if (rx_fill(fd, rx) < 0)
+			if (wire_rx_fill(fd, rx) < 0)
 				return -EIO;
 			continue;
 		}
@@ -939,56 +808,33 @@ static int fuzz_send(int fd, const uint8_t *buf, size_t len,
 }
 
 /* Pop the next message from @rx, receiving more as needed. */
-static int rx_msg(int fd, struct rxbuf *rx, struct msg *m)
+static int rx_msg(int fd, struct wire_rx *rx, struct msg *m)
 {
-	int rounds = 3000, eof = 0;
+	int rounds = 3000, eof = 0, ret;
 
 	memset(m, 0, sizeof(*m));
-	for (;;) {
-		if (rx->len >= MMX_PROTO_HEADER_SIZE) {
-			mmx_wire_get_header(rx->p, &m->h);
-			if (m->h.length < MMX_PROTO_HEADER_SIZE +
-			    MMX_PROTO_REPLY_SIZE ||
-			    m->h.length > MMX_PROTO_MAX_REPLY)
-				return -EPROTO;
-			if (rx->len >= m->h.length)
-				break;
-		}
+	while (!(ret = wire_rx_take(rx, &m->h, &m->raw))) {
 		if (eof)
 			return -ECONNRESET;
 		if (rounds-- <= 0)
 			return -ETIMEDOUT;
 		mmxd_server_step(srv, 1, -1);
-		if (rx_fill(fd, rx) < 0)
+		if (wire_rx_fill(fd, rx) < 0)
 			eof = 1;
 	}
-	m->raw = malloc(m->h.length);
-	if (!m->raw)
-		return -ENOMEM;
-	memcpy(m->raw, rx->p + MMX_PROTO_HEADER_SIZE,
-	       m->h.length - MMX_PROTO_HEADER_SIZE);
+	if (ret < 0)
+		return ret;
 	memcpy(&m->r, m->raw, sizeof(m->r));
 	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
 	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
-	memmove(rx->p, rx->p + m->h.length, rx->len - m->h.length);
-	rx->len -= m->h.length;
 	return 0;
 }
 
 static int test_fuzz_messages(void)
 {
-	static const uint16_t types[] = {
-		MMX_MSG_HELLO, MMX_MSG_PING, MMX_MSG_AUTH, MMX_MSG_GET_STATE,
-		MMX_MSG_APPLY, MMX_MSG_POINTER, MMX_MSG_CAPTURE,
-		MMX_MSG_TIME_FIRST, MMX_MSG_AUDIO_LAST, MMX_MSG_REPLY,
-		MMX_MSG_EVENT, 0, 0xffff,
-	};
-	static const size_t sizes[] = {
-		0, 8, sizeof(struct mmx_proto_hello), sizeof(struct mmx_config),
-	};
 	const unsigned int total = 100000;
 	uint8_t *batch = malloc(1024 * 1024);
-	struct rxbuf rx = { 0 };
+	struct wire_rx rx = { 0 };
 	uint32_t expect[64];
 	unsigned int sent = 0, answered = 0, resets = 0;
 	int fd = -1;
@@ -998,7 +844,7 @@ static int test_fuzz_messages(void)
 	UNIT_CHECK(!server_start(0, 0), "server");
 	while (sent < total) {
 		unsigned int n = 1 + rnd() % 32, i;
-		size_t off = 0, pos;
+		size_t off, pos;
 		int unsync = rnd() % 500 == 0;
 
 		if (fd < 0) {
@@ -1007,37 +853,7 @@ static int test_fuzz_messages(void)
 			if (rnd() % 2)
 				CHECK_ERR(hello(fd), 0);
 		}
-		for (i = 0; i < n; i++) {
-			uint16_t type = rnd() % 4 ? types[rnd() % 13] :
-				       (uint16_t)rnd();
-			size_t len = rnd() % 3 ? sizes[rnd() % 4] :
-				     rnd() % 200;
-			uint32_t seq = rnd();
-			size_t k;
-
-			if (type == MMX_MSG_GET_STATE && rnd() % 8)
-				type = MMX_MSG_PING;	/* keep it quick */
-			mmx_wire_put_header(batch + off,
-					    (uint32_t)(MMX_PROTO_HEADER_SIZE +
-						       len), type, seq);
-			if (rnd() % 16 == 0)
-				batch[off + 6] = (uint8_t)rnd();
-			off += MMX_PROTO_HEADER_SIZE;
-			for (k = 0; k < len; k++)
-				batch[off + k] = rnd() % 4 ? 0 : (uint8_t)rnd();
-			if (type == MMX_MSG_GET_STATE && len == 8) {
-				batch[off] &= 1;
-				batch[off + 4] = 0;
-			}
-			off += len;
-			expect[i] = seq;
-		}
-		if (unsync) {
-			mmx_wire_put_header(batch + off, rnd() % 2 ? 3 :
-					    MMX_PROTO_MAX_REQUEST + 1 +
-					    rnd() % 1000, MMX_MSG_PING, 7);
-			off += MMX_PROTO_HEADER_SIZE;
-		}
+		off = wire_fuzz_batch(rnd, batch, n, expect, unsync, 0);
 		/* send in random pieces */
 		for (pos = 0; pos < off;) {
 			size_t piece = 1 + rnd() % (off - pos);

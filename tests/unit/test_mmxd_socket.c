@@ -30,6 +30,7 @@
 #include "unit.h"
 #include "mmxd.h"
 #include "mmx_wire.h"
+#include "mmxd_client_harness.h"
 
 /* ---- the fake display --------------------------------------------------- */
 
@@ -47,52 +48,11 @@ static void fake_fill(struct mmx_state *s)
 	strcpy(s->outputs[0].name, "VGA-1");
 }
 
-static int fake_state(void *ctx, int probe, struct mmx_state *s)
-{
-	(void)ctx;
-	(void)probe;
-	fake_fill(s);
-	return 0;
-}
-
-static int fake_apply(void *ctx, const struct mmx_config *cfg,
-		      struct mmx_error *err)
-{
-	(void)ctx;
-	(void)cfg;
-	(void)err;
-	return 0;
-}
-
-static int fake_pointer(void *ctx, int32_t x, int32_t y)
-{
-	(void)ctx;
-	(void)x;
-	(void)y;
-	return 0;
-}
-
-static int fake_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
-			uint32_t **pixels)
-{
-	(void)ctx;
-	(void)crtc;
-	(void)w;
-	(void)h;
-	(void)pixels;
-	return -EOPNOTSUPP;
-}
-
-static const struct mmxd_ops fake_ops = {
-	.state = fake_state,
-	.apply = fake_apply,
-	.pointer_moved = fake_pointer,
-	.capture = fake_capture,
-};
+/* What the display shows: fake_fill()'s state. */
+static struct mmx_state shown;
 
 /* ---- harness ------------------------------------------------------------ */
 
-static struct mmxd_server *srv;
 static char dir[64], path[128];
 
 static int server_start(unsigned int max_clients)
@@ -103,7 +63,9 @@ static int server_start(unsigned int max_clients)
 	o.max_clients = max_clients;
 	strcpy(o.driver, "fake");
 	o.state_flags = MMX_STATE_MMX_DRIVER;
-	return mmxd_server_new(&fake_ops, NULL, &o, &srv);
+	fake_fill(&shown);
+	quiet_state_shown = &shown;
+	return mmxd_server_new(&quiet_display_ops, NULL, &o, &srv);
 }
 
 /* A server listening on a fresh socket in a fresh directory. */
@@ -132,12 +94,6 @@ static void server_stop(void)
 	srv = NULL;
 	unlink(path);
 	rmdir(dir);
-}
-
-static void pump(int n)
-{
-	while (n-- > 0)
-		mmxd_server_step(srv, 0, -1);
 }
 
 /* Connect to @path; @nonblock: without waiting (-EAGAIN: backlog full). */
@@ -260,11 +216,7 @@ static int hello(int fd)
 	size_t len = 0;
 	int ret;
 
-	memset(&h, 0, sizeof(h));
-	h.major = MMX_PROTO_MAJOR;
-	h.minor = MMX_PROTO_MINOR;
-	h.state_size = sizeof(struct mmx_state);
-	h.config_size = sizeof(struct mmx_config);
+	hello_init(&h);
 	strcpy(h.client, "storm");
 	ret = request(fd, MMX_MSG_HELLO, 1, &h, sizeof(h), (void **)&hr, &len);
 	if (!ret && (len < sizeof(*hr) || strcmp(hr->driver, "fake")))
@@ -296,13 +248,6 @@ static int get_state_ok(int fd, uint32_t seq)
 	free(st);
 	return ret;
 }
-
-#define CHECK_ERR(expr, want)                                                \
-	do {                                                                  \
-		int _r = (expr);                                              \
-		UNIT_CHECK(_r == (want), "%s gave %d, want %d", #expr, _r,    \
-			   (int)(want));                                      \
-	} while (0)
 
 static uint64_t ms_now(void)
 {
@@ -484,23 +429,34 @@ static void storm_server(int stop, int report)
 	_exit(0);
 }
 
-static int test_storm(void)
-{
-	struct storm_counts frozen = { 0 }, workers = { 0 }, w;
-	struct mmxd_server_stats st;
-	unsigned long keeper_ok = 0, keeper_bad = 0;
-	unsigned int left[2], i, done = 0;
-	int stop[2], report[2], results[2], keeper, late, fds[16], ret;
-	pid_t server, pid[STORM_WORKERS];
-	uint32_t seq = 10;
-	uint64_t t0, t_frozen, t_all;
+/* The in-process server, moved to a process of its own (storm_server). */
+struct forked_server {
+	pid_t pid;
+	int stop;		/* written to: the server reports and exits */
+	int report;		/* its stats and the clients left */
+};
 
-	UNIT_CHECK(!server_listen(STORM_MAX_CLIENTS), "server");
-	UNIT_CHECK(!pipe2(stop, O_CLOEXEC) && !pipe2(report, O_CLOEXEC),
-		   "pipes");
-	server = fork();
-	UNIT_CHECK(server >= 0, "fork");
-	if (!server) {
+/*
+ * A server listening as server_listen() makes it, run by a child process
+ * until forked_server_end(); the parent's copy is freed (srv NULL from
+ * then on). 0 or -errno.
+ */
+static int forked_server_start(unsigned int max_clients,
+			       struct forked_server *fs)
+{
+	int stop[2], report[2], ret;
+
+	ret = server_listen(max_clients);
+	if (ret)
+		return ret;
+	if (pipe2(stop, O_CLOEXEC))
+		return -errno;
+	if (pipe2(report, O_CLOEXEC))
+		return -errno;
+	fs->pid = fork();
+	if (fs->pid < 0)
+		return -errno;
+	if (!fs->pid) {
 		/* a failed check leaves no stopped server behind */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(stop[1]);
@@ -508,9 +464,55 @@ static int test_storm(void)
 	}
 	close(stop[0]);
 	close(report[1]);
-	/* the parent's copy of the server is not used: srv NULL from now */
+	fs->stop = stop[1];
+	fs->report = report[0];
 	mmxd_server_free(srv);
 	srv = NULL;
+	return 0;
+}
+
+/*
+ * Stop the forked server: its stats in @st, its clients and live clients
+ * left in @left. NULL, or what went wrong.
+ */
+static const char *forked_server_end(struct forked_server *fs,
+				     struct mmxd_server_stats *st,
+				     unsigned int left[2])
+{
+	const char *fail = NULL;
+	int status;
+
+	if (write(fs->stop, "x", 1) != 1)
+		fail = "stop";
+	close(fs->stop);
+	if (!fail && (read(fs->report, st, sizeof(*st)) != sizeof(*st) ||
+		      read(fs->report, left, 2 * sizeof(*left)) !=
+		      2 * sizeof(*left)))
+		fail = "no report from the server";
+	close(fs->report);
+	if (!fail && (waitpid(fs->pid, &status, 0) != fs->pid ||
+		      !WIFEXITED(status) || WEXITSTATUS(status)))
+		fail = "server exit status not 0";
+	unlink(path);
+	rmdir(dir);
+	return fail;
+}
+
+static int test_storm(void)
+{
+	struct storm_counts frozen = { 0 }, workers = { 0 }, w;
+	struct mmxd_server_stats st;
+	unsigned long keeper_ok = 0, keeper_bad = 0;
+	unsigned int left[2], i, done = 0;
+	struct forked_server server;
+	int results[2], keeper, late, fds[16], ret;
+	pid_t pid[STORM_WORKERS];
+	const char *fail;
+	uint32_t seq = 10;
+	uint64_t t0, t_frozen, t_all;
+
+	ret = forked_server_start(STORM_MAX_CLIENTS, &server);
+	UNIT_CHECK(!ret, "server: %d", ret);
 
 	keeper = client_connect(1);
 	UNIT_CHECK(keeper >= 0, "keeper");
@@ -518,12 +520,12 @@ static int test_storm(void)
 	t0 = ms_now();
 
 	/* frozen: connections pile up in the backlog, then mmxd catches up */
-	UNIT_CHECK(!kill(server, SIGSTOP), "SIGSTOP");
+	UNIT_CHECK(!kill(server.pid, SIGSTOP), "SIGSTOP");
 	for (i = 0; i < STORM_FROZEN; i++)
 		storm_cycle(i, 0, &frozen);
 	late = client_connect(1);
 	UNIT_CHECK(late >= 0, "late client: %d", late);
-	UNIT_CHECK(!kill(server, SIGCONT), "SIGCONT");
+	UNIT_CHECK(!kill(server.pid, SIGCONT), "SIGCONT");
 	CHECK_ERR(hello(late), 0);
 	CHECK_ERR(get_state_ok(keeper, seq++), 0);
 	close(late);
@@ -589,16 +591,8 @@ static int test_storm(void)
 		close(fds[i]);
 	close(keeper);
 
-	UNIT_CHECK(write(stop[1], "x", 1) == 1, "stop");
-	close(stop[1]);
-	UNIT_CHECK(read(report[0], &st, sizeof(st)) == sizeof(st) &&
-		   read(report[0], left, sizeof(left)) == sizeof(left),
-		   "no report from the server");
-	close(report[0]);
-	UNIT_CHECK(waitpid(server, &ret, 0) == server && WIFEXITED(ret) &&
-		   !WEXITSTATUS(ret), "server exit status 0x%x", ret);
-	unlink(path);
-	rmdir(dir);
+	fail = forked_server_end(&server, &st, left);
+	UNIT_CHECK(!fail, "%s", fail);
 
 	printf("  storm: %lu+%lu connect/close cycles in %llu ms",
 	       frozen.cycles, workers.cycles, (unsigned long long)t_all);
@@ -705,25 +699,14 @@ static int test_protocol_fuzzer(void)
 	struct mmxd_server_stats st;
 	char fuzzer[4200];
 	unsigned int left[2], i;
-	int stop[2], report[2], ret, keeper;
-	pid_t server;
+	struct forked_server server;
+	int ret, keeper;
+	const char *fail;
 
 	UNIT_CHECK(!fuzzer_path(fuzzer, sizeof(fuzzer)),
 		   "no mmxd_fuzz: make tests (build/igt) or $MMXD_FUZZ");
-	UNIT_CHECK(!server_listen(MMXD_MAX_CLIENTS), "server");
-	UNIT_CHECK(!pipe2(stop, O_CLOEXEC) && !pipe2(report, O_CLOEXEC),
-		   "pipes");
-	server = fork();
-	UNIT_CHECK(server >= 0, "fork");
-	if (!server) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(stop[1]);
-		storm_server(stop[0], report[1]);
-	}
-	close(stop[0]);
-	close(report[1]);
-	mmxd_server_free(srv);
-	srv = NULL;
+	ret = forked_server_start(MMXD_MAX_CLIENTS, &server);
+	UNIT_CHECK(!ret, "server: %d", ret);
 
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		ret = run_fuzzer(fuzzer, runs[i]);
@@ -736,16 +719,8 @@ static int test_protocol_fuzzer(void)
 	CHECK_ERR(get_state_ok(keeper, 2), 0);
 	close(keeper);
 
-	UNIT_CHECK(write(stop[1], "x", 1) == 1, "stop");
-	close(stop[1]);
-	UNIT_CHECK(read(report[0], &st, sizeof(st)) == sizeof(st) &&
-		   read(report[0], left, sizeof(left)) == sizeof(left),
-		   "no report from the server");
-	close(report[0]);
-	UNIT_CHECK(waitpid(server, &ret, 0) == server && WIFEXITED(ret) &&
-		   !WEXITSTATUS(ret), "server exit status 0x%x", ret);
-	unlink(path);
-	rmdir(dir);
+	fail = forked_server_end(&server, &st, left);
+	UNIT_CHECK(!fail, "%s", fail);
 	printf("  protocol fuzzer: %lu connections, %lu refused\n",
 	       st.connections, st.refused_busy + st.refused_access +
 	       st.refused_other);

@@ -2,7 +2,7 @@
 /*
  * mmxd's TIME requests (protocol 1.2: CLOCK_CREATE/START/STOP/SET_RATE/
  * READ/DESTROY, SCHEDULE_SUBMIT/RETRACT/REPLACE and schedule EVENTs) over
- * socketpairs with the fake backend of test_mmxd_media.c (a fake clock,
+ * socketpairs with the fake backend of mmxd_fake.c (a fake clock,
  * timed commits in a table that a fake vblank executes) plus a fake
  * vblank clock source (vblanks every FRAME ns from 0). Checks validation
  * (sizes, kinds, unknown and other clients' ids, begin >= end, limits),
@@ -30,163 +30,6 @@
 
 #include "mmxd_fake.h"
 
-static int fk_schedule(void *ctx, const struct mmxd_video_target *t,
-		       uint32_t fb, int32_t x, int32_t y, uint32_t w, uint32_t h,
-		       int64_t exec, int64_t expire, uint64_t user,
-		       uint64_t *sched);
-
-static int fk_replace(void *ctx, uint64_t id,
-		      const struct mmxd_video_target *t, uint32_t fb,
-		      int32_t x, int32_t y, uint32_t w, uint32_t h,
-		      int64_t exec, int64_t expire, uint64_t user,
-		      uint64_t *new_id)
-{
-	unsigned int i;
-
-	for (i = 0; i < NSCHED; i++) {
-		if (fk.sched[i].used && fk.sched[i].id == id) {
-			int ret = fk_schedule(ctx, t, fb, x, y, w, h, exec,
-					      expire, user, new_id);
-
-			if (ret)
-				return ret;
-			complete(&fk.sched[i], 4, 0);
-			return 0;
-		}
-	}
-	return id && id <= fk.next_sched ? -EBUSY : -ENOENT;
-}
-
-/* The fake vblank clock: vblanks at every multiple of FRAME. */
-#define FRAME	16666667ll
-
-static int vb_now(void *ctx, int64_t mono, int64_t *src)
-{
-	(void)ctx;
-	*src = mono / FRAME * FRAME;
-	return 0;
-}
-
-static int vb_to_mono(void *ctx, int64_t src, int64_t *mono)
-{
-	(void)ctx;
-	*mono = (src + FRAME - 1) / FRAME * FRAME;
-	return 0;
-}
-
-static int fk_vblank_source(void *ctx, uint32_t output,
-			    struct mmx_clock_source *src, void **handle)
-{
-	(void)ctx;
-	if (output != 50)
-		return -ENOENT;
-	src->now = vb_now;
-	src->to_monotonic = vb_to_mono;
-	src->ctx = NULL;
-	*handle = malloc(1);
-	fk.vsources++;
-	return *handle ? 0 : -ENOMEM;
-}
-
-static void fk_vblank_source_free(void *ctx, void *handle)
-{
-	(void)ctx;
-	free(handle);
-	fk.vsources--;
-}
-
-static int fk_event_fd(void *ctx)
-{
-	(void)ctx;
-	return fk.ev_pipe[0];
-}
-
-static int fk_read_events(void *ctx, struct mmxd_sched_event *ev,
-			  unsigned int n)
-{
-	unsigned int k = fk.ndone < n ? fk.ndone : n;
-	char buf[256];
-
-	(void)ctx;
-	memcpy(ev, fk.done, k * sizeof(*ev));
-	memmove(fk.done, fk.done + k, (fk.ndone - k) * sizeof(*ev));
-	fk.ndone -= k;
-	if (!fk.ndone)
-		while (read(fk.ev_pipe[0], buf, sizeof(buf)) > 0)
-			;
-	return (int)k;
-}
-
-static int fk_decode_fd(void *ctx)
-{
-	(void)ctx;
-	return fk.dec_pipe[0];
-}
-
-static int fk_decode_submit(void *ctx, uint64_t id, const void *jpeg,
-			    size_t len, void *dst, uint32_t pitch,
-			    uint32_t width, uint32_t height)
-{
-	struct mmx_decode_result *r;
-	char text[32] = { 0 };
-	unsigned int w = 0, h = 0;
-
-	(void)ctx;
-	if (!len || !dst || pitch < width * 4)
-		return -EINVAL;
-	if (fk.ndec >= NDEC)
-		return -EAGAIN;
-	memcpy(text, jpeg, len < sizeof(text) - 1 ? len : sizeof(text) - 1);
-	r = &fk.dec[fk.ndec++];
-	memset(r, 0, sizeof(*r));
-	r->id = id;
-	if (sscanf(text, "FRAME %u %u", &w, &h) == 2 && w <= width &&
-	    h <= height) {
-		r->width = w;
-		r->height = h;
-		memset(dst, 0x5a, (size_t)pitch * h);
-	} else if (w > width || h > height) {
-		r->status = -E2BIG;
-	} else {
-		r->status = -EBADMSG;
-	}
-	kick(fk.dec_pipe[1]);
-	return 0;
-}
-
-static int fk_decode_collect(void *ctx, struct mmx_decode_result *r,
-			     unsigned int n)
-{
-	unsigned int k = fk.ndec < n ? fk.ndec : n;
-	char buf[256];
-
-	(void)ctx;
-	memcpy(r, fk.dec, k * sizeof(*r));
-	memmove(fk.dec, fk.dec + k, (fk.ndec - k) * sizeof(*r));
-	fk.ndec -= k;
-	if (!fk.ndec)
-		while (read(fk.dec_pipe[0], buf, sizeof(buf)) > 0)
-			;
-	return (int)k;
-}
-
-static int fk_decode_cancel(void *ctx, uint64_t id)
-{
-	unsigned int i;
-
-	(void)ctx;
-	for (i = 0; i < fk.ndec; i++) {
-		if (fk.dec[i].id == id) {
-			memmove(&fk.dec[i], &fk.dec[i + 1],
-				(fk.ndec - i - 1) * sizeof(fk.dec[0]));
-			fk.ndec--;
-			fk.cancels++;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 /* A fake audio device at 48 kHz whose frame 0 played at AU0. */
 #define AU_RATE	48000
 #define AU0	1000000000000ll
@@ -202,7 +45,8 @@ static struct {
 	int pipe[2];
 } au;
 
-static int au_open(void *ctx, uint32_t rate, uint32_t ch, void **out)
+static int fake_audio_open(void *ctx, uint32_t rate, uint32_t ch,
+			   void **out)
 {
 	(void)ctx;
 	if (rate != AU_RATE || ch != 2 || au.open)
@@ -212,7 +56,7 @@ static int au_open(void *ctx, uint32_t rate, uint32_t ch, void **out)
 	return 0;
 }
 
-static void au_close(void *ctx, void *a)
+static void fake_audio_close(void *ctx, void *a)
 {
 	(void)ctx;
 	(void)a;
@@ -220,8 +64,8 @@ static void au_close(void *ctx, void *a)
 	au.nplay = 0;
 }
 
-static int au_play(void *ctx, void *a, uint64_t id, const int16_t *samples,
-		   uint64_t frames, int64_t at)
+static int fake_audio_play(void *ctx, void *a, uint64_t id,
+			   const int16_t *samples, uint64_t frames, int64_t at)
 {
 	(void)ctx;
 	(void)a;
@@ -235,7 +79,7 @@ static int au_play(void *ctx, void *a, uint64_t id, const int16_t *samples,
 	return 0;
 }
 
-static int au_cancel(void *ctx, void *a, uint64_t id)
+static int fake_audio_cancel(void *ctx, void *a, uint64_t id)
 {
 	unsigned int i;
 
@@ -251,15 +95,15 @@ static int au_cancel(void *ctx, void *a, uint64_t id)
 	return -ENOENT;
 }
 
-static int64_t au_written(void *ctx, void *a)
+static int64_t fake_audio_written(void *ctx, void *a)
 {
 	(void)ctx;
 	(void)a;
 	return au.written;
 }
 
-static int au_poll_fill(void *ctx, void *a, struct pollfd *pfd,
-			unsigned int n)
+static int fake_audio_poll_fill(void *ctx, void *a, struct pollfd *pfd,
+				unsigned int n)
 {
 	(void)ctx;
 	(void)a;
@@ -269,8 +113,8 @@ static int au_poll_fill(void *ctx, void *a, struct pollfd *pfd,
 	return 1;
 }
 
-static int au_service(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
-		      unsigned int n)
+static int fake_audio_service(void *ctx, void *a, uint64_t *ids,
+			      int64_t *end_ns, unsigned int n)
 {
 	unsigned int k = 0;
 	char buf[64];
@@ -287,7 +131,8 @@ static int au_service(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
 	return (int)k;
 }
 
-static int au_frame_to_ns(void *ctx, void *a, int64_t frame, int64_t *ns)
+static int fake_audio_frame_to_ns(void *ctx, void *a, int64_t frame,
+				  int64_t *ns)
 {
 	(void)ctx;
 	(void)a;
@@ -295,7 +140,8 @@ static int au_frame_to_ns(void *ctx, void *a, int64_t frame, int64_t *ns)
 	return 0;
 }
 
-static int au_ns_to_frame(void *ctx, void *a, int64_t ns, double *frame)
+static int fake_audio_ns_to_frame(void *ctx, void *a, int64_t ns,
+				  double *frame)
 {
 	(void)ctx;
 	(void)a;
@@ -303,7 +149,7 @@ static int au_ns_to_frame(void *ctx, void *a, int64_t ns, double *frame)
 	return 0;
 }
 
-static int au_played(void *ctx, void *a, int64_t *frames)
+static int fake_audio_played(void *ctx, void *a, int64_t *frames)
 {
 	(void)ctx;
 	(void)a;
@@ -312,302 +158,45 @@ static int au_played(void *ctx, void *a, int64_t *frames)
 }
 
 static const struct mmxd_audio_ops audio_ops = {
-	.open = au_open,
-	.close = au_close,
-	.play = au_play,
-	.cancel = au_cancel,
-	.written = au_written,
-	.poll_fill = au_poll_fill,
-	.service = au_service,
-	.frame_to_ns = au_frame_to_ns,
-	.ns_to_frame = au_ns_to_frame,
-	.played = au_played,
+	.open = fake_audio_open,
+	.close = fake_audio_close,
+	.play = fake_audio_play,
+	.cancel = fake_audio_cancel,
+	.written = fake_audio_written,
+	.poll_fill = fake_audio_poll_fill,
+	.service = fake_audio_service,
+	.frame_to_ns = fake_audio_frame_to_ns,
+	.ns_to_frame = fake_audio_ns_to_frame,
+	.played = fake_audio_played,
 };
 
 static int with_audio;
 
-static const struct mmxd_media_ops media_ops = {
-	.now = fk_now,
-	.target = fk_target,
-	.untarget = fk_untarget,
-	.fb_new = fk_fb_new,
-	.fb_free = fk_fb_free,
-	.schedule = fk_schedule,
-	.retract = fk_retract,
-	.replace = fk_replace,
-	.vblank_source = fk_vblank_source,
-	.vblank_source_free = fk_vblank_source_free,
-	.event_fd = fk_event_fd,
-	.read_events = fk_read_events,
-	.decode_fd = fk_decode_fd,
-	.decode_submit = fk_decode_submit,
-	.decode_collect = fk_decode_collect,
-	.decode_cancel = fk_decode_cancel,
-};
-
-static const struct mmxd_media_ops media_ops_audio = {
-	.now = fk_now,
-	.target = fk_target,
-	.untarget = fk_untarget,
-	.fb_new = fk_fb_new,
-	.fb_free = fk_fb_free,
-	.schedule = fk_schedule,
-	.retract = fk_retract,
-	.replace = fk_replace,
-	.event_fd = fk_event_fd,
-	.read_events = fk_read_events,
-	.decode_fd = fk_decode_fd,
-	.decode_submit = fk_decode_submit,
-	.decode_collect = fk_decode_collect,
-	.decode_cancel = fk_decode_cancel,
-	.vblank_source = fk_vblank_source,
-	.vblank_source_free = fk_vblank_source_free,
-	.audio = &audio_ops,
-};
-
-/*
- * A vblank at @t: every pending entry due (exec <= t) is presented, or
- * expired when @t is past its expiry.
- */
-static void vblank(int64_t t)
-{
-	unsigned int i;
-
-	fk.now = t;
-	for (i = 0; i < NSCHED; i++) {
-		struct sched *e = &fk.sched[i];
-
-		if (e->used && e->exec <= t)
-			complete(e, t > e->expire ? 2 : 1, t);
-	}
-}
-
-/* Events received, in order. */
-#define MAXEV	4096
-static struct mmx_proto_stream_event evs[MAXEV];
-static unsigned int nev;
-static unsigned int bad_events;
-static struct mmx_schedule_event tev[MAXEV];
-static unsigned int ntev;
-
-/* ---- harness ------------------------------------------------------------ */
-
-static struct mmxd_server *srv;
-static struct mmxd_media *media;
-static const uint8_t good_cookie[MMX_AUTH_COOKIE_LEN] = { 1, 2, 3, 4, 5 };
+/* The fake backend with REPLACE and the vblank clock source; audio too with
+ * with_audio. */
+static struct mmxd_media_ops media_ops;
 
 static int server_start(void)
 {
-	struct mmxd_options o;
-	int ret;
-
-	memset(&fk, 0, sizeof(fk));
+	media_ops = fake_media_ops;
+	media_ops.replace = fk_replace;
+	media_ops.vblank_source = fk_vblank_source;
+	media_ops.vblank_source_free = fk_vblank_source_free;
+	media_ops.audio = with_audio ? &audio_ops : NULL;
 	memset(&au, 0, sizeof(au));
 	if (pipe2(au.pipe, O_NONBLOCK | O_CLOEXEC))
 		return -errno;
 	nev = ntev = bad_events = 0;
-	fk.now = 1000000000000ll;
-	if (pipe2(fk.ev_pipe, O_NONBLOCK | O_CLOEXEC) ||
-	    pipe2(fk.dec_pipe, O_NONBLOCK | O_CLOEXEC))
-		return -errno;
-	mmxd_options_init(&o);
-	strcpy(o.driver, "fake");
-	memcpy(o.cookie, good_cookie, sizeof(o.cookie));
-	o.tcp_auth = 1;
-	ret = mmxd_server_new(&display_ops, NULL, &o, &srv);
-	if (!ret)
-		ret = mmxd_media_new(with_audio ? &media_ops_audio :
-				     &media_ops, NULL, &media);
-	if (!ret)
-		mmxd_server_set_media(srv, media);
-	return ret;
+	accept_schedule_events = 1;
+	return server_start_media(&media_ops);
 }
 
 static void server_stop(void)
 {
-	mmxd_server_free(srv);
-	mmxd_media_free(media);
-	srv = NULL;
-	media = NULL;
-	close(fk.ev_pipe[0]);
-	close(fk.ev_pipe[1]);
-	close(fk.dec_pipe[0]);
-	close(fk.dec_pipe[1]);
+	server_stop_media();
 	close(au.pipe[0]);
 	close(au.pipe[1]);
 }
-
-#include "mmxd_client_harness.h"
-
-
-/* Receive one message; an EVENT is stored in evs and 1 returned. */
-static int recv_one(int fd, struct mmx_proto_header *h,
-		    struct mmx_proto_reply *r, uint8_t *data, size_t max,
-		    size_t *dlen, int rounds)
-{
-	uint8_t hdr[MMX_PROTO_HEADER_SIZE], *raw;
-	size_t len;
-	int ret;
-
-	ret = recv_bytes(fd, hdr, sizeof(hdr), rounds);
-	if (ret)
-		return ret;
-	mmx_wire_get_header(hdr, h);
-	if (h->length < MMX_PROTO_HEADER_SIZE ||
-	    h->length > MMX_PROTO_MAX_REPLY)
-		return -EPROTO;
-	len = h->length - MMX_PROTO_HEADER_SIZE;
-	raw = malloc(len ? len : 1);
-	if (!raw)
-		return -ENOMEM;
-	ret = recv_bytes(fd, raw, len, 3000);
-	if (ret) {
-		free(raw);
-		return ret;
-	}
-	if (h->type == MMX_MSG_EVENT) {
-		struct mmx_proto_event e;
-
-		if (len == sizeof(e) + sizeof(tev[0])) {
-			memcpy(&e, raw, sizeof(e));
-			if (e.event != MMX_PROTO_EVENT_SCHEDULE)
-				bad_events++;
-			else if (ntev < MAXEV)
-				memcpy(&tev[ntev++], raw + sizeof(e),
-				       sizeof(tev[0]));
-		} else if (len != sizeof(e) + sizeof(evs[0])) {
-			bad_events++;
-		} else {
-			memcpy(&e, raw, sizeof(e));
-			if (e.event != MMX_PROTO_EVENT_STREAM)
-				bad_events++;
-			else if (nev < MAXEV)
-				memcpy(&evs[nev++], raw + sizeof(e),
-				       sizeof(evs[0]));
-		}
-		free(raw);
-		return 1;
-	}
-	if (h->type != MMX_MSG_REPLY || len < MMX_PROTO_REPLY_SIZE) {
-		free(raw);
-		return -EPROTO;
-	}
-	memcpy(r, raw, sizeof(*r));
-	*dlen = len - MMX_PROTO_REPLY_SIZE;
-	if (data && *dlen <= max)
-		memcpy(data, raw + MMX_PROTO_REPLY_SIZE, *dlen);
-	free(raw);
-	return 0;
-}
-
-/* Request with data @b; the reply's data (exactly @outlen) to @out. */
-static int req2(int fd, uint16_t type, const void *a, size_t alen,
-		const void *b, size_t blen, void *out, size_t outlen)
-{
-	static uint32_t seq = 100;
-	struct mmx_proto_header h;
-	struct mmx_proto_reply r;
-	uint8_t data[512];
-	size_t dlen = 0;
-	int ret;
-
-	seq++;
-	ret = send_msg2(fd, type, seq, a, alen, b, blen);
-	if (ret)
-		return 1000;
-	do {
-		ret = recv_one(fd, &h, &r, data, sizeof(data), &dlen, 3000);
-	} while (ret == 1);
-	if (ret)
-		return 1000;
-	if (h.sequence != seq || r.request != type)
-		return 1001;
-	if (!r.error && out) {
-		if (dlen != outlen)
-			return 1002;
-		memcpy(out, data, outlen);
-	}
-	return r.error;
-}
-
-static int req(int fd, uint16_t type, const void *a, size_t alen)
-{
-	return req2(fd, type, a, alen, NULL, 0, NULL, 0);
-}
-
-/* Run the server until @n events came (or a while). */
-static void wait_events(int fd, unsigned int n)
-{
-	int rounds = 200;
-
-	while (nev + ntev < n && rounds-- > 0) {
-		struct mmx_proto_header h;
-		struct mmx_proto_reply r;
-		size_t dl;
-		int ret = recv_one(fd, &h, &r, NULL, 0, &dl, 5);
-
-		if (ret < 0 && ret != -ETIMEDOUT)
-			break;
-	}
-}
-
-static int hello(int fd)
-{
-	struct mmx_proto_hello h;
-	struct mmx_proto_hello_reply hr;
-
-	memset(&h, 0, sizeof(h));
-	h.major = MMX_PROTO_MAJOR;
-	h.minor = MMX_PROTO_MINOR;
-	h.state_size = sizeof(struct mmx_state);
-	h.config_size = sizeof(struct mmx_config);
-	strcpy(h.client, "test");
-	return req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr, sizeof(hr));
-}
-
-static const struct mmx_stream_config good = {
-	.width = 320, .height = 240, .x = -1, .y = -1,
-};
-
-/* Open a stream (config @cfg or the good one); its id, or < 0. */
-static int open_stream(int fd, const struct mmx_stream_config *cfg,
-		       struct mmx_proto_stream_open_reply *r)
-{
-	struct mmx_proto_stream_open_reply tmp;
-	int ret;
-
-	if (!r)
-		r = &tmp;
-	ret = req2(fd, MMX_MSG_STREAM_OPEN, cfg ? cfg : &good,
-		   sizeof(good), NULL, 0, r, sizeof(*r));
-	return ret ? ret : (int)r->stream;
-}
-
-static int video(int fd, uint16_t type, uint32_t stream, uint64_t id,
-		 int64_t pts, int64_t expire, const char *data)
-{
-	struct mmx_proto_stream_video v = {
-		.stream = stream, .id = id, .pts_ns = pts, .expire_ns = expire,
-	};
-
-	return req2(fd, type, &v, sizeof(v), data, strlen(data), NULL, 0);
-}
-
-static int start(int fd, uint32_t stream, int64_t delay)
-{
-	struct mmx_proto_stream_start s = { .stream = stream,
-					    .delay_ns = delay };
-
-	return req(fd, MMX_MSG_STREAM_START, &s, sizeof(s));
-}
-
-
-#define CHECK_ERR(expr, want)						\
-	do {								\
-		int _r = (expr);					\
-		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
-			   _r, (want));					\
-	} while (0)
 
 /* ---- TIME helpers ------------------------------------------------------- */
 
@@ -734,19 +323,13 @@ static struct sched *time_entry(void)
 
 static int test_caps(void)
 {
-	struct mmx_proto_hello h;
 	struct mmx_proto_hello_reply hr;
 	int fd;
 
 	UNIT_CHECK(!server_start(), "server");
 	fd = client_new_tcp(0);
-	memset(&h, 0, sizeof(h));
-	h.major = MMX_PROTO_MAJOR;
-	h.minor = 1;	/* a 1.1 client is served */
-	h.state_size = sizeof(struct mmx_state);
-	h.config_size = sizeof(struct mmx_config);
-	CHECK_ERR(req2(fd, MMX_MSG_HELLO, &h, sizeof(h), NULL, 0, &hr,
-		       sizeof(hr)), 0);
+	/* a 1.1 client is served */
+	CHECK_ERR(hello_minor(fd, 1, &hr), 0);
 	UNIT_CHECK(hr.minor == 2 && MMX_PROTO_MINOR == 2, "minor %u",
 		   hr.minor);
 	UNIT_CHECK((hr.caps & MMX_PROTO_CAP_TIME) &&
@@ -1145,10 +728,7 @@ static int test_fuzz(void)
 		seed = seed * 1103515245u + 12345u;
 		type = types[(seed >> 8) % (sizeof(types) / sizeof(types[0]))];
 		len = (seed >> 16) % sizeof(buf);
-		for (k = 0; k < len; k++) {
-			seed = seed * 1103515245u + 12345u;
-			buf[k] = (uint8_t)(seed >> 16);
-		}
+		lcg_fill(&seed, buf, len);
 		seed = seed * 1103515245u + 12345u;
 		/* often plausible: right sizes, small ids, sane fields */
 		if (seed & 3) {
@@ -1221,9 +801,7 @@ static int test_fuzz(void)
 		} else {
 			ret = req2(fd, type, buf, len, NULL, 0, NULL, 0);
 		}
-		if (ret >= 1000) {
-			fprintf(stderr, "message %d (%s, %zu bytes): %d\n", i,
-				mmx_wire_type_name(type), len, ret);
+		if (fuzz_failed(ret, i, type, len)) {
 			errors++;
 			break;
 		}

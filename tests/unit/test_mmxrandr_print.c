@@ -147,28 +147,30 @@ static int check_text(const struct mmx_state *s, uint32_t flags,
 	return ret;
 }
 
-static int test_normal(void)
+/* check_text() on @s, which is freed. */
+static int check_golden(struct mmx_state *s, uint32_t flags, const char *want)
 {
-	struct mmx_state *s = t_state();
-	int ret = check_text(s, 0, golden_normal);
+	int ret = check_text(s, flags, want);
 
 	free(s);
-	UNIT_CHECK(ret == 0, "normal");
+	return ret;
+}
+
+static int test_normal(void)
+{
+	UNIT_CHECK(check_golden(t_state(), 0, golden_normal) == 0, "normal");
 	return 0;
 }
 
 static int test_rotated(void)
 {
 	struct mmx_state *s = t_state();
-	int ret;
 
 	s->outputs[1].connection = MMX_DISCONNECTED;
 	s->crtcs[0].rotation = MMX_ROTATE_90 | MMX_REFLECT_X;
 	s->crtcs[0].width = 768;
 	s->crtcs[0].height = 1024;
-	ret = check_text(s, 0, golden_rotated);
-	free(s);
-	UNIT_CHECK(ret == 0, "rotated");
+	UNIT_CHECK(check_golden(s, 0, golden_rotated) == 0, "rotated");
 	return 0;
 }
 
@@ -194,21 +196,15 @@ static struct mmx_state *panned_scaled(void)
 
 static int test_verbose(void)
 {
-	struct mmx_state *s = panned_scaled();
-	int ret = check_text(s, MMXR_PRINT_VERBOSE, golden_verbose);
-
-	free(s);
-	UNIT_CHECK(ret == 0, "verbose");
+	UNIT_CHECK(check_golden(panned_scaled(), MMXR_PRINT_VERBOSE,
+				golden_verbose) == 0, "verbose");
 	return 0;
 }
 
 static int test_props(void)
 {
-	struct mmx_state *s = panned_scaled();
-	int ret = check_text(s, MMXR_PRINT_PROPS, golden_props);
-
-	free(s);
-	UNIT_CHECK(ret == 0, "props");
+	UNIT_CHECK(check_golden(panned_scaled(), MMXR_PRINT_PROPS,
+				golden_props) == 0, "props");
 	return 0;
 }
 

@@ -4,7 +4,8 @@
  * SignalProperties tables and rules, link capacity and TV timings.
  *
  * Oracles: the value names are copied from the RandR protocol text
- * (randrproto.txt, "Properties"); the per-kind subsets from the issue; the
+ * (randrproto.txt, "Properties"); the per-kind subsets from
+ * Documentation/mmx.rst ("Objects", the table of kinds); the
  * TV timings from DRM's CEA-861 table (drivers/gpu/drm/drm_edid.c,
  * edid_cea_modes_1, VICs 2, 4, 5, 6, 17 and 21); link limits worked out by
  * hand below each table row.
@@ -88,7 +89,7 @@ static int test_names(void)
 	return 0;
 }
 
-/* The issue's table: kind, ConnectorType, SignalFormat subset, default. */
+/* The per-kind table: kind, ConnectorType, SignalFormat subset, default. */
 static const struct {
 	enum mmx_output_kind kind;
 	const char *name;

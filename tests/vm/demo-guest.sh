@@ -15,6 +15,9 @@
 #
 # Usage: demo-guest.sh   (in the guest, from tests/vm/demo)
 set -u
+# xorg_start, xorg_wait (shipped next to this script)
+# shellcheck source=../clients/guest/xorg_start.sh
+. "$(dirname "$0")/xorg_start.sh"
 
 CARD=
 for d in /sys/kernel/debug/dri/*; do
@@ -39,36 +42,8 @@ modetest -M mmx -c -p >/out/modetest.txt 2>&1
 # RandR 1.3 as X clients see it.
 
 x_verbose() {
-	cat >/tmp/xorg.conf <<EOF
-Section "ServerFlags"
-	Option "AutoAddDevices" "false"
-	Option "AutoEnableDevices" "false"
-	Option "DontVTSwitch" "true"
-EndSection
-Section "Device"
-	Identifier "mmx"
-	Driver "modesetting"
-	Option "kmsdev" "$CARD"
-	Option "AccelMethod" "none"
-EndSection
-Section "Screen"
-	Identifier "screen"
-	Device "mmx"
-EndSection
-EOF
-	DISPLAY=:1
-	export DISPLAY
-	# -keeptty: Xorg stays in our process group, so it ends with us.
-	Xorg :1 vt2 -config /tmp/xorg.conf -logfile /out/Xorg.1.log \
-		-nolisten tcp -noreset -keeptty >/out/Xorg.out 2>&1 &
-	xpid=$!
-	tries=600
-	while [ $tries -gt 0 ] && kill -0 "$xpid" 2>/dev/null; do
-		xdpyinfo >/dev/null 2>&1 && break
-		tries=$((tries - 1))
-		sleep 0.2
-	done
-	if ! xdpyinfo >/dev/null 2>&1; then
+	xorg_start "$CARD" /out
+	if ! xorg_wait 600; then
 		echo "demo-guest: Xorg did not start (see build/demo/Xorg.1.log)"
 		kill "$xpid" 2>/dev/null
 		return 1

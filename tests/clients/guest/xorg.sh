@@ -13,52 +13,23 @@
 MMX_CLIENT=xorg
 export MMX_CLIENT
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=xorg_start.sh
+. "$(dirname "$0")/xorg_start.sh"
 require_mmx
 
-DISPLAY=:1
-export DISPLAY
 PIC=mmx-clients-pic
 status=0
-
-cat >/tmp/xorg.conf <<EOF
-Section "ServerFlags"
-	Option "AutoAddDevices" "false"
-	Option "AutoEnableDevices" "false"
-	Option "DontVTSwitch" "true"
-EndSection
-Section "Device"
-	Identifier "mmx"
-	Driver "modesetting"
-	Option "kmsdev" "$CARD"
-	Option "AccelMethod" "none"
-EndSection
-Section "Screen"
-	Identifier "screen"
-	Device "mmx"
-EndSection
-EOF
 
 x_alive() {
 	kill -0 "$xpid" 2>/dev/null && xdpyinfo >/dev/null 2>&1
 }
 
-# Xorg :1 on vt2; -nocursor: no cursor plane in the pictures compared;
-# -keeptty: it stays in our process group (it would call setsid()), so a
-# timeout that ends this script ends the server too, as does the trap.
-Xorg :1 vt2 -config /tmp/xorg.conf -logfile "$LOG/Xorg.1.log" \
-	-nolisten tcp -noreset -nocursor -keeptty >"$LOG/Xorg.out" 2>&1 &
-xpid=$!
+# Xorg :1 on vt2 (xorg_start.sh); -nocursor: no cursor plane in the
+# pictures compared. A timeout that ends this script ends the server too,
+# as does the trap.
+xorg_start "$CARD" "$LOG" -nocursor
 trap 'kill "$xpid" 2>/dev/null; exit 143' TERM INT
-x_up() {
-	_tries=900
-	while [ $_tries -gt 0 ] && kill -0 "$xpid" 2>/dev/null; do
-		xdpyinfo >/dev/null 2>&1 && return 0
-		_tries=$((_tries - 1))
-		sleep 0.2
-	done
-	return 1
-}
-if ! x_up; then
+if ! xorg_wait 900; then
 	subtest xorg-start FAIL "server not answering; see $LOG"
 	tail -n 30 "$LOG/Xorg.1.log" 2>/dev/null
 	kill "$xpid" 2>/dev/null

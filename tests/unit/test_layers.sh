@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# test_layers - the layering of Documentation/architecture.rst, checked on
+# the sources' includes and calls (installed as build/unit/test_layers with
+# the source tree's path filled in; run with the host unit tests):
+#
+#   pure-no-drm          the pure files (shared with userspace and the host
+#                        tests) include no DRM header and no core header
+#   core-no-backend      the KMS core (mmx_core.ko's files but the pure
+#                        ones) calls no backend-named function and includes
+#                        no backend header: backends are reached through
+#                        struct mmx_backend_funcs only
+#   backends-apart       the virtual backend and the virtio-gpu backend do
+#                        not reach into each other
+#   userspace-pure-only  userspace takes from the driver's directory only
+#                        pure headers (and the uAPI header)
+#   libmmx-apart         libmmx (userspace/lib) includes nothing of mmxd or
+#                        of its private library (userspace/private)
+#   tools-public-api     mmxrandr and mmxplay include libmmx's public
+#                        headers only (besides their own)
+#
+# Prints "Subtest NAME: SUCCESS|FAIL" lines, the offending lines on stderr,
+# and "N passed, N failed".
+#
+# Usage: test_layers [SOURCE-TREE]   (default: the tree it was installed from)
+SRC=${1:-@SRC@}
+DRV=$SRC/drivers/gpu/drm/mmx
+US=$SRC/userspace
+passed=0
+failed=0
+
+if [ ! -f "$DRV/mmx_drv.h" ]; then
+	echo "test_layers: no driver sources in '$SRC'" >&2
+	exit 2
+fi
+
+# result NAME OFFENDERS: SUCCESS when OFFENDERS is empty.
+result() {
+	if [ -z "$2" ]; then
+		echo "Subtest $1: SUCCESS"
+		passed=$((passed + 1))
+	else
+		printf '%s\n' "$2" | sed 's/^/  /' >&2
+		echo "Subtest $1: FAIL"
+		failed=$((failed + 1))
+	fi
+}
+
+# code FILE...: their lines but comments (grep -n style, FILE:LINE:TEXT);
+# a line that opens a block comment or continues one is a comment line.
+code() {
+	awk '
+		FNR == 1 { inc = 0 }
+		{
+			line = $0
+			if (inc) {
+				if (line ~ /\*\//) { inc = 0; sub(/.*\*\//, "", line) }
+				else next
+			}
+			gsub(/\/\*([^*]|\*[^\/])*\*\//, "", line)
+			if (line ~ /\/\*/) { inc = 1; sub(/\/\*.*/, "", line) }
+			sub(/\/\/.*/, "", line)
+			if (line ~ /[^ \t]/) print FILENAME ":" FNR ":" line
+		}' "$@"
+}
+
+cd "$DRV" || exit 2
+PURE=$(echo mmx_pure.h mmx_fixed.h mmx_transform.[ch] mmx_signal.[ch] \
+	mmx_edid.[ch] mmx_blend.[ch] mmx_panning.[ch] mmx_resample.[ch] \
+	mmx_simd*.[ch])
+CORE=
+for f in mmx_*.c mmx_drv.h; do
+	case " $PURE " in *" $f "*) continue ;; esac
+	case $f in mmx_virtual.c | mmx_virtio*) continue ;; esac
+	CORE="$CORE $f"
+done
+VIRTIO=$(echo mmx_virtio*.[ch])
+
+# shellcheck disable=SC2086 # file lists
+result pure-no-drm "$(code $PURE | grep -E \
+	'#[ \t]*include[ \t]*[<"](drm/|mmx_drv\.h|mmx_virtio\.h|mmx_compat\.h|linux/virtio)')"
+# shellcheck disable=SC2086
+result core-no-backend "$(code $CORE | grep -E \
+	'\bmmx_virt(io|ual)_[a-z0-9_]+[ \t]*\(|#[ \t]*include[ \t]*[<"](mmx_virtio\.h|linux/virtio)')"
+# shellcheck disable=SC2086
+result backends-apart "$( (code mmx_virtual.c | grep -E \
+	'\bmmx_virtio_[a-z0-9_]+[ \t]*\(|#[ \t]*include[ \t]*"mmx_virtio\.h"'
+	code $VIRTIO | grep -E '\bmmx_virtual_[a-z0-9_]+[ \t]*\(') )"
+
+cd "$US" || exit 2
+# the driver's headers userspace may use: the pure ones
+offenders=
+for h in "$DRV"/mmx_*.h; do
+	h=${h##*/}
+	case " $PURE " in *" $h "*) continue ;; esac
+	offenders="$offenders$(grep -rnE "#[ \t]*include[ \t]*[<\"]${h}[\">]" . \
+		--include='*.[ch]')
+"
+done
+offenders="$offenders$(grep -rnE '#[ \t]*include[ \t]*<drm/(drm_|mmx_)' . \
+	--include='*.[ch]' | grep -v 'drm/mmx_drm\.h')"
+result userspace-pure-only "$(printf '%s\n' "$offenders" | sed '/^$/d')"
+result libmmx-apart "$(grep -nE \
+	'#[ \t]*include[ \t]*"(mmxd\.h|mmx_decode\.h|mmx_audio\.h|mmx_clock\.h|jpegd\.h)"' \
+	lib/*.[ch] include/*.h)"
+result tools-public-api "$(grep -nE '#[ \t]*include[ \t]*"' \
+	mmxrandr/*.[ch] mmxplay/*.[ch] |
+	grep -vE '"(libmmx|libmmx_media|mmxrandr|mmxplay|avi|avi_riff)\.h"')"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
