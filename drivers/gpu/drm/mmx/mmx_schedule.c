@@ -266,14 +266,15 @@ static bool mmx_sched_prop_allowed(struct mmx_device *mmx,
  * the framebuffer of FB_ID (drm_framebuffer_lookup()'s reference). CRTC_ID
  * must name @crtc. The core's own check, drm_property_change_valid_get(),
  * is internal to it (drm_crtc_internal.h, exported neither in 6.1 nor in
- * 6.12): this is its rule for the types a timed commit can name.
+ * 6.12): this is its rule for the types a timed commit can name (no
+ * bitmask among them).
  */
 static int mmx_sched_item_get(struct drm_device *dev, struct drm_file *file,
 			      struct drm_crtc *crtc,
 			      struct mmx_sched_item *item)
 {
 	struct drm_property *prop = item->prop;
-	u64 value = item->value, mask = 0;
+	u64 value = item->value;
 	unsigned int i;
 
 	if (prop->flags & DRM_MODE_PROP_IMMUTABLE)
@@ -284,11 +285,6 @@ static int mmx_sched_item_get(struct drm_device *dev, struct drm_file *file,
 	if (drm_property_type_is(prop, DRM_MODE_PROP_SIGNED_RANGE))
 		return (s64)value >= (s64)prop->values[0] &&
 		       (s64)value <= (s64)prop->values[1] ? 0 : -EINVAL;
-	if (drm_property_type_is(prop, DRM_MODE_PROP_BITMASK)) {
-		for (i = 0; i < prop->num_values; i++)
-			mask |= BIT_ULL(prop->values[i]);
-		return value & ~mask ? -EINVAL : 0;
-	}
 	if (drm_property_type_is(prop, DRM_MODE_PROP_BLOB)) {
 		if (!value)
 			return 0;
@@ -449,8 +445,8 @@ static bool mmx_sched_fb_removed(struct drm_framebuffer *fb)
  * Set a plane property the way the atomic ioctl does. The core's setter,
  * drm_atomic_plane_set_property() (behind drm_atomic_set_property()), is
  * internal to it in 6.1 and 6.12; its exported parts are used for what
- * they cover (framebuffer, CRTC, blobs, the plane's own properties), and
- * the plain fields are stored as it stores them.
+ * they cover (framebuffer, CRTC, blob), and the plain fields a timed
+ * commit may set are stored as it stores them.
  */
 static int mmx_sched_set_plane_prop(struct drm_plane_state *pstate,
 				    struct drm_crtc *crtc,
@@ -495,9 +491,6 @@ static int mmx_sched_set_plane_prop(struct drm_plane_state *pstate,
 		pstate->alpha = val;
 	} else if (prop == plane->blend_mode_property) {
 		pstate->pixel_blend_mode = val;
-	} else if (plane->funcs->atomic_set_property) {
-		return plane->funcs->atomic_set_property(plane, pstate, prop,
-							 val);
 	} else {
 		return -EINVAL;
 	}
