@@ -2,10 +2,9 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * CRTCs: state, plane stacking and the simulated vertical blanking.
+ * CRTCs: state and plane stacking (the vertical blanking and the latch of
+ * flushed states are mmx_vblank.c's).
  */
-
-#include <linux/hrtimer.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -133,232 +132,6 @@ static int mmx_crtc_get_property(struct drm_crtc *crtc,
 	return 0;
 }
 
-/* Vertical blanking */
-
-/*
- * Held states: the double-buffered registers of the simulated hardware.
- * A state flushed ahead of its vblank waits in &mmx_output.held; the
- * vblank timer makes it the composer's at that vblank, which is when the
- * picture changes, and sends its event then.
- */
-
-static struct mmx_crtc_held *mmx_crtc_held_at(struct mmx_output *output,
-					      unsigned int i)
-{
-	return &output->held[(output->held_head + i) % MMX_CRTC_HELD_MAX];
-}
-
-/* Hand @h's state to the composer (if @show), with its damage. */
-static void mmx_crtc_held_switch(struct mmx_output *output,
-				 const struct mmx_crtc_held *h, bool show)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&output->lock, flags);
-	if (show)
-		output->composer_state = h->state;
-	mmx_damage_merge(output, &h->damage);
-	spin_unlock_irqrestore(&output->lock, flags);
-}
-
-/* Has the vblank @seq at @now_ns come for the held state @h? */
-static bool mmx_crtc_held_due(const struct mmx_crtc_held *h, u64 seq,
-			      u64 now_ns)
-{
-	return seq >= h->target && now_ns >= h->not_before_ns;
-}
-
-/*
- * At a vblank, in the timer: latch the oldest held state if its vblank has
- * come, and, if the commits behind it are timed ones whose vblank has come
- * too (they were late), those as well: the newest goes to the composer and
- * all report this vblank, as entries due at the same vblank do. A held
- * ordinary commit goes at the vblank after the one before it.
- * Return: how many were latched; the caller then drops the vblank
- * references they held and wakes &mmx_output.latch_wq.
- */
-static unsigned int mmx_crtc_latch(struct mmx_output *output)
-{
-	struct drm_crtc *crtc = &output->crtc;
-	struct drm_device *dev = crtc->dev;
-	struct mmx_crtc_held *h = NULL, *next;
-	unsigned int n = 0;
-	ktime_t now;
-	u64 seq;
-
-	seq = drm_crtc_vblank_count_and_time(crtc, &now);
-	spin_lock(&dev->event_lock);
-	while (output->held_count) {
-		next = mmx_crtc_held_at(output, 0);
-		if (!mmx_crtc_held_due(next, seq, ktime_to_ns(now)) ||
-		    (h && !next->target))
-			break;
-		h = next;
-		output->held_head = (output->held_head + 1) % MMX_CRTC_HELD_MAX;
-		output->held_count--;
-		/* Damage of each, the picture of the last (done below). */
-		mmx_crtc_held_switch(output, h, false);
-		if (h->event)
-			drm_crtc_send_vblank_event(crtc, h->event);
-		mmx_schedule_flushed(output, h->state, true, seq);
-		n++;
-	}
-	if (h) {
-		spin_lock(&output->lock);
-		output->composer_state = h->state;
-		spin_unlock(&output->lock);
-	}
-	spin_unlock(&dev->event_lock);
-	return n;
-}
-
-/*
- * Drop every held state of a CRTC whose vblank stopped: the newest goes to
- * the composer (older ones' commits may free the states before it), none
- * was shown, their events go out now and their timed entries fail.
- */
-static void mmx_crtc_drop_held(struct mmx_output *output)
-{
-	struct drm_crtc *crtc = &output->crtc;
-	struct drm_device *dev = crtc->dev;
-	struct mmx_crtc_held *h;
-	unsigned int puts = 0;
-
-	spin_lock_irq(&dev->event_lock);
-	while (output->held_count) {
-		h = mmx_crtc_held_at(output, 0);
-		output->held_head = (output->held_head + 1) % MMX_CRTC_HELD_MAX;
-		output->held_count--;
-		mmx_crtc_held_switch(output, h, !output->held_count);
-		if (h->event)
-			drm_crtc_send_vblank_event(crtc, h->event);
-		mmx_schedule_flushed(output, h->state, false, 0);
-		puts++;
-	}
-	spin_unlock_irq(&dev->event_lock);
-	if (!puts)
-		return;
-	while (puts--)
-		drm_crtc_vblank_put(crtc);
-	wake_up_all(&output->latch_wq);
-}
-
-static bool mmx_crtc_holds(struct mmx_output *output,
-			   const struct drm_crtc_state *state)
-{
-	bool held = false;
-	unsigned int i;
-
-	spin_lock_irq(&output->crtc.dev->event_lock);
-	for (i = 0; i < output->held_count; i++)
-		held |= &mmx_crtc_held_at(output, i)->state->base == state;
-	spin_unlock_irq(&output->crtc.dev->event_lock);
-	return held;
-}
-
-/**
- * mmx_crtc_wait_latched - wait until a flushed CRTC state is latched
- * @output: the output
- * @state: a new CRTC state of a commit past its atomic_flush
- *
- * Called from the commit tail before the old plane states are cleaned up:
- * the composer shows them until @state is latched. Returns at once for a
- * state that was not held. The vblank that latches it is at most a few
- * frames away; if it never comes (it always does: a held state holds a
- * vblank reference and disabling the CRTC drops the held states), after
- * ten seconds the held states are dropped.
- */
-void mmx_crtc_wait_latched(struct mmx_output *output,
-			   const struct drm_crtc_state *state)
-{
-	if (wait_event_timeout(output->latch_wq,
-			       !mmx_crtc_holds(output, state), 10 * HZ))
-		return;
-	drm_err(output->crtc.dev, "[CRTC:%d:%s] held state not latched in 10 s\n",
-		output->crtc.base.id, output->crtc.name);
-	mmx_crtc_drop_held(output);
-}
-
-static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
-{
-	struct mmx_output *output = container_of(timer, struct mmx_output,
-						  vblank_timer);
-	struct drm_crtc *crtc = &output->crtc;
-	unsigned int latched;
-	u64 overruns;
-
-	if (!READ_ONCE(output->vblank_on))
-		return HRTIMER_NORESTART;
-
-	overruns = hrtimer_forward_now(timer, output->frame_period);
-	if (overruns != 1)
-		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] vblank timer overrun %llu\n",
-			    crtc->base.id, crtc->name, overruns);
-
-	/* Disabled while this ran: see mmx_crtc_disable_vblank(). */
-	if (!drm_crtc_handle_vblank(crtc))
-		return HRTIMER_NORESTART;
-	latched = mmx_crtc_latch(output);
-	mmx_composer_vblank(output, drm_crtc_vblank_count(crtc));
-	mmx_schedule_vblank(output);
-	if (latched) {
-		while (latched--)
-			drm_crtc_vblank_put(crtc);
-		wake_up_all(&output->latch_wq);
-	}
-	return READ_ONCE(output->vblank_on) ? HRTIMER_RESTART :
-					      HRTIMER_NORESTART;
-}
-
-static int mmx_crtc_enable_vblank(struct drm_crtc *crtc)
-{
-	struct mmx_output *output = crtc_to_mmx_output(crtc);
-	struct drm_vblank_crtc *vblank =
-		&crtc->dev->vblank[drm_crtc_index(crtc)];
-
-	output->frame_period = ns_to_ktime(vblank->framedur_ns);
-	WRITE_ONCE(output->vblank_on, true);
-	hrtimer_start(&output->vblank_timer, output->frame_period,
-		      HRTIMER_MODE_REL);
-	return 0;
-}
-
-/*
- * Called with dev->event_lock and vbl_lock held, which the timer callback
- * needs too: never wait for the callback here. It sees @vblank_on false
- * and stops; mmx_crtc_atomic_disable() waits for it without locks.
- */
-static void mmx_crtc_disable_vblank(struct drm_crtc *crtc)
-{
-	struct mmx_output *output = crtc_to_mmx_output(crtc);
-
-	WRITE_ONCE(output->vblank_on, false);
-	hrtimer_try_to_cancel(&output->vblank_timer);
-}
-
-/*
- * The timer is moved forward before the vblank is handled, as hardware
- * updates its registers before raising the interrupt: the vblank that is
- * being handled started one period before the timer's next expiry.
- */
-static bool mmx_crtc_get_vblank_timestamp(struct drm_crtc *crtc,
-					  int *max_error, ktime_t *vblank_time,
-					  bool in_vblank_irq)
-{
-	struct mmx_output *output = crtc_to_mmx_output(crtc);
-	struct drm_vblank_crtc *vblank =
-		&crtc->dev->vblank[drm_crtc_index(crtc)];
-
-	if (!READ_ONCE(vblank->enabled)) {
-		*vblank_time = ktime_get();
-		return true;
-	}
-
-	*vblank_time = ktime_sub(hrtimer_get_expires(&output->vblank_timer),
-				 output->frame_period);
-	return true;
-}
-
 static const struct drm_crtc_funcs mmx_crtc_funcs = {
 	.set_config = drm_atomic_helper_set_config,
 	.page_flip = drm_atomic_helper_page_flip,
@@ -367,9 +140,9 @@ static const struct drm_crtc_funcs mmx_crtc_funcs = {
 	.atomic_destroy_state = mmx_crtc_destroy_state,
 	.atomic_set_property = mmx_crtc_set_property,
 	.atomic_get_property = mmx_crtc_get_property,
-	.enable_vblank = mmx_crtc_enable_vblank,
-	.disable_vblank = mmx_crtc_disable_vblank,
-	.get_vblank_timestamp = mmx_crtc_get_vblank_timestamp,
+	.enable_vblank = mmx_vblank_enable,
+	.disable_vblank = mmx_vblank_disable,
+	.get_vblank_timestamp = mmx_vblank_get_timestamp,
 	.get_crc_sources = mmx_crc_get_sources,
 	.set_crc_source = mmx_crc_set_source,
 	.verify_crc_source = mmx_crc_verify_source,
@@ -690,9 +463,7 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 		to_mmx_device(crtc->dev)->backend;
 
 	drm_crtc_vblank_off(crtc);
-	/* No lock held now: wait for a callback that was still running. */
-	hrtimer_cancel(&output->vblank_timer);
-	mmx_crtc_drop_held(output);
+	mmx_vblank_off(output);
 	mmx_composer_drain(output);
 	mmx_composer_trim(output);
 	mmx_schedule_crtc_off(output);
@@ -700,88 +471,10 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 		backend->crtc_disable(output, state);
 }
 
-/*
- * Hold the new state of @output's CRTC until its vblank if it is a timed
- * commit (even one whose target is the next vblank: the composer must not
- * see it before), or if states are held already (it goes behind them). A
- * timed commit's event (the atomic helper's own, nobody reads it) is sent
- * at once: its flip is done as far as the DRM core is concerned, so the
- * next timed commit can be flushed behind it, and the commit tail waits
- * for the latch itself before cleaning up (mmx_crtc_wait_latched()).
- * Return: true if held; the caller must then not touch @event.
- */
-static bool mmx_crtc_hold(struct mmx_output *output,
-			  struct drm_atomic_state *state,
-			  struct drm_pending_vblank_event *event)
-{
-	struct drm_crtc *crtc = &output->crtc;
-	struct drm_device *dev = crtc->dev;
-	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(crtc->state);
-	struct mmx_damage damage;
-	struct mmx_crtc_held *h;
-	bool timed = mmx_state->sched_token && mmx_state->sched_target;
-
-	if (!timed && !READ_ONCE(output->held_count))
-		return false;
-	mmx_damage_of_commit(output, state, &damage);
-
-	for (;;) {
-		spin_lock_irq(&dev->event_lock);
-		if (output->held_count < MMX_CRTC_HELD_MAX)
-			break;
-		spin_unlock_irq(&dev->event_lock);
-		/* Cannot happen (see the define); the vblank frees a slot. */
-		wait_event_timeout(output->latch_wq,
-				   READ_ONCE(output->held_count) <
-				   MMX_CRTC_HELD_MAX, HZ / 10);
-	}
-	if ((!timed && !output->held_count) || drm_crtc_vblank_get(crtc)) {
-		spin_unlock_irq(&dev->event_lock);
-		return false;
-	}
-	h = mmx_crtc_held_at(output, output->held_count++);
-	h->state = mmx_state;
-	h->target = timed ? mmx_state->sched_target : 0;
-	h->not_before_ns = timed ? mmx_state->sched_not_before_ns : 0;
-	h->damage = damage;
-	h->event = event;
-	if (event && timed) {
-		drm_crtc_send_vblank_event(crtc, event);
-		h->event = NULL;
-	}
-	spin_unlock_irq(&dev->event_lock);
-	return true;
-}
-
 static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
 				  struct drm_atomic_state *state)
 {
-	struct mmx_output *output = crtc_to_mmx_output(crtc);
-	struct drm_pending_vblank_event *event = crtc->state->event;
-
-	crtc->state->event = NULL;
-	if (crtc->state->active && mmx_crtc_hold(output, state, event))
-		return;
-
-	spin_lock_irq(&output->lock);
-	output->composer_state = to_mmx_crtc_state(crtc->state);
-	spin_unlock_irq(&output->lock);
-	/* After the switch: damage must never precede its picture. */
-	mmx_damage_commit(output, state);
-
-	spin_lock_irq(&crtc->dev->event_lock);
-	if (event && crtc->state->active && drm_crtc_vblank_get(crtc) == 0) {
-		drm_crtc_arm_vblank_event(crtc, event);
-		/* Under event_lock: the vblank cannot have sent it yet. */
-		mmx_schedule_flushed(output, to_mmx_crtc_state(crtc->state),
-				     true, event->sequence);
-	} else {
-		if (event)
-			drm_crtc_send_vblank_event(crtc, event);
-		mmx_schedule_flushed(output, to_mmx_crtc_state(crtc->state),
-				     false, 0);
-	}
-	spin_unlock_irq(&crtc->dev->event_lock);
+	mmx_vblank_flush(crtc_to_mmx_output(crtc), state);
 }
 
 static const struct drm_crtc_helper_funcs mmx_crtc_helper_funcs = {
@@ -795,7 +488,7 @@ static void mmx_crtc_release(struct drm_device *dev, void *data)
 {
 	struct mmx_output *output = data;
 
-	hrtimer_cancel(&output->vblank_timer);
+	mmx_vblank_release(output);
 	cancel_work_sync(&output->compose_work);
 	mmx_composer_release(output);
 }
@@ -867,9 +560,7 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 		return -EINVAL;
 
 	spin_lock_init(&output->lock);
-	init_waitqueue_head(&output->latch_wq);
-	hrtimer_init(&output->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	output->vblank_timer.function = mmx_vblank_timer_fn;
+	mmx_vblank_init(output);
 	INIT_WORK(&output->compose_work, mmx_composer_work);
 
 	ret = mmx_crtc_create_props(mmx);

@@ -109,7 +109,7 @@ static int mmx_atomic_check(struct drm_device *dev,
 
 /*
  * The helper's commit tail, plus: before the old plane states are unmapped,
- * wait until the new CRTC states are latched (see mmx_crtc_hold()) and for
+ * wait until the new CRTC states are latched (see mmx_vblank_flush()) and for
  * any composition that may still read the old ones.
  */
 static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
@@ -138,7 +138,7 @@ static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_wait_for_flip_done(dev, old_state);
 	/* A held state's flip is done when it is latched. */
 	for_each_new_crtc_in_state(old_state, crtc, new_crtc_state, i)
-		mmx_crtc_wait_latched(crtc_to_mmx_output(crtc), new_crtc_state);
+		mmx_vblank_wait_latched(crtc_to_mmx_output(crtc), new_crtc_state);
 
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i) {
 		/* Only an active state has layers the composer may read. */

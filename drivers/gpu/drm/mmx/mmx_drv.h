@@ -142,7 +142,7 @@ struct mmx_crtc_layer {
  *	entries when the state is latched (handed to the composer); never
  *	duplicated
  * @sched_target: for a timed commit, the vblank at which the state is to
- *	be latched: atomic_flush holds it (see &mmx_output.held) until the
+ *	be latched: atomic_flush holds it (see &mmx_vblank.held) until the
  *	vblank timer reaches that count; never duplicated
  * @sched_not_before_ns: for a timed commit, the latest execution time of
  *	its entries: it is never latched at a vblank before that time; never
@@ -166,33 +166,6 @@ struct mmx_crtc_state {
 
 #define to_mmx_crtc_state(s) container_of(s, struct mmx_crtc_state, base)
 
-/*
- * Timed commits latched but not yet seen by the schedule: the one latched
- * at this vblank, plus those dropped when the CRTC is turned off (at most
- * MMX_CRTC_HELD_MAX).
- */
-#define MMX_SCHED_FLUSHED_MAX	8
-
-/*
- * CRTC states flushed but not yet latched. The DRM core lets a CRTC have
- * two commits in flight (a third waits for the cleanup of the first), so
- * two are held at most; atomic_flush waits for a free slot otherwise.
- */
-#define MMX_CRTC_HELD_MAX	4
-
-/**
- * struct mmx_sched_flushed - a timed commit handed to the composer
- * @token: &mmx_crtc_state.sched_token of the commit, 0 for a free slot
- * @seq: the vblank its event was armed for
- * @armed: its vblank event was armed (the CRTC is on); if not, it was
- *	never shown
- */
-struct mmx_sched_flushed {
-	u64 token;
-	u64 seq;
-	bool armed;
-};
-
 #define MMX_DAMAGE_MAX	8
 
 /**
@@ -207,24 +180,105 @@ struct mmx_damage {
 	struct drm_rect rects[MMX_DAMAGE_MAX];
 };
 
+/* Vblank and latch: owned by mmx_vblank.c */
+
+/*
+ * CRTC states flushed but not yet latched. The DRM core lets a CRTC have
+ * two commits in flight (a third waits for the cleanup of the first), so
+ * two are held at most; atomic_flush waits for a free slot otherwise.
+ */
+#define MMX_VBLANK_HELD_MAX	4
+
 /**
- * struct mmx_crtc_held - a CRTC state flushed but not yet latched
+ * struct mmx_vblank_held - a CRTC state flushed but not yet latched
  * @state: the state, latched by the vblank timer at @target
  * @event: the commit's vblank event, sent when @state is latched; NULL
  *	for a timed commit, whose event is sent at once (see
- *	mmx_crtc_atomic_flush())
+ *	mmx_vblank_flush())
  * @target: latch at the first vblank at or after this count (0: the
  *	next one)
  * @not_before_ns: and not at a vblank before this time
  * @damage: what the state changes, given to the backend when it is
  *	latched
  */
-struct mmx_crtc_held {
+struct mmx_vblank_held {
 	struct mmx_crtc_state *state;
 	struct drm_pending_vblank_event *event;
 	u64 target;
 	u64 not_before_ns;
 	struct mmx_damage damage;
+};
+
+/**
+ * struct mmx_vblank - the simulated vertical blanking of a CRTC and the
+ * latch of its flushed states
+ * @timer: simulates the vertical blanking interrupt
+ * @on: the vblank is enabled; the timer stops itself when it is not (set
+ *	under the DRM vblank locks, read by the timer callback)
+ * @frame_period: the current mode's frame duration; written only while
+ *	the timer is stopped
+ * @held: ring of the CRTC states flushed but not yet latched, oldest at
+ *	@held_head; the timer latches at most one per vblank, in order;
+ *	protected by &drm_device.event_lock
+ * @held_head: index of the oldest entry of @held
+ * @held_count: number of entries in @held
+ * @latch_wq: woken when a held state is latched or dropped
+ *
+ * Only mmx_vblank.c touches these.
+ */
+struct mmx_vblank {
+	struct hrtimer timer;
+	bool on;
+	ktime_t frame_period;
+	struct mmx_vblank_held held[MMX_VBLANK_HELD_MAX];
+	unsigned int held_head;
+	unsigned int held_count;
+	wait_queue_head_t latch_wq;
+};
+
+/* Timed commits: owned by mmx_schedule.c */
+
+/*
+ * Timed commits latched but not yet seen by the schedule: the one latched
+ * at this vblank, plus those dropped when the CRTC is turned off (at most
+ * MMX_VBLANK_HELD_MAX).
+ */
+#define MMX_SCHED_FLUSHED_MAX	8
+
+/**
+ * struct mmx_sched_flushed - a timed commit handed to the composer
+ * @token: &mmx_crtc_state.sched_token of the commit, 0 for a free slot
+ * @seq: the vblank its event was armed for
+ * @armed: its vblank event was armed (the CRTC is on); if not, it was
+ *	never shown
+ */
+struct mmx_sched_flushed {
+	u64 token;
+	u64 seq;
+	bool armed;
+};
+
+/**
+ * struct mmx_schedule_queue - the timed commits of a CRTC
+ * @entries: the timed entries of this CRTC, any file's, in any state but
+ *	completed and freed; protected by &mmx_device.sched_lock
+ * @next_ns: time of the vblank after the last one handled; protected by
+ *	&mmx_device.sched_lock
+ * @next_seq: its sequence; protected by &mmx_device.sched_lock
+ * @work: runs due timed entries and completes the others; on
+ *	&mmx_device.sched_wq
+ * @flushed: the timed commits latched (handed to the composer) and not
+ *	yet seen by the schedule (free slots have token 0); protected by
+ *	&drm_device.event_lock
+ *
+ * Only mmx_schedule.c touches these.
+ */
+struct mmx_schedule_queue {
+	struct list_head entries;
+	u64 next_ns;
+	u64 next_seq;
+	struct work_struct work;
+	struct mmx_sched_flushed flushed[MMX_SCHED_FLUSHED_MAX];
 };
 
 #define MMX_COMPOSE_SAMPLES	600
@@ -268,11 +322,7 @@ struct mmx_compose_stats {
  * @overlays: overlay planes
  * @index: output number, 0 based
  * @kind: what @connector simulates
- * @vblank_timer: simulates the vertical blanking interrupt
- * @vblank_on: the vblank is enabled; the timer stops itself when it is not
- *	(set under the DRM vblank locks, read by the timer callback)
- * @frame_period: the current mode's frame duration; written only while
- *	the timer is stopped
+ * @vblank: the simulated vertical blanking and the latch (mmx_vblank.c)
  * @lock: protects @composer_state, @crc_enabled, @crc_state,
  *	@crc_frame_start, @crc_frame_end and @damage; taken from hard
  *	interrupt context
@@ -313,22 +363,7 @@ struct mmx_compose_stats {
  * @composer_idle: vblanks since the composer last had somebody to compose
  *	for (vblank handler only)
  * @compose_stats: the composer's time per frame, protected by @lock
- * @sched_entries: the timed entries of this CRTC, any file's, in any state
- *	but completed and freed; protected by &mmx_device.sched_lock
- * @sched_next_ns: time of the vblank after the last one handled; protected
- *	by &mmx_device.sched_lock
- * @sched_next_seq: its sequence; protected by &mmx_device.sched_lock
- * @sched_work: runs due timed entries and completes the others; on
- *	&mmx_device.sched_wq
- * @sched_flushed: the timed commits latched (handed to the composer) and
- *	not yet seen by the schedule (free slots have token 0); protected by
- *	&drm_device.event_lock
- * @held: ring of the CRTC states flushed but not yet latched, oldest at
- *	@held_head; the vblank timer latches at most one per vblank, in
- *	order; protected by &drm_device.event_lock
- * @held_head: index of the oldest entry of @held
- * @held_count: number of entries in @held
- * @latch_wq: woken when a held state is latched or dropped
+ * @sched: the timed commits of the CRTC (mmx_schedule.c)
  */
 struct mmx_output {
 	struct drm_crtc crtc;
@@ -341,9 +376,7 @@ struct mmx_output {
 	unsigned int index;
 	enum mmx_output_kind kind;
 
-	struct hrtimer vblank_timer;
-	bool vblank_on;
-	ktime_t frame_period;
+	struct mmx_vblank vblank;
 
 	spinlock_t lock; /* see the kernel-doc above */
 	struct mmx_crtc_state *composer_state;
@@ -377,16 +410,7 @@ struct mmx_output {
 	unsigned int composer_idle;
 	struct mmx_compose_stats compose_stats;
 
-	struct list_head sched_entries;
-	u64 sched_next_ns;
-	u64 sched_next_seq;
-	struct work_struct sched_work;
-	struct mmx_sched_flushed sched_flushed[MMX_SCHED_FLUSHED_MAX];
-
-	struct mmx_crtc_held held[MMX_CRTC_HELD_MAX];
-	unsigned int held_head;
-	unsigned int held_count;
-	wait_queue_head_t latch_wq;
+	struct mmx_schedule_queue sched;
 };
 
 /**
@@ -544,8 +568,20 @@ bool mmx_format_lookup(u32 fourcc, enum mmx_format *format);
 
 /* CRTC */
 int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output);
-void mmx_crtc_wait_latched(struct mmx_output *output,
-			   const struct drm_crtc_state *state);
+
+/* Vblank and latch */
+void mmx_vblank_init(struct mmx_output *output);
+void mmx_vblank_release(struct mmx_output *output);
+int mmx_vblank_enable(struct drm_crtc *crtc);
+void mmx_vblank_disable(struct drm_crtc *crtc);
+bool mmx_vblank_get_timestamp(struct drm_crtc *crtc, int *max_error,
+			      ktime_t *vblank_time, bool in_vblank_irq);
+u64 mmx_vblank_period_ns(const struct mmx_output *output);
+void mmx_vblank_flush(struct mmx_output *output,
+		      struct drm_atomic_state *state);
+void mmx_vblank_wait_latched(struct mmx_output *output,
+			     const struct drm_crtc_state *state);
+void mmx_vblank_off(struct mmx_output *output);
 
 /* Composer */
 struct mmx_bands;

@@ -16,7 +16,7 @@
  * work item. The work item builds one atomic state per target from the
  * started entries and commits it (nonblocking) with that target: the
  * CRTC's atomic_flush holds the state and the vblank timer latches it at
- * vblank T exactly (see mmx_crtc_hold()), so the work item has
+ * vblank T exactly (see mmx_vblank_flush()), so the work item has
  * timed_lead_frames frames to run, not one. It also sends the completion
  * events and drops the references, which may sleep.
  *
@@ -103,7 +103,7 @@ struct mmx_sched_file {
 };
 
 /*
- * A timed entry. @crtc_link (on &mmx_output.sched_entries), @file_link,
+ * A timed entry. @crtc_link (on &mmx_schedule_queue.entries), @file_link,
  * @sfile, @state, @due, @target, @target_ns, @token and the completion
  * fields are protected by &mmx_device.sched_lock; @batch_link belongs to
  * the CRTC's work item. @due: started (EXECUTING) by the vblank timer, not
@@ -203,6 +203,17 @@ static void mmx_sched_unlink_file(struct mmx_sched_entry *e)
 	e->sfile = NULL;
 }
 
+/*
+ * Take a pending entry off both its queues, done with @status; the caller
+ * completes it once the lock is dropped.
+ */
+static void mmx_sched_withdraw(struct mmx_sched_entry *e, u32 status)
+{
+	mmx_sched_done(e, status, 0, 0, 0);
+	mmx_sched_unlink_file(e);
+	list_del_init(&e->crtc_link);
+}
+
 /* Complete and free every DONE entry of @output. */
 static void mmx_sched_reap(struct mmx_device *mmx, struct mmx_output *output)
 {
@@ -210,7 +221,7 @@ static void mmx_sched_reap(struct mmx_device *mmx, struct mmx_output *output)
 	LIST_HEAD(done);
 
 	spin_lock_irq(&mmx->sched_lock);
-	list_for_each_entry_safe(e, tmp, &output->sched_entries, crtc_link) {
+	list_for_each_entry_safe(e, tmp, &output->sched.entries, crtc_link) {
 		if (e->state != MMX_SCHED_DONE)
 			continue;
 		mmx_sched_unlink_file(e);
@@ -226,91 +237,83 @@ static void mmx_sched_reap(struct mmx_device *mmx, struct mmx_output *output)
 
 /* Parsing a property set */
 
-static bool mmx_sched_value_valid(struct drm_property *prop, u64 value)
+/*
+ * What a timed commit may set, on a plane or (@plane NULL) on the CRTC:
+ * the uAPI's rule (no modeset, no fence, nothing that outlives the ioctl).
+ */
+static bool mmx_sched_prop_allowed(struct mmx_device *mmx,
+				   const struct drm_plane *plane,
+				   const struct drm_property *prop)
 {
-	struct drm_property_enum *entry;
-	u64 mask = 0;
+	const struct drm_mode_config *config = &mmx->drm.mode_config;
 
+	if (!plane)
+		return prop == mmx->transform_prop ||
+		       prop == mmx->filter_prop || prop == mmx->panning_prop;
+	return prop == config->prop_fb_id || prop == config->prop_crtc_id ||
+	       prop == config->prop_src_x || prop == config->prop_src_y ||
+	       prop == config->prop_src_w || prop == config->prop_src_h ||
+	       prop == config->prop_crtc_x || prop == config->prop_crtc_y ||
+	       prop == config->prop_crtc_w || prop == config->prop_crtc_h ||
+	       prop == config->prop_fb_damage_clips ||
+	       prop == plane->zpos_property || prop == plane->alpha_property ||
+	       prop == plane->blend_mode_property;
+}
+
+/*
+ * Check @item's value as the atomic ioctl does before it sets a property,
+ * and reference what the value names until the entry is freed: a blob, or
+ * the framebuffer of FB_ID (drm_framebuffer_lookup()'s reference). CRTC_ID
+ * must name @crtc. The core's own check, drm_property_change_valid_get(),
+ * is internal to it (drm_crtc_internal.h, exported neither in 6.1 nor in
+ * 6.12): this is its rule for the types a timed commit can name (no
+ * bitmask among them).
+ */
+static int mmx_sched_item_get(struct drm_device *dev, struct drm_file *file,
+			      struct drm_crtc *crtc,
+			      struct mmx_sched_item *item)
+{
+	struct drm_property *prop = item->prop;
+	u64 value = item->value;
+	unsigned int i;
+
+	if (prop->flags & DRM_MODE_PROP_IMMUTABLE)
+		return -EINVAL;
 	if (drm_property_type_is(prop, DRM_MODE_PROP_RANGE))
-		return value >= prop->values[0] && value <= prop->values[1];
+		return value >= prop->values[0] && value <= prop->values[1] ?
+		       0 : -EINVAL;
 	if (drm_property_type_is(prop, DRM_MODE_PROP_SIGNED_RANGE))
 		return (s64)value >= (s64)prop->values[0] &&
-		       (s64)value <= (s64)prop->values[1];
-	if (drm_property_type_is(prop, DRM_MODE_PROP_ENUM)) {
-		list_for_each_entry(entry, &prop->enum_list, head) {
-			if (entry->value == value)
-				return true;
-		}
-		return false;
-	}
-	if (drm_property_type_is(prop, DRM_MODE_PROP_BITMASK)) {
-		list_for_each_entry(entry, &prop->enum_list, head)
-			mask |= BIT_ULL(entry->value);
-		return !(value & ~mask);
-	}
-	return false;
-}
-
-/* Reference blob @id (0: none) whose size is a multiple of @elem_size. */
-static int mmx_sched_item_blob(struct drm_device *dev,
-			       struct mmx_sched_item *item, size_t elem_size)
-{
-	if (!item->value)
-		return 0;
-	item->blob = drm_property_lookup_blob(dev, item->value);
-	if (!item->blob)
-		return -EINVAL;
-	if (elem_size && item->blob->length % elem_size)
-		return -EINVAL;
-	return 0;
-}
-
-static int mmx_sched_item_plane(struct drm_device *dev, struct drm_file *file,
-				struct drm_crtc *crtc,
-				struct mmx_sched_item *item)
-{
-	struct drm_mode_config *config = &dev->mode_config;
-	struct drm_plane *plane = item->plane;
-	struct drm_property *prop = item->prop;
-
-	if (prop == config->prop_fb_id) {
-		if (!item->value)
+		       (s64)value <= (s64)prop->values[1] ? 0 : -EINVAL;
+	if (drm_property_type_is(prop, DRM_MODE_PROP_BLOB)) {
+		if (!value)
 			return 0;
-		item->fb = drm_framebuffer_lookup(dev, file, item->value);
+		item->blob = drm_property_lookup_blob(dev, value);
+		return item->blob ? 0 : -EINVAL;
+	}
+	if (prop == dev->mode_config.prop_fb_id) {
+		if (!value)
+			return 0;
+		item->fb = drm_framebuffer_lookup(dev, file, value);
 		return item->fb ? 0 : -EINVAL;
 	}
-	if (prop == config->prop_crtc_id) {
-		if (!item->value)
+	if (prop == dev->mode_config.prop_crtc_id)
+		return !value || drm_crtc_find(dev, file, value) == crtc ?
+		       0 : -EINVAL;
+	if (!drm_property_type_is(prop, DRM_MODE_PROP_ENUM))
+		return -EINVAL;
+	for (i = 0; i < prop->num_values; i++) {
+		if (prop->values[i] == value)
 			return 0;
-		return drm_crtc_find(dev, file, item->value) == crtc ?
-		       0 : -EINVAL;
 	}
-	if (prop == config->prop_fb_damage_clips)
-		return mmx_sched_item_blob(dev, item,
-					   sizeof(struct drm_mode_rect));
-	if (prop == config->prop_src_x || prop == config->prop_src_y ||
-	    prop == config->prop_src_w || prop == config->prop_src_h ||
-	    prop == config->prop_crtc_x || prop == config->prop_crtc_y ||
-	    prop == config->prop_crtc_w || prop == config->prop_crtc_h ||
-	    prop == plane->zpos_property || prop == plane->alpha_property ||
-	    prop == plane->blend_mode_property)
-		return mmx_sched_value_valid(prop, item->value) ? 0 : -EINVAL;
 	return -EINVAL;
 }
 
-static int mmx_sched_item_crtc(struct mmx_device *mmx,
-			       struct mmx_sched_item *item)
-{
-	if (item->prop == mmx->transform_prop ||
-	    item->prop == mmx->panning_prop)
-		return mmx_sched_item_blob(&mmx->drm, item, 0);
-	if (item->prop == mmx->filter_prop)
-		return mmx_sched_value_valid(item->prop, item->value) ?
-		       0 : -EINVAL;
-	return -EINVAL;
-}
-
-/* The property @prop_id of @obj, or NULL. */
+/*
+ * The property @prop_id of @obj, or NULL. The core's lookup,
+ * drm_mode_obj_find_prop_id(), is internal to it (exported only for its
+ * tests in 6.12).
+ */
 static struct drm_property *mmx_sched_find_prop(struct drm_mode_object *obj,
 						u32 prop_id)
 {
@@ -404,13 +407,11 @@ static int mmx_sched_parse(struct drm_device *dev, struct drm_file *file,
 				break;
 			}
 			e->num_items = n + 1;
-			if (item->prop->flags & DRM_MODE_PROP_IMMUTABLE)
+			if (!mmx_sched_prop_allowed(to_mmx_device(dev), plane,
+						    item->prop))
 				ret = -EINVAL;
-			else if (plane)
-				ret = mmx_sched_item_plane(dev, file, crtc, item);
 			else
-				ret = mmx_sched_item_crtc(to_mmx_device(dev),
-							  item);
+				ret = mmx_sched_item_get(dev, file, crtc, item);
 		}
 out_put:
 		drm_mode_object_put(obj);
@@ -425,21 +426,49 @@ out_put:
 
 /* Building and committing the atomic state */
 
-static int mmx_sched_apply_plane(struct drm_plane_state *pstate,
-				 struct drm_crtc *crtc,
-				 const struct mmx_sched_item *item)
+/*
+ * Whether @fb was removed by its owner (RMFB, or the close of its file)
+ * since the entry referenced it: it is then not to be shown, as the core
+ * disables the planes that show a removed framebuffer. The core tells
+ * nobody about a removal and keeps no flag for it: RMFB and close unlink
+ * the framebuffer from its file (list_del_init() of
+ * &drm_framebuffer.filp_head) and then disable the planes whose current
+ * state shows it (drm_framebuffer_remove()), which a queued entry is not.
+ * The emptied link is the only trace, hence this one read of it.
+ */
+static bool mmx_sched_fb_removed(struct drm_framebuffer *fb)
 {
-	struct drm_mode_config *config = &crtc->dev->mode_config;
+	return list_empty(&fb->filp_head);
+}
+
+/*
+ * Set a plane property the way the atomic ioctl does. The core's setter,
+ * drm_atomic_plane_set_property() (behind drm_atomic_set_property()), is
+ * internal to it in 6.1 and 6.12; its exported parts are used for what
+ * they cover (framebuffer, CRTC, blob), and the plain fields a timed
+ * commit may set are stored as it stores them.
+ */
+static int mmx_sched_set_plane_prop(struct drm_plane_state *pstate,
+				    struct drm_crtc *crtc,
+				    const struct mmx_sched_item *item)
+{
+	struct drm_plane *plane = pstate->plane;
+	struct drm_mode_config *config = &plane->dev->mode_config;
 	struct drm_property *prop = item->prop;
 	u64 val = item->value;
 
 	if (prop == config->prop_fb_id) {
-		/* Referenced, but removed by its owner: not to be shown. */
-		if (item->fb && list_empty(&item->fb->filp_head))
+		if (item->fb && mmx_sched_fb_removed(item->fb))
 			return -ENOENT;
 		drm_atomic_set_fb_for_plane(pstate, item->fb);
 	} else if (prop == config->prop_crtc_id) {
 		return drm_atomic_set_crtc_for_plane(pstate, val ? crtc : NULL);
+	} else if (prop == config->prop_fb_damage_clips) {
+		/* The core's blob setter with a size check is 6.12's only. */
+		if (item->blob &&
+		    item->blob->length % sizeof(struct drm_mode_rect))
+			return -EINVAL;
+		drm_property_replace_blob(&pstate->fb_damage_clips, item->blob);
 	} else if (prop == config->prop_crtc_x) {
 		pstate->crtc_x = (s32)val;
 	} else if (prop == config->prop_crtc_y) {
@@ -456,20 +485,23 @@ static int mmx_sched_apply_plane(struct drm_plane_state *pstate,
 		pstate->src_w = val;
 	} else if (prop == config->prop_src_h) {
 		pstate->src_h = val;
-	} else if (prop == pstate->plane->zpos_property) {
+	} else if (prop == plane->zpos_property) {
 		pstate->zpos = val;
-	} else if (prop == pstate->plane->alpha_property) {
+	} else if (prop == plane->alpha_property) {
 		pstate->alpha = val;
-	} else if (prop == pstate->plane->blend_mode_property) {
+	} else if (prop == plane->blend_mode_property) {
 		pstate->pixel_blend_mode = val;
-	} else if (prop == config->prop_fb_damage_clips) {
-		drm_property_replace_blob(&pstate->fb_damage_clips, item->blob);
 	} else {
 		return -EINVAL;
 	}
 	return 0;
 }
 
+/*
+ * Apply @e's properties, in order, to @state: a plane's with
+ * mmx_sched_set_plane_prop(), the CRTC's (all the driver's own) with its
+ * atomic_set_property hook, which the core calls for them too.
+ */
 static int mmx_sched_apply(struct drm_atomic_state *state,
 			   const struct mmx_sched_entry *e)
 {
@@ -494,7 +526,7 @@ static int mmx_sched_apply(struct drm_atomic_state *state,
 			pstate = drm_atomic_get_plane_state(state, item->plane);
 			if (IS_ERR(pstate))
 				return PTR_ERR(pstate);
-			ret = mmx_sched_apply_plane(pstate, crtc, item);
+			ret = mmx_sched_set_plane_prop(pstate, crtc, item);
 		}
 		if (ret)
 			return ret;
@@ -577,18 +609,20 @@ out:
 static unsigned int mmx_sched_take_flushed(struct mmx_output *output,
 					   bool armed, u64 seq, u64 *tokens)
 {
+	spinlock_t *event_lock = &output->crtc.dev->event_lock;
 	struct mmx_sched_flushed *f;
 	unsigned int i, n = 0;
+	unsigned long flags;
 
-	lockdep_assert_held(&output->crtc.dev->event_lock);
-
+	spin_lock_irqsave(event_lock, flags);
 	for (i = 0; i < MMX_SCHED_FLUSHED_MAX; i++) {
-		f = &output->sched_flushed[i];
+		f = &output->sched.flushed[i];
 		if (!f->token || f->armed != armed || (armed && f->seq > seq))
 			continue;
 		tokens[n++] = f->token;
 		f->token = 0;
 	}
+	spin_unlock_irqrestore(event_lock, flags);
 	return n;
 }
 
@@ -627,21 +661,21 @@ static unsigned int mmx_sched_take_due(struct mmx_device *mmx,
 				       struct mmx_output *output,
 				       struct list_head *batch)
 {
-	u64 period = ktime_to_ns(output->frame_period);
+	u64 period = mmx_vblank_period_ns(output);
 	struct mmx_sched_entry *e;
 	unsigned int n = 0;
 	u64 next, seq, now;
 
 	spin_lock_irq(&mmx->sched_lock);
-	next = output->sched_next_ns;
-	seq = output->sched_next_seq;
+	next = output->sched.next_ns;
+	seq = output->sched.next_seq;
 	/* Late: the commit can only land at a later vblank. */
 	now = ktime_get_ns();
 	while (period && next <= now) {
 		next += period;
 		seq++;
 	}
-	list_for_each_entry(e, &output->sched_entries, crtc_link) {
+	list_for_each_entry(e, &output->sched.entries, crtc_link) {
 		if (e->state != MMX_SCHED_EXECUTING || !e->due)
 			continue;
 		e->due = false;
@@ -702,18 +736,15 @@ static void mmx_sched_check_unarmed(struct mmx_device *mmx,
 				    struct mmx_output *output)
 {
 	u64 tokens[MMX_SCHED_FLUSHED_MAX];
-	struct drm_device *dev = &mmx->drm;
 	struct mmx_sched_entry *e;
 	unsigned int n;
 
-	spin_lock_irq(&dev->event_lock);
 	n = mmx_sched_take_flushed(output, false, 0, tokens);
-	spin_unlock_irq(&dev->event_lock);
 	if (!n)
 		return;
 
 	spin_lock_irq(&mmx->sched_lock);
-	list_for_each_entry(e, &output->sched_entries, crtc_link) {
+	list_for_each_entry(e, &output->sched.entries, crtc_link) {
 		if (e->state == MMX_SCHED_EXECUTING &&
 		    mmx_sched_token_in(e->token, tokens, n))
 			mmx_sched_done(e, MMX_SCHEDULE_FAILED, -EINVAL, 0, 0);
@@ -739,7 +770,7 @@ static void mmx_sched_target(struct mmx_sched_entry *e, u64 seq, u64 next_ns,
 static void mmx_sched_work(struct work_struct *work)
 {
 	struct mmx_output *output = container_of(work, struct mmx_output,
-						  sched_work);
+						  sched.work);
 	struct mmx_device *mmx = to_mmx_device(output->crtc.dev);
 	struct drm_device *dev = &mmx->drm;
 	u64 token, target, not_before_ns;
@@ -802,7 +833,7 @@ void mmx_schedule_vblank(struct mmx_output *output)
 	struct drm_device *dev = crtc->dev;
 	struct mmx_device *mmx = to_mmx_device(dev);
 	u64 tokens[MMX_SCHED_FLUSHED_MAX];
-	u64 period = ktime_to_ns(output->frame_period);
+	u64 period = mmx_vblank_period_ns(output);
 	u64 lead = READ_ONCE(timed_lead_frames);
 	u64 seq, now_ns, next_ns, ahead_ns;
 	struct mmx_sched_entry *e;
@@ -815,14 +846,12 @@ void mmx_schedule_vblank(struct mmx_output *output)
 	next_ns = now_ns + period;
 	ahead_ns = now_ns + lead * period;
 
-	spin_lock(&dev->event_lock);
 	n = mmx_sched_take_flushed(output, true, seq, tokens);
-	spin_unlock(&dev->event_lock);
 
 	spin_lock(&mmx->sched_lock);
-	output->sched_next_ns = next_ns;
-	output->sched_next_seq = seq + 1;
-	list_for_each_entry(e, &output->sched_entries, crtc_link) {
+	output->sched.next_ns = next_ns;
+	output->sched.next_seq = seq + 1;
+	list_for_each_entry(e, &output->sched.entries, crtc_link) {
 		if (e->state == MMX_SCHED_EXECUTING &&
 		    mmx_sched_token_in(e->token, tokens, n)) {
 			mmx_sched_done(e, MMX_SCHEDULE_PRESENTED, 0, seq, now_ns);
@@ -843,7 +872,7 @@ void mmx_schedule_vblank(struct mmx_output *output)
 	spin_unlock(&mmx->sched_lock);
 
 	if (kick)
-		queue_work(mmx->sched_wq, &output->sched_work);
+		queue_work(mmx->sched_wq, &output->sched.work);
 }
 
 /**
@@ -864,7 +893,7 @@ void mmx_schedule_flushed(struct mmx_output *output,
 			  u64 sequence)
 {
 	struct mmx_device *mmx = to_mmx_device(output->crtc.dev);
-	struct mmx_sched_flushed *f = &output->sched_flushed[0];
+	struct mmx_sched_flushed *f = &output->sched.flushed[0];
 	unsigned int i;
 
 	lockdep_assert_held(&output->crtc.dev->event_lock);
@@ -873,18 +902,18 @@ void mmx_schedule_flushed(struct mmx_output *output,
 		return;
 	/* Free slot; the oldest one if none (cannot happen, see the define). */
 	for (i = 0; i < MMX_SCHED_FLUSHED_MAX; i++) {
-		if (!output->sched_flushed[i].token) {
-			f = &output->sched_flushed[i];
+		if (!output->sched.flushed[i].token) {
+			f = &output->sched.flushed[i];
 			break;
 		}
-		if (output->sched_flushed[i].seq < f->seq)
-			f = &output->sched_flushed[i];
+		if (output->sched.flushed[i].seq < f->seq)
+			f = &output->sched.flushed[i];
 	}
 	f->token = state->sched_token;
 	f->armed = armed;
 	f->seq = sequence;
 	if (!armed)
-		queue_work(mmx->sched_wq, &output->sched_work);
+		queue_work(mmx->sched_wq, &output->sched.work);
 }
 
 /**
@@ -894,7 +923,7 @@ void mmx_schedule_flushed(struct mmx_output *output,
  * Pending entries, started ones not yet committed, and an executing one
  * whose commit was latched but whose vblank never came, complete failed
  * with -EINVAL. Those whose commit was held are dropped with it (see
- * mmx_crtc_drop_held()) and fail the same way.
+ * mmx_vblank_off()) and fail the same way.
  */
 void mmx_schedule_crtc_off(struct mmx_output *output)
 {
@@ -905,12 +934,10 @@ void mmx_schedule_crtc_off(struct mmx_output *output)
 	bool kick = false;
 	unsigned int n;
 
-	spin_lock_irq(&dev->event_lock);
 	n = mmx_sched_take_flushed(output, true, U64_MAX, tokens);
-	spin_unlock_irq(&dev->event_lock);
 
 	spin_lock_irq(&mmx->sched_lock);
-	list_for_each_entry(e, &output->sched_entries, crtc_link) {
+	list_for_each_entry(e, &output->sched.entries, crtc_link) {
 		if (e->state == MMX_SCHED_PENDING ||
 		    (e->state == MMX_SCHED_EXECUTING &&
 		     (e->due || mmx_sched_token_in(e->token, tokens, n)))) {
@@ -921,7 +948,7 @@ void mmx_schedule_crtc_off(struct mmx_output *output)
 	spin_unlock_irq(&mmx->sched_lock);
 
 	if (kick)
-		queue_work(mmx->sched_wq, &output->sched_work);
+		queue_work(mmx->sched_wq, &output->sched.work);
 }
 
 /* ioctls */
@@ -1030,7 +1057,7 @@ static void mmx_sched_enqueue(struct mmx_device *mmx,
 	e->state = MMX_SCHED_PENDING;
 	list_add_tail(&e->file_link, &sfile->entries);
 	sfile->count++;
-	list_add_tail(&e->crtc_link, &e->output->sched_entries);
+	list_add_tail(&e->crtc_link, &e->output->sched.entries);
 }
 
 /*
@@ -1122,11 +1149,8 @@ int mmx_schedule_retract_ioctl(struct drm_device *dev, void *data,
 
 	spin_lock_irq(&mmx->sched_lock);
 	e = mmx_sched_find(sfile, args->schedule_id, &ret);
-	if (e) {
-		mmx_sched_done(e, MMX_SCHEDULE_RETRACTED, 0, 0, 0);
-		mmx_sched_unlink_file(e);
-		list_del_init(&e->crtc_link);
-	}
+	if (e)
+		mmx_sched_withdraw(e, MMX_SCHEDULE_RETRACTED);
 	spin_unlock_irq(&mmx->sched_lock);
 
 	if (e)
@@ -1169,9 +1193,7 @@ int mmx_schedule_replace_ioctl(struct drm_device *dev, void *data,
 	spin_lock_irq(&mmx->sched_lock);
 	old = mmx_sched_find(sfile, args->schedule_id, &ret);
 	if (old) {
-		mmx_sched_done(old, MMX_SCHEDULE_REPLACED, 0, 0, 0);
-		mmx_sched_unlink_file(old);
-		list_del_init(&old->crtc_link);
+		mmx_sched_withdraw(old, MMX_SCHEDULE_REPLACED);
 		mmx_sched_enqueue(mmx, sfile, e);
 		id = e->id;
 	}
@@ -1254,7 +1276,7 @@ static void mmx_schedule_fini(struct drm_device *dev, void *data)
 	destroy_workqueue(mmx->sched_wq);
 	/* Every file is closed: only entries whose vblank never came. */
 	for (i = 0; i < mmx->num_outputs; i++) {
-		list_for_each_entry_safe(e, tmp, &mmx->outputs[i].sched_entries,
+		list_for_each_entry_safe(e, tmp, &mmx->outputs[i].sched.entries,
 					 crtc_link) {
 			list_del(&e->crtc_link);
 			mmx_sched_entry_free(dev, e);
@@ -1275,8 +1297,8 @@ int mmx_schedule_init(struct mmx_device *mmx)
 
 	spin_lock_init(&mmx->sched_lock);
 	for (i = 0; i < mmx->num_outputs; i++) {
-		INIT_LIST_HEAD(&mmx->outputs[i].sched_entries);
-		INIT_WORK(&mmx->outputs[i].sched_work, mmx_sched_work);
+		INIT_LIST_HEAD(&mmx->outputs[i].sched.entries);
+		INIT_WORK(&mmx->outputs[i].sched.work, mmx_sched_work);
 	}
 	mmx->sched_wq = alloc_workqueue("mmx_schedule",
 					WQ_HIGHPRI | WQ_UNBOUND, 0);
