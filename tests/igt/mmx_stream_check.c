@@ -297,8 +297,16 @@ static int check_capture(struct ctx *c, uint32_t col, const char *what)
 	return check_capture_any(c, col, what, &k);
 }
 
+/*
+ * Set by a test that missed its timing criteria (rather than seeing a
+ * wrong result): MISS_CALM, or MISS_STALLED when the guest stalled over
+ * every miss.
+ */
+enum { MISS_NONE, MISS_CALM, MISS_STALLED };
+static int timing_miss;
+
 /* 30 frames at 10 fps, a capture at frame 15. */
-static const char *test_present(int want_capture, int *skip)
+static const char *test_present(int want_capture)
 {
 	static char why[256];
 	struct mmx_stream_event ev[NFRAMES + 1];
@@ -309,7 +317,6 @@ static const char *test_present(int want_capture, int *skip)
 	int64_t cap_t0 = 0, cap_t1 = 0;
 	unsigned int disturbed = 0;
 
-	*skip = 0;
 	memset(ev, 0, sizeof(ev));
 	mmx_stall_monitor_start();
 	if (open_stream(&c, 300000000ll)) {
@@ -414,13 +421,13 @@ static const char *test_present(int want_capture, int *skip)
 	fprintf(stderr, "  %u presented (%u during the capture), %u late (> 2 periods, %u during guest stalls), worst %.1f ms (period %.1f ms); %u stalls\n",
 		presented, disturbed, late, (unsigned int)stall, late_max / 1e6,
 		c.vblank_ns / 1e6, mmx_stall_count());
-	if (late && late == stall) {
-		/* every late frame overlaps a stall of the guest itself */
-		*skip = 1;
-		return "guest stalled (a thread sleeping 2 ms woke > 25 ms late)";
-	}
 	if (late) {
-		snprintf(why, sizeof(why), "%u frames later than 2 periods", late);
+		/* every late frame overlapping a stall of the guest itself */
+		timing_miss = late == stall ? MISS_STALLED : MISS_CALM;
+		snprintf(why, sizeof(why), "%u frames later than 2 periods%s",
+			 late, late == stall ?
+			 ", each during a guest stall (a thread sleeping 2 ms woke > 25 ms late)" :
+			 "");
 		return why;
 	}
 	if (!cap_ok)
@@ -760,7 +767,7 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static const char *test_audio(int *skip)
+static const char *test_audio(int unused)
 {
 	static char why[256];
 	struct mmx_stream_config cfg = {
@@ -778,8 +785,9 @@ static const char *test_audio(int *skip)
 	struct mmx_stream *s;
 	int ret, i, frames = 0, chunks = 0, noff = 0;
 
-	*skip = 0;
 	int64_t end;
+
+	(void)unused;
 
 	ret = mmx_open(spec, &d);
 	if (ret)
@@ -885,7 +893,8 @@ static const char *test_audio(int *skip)
 				 "A/V: median %+.1f ms, %d of %d within 2 vblanks%s",
 				 med / 1e6, within, n, mmx_stall_count() ?
 				 " (the guest stalled)" : "");
-			*skip = mmx_stall_count() > 0;
+			timing_miss = mmx_stall_count() ? MISS_STALLED :
+				      MISS_CALM;
 			return why;
 		}
 	}
@@ -895,6 +904,35 @@ static const char *test_audio(int *skip)
 static void report(const char *name, const char *err, int skip)
 {
 	failed += subtest_report(name, err, skip);
+}
+
+/*
+ * Run a test with timing criteria up to three times; the first attempt
+ * that meets them passes, a wrong result fails at once. One late frame
+ * proves nothing on a loaded host (a vCPU the host did not run delays
+ * mmxd while the stall monitor's vCPU runs on), three attempts in a row
+ * do: they fail if one of them missed without the guest stalling, and
+ * are skipped (timing not judged) if the guest stalled in all.
+ */
+#define TIMING_ATTEMPTS 3
+
+static void report_timed(const char *name, const char *(*run)(int), int arg)
+{
+	const char *err = NULL;
+	int attempt, calm = 0;
+
+	for (attempt = 1; attempt <= TIMING_ATTEMPTS; attempt++) {
+		timing_miss = MISS_NONE;
+		err = run(arg);
+		if (!err || timing_miss == MISS_NONE) {
+			report(name, err, 0);
+			return;
+		}
+		fprintf(stderr, "  %s: attempt %d missed the timing criteria: %s\n",
+			name, attempt, err);
+		calm += timing_miss == MISS_CALM;
+	}
+	report(name, err, !calm);
 }
 
 static int expect_refused(const char *s)
@@ -920,8 +958,7 @@ int main(int argc, char **argv)
 		{ "expect-refused", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *err;
-	int opt, skip;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -944,11 +981,9 @@ int main(int argc, char **argv)
 		report("local-refused", test_local(), 0);
 	if (wanted("open-bad"))
 		report("open-bad", test_open_bad(), 0);
-	if (wanted("present") || wanted("capture")) {
-		err = test_present(wanted("capture"), &skip);
-		report(wanted("capture") ? "present-capture" : "present", err,
-		       skip);
-	}
+	if (wanted("present") || wanted("capture"))
+		report_timed(wanted("capture") ? "present-capture" : "present",
+			     test_present, wanted("capture"));
 	if (wanted("retract"))
 		report("retract", test_retract_expire_corrupt_replace("retract"),
 		       0);
@@ -965,10 +1000,7 @@ int main(int argc, char **argv)
 		report("clock", test_clock(), 0);
 	if (cycles && wanted("cycles"))
 		report("cycles", test_cycles(), 0);
-	if (only && wanted("audio")) {
-		skip = 0;
-		err = test_audio(&skip);
-		report("audio", err, skip);
-	}
+	if (only && wanted("audio"))
+		report_timed("audio", test_audio, 0);
 	return failed ? 1 : 0;
 }
