@@ -55,7 +55,7 @@ static int fd_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
 	return -EOPNOTSUPP;
 }
 
-static const struct mmxd_ops display_ops = {
+static const struct mmx_display_ops display_ops = {
 	.state = fd_state,
 	.apply = fd_apply,
 	.pointer_moved = fd_pointer,

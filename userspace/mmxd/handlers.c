@@ -131,7 +131,7 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			     const uint8_t *payload, size_t len)
 {
 	struct mmx_proto_get_state req;
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	struct mmx_state *st;
 	void *ctx;
 	int ret;
@@ -162,7 +162,7 @@ static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len)
 {
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	struct mmx_config *cfg;
 	struct mmx_error err;
 	void *ctx;
@@ -200,7 +200,7 @@ static void handle_pointer(struct mmxd_server *s, struct mmxd_conn *c,
 			   const uint8_t *payload, size_t len)
 {
 	struct mmx_proto_pointer req;
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	void *ctx;
 	int ret;
 
@@ -222,7 +222,7 @@ static void handle_capture(struct mmxd_server *s, struct mmxd_conn *c,
 {
 	struct mmx_proto_capture_reply cap = { 0 };
 	struct mmx_proto_capture req;
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	uint32_t *pixels = NULL;
 	void *ctx;
 	int ret;

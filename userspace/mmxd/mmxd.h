@@ -3,8 +3,9 @@
  * Copyright (C) 2026 The mmx authors
  *
  * mmxd internals: the server (connections, framing, poll loop), the
- * request handlers over a small display ops table (libmmx in mmxd, a fake
- * in the host tests), the listening socket and the display setup.
+ * request handlers over a display (struct mmx_display_ops, the table
+ * libmmx's own backends implement: libmmx's public API in mmxd, a fake in
+ * the host tests), the listening socket and the display setup.
  */
 
 #ifndef MMXD_H
@@ -20,27 +21,16 @@
 #include "mmx_protocol.h"
 #include "mmx_decode.h"
 #include "mmx_clock.h"
+#include "mmx_display_ops.h"
 
 #define MMXD_VERSION		"0.1.0"
 
-/**
- * struct mmxd_ops - what the handlers do with the display
- * @state: fill @s (probing the outputs when @probe)
- * @apply: mmx_apply()
- * @pointer_moved: mmx_pointer_moved()
- * @capture: mmx_capture() (the pixels are malloc'ed, freed by the server)
+/*
+ * The display operations over a struct mmx_display (@ctx), through
+ * libmmx's public API. The server calls @state, @apply, @pointer_moved and
+ * @capture; @kms_fd and @close are NULL.
  */
-struct mmxd_ops {
-	int (*state)(void *ctx, int probe, struct mmx_state *s);
-	int (*apply)(void *ctx, const struct mmx_config *cfg,
-		     struct mmx_error *err);
-	int (*pointer_moved)(void *ctx, int32_t x, int32_t y);
-	int (*capture)(void *ctx, uint32_t crtc, uint32_t *width,
-		       uint32_t *height, uint32_t **pixels);
-};
-
-/* The ops over a struct mmx_display (@ctx). */
-extern const struct mmxd_ops mmxd_display_ops;
+extern const struct mmx_display_ops mmxd_display_ops;
 
 /**
  * struct mmxd_options - server settings
@@ -153,7 +143,7 @@ struct mmxd_server;
 
 /* Server (server.c) */
 void mmxd_options_init(struct mmxd_options *o);
-int mmxd_server_new(const struct mmxd_ops *ops, void *ctx,
+int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 		    const struct mmxd_options *opts, struct mmxd_server **out);
 /* Close every client (and the listening socket, not unlinking it). */
 void mmxd_server_free(struct mmxd_server *s);
@@ -222,8 +212,8 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len);
 /* The server's ops, ctx and options (for the handlers). */
-const struct mmxd_ops *mmxd_server_ops(const struct mmxd_server *s,
-				       void **ctx);
+const struct mmx_display_ops *
+mmxd_server_ops(const struct mmxd_server *s, void **ctx);
 const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s);
 
 /* Media streams (media.c) */

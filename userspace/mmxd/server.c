@@ -30,7 +30,7 @@
 #include "mmx_wire.h"
 
 struct mmxd_server {
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	void *ctx;
 	struct mmxd_options opts;
 	int listen_fd;
@@ -78,7 +78,7 @@ void mmxd_options_init(struct mmxd_options *o)
 	o->gid = getegid();
 }
 
-int mmxd_server_new(const struct mmxd_ops *ops, void *ctx,
+int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 		    const struct mmxd_options *opts, struct mmxd_server **out)
 {
 	struct mmxd_server *s;
@@ -180,8 +180,8 @@ void mmxd_server_get_stats(const struct mmxd_server *s,
 	*st = s->stats;
 }
 
-const struct mmxd_ops *mmxd_server_ops(const struct mmxd_server *s,
-				       void **ctx)
+const struct mmx_display_ops *
+mmxd_server_ops(const struct mmxd_server *s, void **ctx)
 {
 	*ctx = s->ctx;
 	return s->ops;
