@@ -283,64 +283,33 @@ int mmx_wire_check_config(struct mmx_config *cfg)
 	return 0;
 }
 
+#define TYPE_NAME(t) { MMX_MSG_##t, #t }
+
+static const struct {
+	uint16_t type;
+	const char *name;
+} type_names[] = {
+	TYPE_NAME(HELLO), TYPE_NAME(PING), TYPE_NAME(AUTH),
+	TYPE_NAME(SUBSCRIBE), TYPE_NAME(GET_STATE), TYPE_NAME(APPLY),
+	TYPE_NAME(POINTER), TYPE_NAME(CAPTURE), TYPE_NAME(CLOCK_QUERY),
+	TYPE_NAME(CLOCK_CREATE), TYPE_NAME(CLOCK_START),
+	TYPE_NAME(CLOCK_STOP), TYPE_NAME(CLOCK_SET_RATE),
+	TYPE_NAME(CLOCK_READ), TYPE_NAME(CLOCK_DESTROY),
+	TYPE_NAME(SCHEDULE_SUBMIT), TYPE_NAME(SCHEDULE_RETRACT),
+	TYPE_NAME(SCHEDULE_REPLACE), TYPE_NAME(STREAM_AUDIO),
+	TYPE_NAME(STREAM_OPEN), TYPE_NAME(STREAM_CLOSE),
+	TYPE_NAME(STREAM_START), TYPE_NAME(STREAM_VIDEO),
+	TYPE_NAME(STREAM_RETRACT), TYPE_NAME(STREAM_REPLACE),
+	TYPE_NAME(REPLY), TYPE_NAME(EVENT),
+};
+
 const char *mmx_wire_type_name(uint16_t type)
 {
-	switch (type) {
-	case MMX_MSG_HELLO:
-		return "HELLO";
-	case MMX_MSG_PING:
-		return "PING";
-	case MMX_MSG_AUTH:
-		return "AUTH";
-	case MMX_MSG_SUBSCRIBE:
-		return "SUBSCRIBE";
-	case MMX_MSG_GET_STATE:
-		return "GET_STATE";
-	case MMX_MSG_APPLY:
-		return "APPLY";
-	case MMX_MSG_POINTER:
-		return "POINTER";
-	case MMX_MSG_CAPTURE:
-		return "CAPTURE";
-	case MMX_MSG_CLOCK_QUERY:
-		return "CLOCK_QUERY";
-	case MMX_MSG_CLOCK_CREATE:
-		return "CLOCK_CREATE";
-	case MMX_MSG_CLOCK_START:
-		return "CLOCK_START";
-	case MMX_MSG_CLOCK_STOP:
-		return "CLOCK_STOP";
-	case MMX_MSG_CLOCK_SET_RATE:
-		return "CLOCK_SET_RATE";
-	case MMX_MSG_CLOCK_READ:
-		return "CLOCK_READ";
-	case MMX_MSG_CLOCK_DESTROY:
-		return "CLOCK_DESTROY";
-	case MMX_MSG_SCHEDULE_SUBMIT:
-		return "SCHEDULE_SUBMIT";
-	case MMX_MSG_SCHEDULE_RETRACT:
-		return "SCHEDULE_RETRACT";
-	case MMX_MSG_SCHEDULE_REPLACE:
-		return "SCHEDULE_REPLACE";
-	case MMX_MSG_STREAM_AUDIO:
-		return "STREAM_AUDIO";
-	case MMX_MSG_STREAM_OPEN:
-		return "STREAM_OPEN";
-	case MMX_MSG_STREAM_CLOSE:
-		return "STREAM_CLOSE";
-	case MMX_MSG_STREAM_START:
-		return "STREAM_START";
-	case MMX_MSG_STREAM_VIDEO:
-		return "STREAM_VIDEO";
-	case MMX_MSG_STREAM_RETRACT:
-		return "STREAM_RETRACT";
-	case MMX_MSG_STREAM_REPLACE:
-		return "STREAM_REPLACE";
-	case MMX_MSG_REPLY:
-		return "REPLY";
-	case MMX_MSG_EVENT:
-		return "EVENT";
-	}
+	size_t i;
+
+	for (i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (type_names[i].type == type)
+			return type_names[i].name;
 	if (type >= MMX_MSG_TIME_FIRST && type <= MMX_MSG_COMPRESS_LAST)
 		return "reserved";
 	return "unknown";

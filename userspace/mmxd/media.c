@@ -675,10 +675,11 @@ static const char *check_config(const struct mmxd_media *m,
 	return NULL;
 }
 
-static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
-			struct mmxd_conn *c, const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len)
+static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_open_reply r;
 	uint32_t busy[MMXD_MAX_STREAMS];
 	struct mmx_stream_config cfg;
@@ -687,10 +688,6 @@ static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
 	unsigned int i;
 	int ret;
 
-	if (len != sizeof(cfg)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_OPEN size", NULL, 0);
-		return;
-	}
 	memcpy(&cfg, payload, sizeof(cfg));
 	if (stream_of_conn(m, c)) {
 		media_reply(s, c, h, -EBUSY, "a stream is open already",
@@ -794,18 +791,14 @@ static struct mstream *lookup(struct mmxd_server *s, struct mmxd_media *m,
 	return NULL;
 }
 
-static void handle_start(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_start req;
 	struct mstream *st;
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_START size", NULL,
-			    0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	st = lookup(s, m, c, h, req.stream);
 	if (!st)
@@ -828,17 +821,18 @@ static void handle_start(struct mmxd_server *s, struct mmxd_media *m,
 	media_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_video(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	int replace = h->type == MMX_MSG_STREAM_REPLACE;
 	struct mmx_proto_stream_video req;
 	struct mframe *f, *old = NULL;
 	struct mstream *st;
 	size_t dlen;
 
-	if (len <= sizeof(req)) {
+	if (len == sizeof(req)) {
 		media_reply(s, c, h, -EINVAL, "no JPEG data", NULL, 0);
 		return;
 	}
@@ -919,21 +913,16 @@ static void handle_video(struct mmxd_server *s, struct mmxd_media *m,
 	media_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_media *m,
-			   struct mmxd_conn *c,
+static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len)
+			   const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_retract req;
 	struct mstream *st;
 	struct mframe *f;
 	int ret;
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_RETRACT size", NULL,
-			    0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	st = lookup(s, m, c, h, req.stream);
 	if (!st)
@@ -965,10 +954,11 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_media *m,
 	media_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_audio req;
 	const uint8_t *data = payload + sizeof(req);
 	struct mchunk *a, **pp;
@@ -976,7 +966,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
 	size_t dlen, fsize;
 	int ret;
 
-	if (len <= sizeof(req)) {
+	if (len == sizeof(req)) {
 		media_reply(s, c, h, -EINVAL, "no audio data", NULL, 0);
 		return;
 	}
@@ -1051,19 +1041,15 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
 	media_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_clock_query(struct mmxd_server *s, struct mmxd_media *m,
-			       struct mmxd_conn *c,
+static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 			       const struct mmx_proto_header *h,
-			       const uint8_t *payload, size_t len)
+			       const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_ref req;
 	struct mmx_stream_clock r;
 	struct mstream *st;
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad CLOCK_QUERY size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	st = lookup(s, m, c, h, req.stream);
 	if (!st)
@@ -1083,17 +1069,14 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_media *m,
 	media_reply(s, c, h, 0, "", &r, sizeof(r));
 }
 
-static void handle_close(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_ref req;
 	struct mstream *st;
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_CLOSE size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	st = lookup(s, m, c, h, req.stream);
 	if (!st)
@@ -1102,44 +1085,29 @@ static void handle_close(struct mmxd_server *s, struct mmxd_media *m,
 	media_reply(s, c, h, 0, "", NULL, 0);
 }
 
-void mmxd_media_handle(struct mmxd_server *s, struct mmxd_conn *c,
-		       const struct mmx_proto_header *h,
-		       const uint8_t *payload, size_t len)
-{
-	struct mmxd_media *m = mmxd_server_media(s);
+/* The media requests (STREAM_* and CLOCK_QUERY), after HELLO. */
+#define MEDIA(t, req, f, fn) \
+	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
 
-	switch (h->type) {
-	case MMX_MSG_STREAM_OPEN:
-		handle_open(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_CLOSE:
-		handle_close(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_START:
-		handle_start(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_VIDEO:
-	case MMX_MSG_STREAM_REPLACE:
-		handle_video(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_RETRACT:
-		handle_retract(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_AUDIO:
-		handle_audio(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_QUERY:
-		handle_clock_query(s, m, c, h, payload, len);
-		break;
-	default:
-		if (mmxd_time_is_request(h->type)) {
-			mmxd_time_handle(s, m->time, c, h, payload, len);
-			break;
-		}
-		media_reply(s, c, h, -ENOSYS, "not implemented", NULL, 0);
-		break;
-	}
-}
+static const struct mmxd_request media_requests[] = {
+	MEDIA(STREAM_OPEN, struct mmx_stream_config, 0, handle_open),
+	MEDIA(STREAM_CLOSE, struct mmx_proto_stream_ref, 0, handle_close),
+	MEDIA(STREAM_START, struct mmx_proto_stream_start, 0, handle_start),
+	MEDIA(STREAM_VIDEO, struct mmx_proto_stream_video, MMXD_REQ_STREAM_DATA,
+	      handle_video),
+	MEDIA(STREAM_REPLACE, struct mmx_proto_stream_video,
+	      MMXD_REQ_STREAM_DATA, handle_video),
+	MEDIA(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
+	      handle_retract),
+	MEDIA(STREAM_AUDIO, struct mmx_proto_stream_audio, MMXD_REQ_STREAM_DATA,
+	      handle_audio),
+	MEDIA(CLOCK_QUERY, struct mmx_proto_stream_ref, 0, handle_clock_query),
+};
+
+const struct mmxd_protocol mmxd_media_protocol = {
+	.requests = media_requests,
+	.n = sizeof(media_requests) / sizeof(media_requests[0]),
+};
 
 /* Completions */
 

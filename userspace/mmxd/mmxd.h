@@ -207,7 +207,68 @@ int mmxd_conn_event(struct mmxd_server *s, struct mmxd_conn *c,
 void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Request handlers (handlers.c): answer one complete message. */
+/* Requests: one table per protocol, served by handlers.c */
+
+/* A handler's parameter it need not read (the table checked it). */
+#define mmxd_unused __attribute__((unused))
+
+/*
+ * What a request type needs before its handler runs:
+ * @MMXD_REQ_BEFORE_AUTH: allowed on a TCP connection before AUTH (anything
+ *	else there closes the connection)
+ * @MMXD_REQ_HELLO: only after HELLO (else -EPROTO)
+ * @MMXD_REQ_BEFORE_HELLO: only before HELLO (else -EPROTO)
+ * @MMXD_REQ_MEDIA: only in a server with media streams (else -ENOSYS)
+ * @MMXD_REQ_DATA: data of any length follows the @size bytes
+ * @MMXD_REQ_STREAM_DATA: as @MMXD_REQ_DATA, and the message may be as large
+ *	as MMX_PROTO_MAX_MEDIA_REQUEST once the connection has a stream
+ */
+enum mmxd_request_flags {
+	MMXD_REQ_BEFORE_AUTH = 1u << 0,
+	MMXD_REQ_HELLO = 1u << 1,
+	MMXD_REQ_MEDIA = 1u << 2,
+	MMXD_REQ_DATA = 1u << 3,
+	MMXD_REQ_STREAM_DATA = MMXD_REQ_DATA | 1u << 4,
+	MMXD_REQ_BEFORE_HELLO = 1u << 5,
+};
+
+/*
+ * Answer one complete request with exactly one reply; @len is what the
+ * table allows.
+ */
+typedef void mmxd_handler(struct mmxd_server *s, struct mmxd_conn *c,
+			  const struct mmx_proto_header *h,
+			  const uint8_t *payload, size_t len);
+
+/**
+ * struct mmxd_request - one request type
+ * @type: MMX_MSG_*
+ * @flags: enum mmxd_request_flags
+ * @size: the payload's bytes (with %MMXD_REQ_DATA: at least)
+ * @handle: its handler
+ */
+struct mmxd_request {
+	uint16_t type;
+	uint16_t flags;
+	uint32_t size;
+	mmxd_handler *handle;
+};
+
+/**
+ * struct mmxd_protocol - the requests of one protocol
+ * @requests: the table
+ * @n: its entries
+ */
+struct mmxd_protocol {
+	const struct mmxd_request *requests;
+	unsigned int n;
+};
+
+/* HELLO, PING, AUTH and the display requests (handlers.c). */
+extern const struct mmxd_protocol mmxd_core_protocol;
+/* @type's entry in the protocols' tables, or NULL. */
+const struct mmxd_request *mmxd_request_find(uint16_t type);
+/* Answer one complete message (through its table entry). */
 void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len);
@@ -389,10 +450,8 @@ void mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m);
 struct mmxd_media *mmxd_server_media(const struct mmxd_server *s);
 /* MMX_PROTO_CAP_* bits streams add to HELLO's caps. */
 uint32_t mmxd_media_caps(const struct mmxd_media *m);
-/* Handle a STREAM_* or CLOCK_QUERY request (after HELLO). */
-void mmxd_media_handle(struct mmxd_server *s, struct mmxd_conn *c,
-		       const struct mmx_proto_header *h,
-		       const uint8_t *payload, size_t len);
+/* The STREAM_* and CLOCK_QUERY requests. */
+extern const struct mmxd_protocol mmxd_media_protocol;
 /* Does @c have an open stream (media requests may be large)? */
 int mmxd_media_conn_has_stream(const struct mmxd_media *m,
 			       const struct mmxd_conn *c);
@@ -450,10 +509,8 @@ int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out);
 /* Retract every pending schedule, free everything. */
 void mmxd_time_free(struct mmxd_time *t);
 struct mmxd_time *mmxd_media_time(const struct mmxd_media *m);
-/* Handle a TIME request but CLOCK_QUERY (after HELLO). */
-void mmxd_time_handle(struct mmxd_server *s, struct mmxd_time *t,
-		      struct mmxd_conn *c, const struct mmx_proto_header *h,
-		      const uint8_t *payload, size_t len);
+/* The TIME requests but CLOCK_QUERY (media's). */
+extern const struct mmxd_protocol mmxd_time_protocol;
 /* A timed commit of TIME's (user & MMXD_TIME_TOKEN) completed. */
 void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 			  const struct mmxd_sched_event *e);
@@ -465,8 +522,6 @@ void mmxd_time_stream_gone(struct mmxd_server *s, struct mmxd_time *t,
 			   uint32_t stream);
 /* @c is going away: its schedules retracted, its clocks freed. */
 void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c);
-/* Is @type one of time.c's requests? */
-int mmxd_time_is_request(uint16_t type);
 
 /*
  * The real backend over @d's KMS device, a decoder pool (NULL: no

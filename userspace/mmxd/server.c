@@ -474,20 +474,15 @@ static void conn_drop_events(struct mmxd_server *s, struct mmxd_conn *c)
 	conn_drop(s, c, "events not read");
 }
 
-/* Is @type a media request whose data may exceed MMX_PROTO_MAX_REQUEST? */
-static int is_media_data(uint16_t type)
-{
-	return type == MMX_MSG_STREAM_VIDEO || type == MMX_MSG_STREAM_REPLACE ||
-	       type == MMX_MSG_STREAM_AUDIO;
-}
-
 /* The largest message @c may send with header @h. */
 static size_t conn_max_request(const struct mmxd_server *s,
 			       const struct mmxd_conn *c,
 			       const struct mmx_proto_header *h)
 {
-	if (is_media_data(h->type) && s->media && c->hello &&
-	    mmxd_media_conn_has_stream(s->media, c))
+	const struct mmxd_request *r = mmxd_request_find(h->type);
+
+	if (r && (r->flags & MMXD_REQ_STREAM_DATA) == MMXD_REQ_STREAM_DATA &&
+	    s->media && c->hello && mmxd_media_conn_has_stream(s->media, c))
 		return MMX_PROTO_MAX_MEDIA_REQUEST;
 	return MMX_PROTO_MAX_REQUEST;
 }

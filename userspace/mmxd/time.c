@@ -79,23 +79,6 @@ struct mmxd_time {
 	uint64_t next_token;
 };
 
-int mmxd_time_is_request(uint16_t type)
-{
-	switch (type) {
-	case MMX_MSG_CLOCK_CREATE:
-	case MMX_MSG_CLOCK_START:
-	case MMX_MSG_CLOCK_STOP:
-	case MMX_MSG_CLOCK_SET_RATE:
-	case MMX_MSG_CLOCK_READ:
-	case MMX_MSG_CLOCK_DESTROY:
-	case MMX_MSG_SCHEDULE_SUBMIT:
-	case MMX_MSG_SCHEDULE_RETRACT:
-	case MMX_MSG_SCHEDULE_REPLACE:
-		return 1;
-	}
-	return 0;
-}
-
 int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out)
 {
 	struct mmxd_time *t = calloc(1, sizeof(*t));
@@ -247,11 +230,11 @@ static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
 	return n;
 }
 
-static void handle_create(struct mmxd_server *s, struct mmxd_time *t,
-			  struct mmxd_conn *c,
+static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
 			  const struct mmx_proto_header *h,
-			  const uint8_t *payload, size_t len)
+			  const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_create req;
 	struct mmx_proto_clock_ref r;
 	const struct mmxd_media_ops *ops;
@@ -261,10 +244,6 @@ static void handle_create(struct mmxd_server *s, struct mmxd_time *t,
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad CLOCK_CREATE size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (clocks_of(t, c) >= MMXD_TIME_MAX_CLOCKS) {
 		time_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
@@ -348,20 +327,16 @@ static struct tclock *lookup_clock(struct mmxd_server *s, struct mmxd_time *t,
 	return k;
 }
 
-static void handle_start_stop(struct mmxd_server *s, struct mmxd_time *t,
-			      struct mmxd_conn *c,
+static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
 			      const struct mmx_proto_header *h,
-			      const uint8_t *payload, size_t len)
+			      const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_at req;
 	struct tclock *k;
 	int64_t now = now_ns(t), at;
 	int ret;
 
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (req.flags & ~MMX_PROTO_CLOCK_NOW) {
 		time_reply(s, c, h, -EINVAL, "unknown flags", NULL, 0);
@@ -383,19 +358,15 @@ static void handle_start_stop(struct mmxd_server *s, struct mmxd_time *t,
 	time_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_rate(struct mmxd_server *s, struct mmxd_time *t,
-			struct mmxd_conn *c, const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len)
+static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_rate req;
 	struct tclock *k;
 	int ret;
 
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad CLOCK_SET_RATE size", NULL,
-			   0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad || !req.den || req.den > TIME_MAX_RATE ||
 	    req.num < -TIME_MAX_RATE || req.num > TIME_MAX_RATE) {
@@ -409,20 +380,17 @@ static void handle_rate(struct mmxd_server *s, struct mmxd_time *t,
 	time_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_read(struct mmxd_server *s, struct mmxd_time *t,
-			struct mmxd_conn *c, const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len)
+static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_ref req;
 	struct mmx_remote_clock_state r;
 	struct mmx_clock_state st;
 	struct tclock *k;
 	int ret;
 
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad) {
 		time_reply(s, c, h, -EINVAL, "pad not 0", NULL, 0);
@@ -710,11 +678,11 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	time_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
-			  struct mmxd_conn *c,
+static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 			  const struct mmx_proto_header *h,
 			  const uint8_t *payload, size_t len)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_schedule_replace req;
 	const struct mmx_schedule_request *r = &req.req;
 	const struct mmxd_media_ops *ops;
@@ -729,18 +697,10 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 	ops = mmxd_media_backend(t->m, &ctx);
 	memset(&req, 0, sizeof(req));
 	if (h->type == MMX_MSG_SCHEDULE_SUBMIT) {
-		if (len < sizeof(req.req)) {
-			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-			return;
-		}
 		memcpy(&req.req, payload, sizeof(req.req));
 		data = payload + sizeof(req.req);
 		dlen = len - sizeof(req.req);
 	} else {
-		if (len < sizeof(req)) {
-			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-			return;
-		}
 		memcpy(&req, payload, sizeof(req));
 		data = payload + sizeof(req);
 		dlen = len - sizeof(req);
@@ -825,11 +785,11 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 	time_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
-			   struct mmxd_conn *c,
+static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len)
+			   const uint8_t *payload, size_t len mmxd_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_schedule_ref req;
 	const struct mmxd_media_ops *ops;
 	struct tsched *e;
@@ -837,10 +797,6 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	e = sched_find(t, c, req.id);
 	if (!e) {
@@ -864,37 +820,30 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
 	time_reply(s, c, h, ret, "too late", NULL, 0);
 }
 
-void mmxd_time_handle(struct mmxd_server *s, struct mmxd_time *t,
-		      struct mmxd_conn *c, const struct mmx_proto_header *h,
-		      const uint8_t *payload, size_t len)
-{
-	switch (h->type) {
-	case MMX_MSG_CLOCK_CREATE:
-		handle_create(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_START:
-	case MMX_MSG_CLOCK_STOP:
-		handle_start_stop(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_SET_RATE:
-		handle_rate(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_READ:
-	case MMX_MSG_CLOCK_DESTROY:
-		handle_read(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_SCHEDULE_SUBMIT:
-	case MMX_MSG_SCHEDULE_REPLACE:
-		handle_submit(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_SCHEDULE_RETRACT:
-		handle_retract(s, t, c, h, payload, len);
-		break;
-	default:
-		time_reply(s, c, h, -ENOSYS, "not implemented", NULL, 0);
-		break;
-	}
-}
+/* TIME's requests but CLOCK_QUERY (media.c's): after HELLO, with media. */
+#define TIME(t, req, f, fn) \
+	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
+
+static const struct mmxd_request time_requests[] = {
+	TIME(CLOCK_CREATE, struct mmx_proto_clock_create, 0, handle_create),
+	TIME(CLOCK_START, struct mmx_proto_clock_at, 0, handle_start_stop),
+	TIME(CLOCK_STOP, struct mmx_proto_clock_at, 0, handle_start_stop),
+	TIME(CLOCK_SET_RATE, struct mmx_proto_clock_rate, 0, handle_rate),
+	TIME(CLOCK_READ, struct mmx_proto_clock_ref, 0, handle_read),
+	TIME(CLOCK_DESTROY, struct mmx_proto_clock_ref, 0, handle_read),
+	/* an AUDIO request's samples follow */
+	TIME(SCHEDULE_SUBMIT, struct mmx_schedule_request, MMXD_REQ_DATA,
+	     handle_submit),
+	TIME(SCHEDULE_REPLACE, struct mmx_proto_schedule_replace,
+	     MMXD_REQ_DATA, handle_submit),
+	TIME(SCHEDULE_RETRACT, struct mmx_proto_schedule_ref, 0,
+	     handle_retract),
+};
+
+const struct mmxd_protocol mmxd_time_protocol = {
+	.requests = time_requests,
+	.n = sizeof(time_requests) / sizeof(time_requests[0]),
+};
 
 void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 			  const struct mmxd_sched_event *ke)
