@@ -21,6 +21,7 @@
 #include <xf86drmMode.h>
 
 #include "mmx_internal.h"
+#include "mmx_pan.h"
 
 int mmx_error_set(struct mmx_error *err, int e, const char *fmt, ...)
 {
@@ -260,6 +261,46 @@ const struct mmx_crtc_info *mmx_state_crtc(const struct mmx_state *s,
 		if (s->crtcs[i].id == id)
 			return &s->crtcs[i];
 	return NULL;
+}
+
+int mmx_screen_bbox(const struct mmx_crtc_info *crtcs, uint32_t n,
+		    uint32_t *width, uint32_t *height)
+{
+	/* no minimum to grow to, no maximum to refuse */
+	static const struct mmx_screen_limits any = { 0, 0, UINT32_MAX,
+						      UINT32_MAX };
+	uint32_t i, w, h;
+	int ret = -ENOENT;
+
+	if ((!crtcs && n) || !width || !height)
+		return -EINVAL;
+	*width = 0;
+	*height = 0;
+	for (i = 0; i < n; i++) {
+		const struct mmx_crtc_info *ci = &crtcs[i];
+		const struct mmx_screen_head head = {
+			.on = ci->mode_valid,
+			.x = ci->x,
+			.y = ci->y,
+			.bbox_x = ci->bbox_x,
+			.bbox_y = ci->bbox_y,
+			.bbox_w = ci->width,
+			.bbox_h = ci->height,
+			.pan_left = ci->panning.left,
+			.pan_top = ci->panning.top,
+			.pan_width = ci->panning.width,
+			.pan_height = ci->panning.height,
+		};
+
+		if (mmx_screen_size_auto(&head, 1, &any, &w, &h))
+			continue;
+		ret = 0;
+		if (w > *width)
+			*width = w;
+		if (h > *height)
+			*height = h;
+	}
+	return ret;
 }
 
 const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,

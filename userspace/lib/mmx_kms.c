@@ -1008,18 +1008,8 @@ int mmx_kms_state(void *ctx, int probe, struct mmx_state *s)
 		s->screen_width = k->screen.width;
 		s->screen_height = k->screen.height;
 	} else {
-		for (i = 0; i < s->ncrtc; i++) {
-			const struct mmx_crtc_info *ci = &s->crtcs[i];
-			int64_t r = (int64_t)ci->x + ci->bbox_x + ci->width;
-			int64_t b = (int64_t)ci->y + ci->bbox_y + ci->height;
-
-			if (!ci->mode_valid)
-				continue;
-			if (r > s->screen_width)
-				s->screen_width = (uint32_t)r;
-			if (b > s->screen_height)
-				s->screen_height = (uint32_t)b;
-		}
+		mmx_screen_bbox(s->crtcs, s->ncrtc, &s->screen_width,
+				&s->screen_height);
 	}
 out:
 	for (i = 0; i < nconn; i++)
