@@ -348,9 +348,11 @@ static int test_screen_bbox(void)
 	/* nothing lit: -ENOENT, 0x0 */
 	ret = mmx_screen_bbox(c, 3, &w, &ht);
 	UNIT_CHECK(ret == -ENOENT && !w && !ht, "none: %d %ux%u", ret, w, ht);
-	/* 100x50 at (0,0) and the uAPI example's keystone at (150, 24),
+	/*
+	 * 100x50 at (0,0) and the uAPI example's keystone at (150, 24),
 	 * bbox (-150, -24) 2240x1104: 2240 x 1104, nothing grown to a
-	 * minimum; the third CRTC is off, its area does not count */
+	 * minimum; the third CRTC is off, its area does not count
+	 */
 	c[0].mode_valid = 1;
 	c[0].width = 100;
 	c[0].height = 50;

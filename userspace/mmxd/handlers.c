@@ -47,7 +47,7 @@ static void reply_ok(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len mmxd_unused)
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
 	const struct mmxd_options *o = mmxd_server_options(s);
 	struct mmx_proto_hello_reply r;
@@ -110,7 +110,7 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			     const struct mmx_proto_header *h,
-			     const uint8_t *payload, size_t len mmxd_unused)
+			     const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmx_proto_get_state req;
 	const struct mmx_display_ops *ops;
@@ -140,7 +140,7 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len mmxd_unused)
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
 	const struct mmx_display_ops *ops;
 	struct mmx_config *cfg;
@@ -175,7 +175,7 @@ static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_pointer(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len mmxd_unused)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmx_proto_pointer req;
 	const struct mmx_display_ops *ops;
@@ -194,7 +194,7 @@ static void handle_pointer(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_capture(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len mmxd_unused)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmx_proto_capture_reply cap = { 0 };
 	struct mmx_proto_capture req;
@@ -235,7 +235,7 @@ static int cookie_equal(const uint8_t *a, const uint8_t *b, size_t len)
 
 static void handle_auth(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len mmxd_unused)
+			const uint8_t *payload, size_t len __maybe_unused)
 {
 	const struct mmxd_options *o = mmxd_server_options(s);
 	struct mmx_proto_auth auth;
@@ -263,8 +263,8 @@ static void handle_auth(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_ping(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h,
-			const uint8_t *payload mmxd_unused,
-			size_t len mmxd_unused)
+			const uint8_t *payload __maybe_unused,
+			size_t len __maybe_unused)
 {
 	reply_ok(s, c, h, NULL, 0, NULL, 0);
 }
@@ -288,7 +288,7 @@ static const struct mmxd_request core_requests[] = {
 
 const struct mmxd_protocol mmxd_core_protocol = {
 	.requests = core_requests,
-	.n = sizeof(core_requests) / sizeof(core_requests[0]),
+	.n = ARRAY_SIZE(core_requests),
 };
 
 const struct mmxd_request *mmxd_request_find(uint16_t type)
@@ -298,7 +298,7 @@ const struct mmxd_request *mmxd_request_find(uint16_t type)
 	};
 	unsigned int i, j;
 
-	for (i = 0; i < sizeof(protocols) / sizeof(protocols[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(protocols); i++)
 		for (j = 0; j < protocols[i]->n; j++)
 			if (protocols[i]->requests[j].type == type)
 				return &protocols[i]->requests[j];

@@ -677,7 +677,7 @@ static const char *check_config(const struct mmxd_media *m,
 
 static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len mmxd_unused)
+			const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_open_reply r;
@@ -793,7 +793,7 @@ static struct mstream *lookup(struct mmxd_server *s, struct mmxd_media *m,
 
 static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len mmxd_unused)
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_start req;
@@ -915,7 +915,7 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len mmxd_unused)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_retract req;
@@ -1043,7 +1043,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 			       const struct mmx_proto_header *h,
-			       const uint8_t *payload, size_t len mmxd_unused)
+			       const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_ref req;
@@ -1071,7 +1071,7 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len mmxd_unused)
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_ref req;
@@ -1106,7 +1106,7 @@ static const struct mmxd_request media_requests[] = {
 
 const struct mmxd_protocol mmxd_media_protocol = {
 	.requests = media_requests,
-	.n = sizeof(media_requests) / sizeof(media_requests[0]),
+	.n = ARRAY_SIZE(media_requests),
 };
 
 /* Completions */

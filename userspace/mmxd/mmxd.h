@@ -210,7 +210,12 @@ void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 /* Requests: one table per protocol, served by handlers.c */
 
 /* A handler's parameter it need not read (the table checked it). */
-#define mmxd_unused __attribute__((unused))
+#ifndef __maybe_unused
+#define __maybe_unused __attribute__((unused))
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /*
  * What a request type needs before its handler runs:

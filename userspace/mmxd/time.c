@@ -232,7 +232,7 @@ static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
 
 static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
 			  const struct mmx_proto_header *h,
-			  const uint8_t *payload, size_t len mmxd_unused)
+			  const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_create req;
@@ -329,7 +329,7 @@ static struct tclock *lookup_clock(struct mmxd_server *s, struct mmxd_time *t,
 
 static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
 			      const struct mmx_proto_header *h,
-			      const uint8_t *payload, size_t len mmxd_unused)
+			      const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_at req;
@@ -360,7 +360,7 @@ static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len mmxd_unused)
+			const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_rate req;
@@ -382,7 +382,7 @@ static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len mmxd_unused)
+			const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_ref req;
@@ -787,7 +787,7 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len mmxd_unused)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_schedule_ref req;
@@ -842,7 +842,7 @@ static const struct mmxd_request time_requests[] = {
 
 const struct mmxd_protocol mmxd_time_protocol = {
 	.requests = time_requests,
-	.n = sizeof(time_requests) / sizeof(time_requests[0]),
+	.n = ARRAY_SIZE(time_requests),
 };
 
 void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
