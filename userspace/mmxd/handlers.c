@@ -19,6 +19,29 @@ static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h, int err,
 			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+void mmxd_reply_parts(struct mmxd_server *s, struct mmxd_conn *c,
+		      const struct mmx_proto_header *h, int err,
+		      const char *msg, const void *a, size_t alen,
+		      const void *b, size_t blen)
+{
+	if (err)
+		mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
+			 mmx_wire_type_name(h->type), h->sequence, msg,
+			 strerror(-err));
+	else
+		mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
+			 mmx_wire_type_name(h->type), h->sequence);
+	mmxd_conn_reply(s, c, h->sequence, h->type, err, err ? msg : "", a,
+			alen, b, blen);
+}
+
+void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
+		const struct mmx_proto_header *h, int err, const char *msg,
+		const void *data, size_t len)
+{
+	mmxd_reply_parts(s, c, h, err, msg, data, len, NULL, 0);
+}
+
 static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h, int err,
 			const char *fmt, ...)
@@ -29,20 +52,14 @@ static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
-		 mmx_wire_type_name(h->type), h->sequence, msg,
-		 strerror(-err));
-	mmxd_conn_reply(s, c, h->sequence, h->type, err, msg, NULL, 0, NULL,
-			0);
+	mmxd_reply(s, c, h, err, msg, NULL, 0);
 }
 
 static void reply_ok(struct mmxd_server *s, struct mmxd_conn *c,
 		     const struct mmx_proto_header *h, const void *a,
 		     size_t alen, const void *b, size_t blen)
 {
-	mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
-		 mmx_wire_type_name(h->type), h->sequence);
-	mmxd_conn_reply(s, c, h->sequence, h->type, 0, "", a, alen, b, blen);
+	mmxd_reply_parts(s, c, h, 0, "", a, alen, b, blen);
 }
 
 static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,

@@ -219,23 +219,6 @@ int mmxd_media_conn_has_stream(const struct mmxd_media *m,
 	return stream_of_conn(m, c) != NULL;
 }
 
-/* Replies (one per request, as in handlers.c) */
-
-static void media_reply(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h, int err,
-			const char *msg, const void *data, size_t len)
-{
-	if (err)
-		mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
-			 mmx_wire_type_name(h->type), h->sequence, msg,
-			 strerror(-err));
-	else
-		mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
-			 mmx_wire_type_name(h->type), h->sequence);
-	mmxd_conn_reply(s, c, h->sequence, h->type, err, err ? msg : "",
-			data, len, NULL, 0);
-}
-
 /* Clocks */
 
 static int64_t ns_to_frames(int64_t ns, uint32_t rate)
@@ -690,22 +673,22 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 
 	memcpy(&cfg, payload, sizeof(cfg));
 	if (stream_of_conn(m, c)) {
-		media_reply(s, c, h, -EBUSY, "a stream is open already",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EBUSY, "a stream is open already",
+			   NULL, 0);
 		return;
 	}
 	why = check_config(m, &cfg, &ret);
 	if (why) {
-		media_reply(s, c, h, ret, why, NULL, 0);
+		mmxd_reply(s, c, h, ret, why, NULL, 0);
 		return;
 	}
 	if (m->n >= MMXD_MAX_STREAMS) {
-		media_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
+		mmxd_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
 		return;
 	}
 	st = calloc(1, sizeof(*st));
 	if (!st) {
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	st->conn = c;
@@ -717,8 +700,8 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 	ret = m->ops->target(m->ctx, cfg.output, busy, m->n, &st->t);
 	if (ret) {
 		free(st);
-		media_reply(s, c, h, ret,
-			    "no lit output with a free overlay plane", NULL, 0);
+		mmxd_reply(s, c, h, ret,
+			   "no lit output with a free overlay plane", NULL, 0);
 		return;
 	}
 	if (cfg.x == -1 && cfg.y == -1) {
@@ -738,8 +721,8 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 			while (i--)
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
-			media_reply(s, c, h, ret == -ENOMEM ? -ENOSPC : ret,
-				    "cannot create the framebuffers", NULL, 0);
+			mmxd_reply(s, c, h, ret == -ENOMEM ? -ENOSPC : ret,
+				   "cannot create the framebuffers", NULL, 0);
 			return;
 		}
 	}
@@ -751,8 +734,8 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
 			m->audio = NULL;
-			media_reply(s, c, h, ret, "cannot open the audio device",
-				    NULL, 0);
+			mmxd_reply(s, c, h, ret, "cannot open the audio device",
+				   NULL, 0);
 			return;
 		}
 		st->audio = 1;
@@ -775,7 +758,7 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 		 c->id, st->id, cfg.width, cfg.height, st->x, st->y,
 		 st->t.crtc, st->t.plane, st->nbuf,
 		 st->audio ? ", audio" : "");
-	media_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
 }
 
 /* The stream @id of @c, or NULL after replying -ENOENT. */
@@ -787,7 +770,7 @@ static struct mstream *lookup(struct mmxd_server *s, struct mmxd_media *m,
 
 	if (st && st->id == id)
 		return st;
-	media_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
+	mmxd_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
 	return NULL;
 }
 
@@ -805,11 +788,11 @@ static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
 		return;
 	if (req.pad || req.delay_ns < 0 ||
 	    req.delay_ns > 60 * 1000000000ll) {
-		media_reply(s, c, h, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
 		return;
 	}
 	if (st->started) {
-		media_reply(s, c, h, -EBUSY, "started already", NULL, 0);
+		mmxd_reply(s, c, h, -EBUSY, "started already", NULL, 0);
 		return;
 	}
 	st->started = 1;
@@ -818,7 +801,7 @@ static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
 		st->audio_origin = m->ops->audio->written(m->ctx, m->audio) +
 			ns_to_frames(req.delay_ns, st->cfg.audio_rate);
 	pump(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
 static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
@@ -833,7 +816,7 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 	size_t dlen;
 
 	if (len == sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "no JPEG data", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "no JPEG data", NULL, 0);
 		return;
 	}
 	memcpy(&req, payload, sizeof(req));
@@ -843,24 +826,24 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 		return;
 	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
 	    dlen > MMX_STREAM_MAX_CHUNK) {
-		media_reply(s, c, h, -EINVAL,
-			    "flags 0, id non-zero, expire >= pts", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL,
+			   "flags 0, id non-zero, expire >= pts", NULL, 0);
 		return;
 	}
 	old = find_frame(st, req.id);
 	if (replace && !old) {
-		media_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
 		return;
 	}
 	if (!replace && old) {
-		media_reply(s, c, h, -EEXIST, "frame id pending already",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EEXIST, "frame id pending already",
+			   NULL, 0);
 		return;
 	}
 	if ((!replace && st->nframes >= st->max_frames) ||
 	    st->nframes >= 2 * st->max_frames ||
 	    st->bytes + dlen > MMXD_STREAM_MAX_BYTES) {
-		media_reply(s, c, h, -EAGAIN, "stream queue full", NULL, 0);
+		mmxd_reply(s, c, h, -EAGAIN, "stream queue full", NULL, 0);
 		return;
 	}
 	f = calloc(1, sizeof(*f));
@@ -868,7 +851,7 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 		f->jpeg = malloc(dlen);
 	if (!f || !f->jpeg) {
 		free(f);
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (old) {
@@ -878,9 +861,9 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 			if (ret) {
 				free(f->jpeg);
 				free(f);
-				media_reply(s, c, h, ret,
-					    ret == -EBUSY ? "too late" :
-					    "retract failed", NULL, 0);
+				mmxd_reply(s, c, h, ret,
+					   ret == -EBUSY ? "too late" :
+					   "retract failed", NULL, 0);
 				return;
 			}
 			old->state = F_RETRACTING;
@@ -910,7 +893,7 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 	st->nframes++;
 	st->bytes += dlen;
 	pump(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
 static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
@@ -928,19 +911,19 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	if (!st)
 		return;
 	if (req.pad) {
-		media_reply(s, c, h, -EINVAL, "pad must be 0", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "pad must be 0", NULL, 0);
 		return;
 	}
 	f = find_frame(st, req.id);
 	if (!f) {
-		media_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
 		return;
 	}
 	if (f->state == F_SCHEDULED) {
 		ret = m->ops->retract(m->ctx, f->sched);
 		if (ret) {
-			media_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
-				    "retract failed", NULL, 0);
+			mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+				   "retract failed", NULL, 0);
 			return;
 		}
 		/* the kernel's RETRACTED event ends it */
@@ -951,7 +934,7 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 		frame_end(s, st, f, MMX_STREAM_RETRACTED, 0, 0, 0, 0);
 		pump(s, m, st);
 	}
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
 static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
@@ -967,7 +950,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	int ret;
 
 	if (len == sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "no audio data", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "no audio data", NULL, 0);
 		return;
 	}
 	memcpy(&req, payload, sizeof(req));
@@ -976,25 +959,25 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	if (!st)
 		return;
 	if (!st->audio) {
-		media_reply(s, c, h, -EOPNOTSUPP, "a stream without audio",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EOPNOTSUPP, "a stream without audio",
+			   NULL, 0);
 		return;
 	}
 	fsize = 2u * st->cfg.audio_channels;
 	if (req.flags || dlen > MMX_STREAM_MAX_CHUNK ||
 	    (st->cfg.audio_format == MMX_AUDIO_S16LE && dlen % fsize)) {
-		media_reply(s, c, h, -EINVAL,
-			    "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL,
+			   "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
+			   NULL, 0);
 		return;
 	}
 	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
-		media_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
+		mmxd_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
 		return;
 	}
 	a = calloc(1, sizeof(*a));
 	if (!a) {
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	a->token = ++m->next_token;
@@ -1018,7 +1001,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	if (!a->pcm) {
 		free(a);
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (a->state == A_DECODING) {
@@ -1028,7 +1011,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 		if (ret) {
 			free(a->pcm);
 			free(a);
-			media_reply(s, c, h, ret, "decoder queue", NULL, 0);
+			mmxd_reply(s, c, h, ret, "decoder queue", NULL, 0);
 			return;
 		}
 	}
@@ -1038,7 +1021,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	*pp = a;
 	st->nchunks++;
 	pump(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
 static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
@@ -1066,7 +1049,7 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 		if (!m->ops->audio->played(m->ctx, m->audio, &played))
 			r.audio_frames = played;
 	}
-	media_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
 }
 
 static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
@@ -1082,7 +1065,7 @@ static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
 	if (!st)
 		return;
 	stream_free(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
 /* The media requests (STREAM_* and CLOCK_QUERY), after HELLO. */

@@ -269,6 +269,19 @@ struct mmxd_protocol {
 	unsigned int n;
 };
 
+/*
+ * Reply to @h on @c: error @err (0: success) with @msg, then @a and @b
+ * (@alen, @blen bytes); logged at verbosity 1 (errors) or 2 (success).
+ */
+void mmxd_reply_parts(struct mmxd_server *s, struct mmxd_conn *c,
+		      const struct mmx_proto_header *h, int err,
+		      const char *msg, const void *a, size_t alen,
+		      const void *b, size_t blen);
+/* The same with one data part. */
+void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
+		const struct mmx_proto_header *h, int err, const char *msg,
+		const void *data, size_t len);
+
 /* HELLO, PING, AUTH and the display requests (handlers.c). */
 extern const struct mmxd_protocol mmxd_core_protocol;
 /* @type's entry in the protocols' tables, or NULL. */
