@@ -83,20 +83,51 @@ void mmx_wire_put_reply(void *buf, uint16_t request, int32_t error,
 	memcpy(buf, &r, sizeof(r));
 }
 
+/* After a failed send or receive: -EAGAIN when it would block, or -errno. */
+static ssize_t io_error(void)
+{
+	return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
+}
+
+ssize_t mmx_wire_recv_some(int fd, void *buf, size_t len, int flags)
+{
+	ssize_t n;
+
+	do
+		n = recv(fd, buf, len, flags);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? io_error() : n;
+}
+
+static ssize_t sendmsg_some(int fd, const struct msghdr *msg, int flags)
+{
+	ssize_t n;
+
+	do
+		n = sendmsg(fd, msg, flags | MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? io_error() : n;
+}
+
+ssize_t mmx_wire_send_some(int fd, const void *buf, size_t len, int flags)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	return sendmsg_some(fd, &msg, flags);
+}
+
 int mmx_wire_read_all(int fd, void *buf, size_t len)
 {
 	uint8_t *p = buf;
 
 	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
+		ssize_t n = mmx_wire_recv_some(fd, p, len, 0);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return -ETIMEDOUT;
-			return -errno;
-		}
+		if (n == -EAGAIN)
+			return -ETIMEDOUT;
+		if (n < 0)
+			return (int)n;
 		if (n == 0)
 			return -ECONNRESET;
 		p += n;
@@ -109,15 +140,12 @@ static int writev_all(int fd, struct iovec *iov, int niov)
 {
 	while (niov) {
 		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = niov };
-		ssize_t n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+		ssize_t n = sendmsg_some(fd, &msg, 0);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return -ETIMEDOUT;
-			return -errno;
-		}
+		if (n == -EAGAIN)
+			return -ETIMEDOUT;
+		if (n < 0)
+			return (int)n;
 		/* skip what was sent */
 		while (niov && (size_t)n >= iov->iov_len) {
 			n -= (ssize_t)iov->iov_len;

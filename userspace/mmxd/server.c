@@ -514,16 +514,14 @@ static void conn_flush(struct mmxd_server *s, struct mmxd_conn *c)
 {
 	conn_next_event(c);
 	while (c->out && !c->dead) {
-		ssize_t n = send(c->fd, c->out + c->out_off,
-				 c->out_len - c->out_off,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t n = mmx_wire_send_some(c->fd, c->out + c->out_off,
+					       c->out_len - c->out_off,
+					       MSG_DONTWAIT);
 
+		if (n == -EAGAIN)
+			return;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			conn_drop(s, c, strerror(errno));
+			conn_drop(s, c, strerror((int)-n));
 			return;
 		}
 		c->out_off += (size_t)n;
@@ -573,15 +571,12 @@ static void conn_read(struct mmxd_server *s, struct mmxd_conn *c)
 		}
 		if (c->in_len >= c->in_cap)
 			return;
-		n = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len,
-			 MSG_DONTWAIT);
-
+		n = mmx_wire_recv_some(c->fd, c->in + c->in_len,
+				       c->in_cap - c->in_len, MSG_DONTWAIT);
+		if (n == -EAGAIN)
+			return;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			conn_drop(s, c, strerror(errno));
+			conn_drop(s, c, strerror((int)-n));
 			return;
 		}
 		if (n == 0) {
