@@ -209,7 +209,10 @@ void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 
 /* Requests: one table per protocol, served by handlers.c */
 
-/* A handler's parameter it need not read (the table checked it). */
+/*
+ * The kernel's helpers, for the tables and for a handler's parameter it
+ * need not read (the table checked it).
+ */
 #ifndef __maybe_unused
 #define __maybe_unused __attribute__((unused))
 #endif
