@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -761,13 +762,24 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
 }
 
-/* The stream @id of @c, or NULL after replying -ENOENT. */
-static struct mstream *lookup(struct mmxd_server *s, struct mmxd_media *m,
-			      struct mmxd_conn *c,
-			      const struct mmx_proto_header *h, uint32_t id)
-{
-	struct mstream *st = stream_of_conn(m, c);
+/* Every media request but STREAM_OPEN starts with its stream's id. */
+_Static_assert(offsetof(struct mmx_proto_stream_ref, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_start, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_video, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_retract, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_audio, stream) == 0,
+	       "media requests start with the stream id");
 
+/* The stream @payload names, @c's, or NULL after replying -ENOENT. */
+static struct mstream *request_stream(struct mmxd_server *s,
+				      struct mmxd_conn *c,
+				      const struct mmx_proto_header *h,
+				      const uint8_t *payload)
+{
+	struct mstream *st = stream_of_conn(mmxd_server_media(s), c);
+	uint32_t id;
+
+	memcpy(&id, payload, sizeof(id));
 	if (st && st->id == id)
 		return st;
 	mmxd_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
@@ -783,7 +795,7 @@ static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
 	struct mstream *st;
 
 	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (req.pad || req.delay_ns < 0 ||
@@ -821,7 +833,7 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
@@ -907,7 +919,7 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	int ret;
 
 	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (req.pad) {
@@ -955,7 +967,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (!st->audio) {
@@ -1029,12 +1041,10 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 			       const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = mmxd_server_media(s);
-	struct mmx_proto_stream_ref req;
 	struct mmx_stream_clock r;
 	struct mstream *st;
 
-	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	memset(&r, 0, sizeof(r));
@@ -1056,15 +1066,11 @@ static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	struct mmx_proto_stream_ref req;
-	struct mstream *st;
+	struct mstream *st = request_stream(s, c, h, payload);
 
-	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
 	if (!st)
 		return;
-	stream_free(s, m, st);
+	stream_free(s, mmxd_server_media(s), st);
 	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
