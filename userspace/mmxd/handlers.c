@@ -322,12 +322,26 @@ const struct mmxd_request *mmxd_request_find(uint16_t type)
 	return NULL;
 }
 
+/*
+ * NULL when @r's table entry allows a payload of @len bytes, else how the
+ * length must compare with the entry's size.
+ */
+static const char *size_refused(const struct mmxd_request *r, size_t len)
+{
+	if ((r->flags & MMXD_REQ_STREAM_DATA) == MMXD_REQ_STREAM_DATA)
+		return len > r->size ? NULL : "more than";
+	if (r->flags & MMXD_REQ_DATA)
+		return len >= r->size ? NULL : "at least";
+	return len == r->size ? NULL : "not";
+}
+
 void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len)
 {
 	const struct mmxd_request *r = mmxd_request_find(h->type);
 	const char *name = mmx_wire_type_name(h->type);
+	const char *rule;
 
 	if (h->flags) {
 		reply_error(s, c, h, -EINVAL, "header flags 0x%x must be 0",
@@ -360,11 +374,10 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		reply_error(s, c, h, -EPROTO, "%s after HELLO", name);
 		return;
 	}
-	if (len != r->size && !((r->flags & MMXD_REQ_DATA) && len > r->size)) {
+	rule = size_refused(r, len);
+	if (rule) {
 		reply_error(s, c, h, -EINVAL, "%s payload is %zu bytes, %s %u",
-			    name, len,
-			    r->flags & MMXD_REQ_DATA ? "at least" : "not",
-			    r->size);
+			    name, len, rule, r->size);
 		return;
 	}
 	r->handle(s, c, h, payload, len);

@@ -827,10 +827,6 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 	struct mstream *st;
 	size_t dlen;
 
-	if (len == sizeof(req)) {
-		mmxd_reply(s, c, h, -EINVAL, "no JPEG data", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
 	st = request_stream(s, c, h, payload);
@@ -961,10 +957,6 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	size_t dlen, fsize;
 	int ret;
 
-	if (len == sizeof(req)) {
-		mmxd_reply(s, c, h, -EINVAL, "no audio data", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
 	st = request_stream(s, c, h, payload);

@@ -228,8 +228,9 @@ void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
  * @MMXD_REQ_BEFORE_HELLO: only before HELLO (else -EPROTO)
  * @MMXD_REQ_MEDIA: only in a server with media streams (else -ENOSYS)
  * @MMXD_REQ_DATA: data of any length follows the @size bytes
- * @MMXD_REQ_STREAM_DATA: as @MMXD_REQ_DATA, and the message may be as large
- *	as MMX_PROTO_MAX_MEDIA_REQUEST once the connection has a stream
+ * @MMXD_REQ_STREAM_DATA: as @MMXD_REQ_DATA but at least one byte of it (a
+ *	stream's JPEG or audio), and the message may be as large as
+ *	MMX_PROTO_MAX_MEDIA_REQUEST once the connection has a stream
  */
 enum mmxd_request_flags {
 	MMXD_REQ_BEFORE_AUTH = 1u << 0,
