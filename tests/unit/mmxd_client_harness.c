@@ -55,7 +55,7 @@ static int quiet_capture(void *ctx, uint32_t crtc, uint32_t *w,
 	return -EOPNOTSUPP;
 }
 
-const struct mmxd_ops quiet_display_ops = {
+const struct mmx_display_ops quiet_display_ops = {
 	.state = quiet_state,
 	.apply = quiet_apply,
 	.pointer_moved = quiet_pointer,

@@ -23,7 +23,7 @@ extern struct mmxd_server *srv;
  * A display backend that applies nothing and captures nothing; its state
  * is *quiet_state_shown, or all zero (no outputs) while that is NULL.
  */
-extern const struct mmxd_ops quiet_display_ops;
+extern const struct mmx_display_ops quiet_display_ops;
 extern const struct mmx_state *quiet_state_shown;
 
 /* A new client of srv (@tcp: as a TCP one): our non-blocking end, or -1. */

@@ -3,7 +3,8 @@
  * Host tests of libmmx's pure screen arithmetic (userspace/lib/mmx_pan.c):
  * the panning policy (RandR 1.3's single-CRTC cases, independent and joint
  * multi-head, with a scale and a rotation), the screen size xrandr
- * computes, RandR's screen-size checks (--fb) and the placement of the
+ * computes (and mmx_screen_bbox(), its public form), RandR's screen-size
+ * checks (--fb) and the placement of the
  * screen framebuffer on a CRTC.
  *
  * Expected values are computed by hand from RandR's rules (X server
@@ -336,6 +337,54 @@ static int test_screen_size_auto(void)
 	return 0;
 }
 
+/* The public mmx_screen_bbox(): CRTC infos, no minimum, no maximum. */
+static int test_screen_bbox(void)
+{
+	struct mmx_crtc_info c[3];
+	uint32_t w = 7, ht = 7;
+	int ret;
+
+	memset(c, 0, sizeof(c));
+	/* nothing lit: -ENOENT, 0x0 */
+	ret = mmx_screen_bbox(c, 3, &w, &ht);
+	UNIT_CHECK(ret == -ENOENT && !w && !ht, "none: %d %ux%u", ret, w, ht);
+	/*
+	 * 100x50 at (0,0) and the uAPI example's keystone at (150, 24),
+	 * bbox (-150, -24) 2240x1104: 2240 x 1104, nothing grown to a
+	 * minimum; the third CRTC is off, its area does not count
+	 */
+	c[0].mode_valid = 1;
+	c[0].width = 100;
+	c[0].height = 50;
+	c[1].mode_valid = 1;
+	c[1].x = 150;
+	c[1].y = 24;
+	c[1].bbox_x = -150;
+	c[1].bbox_y = -24;
+	c[1].width = 2240;
+	c[1].height = 1104;
+	c[2].x = 9000;
+	c[2].width = 9000;
+	c[2].height = 9000;
+	ret = mmx_screen_bbox(c, 3, &w, &ht);
+	UNIT_CHECK(!ret && w == 2240 && ht == 1104, "two lit: %d %ux%u", ret,
+		   w, ht);
+	/* the first one's panning area 3000x1200+0+0 widens the screen */
+	c[0].panning.width = 3000;
+	c[0].panning.height = 1200;
+	ret = mmx_screen_bbox(c, 3, &w, &ht);
+	UNIT_CHECK(!ret && w == 3000 && ht == 1200, "panning: %d %ux%u", ret,
+		   w, ht);
+	/* no maximum: 9000 + 9000 */
+	c[2].mode_valid = 1;
+	ret = mmx_screen_bbox(c, 3, &w, &ht);
+	UNIT_CHECK(!ret && w == 18000 && ht == 9000, "large: %d %ux%u", ret,
+		   w, ht);
+	ret = mmx_screen_bbox(NULL, 1, &w, &ht);
+	UNIT_CHECK(ret == -EINVAL, "no CRTCs: %d", ret);
+	return 0;
+}
+
 static int test_screen_size_check(void)
 {
 	struct mmx_screen_head h[2];
@@ -432,6 +481,8 @@ static const struct unit_case cases[] = {
 	  test_multi_head_rotated },
 	{ "screen-size-auto", "xrandr's screen size: bbox, panning, min, max",
 	  test_screen_size_auto },
+	{ "screen-bbox", "mmx_screen_bbox(): the lit CRTCs' extent",
+	  test_screen_bbox },
 	{ "screen-size-check", "RandR's --fb checks", test_screen_size_check },
 	{ "screen-clip", "primary plane rectangles clipped to the screen",
 	  test_clip },

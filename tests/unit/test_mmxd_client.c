@@ -75,7 +75,7 @@ static int fake_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
 	return 0;
 }
 
-static const struct mmxd_ops fake_ops = {
+static const struct mmx_display_ops fake_ops = {
 	.state = fake_state,
 	.apply = fake_apply,
 	.pointer_moved = fake_pointer,

@@ -551,6 +551,15 @@ int mmx_matrix_keystone(double m[9], uint32_t width, uint32_t height,
 int mmx_crtc_bbox(const double transform[9], uint32_t rotation,
 		  uint32_t width, uint32_t height, int32_t *x, int32_t *y,
 		  uint32_t *w, uint32_t *h);
+/*
+ * The screen size the lit CRTCs among @crtcs (@n of them, mode_valid set)
+ * need, as xrandr computes it without --fb: the bounding box from the
+ * screen origin of their screen areas (x + bbox_x + width, y + bbox_y +
+ * height) and of their panning areas. The CRTCs may be a snapshot's or
+ * planned ones. -ENOENT (and 0x0) when none is lit. (Since LIBMMX_0.2.)
+ */
+int mmx_screen_bbox(const struct mmx_crtc_info *crtcs, uint32_t n,
+		    uint32_t *width, uint32_t *height);
 
 /* Filter names: "nearest", "bilinear", and RandR's "fast" (nearest),
  * "good", "best" (bilinear). Returns the canonical name or NULL. */

@@ -105,7 +105,7 @@ out:
 
 /**
  * mmx_kms_capture - capture a CRTC's output (writeback)
- * @k: the display
+ * @ctx: the display, a struct mmx_kms
  * @crtc: CRTC id
  * @width: the mode's width
  * @height: the mode's height
@@ -115,9 +115,10 @@ out:
  * -ENOENT for an unknown CRTC; -EINVAL when it is off; -ETIMEDOUT when
  * the writeback did not complete; -ENOMEM; another -errno from KMS.
  */
-int mmx_kms_capture(struct mmx_kms *k, uint32_t crtc, uint32_t *width,
+int mmx_kms_capture(void *ctx, uint32_t crtc, uint32_t *width,
 		    uint32_t *height, uint32_t **pixels)
 {
+	struct mmx_kms *k = ctx;
 	struct mmx_kms_crtc_now now;
 	struct mmx_screen fb;
 	uint32_t index, conn = 0, y, w, h;

@@ -392,16 +392,19 @@ static int handshake(struct mmx_client *c, int tcp)
 	return ret;
 }
 
-void mmx_client_close(struct mmx_client *c)
+void mmx_client_close(void *ctx)
 {
+	struct mmx_client *c = ctx;
+
 	if (!c)
 		return;
 	close(c->fd);
 	free(c);
 }
 
-int mmx_client_state(struct mmx_client *c, int probe, struct mmx_state *s)
+int mmx_client_state(void *ctx, int probe, struct mmx_state *s)
 {
+	struct mmx_client *c = ctx;
 	struct mmx_proto_get_state req = { .probe = probe ? 1 : 0 };
 	struct mmx_proto_reply reply;
 	uint8_t *payload;
@@ -427,9 +430,10 @@ int mmx_client_state(struct mmx_client *c, int probe, struct mmx_state *s)
 	return ret;
 }
 
-int mmx_client_apply(struct mmx_client *c, const struct mmx_config *cfg,
+int mmx_client_apply(void *ctx, const struct mmx_config *cfg,
 		     struct mmx_error *err)
 {
+	struct mmx_client *c = ctx;
 	struct mmx_proto_reply reply;
 	uint8_t *payload;
 	size_t len;
@@ -447,8 +451,9 @@ int mmx_client_apply(struct mmx_client *c, const struct mmx_config *cfg,
 	return client_error(err, 0, "%s", "");
 }
 
-int mmx_client_pointer_moved(struct mmx_client *c, int32_t x, int32_t y)
+int mmx_client_pointer_moved(void *ctx, int32_t x, int32_t y)
 {
+	struct mmx_client *c = ctx;
 	struct mmx_proto_pointer req = { .x = x, .y = y };
 	struct mmx_proto_reply reply;
 	uint8_t *payload;
@@ -463,9 +468,10 @@ int mmx_client_pointer_moved(struct mmx_client *c, int32_t x, int32_t y)
 	return reply.error;
 }
 
-int mmx_client_capture(struct mmx_client *c, uint32_t crtc, uint32_t *width,
+int mmx_client_capture(void *ctx, uint32_t crtc, uint32_t *width,
 		       uint32_t *height, uint32_t **pixels)
 {
+	struct mmx_client *c = ctx;
 	struct mmx_proto_capture req = { .crtc = crtc };
 	struct mmx_proto_capture_reply cap;
 	struct mmx_proto_reply reply;
@@ -515,6 +521,22 @@ int mmx_client_fd(const struct mmx_client *c)
 {
 	return c->fd;
 }
+
+/* A remote display has no KMS device of its own. */
+static int mmx_client_kms_fd(const void *ctx)
+{
+	(void)ctx;
+	return -1;
+}
+
+const struct mmx_display_ops mmx_client_display_ops = {
+	.state = mmx_client_state,
+	.apply = mmx_client_apply,
+	.pointer_moved = mmx_client_pointer_moved,
+	.capture = mmx_client_capture,
+	.kms_fd = mmx_client_kms_fd,
+	.close = mmx_client_close,
+};
 
 uint32_t mmx_client_caps(const struct mmx_client *c)
 {

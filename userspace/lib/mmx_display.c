@@ -4,8 +4,9 @@
  *
  * libmmx's public entry points: opening a display (mmxd or a KMS device),
  * snapshots and their lookups, configuration requests and the RandR
- * request-shaped wrappers around them. The work is done by the local
- * backend (mmx_kms*.c) or the remote one (mmx_client.c).
+ * request-shaped wrappers around them. The work is done by the display's
+ * backend through its struct mmx_display_ops: the local one (mmx_kms*.c)
+ * or the remote one (mmx_client.c).
  */
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <xf86drmMode.h>
 
 #include "mmx_internal.h"
+#include "mmx_pan.h"
 
 int mmx_error_set(struct mmx_error *err, int e, const char *fmt, ...)
 {
@@ -64,41 +66,53 @@ static int open_first_kms(void)
 	return -ENODEV;
 }
 
-static int open_local(int fd, struct mmx_display **out)
+/* A display over an open local backend @k (closed on failure). */
+static int display_local(struct mmx_kms *k, struct mmx_display **out)
 {
-	struct mmx_display *d;
-	int ret;
+	struct mmx_display *d = calloc(1, sizeof(*d));
 
-	d = calloc(1, sizeof(*d));
 	if (!d) {
-		close(fd);
+		mmx_kms_close(k);
 		return -ENOMEM;
 	}
-	ret = mmx_kms_open(fd, 1, &d->kms);
+	d->ops = &mmx_kms_display_ops;
+	d->backend = k;
+	*out = d;
+	return 0;
+}
+
+static int open_local(int fd, struct mmx_display **out)
+{
+	struct mmx_kms *k;
+	int ret;
+
+	ret = mmx_kms_open(fd, 1, &k);
 	if (ret) {
 		/* the backend owns @fd only once open succeeded */
 		close(fd);
-		free(d);
 		return ret;
 	}
-	*out = d;
-	return 0;
+	return display_local(k, out);
 }
 
 static int open_remote(const char *path, int tcp, struct mmx_display **out)
 {
 	struct mmx_display *d;
+	struct mmx_client *c;
 	int ret;
 
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	ret = tcp ? mmx_client_connect_tcp(path, &d->client) :
-		    mmx_client_connect(path, &d->client);
-	if (ret) {
-		free(d);
+	ret = tcp ? mmx_client_connect_tcp(path, &c) :
+		    mmx_client_connect(path, &c);
+	if (ret)
 		return ret;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		mmx_client_close(c);
+		return -ENOMEM;
 	}
+	d->ops = &mmx_client_display_ops;
+	d->backend = c;
+	d->remote = c;
 	*out = d;
 	return 0;
 }
@@ -141,22 +155,16 @@ int mmx_open(const char *spec, struct mmx_display **out)
 
 int mmx_open_fd(int fd, struct mmx_display **out)
 {
-	struct mmx_display *d;
+	struct mmx_kms *k;
 	int ret;
 
 	if (!out || fd < 0)
 		return -EINVAL;
 	*out = NULL;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	ret = mmx_kms_open(fd, 0, &d->kms);
-	if (ret) {
-		free(d);
+	ret = mmx_kms_open(fd, 0, &k);
+	if (ret)
 		return ret;
-	}
-	*out = d;
-	return 0;
+	return display_local(k, out);
 }
 
 void mmx_close(struct mmx_display *d)
@@ -166,21 +174,18 @@ void mmx_close(struct mmx_display *d)
 	if (d->stream)
 		mmx_stream_forget(d->stream);
 	mmx_time_free(d->time);
-	if (d->kms)
-		mmx_kms_close(d->kms);
-	if (d->client)
-		mmx_client_close(d->client);
+	d->ops->close(d->backend);
 	free(d);
 }
 
 int mmx_is_remote(const struct mmx_display *d)
 {
-	return d && d->client;
+	return d && d->remote;
 }
 
 int mmx_fd(const struct mmx_display *d)
 {
-	return d && d->kms ? mmx_kms_fd(d->kms) : -1;
+	return d ? d->ops->kms_fd(d->backend) : -1;
 }
 
 static int get_state(struct mmx_display *d, int probe, struct mmx_state **out)
@@ -194,10 +199,7 @@ static int get_state(struct mmx_display *d, int probe, struct mmx_state **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	if (d->kms)
-		ret = mmx_kms_state(d->kms, probe, s);
-	else
-		ret = mmx_client_state(d->client, probe, s);
+	ret = d->ops->state(d->backend, probe, s);
 	if (ret) {
 		free(s);
 		return ret;
@@ -261,6 +263,46 @@ const struct mmx_crtc_info *mmx_state_crtc(const struct mmx_state *s,
 	return NULL;
 }
 
+int mmx_screen_bbox(const struct mmx_crtc_info *crtcs, uint32_t n,
+		    uint32_t *width, uint32_t *height)
+{
+	/* no minimum to grow to, no maximum to refuse */
+	static const struct mmx_screen_limits any = { 0, 0, UINT32_MAX,
+						      UINT32_MAX };
+	uint32_t i, w, h;
+	int ret = -ENOENT;
+
+	if ((!crtcs && n) || !width || !height)
+		return -EINVAL;
+	*width = 0;
+	*height = 0;
+	for (i = 0; i < n; i++) {
+		const struct mmx_crtc_info *ci = &crtcs[i];
+		const struct mmx_screen_head head = {
+			.on = ci->mode_valid,
+			.x = ci->x,
+			.y = ci->y,
+			.bbox_x = ci->bbox_x,
+			.bbox_y = ci->bbox_y,
+			.bbox_w = ci->width,
+			.bbox_h = ci->height,
+			.pan_left = ci->panning.left,
+			.pan_top = ci->panning.top,
+			.pan_width = ci->panning.width,
+			.pan_height = ci->panning.height,
+		};
+
+		if (mmx_screen_size_auto(&head, 1, &any, &w, &h))
+			continue;
+		ret = 0;
+		if (w > *width)
+			*width = w;
+		if (h > *height)
+			*height = h;
+	}
+	return ret;
+}
+
 const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,
 					       const char *name)
 {
@@ -307,9 +349,7 @@ int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
 	if (cfg->nchange > MMX_MAX_OUTPUTS)
 		return mmx_error_set(err, -EINVAL, "%u output changes, at most %u",
 				     cfg->nchange, MMX_MAX_OUTPUTS);
-	if (d->kms)
-		return mmx_kms_apply(d->kms, cfg, err);
-	return mmx_client_apply(d->client, cfg, err);
+	return d->ops->apply(d->backend, cfg, err);
 }
 
 /* A config with one output change; NULL (and @err set) when out of memory. */
@@ -423,9 +463,7 @@ int mmx_pointer_moved(struct mmx_display *d, int32_t x, int32_t y)
 {
 	if (!d)
 		return -EINVAL;
-	if (d->kms)
-		return mmx_kms_pointer_moved(d->kms, x, y);
-	return mmx_client_pointer_moved(d->client, x, y);
+	return d->ops->pointer_moved(d->backend, x, y);
 }
 
 int mmx_capture(struct mmx_display *d, uint32_t crtc, uint32_t *width,
@@ -434,7 +472,5 @@ int mmx_capture(struct mmx_display *d, uint32_t crtc, uint32_t *width,
 	if (!d || !width || !height || !pixels)
 		return -EINVAL;
 	*pixels = NULL;
-	if (d->kms)
-		return mmx_kms_capture(d->kms, crtc, width, height, pixels);
-	return mmx_client_capture(d->client, crtc, width, height, pixels);
+	return d->ops->capture(d->backend, crtc, width, height, pixels);
 }

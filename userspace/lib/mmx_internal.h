@@ -3,8 +3,8 @@
  * Copyright (C) 2026 The mmx authors
  *
  * libmmx internals: a display is a local KMS backend (mmx_kms_*) or a
- * connection to mmxd (mmx_client_*); mmx_display.c dispatches the public
- * API to one of them.
+ * connection to mmxd (mmx_client_*), both behind struct mmx_display_ops;
+ * mmx_display.c calls the public API's display operations through it.
  */
 
 #ifndef MMX_INTERNAL_H
@@ -14,14 +14,21 @@
 #include <stdint.h>
 
 #include "libmmx.h"
+#include "mmx_display_ops.h"
 
 struct mmx_kms;
 struct mmx_client;
 struct mmx_stream;
 
+/*
+ * @ops over @backend: the display operations. @remote: the same backend
+ * when it is mmxd (whose services go beyond the operations: streams,
+ * clocks), or NULL.
+ */
 struct mmx_display {
-	struct mmx_kms *kms;		/* local, or NULL */
-	struct mmx_client *client;	/* remote, or NULL */
+	const struct mmx_display_ops *ops;
+	void *backend;
+	struct mmx_client *remote;
 	struct mmx_stream *stream;	/* the open media stream, or NULL */
 	struct mmx_time *time;		/* TIME events (mmx_time.c), or NULL */
 };
@@ -33,27 +40,34 @@ void mmx_time_free(struct mmx_time *t);
 /* Free a stream without telling mmxd (the display is closing). */
 void mmx_stream_forget(struct mmx_stream *s);
 
-/* Local backend: KMS through libdrm (mmx_kms*.c). */
+/*
+ * Local backend: KMS through libdrm (mmx_kms*.c). Its operations take a
+ * struct mmx_kms.
+ */
 int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out);
-void mmx_kms_close(struct mmx_kms *k);
-int mmx_kms_fd(const struct mmx_kms *k);
-int mmx_kms_state(struct mmx_kms *k, int probe, struct mmx_state *s);
-int mmx_kms_apply(struct mmx_kms *k, const struct mmx_config *cfg,
+extern const struct mmx_display_ops mmx_kms_display_ops;
+void mmx_kms_close(void *ctx);
+int mmx_kms_state(void *ctx, int probe, struct mmx_state *s);
+int mmx_kms_apply(void *ctx, const struct mmx_config *cfg,
 		  struct mmx_error *err);
-int mmx_kms_pointer_moved(struct mmx_kms *k, int32_t x, int32_t y);
-int mmx_kms_capture(struct mmx_kms *k, uint32_t crtc, uint32_t *width,
+int mmx_kms_pointer_moved(void *ctx, int32_t x, int32_t y);
+int mmx_kms_capture(void *ctx, uint32_t crtc, uint32_t *width,
 		    uint32_t *height, uint32_t **pixels);
 
-/* Remote backend: the mmxd protocol (mmx_client.c). */
+/*
+ * Remote backend: the mmxd protocol (mmx_client.c). Its operations take a
+ * struct mmx_client.
+ */
 int mmx_client_connect(const char *path, struct mmx_client **out);
 /* "HOST:PORT": TCP, then AUTH with the cookie of $MMX_AUTH_FILE. */
 int mmx_client_connect_tcp(const char *spec, struct mmx_client **out);
-void mmx_client_close(struct mmx_client *c);
-int mmx_client_state(struct mmx_client *c, int probe, struct mmx_state *s);
-int mmx_client_apply(struct mmx_client *c, const struct mmx_config *cfg,
+extern const struct mmx_display_ops mmx_client_display_ops;
+void mmx_client_close(void *ctx);
+int mmx_client_state(void *ctx, int probe, struct mmx_state *s);
+int mmx_client_apply(void *ctx, const struct mmx_config *cfg,
 		     struct mmx_error *err);
-int mmx_client_pointer_moved(struct mmx_client *c, int32_t x, int32_t y);
-int mmx_client_capture(struct mmx_client *c, uint32_t crtc, uint32_t *width,
+int mmx_client_pointer_moved(void *ctx, int32_t x, int32_t y);
+int mmx_client_capture(void *ctx, uint32_t crtc, uint32_t *width,
 		       uint32_t *height, uint32_t **pixels);
 
 /* For media streams (mmx_stream.c). */

@@ -644,13 +644,15 @@ err_free:
 
 /**
  * mmx_kms_close - close a local display
- * @k: the display (NULL: nothing)
+ * @ctx: the display, a struct mmx_kms (NULL: nothing)
  *
  * Frees the screen framebuffer (CRTCs showing it go dark: KMS state made
  * through a device dies with it) and closes the device if libmmx opened it.
  */
-void mmx_kms_close(struct mmx_kms *k)
+void mmx_kms_close(void *ctx)
 {
+	struct mmx_kms *k = ctx;
+
 	if (!k)
 		return;
 	if (k->own_fd)
@@ -660,10 +662,21 @@ void mmx_kms_close(struct mmx_kms *k)
 	free(k);
 }
 
-int mmx_kms_fd(const struct mmx_kms *k)
+static int mmx_kms_fd(const void *ctx)
 {
+	const struct mmx_kms *k = ctx;
+
 	return k->fd;
 }
+
+const struct mmx_display_ops mmx_kms_display_ops = {
+	.state = mmx_kms_state,
+	.apply = mmx_kms_apply,
+	.pointer_moved = mmx_kms_pointer_moved,
+	.capture = mmx_kms_capture,
+	.kms_fd = mmx_kms_fd,
+	.close = mmx_kms_close,
+};
 
 /* The snapshot's id of a mode: equal timings share one. */
 static uint32_t mmx_kms_mode_id(struct mmx_mode *table, uint32_t *n,
@@ -864,7 +877,7 @@ static void mmx_kms_output_fill(struct mmx_kms *k, drmModeConnector *c,
 
 /**
  * mmx_kms_state - a snapshot of a local display
- * @k: the display
+ * @ctx: the display, a struct mmx_kms
  * @probe: 1: probe every output (drmModeGetConnector: RandR's
  *	GetScreenResources); 0: the cached state only
  *	(drmModeGetConnectorCurrent: GetScreenResourcesCurrent)
@@ -872,8 +885,9 @@ static void mmx_kms_output_fill(struct mmx_kms *k, drmModeConnector *c,
  *
  * Return: 0 or -errno.
  */
-int mmx_kms_state(struct mmx_kms *k, int probe, struct mmx_state *s)
+int mmx_kms_state(void *ctx, int probe, struct mmx_state *s)
 {
+	struct mmx_kms *k = ctx;
 	static const uint32_t max_ids = MMX_MAX_OUTPUTS * MMX_MAX_MODES +
 					MMX_MAX_CRTCS;
 	drmModeConnectorPtr conns[64] = { NULL };
@@ -994,18 +1008,8 @@ int mmx_kms_state(struct mmx_kms *k, int probe, struct mmx_state *s)
 		s->screen_width = k->screen.width;
 		s->screen_height = k->screen.height;
 	} else {
-		for (i = 0; i < s->ncrtc; i++) {
-			const struct mmx_crtc_info *ci = &s->crtcs[i];
-			int64_t r = (int64_t)ci->x + ci->bbox_x + ci->width;
-			int64_t b = (int64_t)ci->y + ci->bbox_y + ci->height;
-
-			if (!ci->mode_valid)
-				continue;
-			if (r > s->screen_width)
-				s->screen_width = (uint32_t)r;
-			if (b > s->screen_height)
-				s->screen_height = (uint32_t)b;
-		}
+		mmx_screen_bbox(s->crtcs, s->ncrtc, &s->screen_width,
+				&s->screen_height);
 	}
 out:
 	for (i = 0; i < nconn; i++)

@@ -986,7 +986,7 @@ static void mmx_want_keep(struct mmx_kms *k, struct mmx_want *w,
 
 /**
  * mmx_kms_apply - apply a configuration to a local display
- * @k: the display
+ * @ctx: the display, a struct mmx_kms
  * @cfg: the configuration
  * @err: why it failed (may be NULL)
  *
@@ -1000,9 +1000,10 @@ static void mmx_want_keep(struct mmx_kms *k, struct mmx_want *w,
  * Return: 0, or -errno with @err saying which output and why; nothing
  * changed then.
  */
-int mmx_kms_apply(struct mmx_kms *k, const struct mmx_config *cfg,
+int mmx_kms_apply(void *ctx, const struct mmx_config *cfg,
 		  struct mmx_error *err)
 {
+	struct mmx_kms *k = ctx;
 	const bool test = cfg && (cfg->flags & MMX_CONFIG_TEST_ONLY);
 	struct mmx_screen old;
 	struct mmx_want *w;
@@ -1188,7 +1189,7 @@ out:
 
 /**
  * mmx_kms_pointer_moved - the pointer moved: panned CRTCs follow it
- * @k: the display
+ * @ctx: the display, a struct mmx_kms
  * @x: pointer position on the screen
  * @y: see @x
  *
@@ -1207,8 +1208,9 @@ out:
  * Return: 0; -EOPNOTSUPP without CRTC transforms and panning; -errno from
  * KMS (the position is recorded anyway).
  */
-int mmx_kms_pointer_moved(struct mmx_kms *k, int32_t x, int32_t y)
+int mmx_kms_pointer_moved(void *ctx, int32_t x, int32_t y)
 {
+	struct mmx_kms *k = ctx;
 	bool fresh = true;
 	uint32_t i;
 	int ret;

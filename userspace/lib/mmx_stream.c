@@ -110,17 +110,17 @@ int mmx_stream_open(struct mmx_display *d,
 	if (!d || !cfg || !out)
 		return -EINVAL;
 	*out = NULL;
-	if (!d->client)
+	if (!d->remote)
 		return -EOPNOTSUPP;
 	if (d->stream)
 		return -EBUSY;
-	if (!(mmx_client_caps(d->client) & MMX_PROTO_CAP_STREAM))
+	if (!(mmx_client_caps(d->remote) & MMX_PROTO_CAP_STREAM))
 		return -EOPNOTSUPP;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->d = d;
-	s->c = d->client;
+	s->c = d->remote;
 	mmx_client_set_event_sink(s->c, stream_event_sink, s);
 	ret = stream_request(s, MMX_MSG_STREAM_OPEN, cfg, sizeof(*cfg), NULL,
 			     0, &s->info, sizeof(s->info));

@@ -76,15 +76,15 @@ void mmx_time_free(struct mmx_time *t)
 /* The display's TIME state, made (and its sink installed) on first use. */
 static int time_of(struct mmx_display *d, struct mmx_time **out)
 {
-	if (!d || !d->client)
+	if (!d || !d->remote)
 		return -ENOSYS;
-	if (!(mmx_client_caps(d->client) & MMX_PROTO_CAP_TIME))
+	if (!(mmx_client_caps(d->remote) & MMX_PROTO_CAP_TIME))
 		return -ENOSYS;
 	if (!d->time) {
 		d->time = calloc(1, sizeof(*d->time));
 		if (!d->time)
 			return -ENOMEM;
-		mmx_client_set_time_sink(d->client, time_sink, d->time);
+		mmx_client_set_time_sink(d->remote, time_sink, d->time);
 	}
 	*out = d->time;
 	return 0;
@@ -99,7 +99,7 @@ static int time_request(struct mmx_display *d, uint16_t type,
 
 	if (ret)
 		return ret;
-	return mmx_client_request(d->client, type, req, len, NULL, 0, out,
+	return mmx_client_request(d->remote, type, req, len, NULL, 0, out,
 				  out_len);
 }
 
@@ -194,7 +194,7 @@ int mmx_schedule_submit_audio(struct mmx_display *d,
 	ret = time_of(d, &t);
 	if (ret)
 		return ret;
-	return mmx_client_request(d->client, MMX_MSG_SCHEDULE_SUBMIT, req,
+	return mmx_client_request(d->remote, MMX_MSG_SCHEDULE_SUBMIT, req,
 				  sizeof(*req), samples, len, NULL, 0);
 }
 
@@ -252,7 +252,7 @@ int mmx_time_events(struct mmx_display *d, struct mmx_schedule_event *ev,
 				break;
 			left = (int)(deadline - now);
 		}
-		ret = mmx_client_wait_event(d->client, left);
+		ret = mmx_client_wait_event(d->remote, left);
 		if (ret < 0)
 			return ret;
 		if (!ret && timeout_ms == 0)
@@ -260,7 +260,7 @@ int mmx_time_events(struct mmx_display *d, struct mmx_schedule_event *ev,
 	}
 	/* whatever else is there already, without waiting */
 	while (t->len < (unsigned int)max &&
-	       mmx_client_wait_event(d->client, 0) > 0)
+	       mmx_client_wait_event(d->remote, 0) > 0)
 		;
 	while (n < max && t->len) {
 		ev[n++] = t->q[t->head];

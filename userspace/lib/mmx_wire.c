@@ -83,20 +83,51 @@ void mmx_wire_put_reply(void *buf, uint16_t request, int32_t error,
 	memcpy(buf, &r, sizeof(r));
 }
 
+/* After a failed send or receive: -EAGAIN when it would block, or -errno. */
+static ssize_t io_error(void)
+{
+	return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
+}
+
+ssize_t mmx_wire_recv_some(int fd, void *buf, size_t len, int flags)
+{
+	ssize_t n;
+
+	do
+		n = recv(fd, buf, len, flags);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? io_error() : n;
+}
+
+static ssize_t sendmsg_some(int fd, const struct msghdr *msg, int flags)
+{
+	ssize_t n;
+
+	do
+		n = sendmsg(fd, msg, flags | MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? io_error() : n;
+}
+
+ssize_t mmx_wire_send_some(int fd, const void *buf, size_t len, int flags)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	return sendmsg_some(fd, &msg, flags);
+}
+
 int mmx_wire_read_all(int fd, void *buf, size_t len)
 {
 	uint8_t *p = buf;
 
 	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
+		ssize_t n = mmx_wire_recv_some(fd, p, len, 0);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return -ETIMEDOUT;
-			return -errno;
-		}
+		if (n == -EAGAIN)
+			return -ETIMEDOUT;
+		if (n < 0)
+			return (int)n;
 		if (n == 0)
 			return -ECONNRESET;
 		p += n;
@@ -109,15 +140,12 @@ static int writev_all(int fd, struct iovec *iov, int niov)
 {
 	while (niov) {
 		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = niov };
-		ssize_t n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+		ssize_t n = sendmsg_some(fd, &msg, 0);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return -ETIMEDOUT;
-			return -errno;
-		}
+		if (n == -EAGAIN)
+			return -ETIMEDOUT;
+		if (n < 0)
+			return (int)n;
 		/* skip what was sent */
 		while (niov && (size_t)n >= iov->iov_len) {
 			n -= (ssize_t)iov->iov_len;
@@ -283,64 +311,33 @@ int mmx_wire_check_config(struct mmx_config *cfg)
 	return 0;
 }
 
+#define TYPE_NAME(t) { MMX_MSG_##t, #t }
+
+static const struct {
+	uint16_t type;
+	const char *name;
+} type_names[] = {
+	TYPE_NAME(HELLO), TYPE_NAME(PING), TYPE_NAME(AUTH),
+	TYPE_NAME(SUBSCRIBE), TYPE_NAME(GET_STATE), TYPE_NAME(APPLY),
+	TYPE_NAME(POINTER), TYPE_NAME(CAPTURE), TYPE_NAME(CLOCK_QUERY),
+	TYPE_NAME(CLOCK_CREATE), TYPE_NAME(CLOCK_START),
+	TYPE_NAME(CLOCK_STOP), TYPE_NAME(CLOCK_SET_RATE),
+	TYPE_NAME(CLOCK_READ), TYPE_NAME(CLOCK_DESTROY),
+	TYPE_NAME(SCHEDULE_SUBMIT), TYPE_NAME(SCHEDULE_RETRACT),
+	TYPE_NAME(SCHEDULE_REPLACE), TYPE_NAME(STREAM_AUDIO),
+	TYPE_NAME(STREAM_OPEN), TYPE_NAME(STREAM_CLOSE),
+	TYPE_NAME(STREAM_START), TYPE_NAME(STREAM_VIDEO),
+	TYPE_NAME(STREAM_RETRACT), TYPE_NAME(STREAM_REPLACE),
+	TYPE_NAME(REPLY), TYPE_NAME(EVENT),
+};
+
 const char *mmx_wire_type_name(uint16_t type)
 {
-	switch (type) {
-	case MMX_MSG_HELLO:
-		return "HELLO";
-	case MMX_MSG_PING:
-		return "PING";
-	case MMX_MSG_AUTH:
-		return "AUTH";
-	case MMX_MSG_SUBSCRIBE:
-		return "SUBSCRIBE";
-	case MMX_MSG_GET_STATE:
-		return "GET_STATE";
-	case MMX_MSG_APPLY:
-		return "APPLY";
-	case MMX_MSG_POINTER:
-		return "POINTER";
-	case MMX_MSG_CAPTURE:
-		return "CAPTURE";
-	case MMX_MSG_CLOCK_QUERY:
-		return "CLOCK_QUERY";
-	case MMX_MSG_CLOCK_CREATE:
-		return "CLOCK_CREATE";
-	case MMX_MSG_CLOCK_START:
-		return "CLOCK_START";
-	case MMX_MSG_CLOCK_STOP:
-		return "CLOCK_STOP";
-	case MMX_MSG_CLOCK_SET_RATE:
-		return "CLOCK_SET_RATE";
-	case MMX_MSG_CLOCK_READ:
-		return "CLOCK_READ";
-	case MMX_MSG_CLOCK_DESTROY:
-		return "CLOCK_DESTROY";
-	case MMX_MSG_SCHEDULE_SUBMIT:
-		return "SCHEDULE_SUBMIT";
-	case MMX_MSG_SCHEDULE_RETRACT:
-		return "SCHEDULE_RETRACT";
-	case MMX_MSG_SCHEDULE_REPLACE:
-		return "SCHEDULE_REPLACE";
-	case MMX_MSG_STREAM_AUDIO:
-		return "STREAM_AUDIO";
-	case MMX_MSG_STREAM_OPEN:
-		return "STREAM_OPEN";
-	case MMX_MSG_STREAM_CLOSE:
-		return "STREAM_CLOSE";
-	case MMX_MSG_STREAM_START:
-		return "STREAM_START";
-	case MMX_MSG_STREAM_VIDEO:
-		return "STREAM_VIDEO";
-	case MMX_MSG_STREAM_RETRACT:
-		return "STREAM_RETRACT";
-	case MMX_MSG_STREAM_REPLACE:
-		return "STREAM_REPLACE";
-	case MMX_MSG_REPLY:
-		return "REPLY";
-	case MMX_MSG_EVENT:
-		return "EVENT";
-	}
+	size_t i;
+
+	for (i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (type_names[i].type == type)
+			return type_names[i].name;
 	if (type >= MMX_MSG_TIME_FIRST && type <= MMX_MSG_COMPRESS_LAST)
 		return "reserved";
 	return "unknown";

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mmx_protocol.h"
 
@@ -38,6 +39,14 @@ void mmx_wire_put_reply(void *buf, uint16_t request, int32_t error,
  */
 int mmx_wire_read_all(int fd, void *buf, size_t len);
 int mmx_wire_write_all(int fd, const void *buf, size_t len);
+
+/*
+ * One recv() or send() (MSG_NOSIGNAL added), EINTR retried: the bytes
+ * moved, -EAGAIN when the socket would block or its timeout expired, or
+ * -errno.
+ */
+ssize_t mmx_wire_recv_some(int fd, void *buf, size_t len, int flags);
+ssize_t mmx_wire_send_some(int fd, const void *buf, size_t len, int flags);
 
 /* Send a message: header, then @a (@alen bytes), then @b (@blen). */
 int mmx_wire_send(int fd, uint16_t type, uint32_t sequence, const void *a,

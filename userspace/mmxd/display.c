@@ -43,7 +43,7 @@ static int display_capture(void *ctx, uint32_t crtc, uint32_t *width,
 	return mmx_capture(ctx, crtc, width, height, pixels);
 }
 
-const struct mmxd_ops mmxd_display_ops = {
+const struct mmx_display_ops mmxd_display_ops = {
 	.state = display_state,
 	.apply = display_apply,
 	.pointer_moved = display_pointer_moved,

@@ -19,6 +19,29 @@ static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h, int err,
 			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+void mmxd_reply_parts(struct mmxd_server *s, struct mmxd_conn *c,
+		      const struct mmx_proto_header *h, int err,
+		      const char *msg, const void *a, size_t alen,
+		      const void *b, size_t blen)
+{
+	if (err)
+		mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
+			 mmx_wire_type_name(h->type), h->sequence, msg,
+			 strerror(-err));
+	else
+		mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
+			 mmx_wire_type_name(h->type), h->sequence);
+	mmxd_conn_reply(s, c, h->sequence, h->type, err, err ? msg : "", a,
+			alen, b, blen);
+}
+
+void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
+		const struct mmx_proto_header *h, int err, const char *msg,
+		const void *data, size_t len)
+{
+	mmxd_reply_parts(s, c, h, err, msg, data, len, NULL, 0);
+}
+
 static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h, int err,
 			const char *fmt, ...)
@@ -29,37 +52,19 @@ static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
-		 mmx_wire_type_name(h->type), h->sequence, msg,
-		 strerror(-err));
-	mmxd_conn_reply(s, c, h->sequence, h->type, err, msg, NULL, 0, NULL,
-			0);
+	mmxd_reply(s, c, h, err, msg, NULL, 0);
 }
 
 static void reply_ok(struct mmxd_server *s, struct mmxd_conn *c,
 		     const struct mmx_proto_header *h, const void *a,
 		     size_t alen, const void *b, size_t blen)
 {
-	mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
-		 mmx_wire_type_name(h->type), h->sequence);
-	mmxd_conn_reply(s, c, h->sequence, h->type, 0, "", a, alen, b, blen);
-}
-
-/* Is @len the payload size of @h? Replies -EINVAL when not. */
-static int check_size(struct mmxd_server *s, struct mmxd_conn *c,
-		      const struct mmx_proto_header *h, size_t len,
-		      size_t want)
-{
-	if (len == want)
-		return 1;
-	reply_error(s, c, h, -EINVAL, "%s payload is %zu bytes, not %zu",
-		    mmx_wire_type_name(h->type), len, want);
-	return 0;
+	mmxd_reply_parts(s, c, h, 0, "", a, alen, b, blen);
 }
 
 static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
 	const struct mmxd_options *o = mmxd_server_options(s);
 	struct mmx_proto_hello_reply r;
@@ -67,12 +72,6 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 	char msg[256];
 	int err = 0;
 
-	if (c->hello) {
-		reply_error(s, c, h, -EPROTO, "HELLO twice");
-		return;
-	}
-	if (!check_size(s, c, h, len, sizeof(hello)))
-		return;
 	memcpy(&hello, payload, sizeof(hello));
 	mmx_wire_terminate(hello.client, sizeof(hello.client));
 
@@ -128,16 +127,14 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			     const struct mmx_proto_header *h,
-			     const uint8_t *payload, size_t len)
+			     const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmx_proto_get_state req;
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	struct mmx_state *st;
 	void *ctx;
 	int ret;
 
-	if (!check_size(s, c, h, len, sizeof(req)))
-		return;
 	memcpy(&req, payload, sizeof(req));
 	if (req.probe > 1 || req.pad) {
 		reply_error(s, c, h, -EINVAL, "probe %u / pad %u: 0 or 1 / 0",
@@ -160,16 +157,14 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	struct mmx_config *cfg;
 	struct mmx_error err;
 	void *ctx;
 	int ret;
 
-	if (!check_size(s, c, h, len, sizeof(*cfg)))
-		return;
 	cfg = malloc(sizeof(*cfg));
 	if (!cfg) {
 		reply_error(s, c, h, -ENOMEM, "out of memory");
@@ -197,15 +192,13 @@ static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_pointer(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmx_proto_pointer req;
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	void *ctx;
 	int ret;
 
-	if (!check_size(s, c, h, len, sizeof(req)))
-		return;
 	memcpy(&req, payload, sizeof(req));
 	ops = mmxd_server_ops(s, &ctx);
 	ret = ops->pointer_moved(ctx, req.x, req.y);
@@ -218,17 +211,15 @@ static void handle_pointer(struct mmxd_server *s, struct mmxd_conn *c,
 
 static void handle_capture(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmx_proto_capture_reply cap = { 0 };
 	struct mmx_proto_capture req;
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	uint32_t *pixels = NULL;
 	void *ctx;
 	int ret;
 
-	if (!check_size(s, c, h, len, sizeof(req)))
-		return;
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad) {
 		reply_error(s, c, h, -EINVAL, "pad %u must be 0", req.pad);
@@ -261,13 +252,11 @@ static int cookie_equal(const uint8_t *a, const uint8_t *b, size_t len)
 
 static void handle_auth(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len)
+			const uint8_t *payload, size_t len __maybe_unused)
 {
 	const struct mmxd_options *o = mmxd_server_options(s);
 	struct mmx_proto_auth auth;
 
-	if (!check_size(s, c, h, len, sizeof(auth)))
-		return;
 	if (!c->tcp) {
 		/* peer credentials decided already */
 		reply_ok(s, c, h, NULL, 0, NULL, 0);
@@ -289,89 +278,107 @@ static void handle_auth(struct mmxd_server *s, struct mmxd_conn *c,
 	reply_ok(s, c, h, NULL, 0, NULL, 0);
 }
 
+static void handle_ping(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload __maybe_unused,
+			size_t len __maybe_unused)
+{
+	reply_ok(s, c, h, NULL, 0, NULL, 0);
+}
+
+#define CORE(t, size, f, fn) { MMX_MSG_##t, (f), (size), fn }
+
+static const struct mmxd_request core_requests[] = {
+	CORE(PING, 0, MMXD_REQ_BEFORE_AUTH, handle_ping),
+	CORE(AUTH, sizeof(struct mmx_proto_auth), MMXD_REQ_BEFORE_AUTH,
+	     handle_auth),
+	CORE(HELLO, sizeof(struct mmx_proto_hello), MMXD_REQ_BEFORE_HELLO,
+	     handle_hello),
+	CORE(GET_STATE, sizeof(struct mmx_proto_get_state), MMXD_REQ_HELLO,
+	     handle_get_state),
+	CORE(APPLY, sizeof(struct mmx_config), MMXD_REQ_HELLO, handle_apply),
+	CORE(POINTER, sizeof(struct mmx_proto_pointer), MMXD_REQ_HELLO,
+	     handle_pointer),
+	CORE(CAPTURE, sizeof(struct mmx_proto_capture), MMXD_REQ_HELLO,
+	     handle_capture),
+};
+
+const struct mmxd_protocol mmxd_core_protocol = {
+	.requests = core_requests,
+	.n = ARRAY_SIZE(core_requests),
+};
+
+const struct mmxd_request *mmxd_request_find(uint16_t type)
+{
+	static const struct mmxd_protocol *const protocols[] = {
+		&mmxd_core_protocol, &mmxd_media_protocol, &mmxd_time_protocol,
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(protocols); i++)
+		for (j = 0; j < protocols[i]->n; j++)
+			if (protocols[i]->requests[j].type == type)
+				return &protocols[i]->requests[j];
+	return NULL;
+}
+
+/*
+ * NULL when @r's table entry allows a payload of @len bytes, else how the
+ * length must compare with the entry's size.
+ */
+static const char *size_refused(const struct mmxd_request *r, size_t len)
+{
+	if ((r->flags & MMXD_REQ_STREAM_DATA) == MMXD_REQ_STREAM_DATA)
+		return len > r->size ? NULL : "more than";
+	if (r->flags & MMXD_REQ_DATA)
+		return len >= r->size ? NULL : "at least";
+	return len == r->size ? NULL : "not";
+}
+
 void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len)
 {
+	const struct mmxd_request *r = mmxd_request_find(h->type);
+	const char *name = mmx_wire_type_name(h->type);
+	const char *rule;
+
 	if (h->flags) {
 		reply_error(s, c, h, -EINVAL, "header flags 0x%x must be 0",
 			    h->flags);
 		return;
 	}
-	if (c->tcp && !c->authed && h->type != MMX_MSG_PING &&
-	    h->type != MMX_MSG_AUTH) {
+	if (c->tcp && !c->authed &&
+	    !(r && (r->flags & MMXD_REQ_BEFORE_AUTH))) {
 		/* nothing but PING before the cookie: close */
-		reply_error(s, c, h, -EACCES, "%s before AUTH",
-			    mmx_wire_type_name(h->type));
+		reply_error(s, c, h, -EACCES, "%s before AUTH", name);
 		c->closing = 1;
 		return;
 	}
-	switch (h->type) {
-	case MMX_MSG_PING:
-		if (check_size(s, c, h, len, 0))
-			reply_ok(s, c, h, NULL, 0, NULL, 0);
-		return;
-	case MMX_MSG_AUTH:
-		handle_auth(s, c, h, payload, len);
-		return;
-	case MMX_MSG_HELLO:
-		handle_hello(s, c, h, payload, len);
-		return;
-	case MMX_MSG_CLOCK_QUERY:
-	case MMX_MSG_CLOCK_CREATE:
-	case MMX_MSG_CLOCK_START:
-	case MMX_MSG_CLOCK_STOP:
-	case MMX_MSG_CLOCK_SET_RATE:
-	case MMX_MSG_CLOCK_READ:
-	case MMX_MSG_CLOCK_DESTROY:
-	case MMX_MSG_SCHEDULE_SUBMIT:
-	case MMX_MSG_SCHEDULE_RETRACT:
-	case MMX_MSG_SCHEDULE_REPLACE:
-	case MMX_MSG_STREAM_AUDIO:
-	case MMX_MSG_STREAM_OPEN:
-	case MMX_MSG_STREAM_CLOSE:
-	case MMX_MSG_STREAM_START:
-	case MMX_MSG_STREAM_VIDEO:
-	case MMX_MSG_STREAM_RETRACT:
-	case MMX_MSG_STREAM_REPLACE:
-		if (!mmxd_server_media(s)) {
-			reply_error(s, c, h, -ENOSYS,
-				    "%s: no media streams in this server",
-				    mmx_wire_type_name(h->type));
-			return;
-		}
-		/* fall through */
-	case MMX_MSG_GET_STATE:
-	case MMX_MSG_APPLY:
-	case MMX_MSG_POINTER:
-	case MMX_MSG_CAPTURE:
-		if (!c->hello) {
-			reply_error(s, c, h, -EPROTO, "%s before HELLO",
-				    mmx_wire_type_name(h->type));
-			return;
-		}
-		break;
-	default:
+	if (!r) {
 		reply_error(s, c, h, -ENOSYS,
 			    "request type 0x%04x (%s) not implemented",
-			    h->type, mmx_wire_type_name(h->type));
+			    h->type, name);
 		return;
 	}
-	switch (h->type) {
-	case MMX_MSG_GET_STATE:
-		handle_get_state(s, c, h, payload, len);
-		break;
-	case MMX_MSG_APPLY:
-		handle_apply(s, c, h, payload, len);
-		break;
-	case MMX_MSG_POINTER:
-		handle_pointer(s, c, h, payload, len);
-		break;
-	case MMX_MSG_CAPTURE:
-		handle_capture(s, c, h, payload, len);
-		break;
-	default:
-		mmxd_media_handle(s, c, h, payload, len);
-		break;
+	if ((r->flags & MMXD_REQ_MEDIA) && !mmxd_server_media(s)) {
+		reply_error(s, c, h, -ENOSYS,
+			    "%s: no media streams in this server", name);
+		return;
 	}
+	if ((r->flags & MMXD_REQ_HELLO) && !c->hello) {
+		reply_error(s, c, h, -EPROTO, "%s before HELLO", name);
+		return;
+	}
+	if ((r->flags & MMXD_REQ_BEFORE_HELLO) && c->hello) {
+		reply_error(s, c, h, -EPROTO, "%s after HELLO", name);
+		return;
+	}
+	rule = size_refused(r, len);
+	if (rule) {
+		reply_error(s, c, h, -EINVAL, "%s payload is %zu bytes, %s %u",
+			    name, len, rule, r->size);
+		return;
+	}
+	r->handle(s, c, h, payload, len);
 }

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,23 +218,6 @@ int mmxd_media_conn_has_stream(const struct mmxd_media *m,
 			       const struct mmxd_conn *c)
 {
 	return stream_of_conn(m, c) != NULL;
-}
-
-/* Replies (one per request, as in handlers.c) */
-
-static void media_reply(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h, int err,
-			const char *msg, const void *data, size_t len)
-{
-	if (err)
-		mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
-			 mmx_wire_type_name(h->type), h->sequence, msg,
-			 strerror(-err));
-	else
-		mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
-			 mmx_wire_type_name(h->type), h->sequence);
-	mmxd_conn_reply(s, c, h->sequence, h->type, err, err ? msg : "",
-			data, len, NULL, 0);
 }
 
 /* Clocks */
@@ -675,10 +659,11 @@ static const char *check_config(const struct mmxd_media *m,
 	return NULL;
 }
 
-static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
-			struct mmxd_conn *c, const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len)
+static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_open_reply r;
 	uint32_t busy[MMXD_MAX_STREAMS];
 	struct mmx_stream_config cfg;
@@ -687,28 +672,24 @@ static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
 	unsigned int i;
 	int ret;
 
-	if (len != sizeof(cfg)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_OPEN size", NULL, 0);
-		return;
-	}
 	memcpy(&cfg, payload, sizeof(cfg));
 	if (stream_of_conn(m, c)) {
-		media_reply(s, c, h, -EBUSY, "a stream is open already",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EBUSY, "a stream is open already",
+			   NULL, 0);
 		return;
 	}
 	why = check_config(m, &cfg, &ret);
 	if (why) {
-		media_reply(s, c, h, ret, why, NULL, 0);
+		mmxd_reply(s, c, h, ret, why, NULL, 0);
 		return;
 	}
 	if (m->n >= MMXD_MAX_STREAMS) {
-		media_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
+		mmxd_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
 		return;
 	}
 	st = calloc(1, sizeof(*st));
 	if (!st) {
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	st->conn = c;
@@ -720,8 +701,8 @@ static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
 	ret = m->ops->target(m->ctx, cfg.output, busy, m->n, &st->t);
 	if (ret) {
 		free(st);
-		media_reply(s, c, h, ret,
-			    "no lit output with a free overlay plane", NULL, 0);
+		mmxd_reply(s, c, h, ret,
+			   "no lit output with a free overlay plane", NULL, 0);
 		return;
 	}
 	if (cfg.x == -1 && cfg.y == -1) {
@@ -741,8 +722,8 @@ static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
 			while (i--)
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
-			media_reply(s, c, h, ret == -ENOMEM ? -ENOSPC : ret,
-				    "cannot create the framebuffers", NULL, 0);
+			mmxd_reply(s, c, h, ret == -ENOMEM ? -ENOSPC : ret,
+				   "cannot create the framebuffers", NULL, 0);
 			return;
 		}
 	}
@@ -754,8 +735,8 @@ static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
 			m->audio = NULL;
-			media_reply(s, c, h, ret, "cannot open the audio device",
-				    NULL, 0);
+			mmxd_reply(s, c, h, ret, "cannot open the audio device",
+				   NULL, 0);
 			return;
 		}
 		st->audio = 1;
@@ -778,45 +759,52 @@ static void handle_open(struct mmxd_server *s, struct mmxd_media *m,
 		 c->id, st->id, cfg.width, cfg.height, st->x, st->y,
 		 st->t.crtc, st->t.plane, st->nbuf,
 		 st->audio ? ", audio" : "");
-	media_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
 }
 
-/* The stream @id of @c, or NULL after replying -ENOENT. */
-static struct mstream *lookup(struct mmxd_server *s, struct mmxd_media *m,
-			      struct mmxd_conn *c,
-			      const struct mmx_proto_header *h, uint32_t id)
-{
-	struct mstream *st = stream_of_conn(m, c);
+/* Every media request but STREAM_OPEN starts with its stream's id. */
+_Static_assert(offsetof(struct mmx_proto_stream_ref, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_start, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_video, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_retract, stream) == 0 &&
+	       offsetof(struct mmx_proto_stream_audio, stream) == 0,
+	       "media requests start with the stream id");
 
+/* The stream @payload names, @c's, or NULL after replying -ENOENT. */
+static struct mstream *request_stream(struct mmxd_server *s,
+				      struct mmxd_conn *c,
+				      const struct mmx_proto_header *h,
+				      const uint8_t *payload)
+{
+	struct mstream *st = stream_of_conn(mmxd_server_media(s), c);
+	uint32_t id;
+
+	memcpy(&id, payload, sizeof(id));
 	if (st && st->id == id)
 		return st;
-	media_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
+	mmxd_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
 	return NULL;
 }
 
-static void handle_start(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_start req;
 	struct mstream *st;
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_START size", NULL,
-			    0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (req.pad || req.delay_ns < 0 ||
 	    req.delay_ns > 60 * 1000000000ll) {
-		media_reply(s, c, h, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
 		return;
 	}
 	if (st->started) {
-		media_reply(s, c, h, -EBUSY, "started already", NULL, 0);
+		mmxd_reply(s, c, h, -EBUSY, "started already", NULL, 0);
 		return;
 	}
 	st->started = 1;
@@ -825,48 +813,45 @@ static void handle_start(struct mmxd_server *s, struct mmxd_media *m,
 		st->audio_origin = m->ops->audio->written(m->ctx, m->audio) +
 			ns_to_frames(req.delay_ns, st->cfg.audio_rate);
 	pump(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_video(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	int replace = h->type == MMX_MSG_STREAM_REPLACE;
 	struct mmx_proto_stream_video req;
 	struct mframe *f, *old = NULL;
 	struct mstream *st;
 	size_t dlen;
 
-	if (len <= sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "no JPEG data", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
 	    dlen > MMX_STREAM_MAX_CHUNK) {
-		media_reply(s, c, h, -EINVAL,
-			    "flags 0, id non-zero, expire >= pts", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL,
+			   "flags 0, id non-zero, expire >= pts", NULL, 0);
 		return;
 	}
 	old = find_frame(st, req.id);
 	if (replace && !old) {
-		media_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
 		return;
 	}
 	if (!replace && old) {
-		media_reply(s, c, h, -EEXIST, "frame id pending already",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EEXIST, "frame id pending already",
+			   NULL, 0);
 		return;
 	}
 	if ((!replace && st->nframes >= st->max_frames) ||
 	    st->nframes >= 2 * st->max_frames ||
 	    st->bytes + dlen > MMXD_STREAM_MAX_BYTES) {
-		media_reply(s, c, h, -EAGAIN, "stream queue full", NULL, 0);
+		mmxd_reply(s, c, h, -EAGAIN, "stream queue full", NULL, 0);
 		return;
 	}
 	f = calloc(1, sizeof(*f));
@@ -874,7 +859,7 @@ static void handle_video(struct mmxd_server *s, struct mmxd_media *m,
 		f->jpeg = malloc(dlen);
 	if (!f || !f->jpeg) {
 		free(f);
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (old) {
@@ -884,9 +869,9 @@ static void handle_video(struct mmxd_server *s, struct mmxd_media *m,
 			if (ret) {
 				free(f->jpeg);
 				free(f);
-				media_reply(s, c, h, ret,
-					    ret == -EBUSY ? "too late" :
-					    "retract failed", NULL, 0);
+				mmxd_reply(s, c, h, ret,
+					   ret == -EBUSY ? "too late" :
+					   "retract failed", NULL, 0);
 				return;
 			}
 			old->state = F_RETRACTING;
@@ -916,42 +901,37 @@ static void handle_video(struct mmxd_server *s, struct mmxd_media *m,
 	st->nframes++;
 	st->bytes += dlen;
 	pump(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_media *m,
-			   struct mmxd_conn *c,
+static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_retract req;
 	struct mstream *st;
 	struct mframe *f;
 	int ret;
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_RETRACT size", NULL,
-			    0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (req.pad) {
-		media_reply(s, c, h, -EINVAL, "pad must be 0", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "pad must be 0", NULL, 0);
 		return;
 	}
 	f = find_frame(st, req.id);
 	if (!f) {
-		media_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
 		return;
 	}
 	if (f->state == F_SCHEDULED) {
 		ret = m->ops->retract(m->ctx, f->sched);
 		if (ret) {
-			media_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
-				    "retract failed", NULL, 0);
+			mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+				   "retract failed", NULL, 0);
 			return;
 		}
 		/* the kernel's RETRACTED event ends it */
@@ -962,13 +942,14 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_media *m,
 		frame_end(s, st, f, MMX_STREAM_RETRACTED, 0, 0, 0, 0);
 		pump(s, m, st);
 	}
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len)
 {
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_proto_stream_audio req;
 	const uint8_t *data = payload + sizeof(req);
 	struct mchunk *a, **pp;
@@ -976,35 +957,31 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
 	size_t dlen, fsize;
 	int ret;
 
-	if (len <= sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "no audio data", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	if (!st->audio) {
-		media_reply(s, c, h, -EOPNOTSUPP, "a stream without audio",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EOPNOTSUPP, "a stream without audio",
+			   NULL, 0);
 		return;
 	}
 	fsize = 2u * st->cfg.audio_channels;
 	if (req.flags || dlen > MMX_STREAM_MAX_CHUNK ||
 	    (st->cfg.audio_format == MMX_AUDIO_S16LE && dlen % fsize)) {
-		media_reply(s, c, h, -EINVAL,
-			    "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
-			    NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL,
+			   "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
+			   NULL, 0);
 		return;
 	}
 	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
-		media_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
+		mmxd_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
 		return;
 	}
 	a = calloc(1, sizeof(*a));
 	if (!a) {
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	a->token = ++m->next_token;
@@ -1028,7 +1005,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
 	}
 	if (!a->pcm) {
 		free(a);
-		media_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (a->state == A_DECODING) {
@@ -1038,7 +1015,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
 		if (ret) {
 			free(a->pcm);
 			free(a);
-			media_reply(s, c, h, ret, "decoder queue", NULL, 0);
+			mmxd_reply(s, c, h, ret, "decoder queue", NULL, 0);
 			return;
 		}
 	}
@@ -1048,24 +1025,18 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_media *m,
 	*pp = a;
 	st->nchunks++;
 	pump(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_clock_query(struct mmxd_server *s, struct mmxd_media *m,
-			       struct mmxd_conn *c,
+static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 			       const struct mmx_proto_header *h,
-			       const uint8_t *payload, size_t len)
+			       const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmx_proto_stream_ref req;
+	struct mmxd_media *m = mmxd_server_media(s);
 	struct mmx_stream_clock r;
 	struct mstream *st;
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad CLOCK_QUERY size", NULL, 0);
-		return;
-	}
-	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
+	st = request_stream(s, c, h, payload);
 	if (!st)
 		return;
 	memset(&r, 0, sizeof(r));
@@ -1080,66 +1051,44 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_media *m,
 		if (!m->ops->audio->played(m->ctx, m->audio, &played))
 			r.audio_frames = played;
 	}
-	media_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
 }
 
-static void handle_close(struct mmxd_server *s, struct mmxd_media *m,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmx_proto_stream_ref req;
-	struct mstream *st;
+	struct mstream *st = request_stream(s, c, h, payload);
 
-	if (len != sizeof(req)) {
-		media_reply(s, c, h, -EINVAL, "bad STREAM_CLOSE size", NULL, 0);
-		return;
-	}
-	memcpy(&req, payload, sizeof(req));
-	st = lookup(s, m, c, h, req.stream);
 	if (!st)
 		return;
-	stream_free(s, m, st);
-	media_reply(s, c, h, 0, "", NULL, 0);
+	stream_free(s, mmxd_server_media(s), st);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-void mmxd_media_handle(struct mmxd_server *s, struct mmxd_conn *c,
-		       const struct mmx_proto_header *h,
-		       const uint8_t *payload, size_t len)
-{
-	struct mmxd_media *m = mmxd_server_media(s);
+/* The media requests (STREAM_* and CLOCK_QUERY), after HELLO. */
+#define MEDIA(t, req, f, fn) \
+	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
 
-	switch (h->type) {
-	case MMX_MSG_STREAM_OPEN:
-		handle_open(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_CLOSE:
-		handle_close(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_START:
-		handle_start(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_VIDEO:
-	case MMX_MSG_STREAM_REPLACE:
-		handle_video(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_RETRACT:
-		handle_retract(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_STREAM_AUDIO:
-		handle_audio(s, m, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_QUERY:
-		handle_clock_query(s, m, c, h, payload, len);
-		break;
-	default:
-		if (mmxd_time_is_request(h->type)) {
-			mmxd_time_handle(s, m->time, c, h, payload, len);
-			break;
-		}
-		media_reply(s, c, h, -ENOSYS, "not implemented", NULL, 0);
-		break;
-	}
-}
+static const struct mmxd_request media_requests[] = {
+	MEDIA(STREAM_OPEN, struct mmx_stream_config, 0, handle_open),
+	MEDIA(STREAM_CLOSE, struct mmx_proto_stream_ref, 0, handle_close),
+	MEDIA(STREAM_START, struct mmx_proto_stream_start, 0, handle_start),
+	MEDIA(STREAM_VIDEO, struct mmx_proto_stream_video, MMXD_REQ_STREAM_DATA,
+	      handle_video),
+	MEDIA(STREAM_REPLACE, struct mmx_proto_stream_video,
+	      MMXD_REQ_STREAM_DATA, handle_video),
+	MEDIA(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
+	      handle_retract),
+	MEDIA(STREAM_AUDIO, struct mmx_proto_stream_audio, MMXD_REQ_STREAM_DATA,
+	      handle_audio),
+	MEDIA(CLOCK_QUERY, struct mmx_proto_stream_ref, 0, handle_clock_query),
+};
+
+const struct mmxd_protocol mmxd_media_protocol = {
+	.requests = media_requests,
+	.n = ARRAY_SIZE(media_requests),
+};
 
 /* Completions */
 

@@ -3,8 +3,9 @@
  * Copyright (C) 2026 The mmx authors
  *
  * mmxd internals: the server (connections, framing, poll loop), the
- * request handlers over a small display ops table (libmmx in mmxd, a fake
- * in the host tests), the listening socket and the display setup.
+ * request handlers over a display (struct mmx_display_ops, the table
+ * libmmx's own backends implement: libmmx's public API in mmxd, a fake in
+ * the host tests), the listening socket and the display setup.
  */
 
 #ifndef MMXD_H
@@ -20,27 +21,16 @@
 #include "mmx_protocol.h"
 #include "mmx_decode.h"
 #include "mmx_clock.h"
+#include "mmx_display_ops.h"
 
 #define MMXD_VERSION		"0.1.0"
 
-/**
- * struct mmxd_ops - what the handlers do with the display
- * @state: fill @s (probing the outputs when @probe)
- * @apply: mmx_apply()
- * @pointer_moved: mmx_pointer_moved()
- * @capture: mmx_capture() (the pixels are malloc'ed, freed by the server)
+/*
+ * The display operations over a struct mmx_display (@ctx), through
+ * libmmx's public API. The server calls @state, @apply, @pointer_moved and
+ * @capture; @kms_fd and @close are NULL.
  */
-struct mmxd_ops {
-	int (*state)(void *ctx, int probe, struct mmx_state *s);
-	int (*apply)(void *ctx, const struct mmx_config *cfg,
-		     struct mmx_error *err);
-	int (*pointer_moved)(void *ctx, int32_t x, int32_t y);
-	int (*capture)(void *ctx, uint32_t crtc, uint32_t *width,
-		       uint32_t *height, uint32_t **pixels);
-};
-
-/* The ops over a struct mmx_display (@ctx). */
-extern const struct mmxd_ops mmxd_display_ops;
+extern const struct mmx_display_ops mmxd_display_ops;
 
 /**
  * struct mmxd_options - server settings
@@ -153,7 +143,7 @@ struct mmxd_server;
 
 /* Server (server.c) */
 void mmxd_options_init(struct mmxd_options *o);
-int mmxd_server_new(const struct mmxd_ops *ops, void *ctx,
+int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 		    const struct mmxd_options *opts, struct mmxd_server **out);
 /* Close every client (and the listening socket, not unlinking it). */
 void mmxd_server_free(struct mmxd_server *s);
@@ -217,13 +207,96 @@ int mmxd_conn_event(struct mmxd_server *s, struct mmxd_conn *c,
 void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Request handlers (handlers.c): answer one complete message. */
+/* Requests: one table per protocol, served by handlers.c */
+
+/*
+ * The kernel's helpers, for the tables and for a handler's parameter it
+ * need not read (the table checked it).
+ */
+#ifndef __maybe_unused
+#define __maybe_unused __attribute__((unused))
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+/*
+ * What a request type needs before its handler runs:
+ * @MMXD_REQ_BEFORE_AUTH: allowed on a TCP connection before AUTH (anything
+ *	else there closes the connection)
+ * @MMXD_REQ_HELLO: only after HELLO (else -EPROTO)
+ * @MMXD_REQ_BEFORE_HELLO: only before HELLO (else -EPROTO)
+ * @MMXD_REQ_MEDIA: only in a server with media streams (else -ENOSYS)
+ * @MMXD_REQ_DATA: data of any length follows the @size bytes
+ * @MMXD_REQ_STREAM_DATA: as @MMXD_REQ_DATA but at least one byte of it (a
+ *	stream's JPEG or audio), and the message may be as large as
+ *	MMX_PROTO_MAX_MEDIA_REQUEST once the connection has a stream
+ */
+enum mmxd_request_flags {
+	MMXD_REQ_BEFORE_AUTH = 1u << 0,
+	MMXD_REQ_HELLO = 1u << 1,
+	MMXD_REQ_MEDIA = 1u << 2,
+	MMXD_REQ_DATA = 1u << 3,
+	MMXD_REQ_STREAM_DATA = MMXD_REQ_DATA | 1u << 4,
+	MMXD_REQ_BEFORE_HELLO = 1u << 5,
+};
+
+/*
+ * Answer one complete request with exactly one reply; @len is what the
+ * table allows.
+ */
+typedef void mmxd_handler(struct mmxd_server *s, struct mmxd_conn *c,
+			  const struct mmx_proto_header *h,
+			  const uint8_t *payload, size_t len);
+
+/**
+ * struct mmxd_request - one request type
+ * @type: MMX_MSG_*
+ * @flags: enum mmxd_request_flags
+ * @size: the payload's bytes (with %MMXD_REQ_DATA: at least)
+ * @handle: its handler
+ */
+struct mmxd_request {
+	uint16_t type;
+	uint16_t flags;
+	uint32_t size;
+	mmxd_handler *handle;
+};
+
+/**
+ * struct mmxd_protocol - the requests of one protocol
+ * @requests: the table
+ * @n: its entries
+ */
+struct mmxd_protocol {
+	const struct mmxd_request *requests;
+	unsigned int n;
+};
+
+/*
+ * Reply to @h on @c: error @err (0: success) with @msg, then @a and @b
+ * (@alen, @blen bytes); logged at verbosity 1 (errors) or 2 (success).
+ */
+void mmxd_reply_parts(struct mmxd_server *s, struct mmxd_conn *c,
+		      const struct mmx_proto_header *h, int err,
+		      const char *msg, const void *a, size_t alen,
+		      const void *b, size_t blen);
+/* The same with one data part. */
+void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
+		const struct mmx_proto_header *h, int err, const char *msg,
+		const void *data, size_t len);
+
+/* HELLO, PING, AUTH and the display requests (handlers.c). */
+extern const struct mmxd_protocol mmxd_core_protocol;
+/* @type's entry in the protocols' tables, or NULL. */
+const struct mmxd_request *mmxd_request_find(uint16_t type);
+/* Answer one complete message (through its table entry). */
 void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len);
 /* The server's ops, ctx and options (for the handlers). */
-const struct mmxd_ops *mmxd_server_ops(const struct mmxd_server *s,
-				       void **ctx);
+const struct mmx_display_ops *
+mmxd_server_ops(const struct mmxd_server *s, void **ctx);
 const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s);
 
 /* Media streams (media.c) */
@@ -399,10 +472,8 @@ void mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m);
 struct mmxd_media *mmxd_server_media(const struct mmxd_server *s);
 /* MMX_PROTO_CAP_* bits streams add to HELLO's caps. */
 uint32_t mmxd_media_caps(const struct mmxd_media *m);
-/* Handle a STREAM_* or CLOCK_QUERY request (after HELLO). */
-void mmxd_media_handle(struct mmxd_server *s, struct mmxd_conn *c,
-		       const struct mmx_proto_header *h,
-		       const uint8_t *payload, size_t len);
+/* The STREAM_* and CLOCK_QUERY requests. */
+extern const struct mmxd_protocol mmxd_media_protocol;
 /* Does @c have an open stream (media requests may be large)? */
 int mmxd_media_conn_has_stream(const struct mmxd_media *m,
 			       const struct mmxd_conn *c);
@@ -460,10 +531,8 @@ int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out);
 /* Retract every pending schedule, free everything. */
 void mmxd_time_free(struct mmxd_time *t);
 struct mmxd_time *mmxd_media_time(const struct mmxd_media *m);
-/* Handle a TIME request but CLOCK_QUERY (after HELLO). */
-void mmxd_time_handle(struct mmxd_server *s, struct mmxd_time *t,
-		      struct mmxd_conn *c, const struct mmx_proto_header *h,
-		      const uint8_t *payload, size_t len);
+/* The TIME requests but CLOCK_QUERY (media's). */
+extern const struct mmxd_protocol mmxd_time_protocol;
 /* A timed commit of TIME's (user & MMXD_TIME_TOKEN) completed. */
 void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 			  const struct mmxd_sched_event *e);
@@ -475,8 +544,6 @@ void mmxd_time_stream_gone(struct mmxd_server *s, struct mmxd_time *t,
 			   uint32_t stream);
 /* @c is going away: its schedules retracted, its clocks freed. */
 void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c);
-/* Is @type one of time.c's requests? */
-int mmxd_time_is_request(uint16_t type);
 
 /*
  * The real backend over @d's KMS device, a decoder pool (NULL: no

@@ -30,7 +30,7 @@
 #include "mmx_wire.h"
 
 struct mmxd_server {
-	const struct mmxd_ops *ops;
+	const struct mmx_display_ops *ops;
 	void *ctx;
 	struct mmxd_options opts;
 	int listen_fd;
@@ -78,7 +78,7 @@ void mmxd_options_init(struct mmxd_options *o)
 	o->gid = getegid();
 }
 
-int mmxd_server_new(const struct mmxd_ops *ops, void *ctx,
+int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 		    const struct mmxd_options *opts, struct mmxd_server **out)
 {
 	struct mmxd_server *s;
@@ -180,8 +180,8 @@ void mmxd_server_get_stats(const struct mmxd_server *s,
 	*st = s->stats;
 }
 
-const struct mmxd_ops *mmxd_server_ops(const struct mmxd_server *s,
-				       void **ctx)
+const struct mmx_display_ops *
+mmxd_server_ops(const struct mmxd_server *s, void **ctx)
 {
 	*ctx = s->ctx;
 	return s->ops;
@@ -474,20 +474,15 @@ static void conn_drop_events(struct mmxd_server *s, struct mmxd_conn *c)
 	conn_drop(s, c, "events not read");
 }
 
-/* Is @type a media request whose data may exceed MMX_PROTO_MAX_REQUEST? */
-static int is_media_data(uint16_t type)
-{
-	return type == MMX_MSG_STREAM_VIDEO || type == MMX_MSG_STREAM_REPLACE ||
-	       type == MMX_MSG_STREAM_AUDIO;
-}
-
 /* The largest message @c may send with header @h. */
 static size_t conn_max_request(const struct mmxd_server *s,
 			       const struct mmxd_conn *c,
 			       const struct mmx_proto_header *h)
 {
-	if (is_media_data(h->type) && s->media && c->hello &&
-	    mmxd_media_conn_has_stream(s->media, c))
+	const struct mmxd_request *r = mmxd_request_find(h->type);
+
+	if (r && (r->flags & MMXD_REQ_STREAM_DATA) == MMXD_REQ_STREAM_DATA &&
+	    s->media && c->hello && mmxd_media_conn_has_stream(s->media, c))
 		return MMX_PROTO_MAX_MEDIA_REQUEST;
 	return MMX_PROTO_MAX_REQUEST;
 }
@@ -519,16 +514,14 @@ static void conn_flush(struct mmxd_server *s, struct mmxd_conn *c)
 {
 	conn_next_event(c);
 	while (c->out && !c->dead) {
-		ssize_t n = send(c->fd, c->out + c->out_off,
-				 c->out_len - c->out_off,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t n = mmx_wire_send_some(c->fd, c->out + c->out_off,
+					       c->out_len - c->out_off,
+					       MSG_DONTWAIT);
 
+		if (n == -EAGAIN)
+			return;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			conn_drop(s, c, strerror(errno));
+			conn_drop(s, c, strerror((int)-n));
 			return;
 		}
 		c->out_off += (size_t)n;
@@ -578,15 +571,12 @@ static void conn_read(struct mmxd_server *s, struct mmxd_conn *c)
 		}
 		if (c->in_len >= c->in_cap)
 			return;
-		n = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len,
-			 MSG_DONTWAIT);
-
+		n = mmx_wire_recv_some(c->fd, c->in + c->in_len,
+				       c->in_cap - c->in_len, MSG_DONTWAIT);
+		if (n == -EAGAIN)
+			return;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			conn_drop(s, c, strerror(errno));
+			conn_drop(s, c, strerror((int)-n));
 			return;
 		}
 		if (n == 0) {

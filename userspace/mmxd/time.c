@@ -79,23 +79,6 @@ struct mmxd_time {
 	uint64_t next_token;
 };
 
-int mmxd_time_is_request(uint16_t type)
-{
-	switch (type) {
-	case MMX_MSG_CLOCK_CREATE:
-	case MMX_MSG_CLOCK_START:
-	case MMX_MSG_CLOCK_STOP:
-	case MMX_MSG_CLOCK_SET_RATE:
-	case MMX_MSG_CLOCK_READ:
-	case MMX_MSG_CLOCK_DESTROY:
-	case MMX_MSG_SCHEDULE_SUBMIT:
-	case MMX_MSG_SCHEDULE_RETRACT:
-	case MMX_MSG_SCHEDULE_REPLACE:
-		return 1;
-	}
-	return 0;
-}
-
 int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out)
 {
 	struct mmxd_time *t = calloc(1, sizeof(*t));
@@ -184,23 +167,6 @@ void mmxd_time_free(struct mmxd_time *t)
 	free(t);
 }
 
-/* Replies */
-
-static void time_reply(struct mmxd_server *s, struct mmxd_conn *c,
-		       const struct mmx_proto_header *h, int err,
-		       const char *msg, const void *data, size_t len)
-{
-	if (err)
-		mmxd_log(s, 1, "client %u: %s #%u: %s (%s)", c->id,
-			 mmx_wire_type_name(h->type), h->sequence, msg,
-			 strerror(-err));
-	else
-		mmxd_log(s, 2, "client %u: %s #%u: ok", c->id,
-			 mmx_wire_type_name(h->type), h->sequence);
-	mmxd_conn_reply(s, c, h->sequence, h->type, err, err ? msg : "",
-			data, len, NULL, 0);
-}
-
 static int64_t now_ns(struct mmxd_time *t)
 {
 	const struct mmxd_media_ops *ops;
@@ -247,11 +213,11 @@ static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
 	return n;
 }
 
-static void handle_create(struct mmxd_server *s, struct mmxd_time *t,
-			  struct mmxd_conn *c,
+static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
 			  const struct mmx_proto_header *h,
-			  const uint8_t *payload, size_t len)
+			  const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_create req;
 	struct mmx_proto_clock_ref r;
 	const struct mmxd_media_ops *ops;
@@ -261,18 +227,14 @@ static void handle_create(struct mmxd_server *s, struct mmxd_time *t,
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad CLOCK_CREATE size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (clocks_of(t, c) >= MMXD_TIME_MAX_CLOCKS) {
-		time_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
+		mmxd_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
 		return;
 	}
 	k = calloc(1, sizeof(*k));
 	if (!k) {
-		time_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	k->conn = c;
@@ -326,12 +288,12 @@ static void handle_create(struct mmxd_server *s, struct mmxd_time *t,
 	t->clocks = k;
 	memset(&r, 0, sizeof(r));
 	r.clock = k->id;
-	time_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
 	return;
 
 err_free:
 	clock_free(t, k);
-	time_reply(s, c, h, ret, ret == -EINVAL ? "bad clock kind or target" :
+	mmxd_reply(s, c, h, ret, ret == -EINVAL ? "bad clock kind or target" :
 		   ret == -ENOENT ? "no such stream or output" :
 		   "cannot make the clock", NULL, 0);
 }
@@ -344,32 +306,28 @@ static struct tclock *lookup_clock(struct mmxd_server *s, struct mmxd_time *t,
 	struct tclock *k = clock_find(t, c, id);
 
 	if (!k)
-		time_reply(s, c, h, -ENOENT, "no such clock", NULL, 0);
+		mmxd_reply(s, c, h, -ENOENT, "no such clock", NULL, 0);
 	return k;
 }
 
-static void handle_start_stop(struct mmxd_server *s, struct mmxd_time *t,
-			      struct mmxd_conn *c,
+static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
 			      const struct mmx_proto_header *h,
-			      const uint8_t *payload, size_t len)
+			      const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_at req;
 	struct tclock *k;
 	int64_t now = now_ns(t), at;
 	int ret;
 
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (req.flags & ~MMX_PROTO_CLOCK_NOW) {
-		time_reply(s, c, h, -EINVAL, "unknown flags", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "unknown flags", NULL, 0);
 		return;
 	}
 	at = (req.flags & MMX_PROTO_CLOCK_NOW) ? now : req.mono_ns;
 	if (at < now - TIME_MAX_AWAY_NS || at > now + TIME_MAX_AWAY_NS) {
-		time_reply(s, c, h, -EINVAL, "time more than 60 s away", NULL,
+		mmxd_reply(s, c, h, -EINVAL, "time more than 60 s away", NULL,
 			   0);
 		return;
 	}
@@ -380,52 +338,45 @@ static void handle_start_stop(struct mmxd_server *s, struct mmxd_time *t,
 		ret = mmx_clock_start_at(k->clock, at);
 	else
 		ret = mmx_clock_stop_at(k->clock, at);
-	time_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+	mmxd_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_rate(struct mmxd_server *s, struct mmxd_time *t,
-			struct mmxd_conn *c, const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len)
+static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_rate req;
 	struct tclock *k;
 	int ret;
 
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad CLOCK_SET_RATE size", NULL,
-			   0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad || !req.den || req.den > TIME_MAX_RATE ||
 	    req.num < -TIME_MAX_RATE || req.num > TIME_MAX_RATE) {
-		time_reply(s, c, h, -EINVAL, "bad rate", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "bad rate", NULL, 0);
 		return;
 	}
 	k = lookup_clock(s, t, c, h, req.clock);
 	if (!k)
 		return;
 	ret = mmx_clock_set_rate_at(k->clock, now_ns(t), req.num, req.den);
-	time_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+	mmxd_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_read(struct mmxd_server *s, struct mmxd_time *t,
-			struct mmxd_conn *c, const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len)
+static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h,
+			const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_clock_ref req;
 	struct mmx_remote_clock_state r;
 	struct mmx_clock_state st;
 	struct tclock *k;
 	int ret;
 
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad) {
-		time_reply(s, c, h, -EINVAL, "pad not 0", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "pad not 0", NULL, 0);
 		return;
 	}
 	k = lookup_clock(s, t, c, h, req.clock);
@@ -438,12 +389,12 @@ static void handle_read(struct mmxd_server *s, struct mmxd_time *t,
 			;
 		*pp = k->next;
 		clock_free(t, k);
-		time_reply(s, c, h, 0, "", NULL, 0);
+		mmxd_reply(s, c, h, 0, "", NULL, 0);
 		return;
 	}
 	ret = mmx_clock_query_at(k->clock, now_ns(t), &st);
 	if (ret) {
-		time_reply(s, c, h, ret, "the clock's source cannot be read",
+		mmxd_reply(s, c, h, ret, "the clock's source cannot be read",
 			   NULL, 0);
 		return;
 	}
@@ -454,7 +405,7 @@ static void handle_read(struct mmxd_server *s, struct mmxd_time *t,
 	r.rate_den = st.rate_den;
 	r.running = st.running;
 	r.kind = k->kind;
-	time_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
 }
 
 /* Schedules */
@@ -656,7 +607,7 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	ops = mmxd_media_backend(t->m, &ctx);
 	if (dlen % (2u * p->channels)) {
 		free(e);
-		time_reply(s, c, h, -EINVAL, "not whole S16LE frames", NULL, 0);
+		mmxd_reply(s, c, h, -EINVAL, "not whole S16LE frames", NULL, 0);
 		return;
 	}
 	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
@@ -664,7 +615,7 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
 	if (ret) {
 		free(e);
-		time_reply(s, c, h, ret, "the audio device does not run", NULL,
+		mmxd_reply(s, c, h, ret, "the audio device does not run", NULL,
 			   0);
 		return;
 	}
@@ -672,7 +623,7 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 		ret = audio_cancel(t, old);
 		if (ret) {
 			free(e);
-			time_reply(s, c, h, ret, "too late", NULL, 0);
+			mmxd_reply(s, c, h, ret, "too late", NULL, 0);
 			return;
 		}
 		sched_event(s, t, c, old->id, old->clock, MMX_TIME_REPLACED, 0,
@@ -684,7 +635,7 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	if (p->expired ||
 	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf)) {
 		free(e);
-		time_reply(s, c, h, 0, "", NULL, 0);
+		mmxd_reply(s, c, h, 0, "", NULL, 0);
 		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
 			    0);
 		return;
@@ -692,7 +643,7 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	pcm = malloc(dlen);
 	if (!pcm) {
 		free(e);
-		time_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	memcpy(pcm, data, dlen);
@@ -701,20 +652,20 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	free(pcm);
 	if (ret) {
 		free(e);
-		time_reply(s, c, h, ret, "the audio device refused it", NULL,
+		mmxd_reply(s, c, h, ret, "the audio device refused it", NULL,
 			   0);
 		return;
 	}
 	e->next = t->scheds;
 	t->scheds = e;
-	time_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
-			  struct mmxd_conn *c,
+static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 			  const struct mmx_proto_header *h,
 			  const uint8_t *payload, size_t len)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_schedule_replace req;
 	const struct mmx_schedule_request *r = &req.req;
 	const struct mmxd_media_ops *ops;
@@ -729,56 +680,48 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 	ops = mmxd_media_backend(t->m, &ctx);
 	memset(&req, 0, sizeof(req));
 	if (h->type == MMX_MSG_SCHEDULE_SUBMIT) {
-		if (len < sizeof(req.req)) {
-			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-			return;
-		}
 		memcpy(&req.req, payload, sizeof(req.req));
 		data = payload + sizeof(req.req);
 		dlen = len - sizeof(req.req);
 	} else {
-		if (len < sizeof(req)) {
-			time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-			return;
-		}
 		memcpy(&req, payload, sizeof(req));
 		data = payload + sizeof(req);
 		dlen = len - sizeof(req);
 		old = sched_find(t, c, req.old_id);
 		if (!old) {
-			time_reply(s, c, h, -ENOENT, "no such pending schedule",
+			mmxd_reply(s, c, h, -ENOENT, "no such pending schedule",
 				   NULL, 0);
 			return;
 		}
 	}
 	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
-		time_reply(s, c, h, -EINVAL, dlen ? "data with a display request"
+		mmxd_reply(s, c, h, -EINVAL, dlen ? "data with a display request"
 			   : "an audio request without samples", NULL, 0);
 		return;
 	}
 	ret = plan_request(t, c, r, &p, &msg);
 	if (ret) {
-		time_reply(s, c, h, ret, msg, NULL, 0);
+		mmxd_reply(s, c, h, ret, msg, NULL, 0);
 		return;
 	}
 	if (old && old->kind != r->kind) {
-		time_reply(s, c, h, -EINVAL, "replace by another kind", NULL,
+		mmxd_reply(s, c, h, -EINVAL, "replace by another kind", NULL,
 			   0);
 		return;
 	}
 	e = sched_find(t, c, r->id);
 	if (e && e != old) {
-		time_reply(s, c, h, -EEXIST, "id already pending", NULL, 0);
+		mmxd_reply(s, c, h, -EEXIST, "id already pending", NULL, 0);
 		return;
 	}
 	if (!old && scheds_of(t, c) >= MMXD_TIME_MAX_PENDING) {
-		time_reply(s, c, h, -ENOSPC, "too many pending schedules",
+		mmxd_reply(s, c, h, -ENOSPC, "too many pending schedules",
 			   NULL, 0);
 		return;
 	}
 	e = sched_new(t, c, r);
 	if (!e) {
-		time_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
@@ -791,7 +734,7 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 			ret = ops->retract(ctx, old->ksched);
 			if (ret) {
 				free(e);
-				time_reply(s, c, h, ret, "too late", NULL, 0);
+				mmxd_reply(s, c, h, ret, "too late", NULL, 0);
 				return;
 			}
 			/* its RETRACTED finds nothing: it is REPLACED */
@@ -800,7 +743,7 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 			sched_unlink(t, old);
 		}
 		free(e);
-		time_reply(s, c, h, 0, "", NULL, 0);
+		mmxd_reply(s, c, h, 0, "", NULL, 0);
 		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
 			    0);
 		return;
@@ -814,7 +757,7 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 				    p.exec, p.expire, e->token, &e->ksched);
 	if (ret) {
 		free(e);
-		time_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
 			   "the kernel refused the commit", NULL, 0);
 		return;
 	}
@@ -822,14 +765,14 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_time *t,
 		old->state = S_GONE;
 	e->next = t->scheds;
 	t->scheds = e;
-	time_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
-			   struct mmxd_conn *c,
+static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len)
+			   const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
 	struct mmx_proto_schedule_ref req;
 	const struct mmxd_media_ops *ops;
 	struct tsched *e;
@@ -837,20 +780,16 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	if (len != sizeof(req)) {
-		time_reply(s, c, h, -EINVAL, "bad size", NULL, 0);
-		return;
-	}
 	memcpy(&req, payload, sizeof(req));
 	e = sched_find(t, c, req.id);
 	if (!e) {
-		time_reply(s, c, h, -ENOENT, "no such pending schedule", NULL,
+		mmxd_reply(s, c, h, -ENOENT, "no such pending schedule", NULL,
 			   0);
 		return;
 	}
 	if (e->kind == MMX_SCHEDULE_KIND_AUDIO) {
 		ret = audio_cancel(t, e);
-		time_reply(s, c, h, ret, "too late", NULL, 0);
+		mmxd_reply(s, c, h, ret, "too late", NULL, 0);
 		if (!ret) {
 			sched_event(s, t, c, e->id, e->clock,
 				    MMX_TIME_RETRACTED, 0, 0, 0);
@@ -861,40 +800,33 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_time *t,
 	ret = ops->retract(ctx, e->ksched);
 	if (!ret)
 		e->state = S_GONE;
-	time_reply(s, c, h, ret, "too late", NULL, 0);
+	mmxd_reply(s, c, h, ret, "too late", NULL, 0);
 }
 
-void mmxd_time_handle(struct mmxd_server *s, struct mmxd_time *t,
-		      struct mmxd_conn *c, const struct mmx_proto_header *h,
-		      const uint8_t *payload, size_t len)
-{
-	switch (h->type) {
-	case MMX_MSG_CLOCK_CREATE:
-		handle_create(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_START:
-	case MMX_MSG_CLOCK_STOP:
-		handle_start_stop(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_SET_RATE:
-		handle_rate(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_CLOCK_READ:
-	case MMX_MSG_CLOCK_DESTROY:
-		handle_read(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_SCHEDULE_SUBMIT:
-	case MMX_MSG_SCHEDULE_REPLACE:
-		handle_submit(s, t, c, h, payload, len);
-		break;
-	case MMX_MSG_SCHEDULE_RETRACT:
-		handle_retract(s, t, c, h, payload, len);
-		break;
-	default:
-		time_reply(s, c, h, -ENOSYS, "not implemented", NULL, 0);
-		break;
-	}
-}
+/* TIME's requests but CLOCK_QUERY (media.c's): after HELLO, with media. */
+#define TIME(t, req, f, fn) \
+	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
+
+static const struct mmxd_request time_requests[] = {
+	TIME(CLOCK_CREATE, struct mmx_proto_clock_create, 0, handle_create),
+	TIME(CLOCK_START, struct mmx_proto_clock_at, 0, handle_start_stop),
+	TIME(CLOCK_STOP, struct mmx_proto_clock_at, 0, handle_start_stop),
+	TIME(CLOCK_SET_RATE, struct mmx_proto_clock_rate, 0, handle_rate),
+	TIME(CLOCK_READ, struct mmx_proto_clock_ref, 0, handle_read),
+	TIME(CLOCK_DESTROY, struct mmx_proto_clock_ref, 0, handle_read),
+	/* an AUDIO request's samples follow */
+	TIME(SCHEDULE_SUBMIT, struct mmx_schedule_request, MMXD_REQ_DATA,
+	     handle_submit),
+	TIME(SCHEDULE_REPLACE, struct mmx_proto_schedule_replace,
+	     MMXD_REQ_DATA, handle_submit),
+	TIME(SCHEDULE_RETRACT, struct mmx_proto_schedule_ref, 0,
+	     handle_retract),
+};
+
+const struct mmxd_protocol mmxd_time_protocol = {
+	.requests = time_requests,
+	.n = ARRAY_SIZE(time_requests),
+};
 
 void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 			  const struct mmxd_sched_event *ke)

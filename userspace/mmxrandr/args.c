@@ -347,6 +347,17 @@ static int output_option(struct parser *p, const char *opt)
 		{ "--below", MMXR_BELOW },
 		{ "--same-as", MMXR_SAME_AS },
 	};
+	/* the options without an argument (--auto without --output is global) */
+	static const struct {
+		const char *name;
+		int mode_kind;		/* MMXR_MODE_KEEP: not a mode option */
+		uint32_t changes;
+	} switches[] = {
+		{ "--auto", MMXR_MODE_KEEP, MMXR_CH_AUTO },
+		{ "--preferred", MMXR_MODE_PREFERRED, MMXR_CH_MODE },
+		{ "--off", MMXR_MODE_OFF, MMXR_CH_MODE },
+		{ "--primary", MMXR_MODE_KEEP, MMXR_CH_PRIMARY },
+	};
 
 	for (k = 0; k < (int)(sizeof(relations) / sizeof(relations[0])); k++) {
 		if (strcmp(opt, relations[k].name))
@@ -364,31 +375,15 @@ static int output_option(struct parser *p, const char *opt)
 		return 0;
 	}
 
-	if (!strcmp(opt, "--auto")) {
-		o->changes |= MMXR_CH_AUTO;
-		return 0;
-	}
-	if (!strcmp(opt, "--preferred")) {
+	for (k = 0; k < (int)(sizeof(switches) / sizeof(switches[0])); k++) {
+		if (strcmp(opt, switches[k].name))
+			continue;
 		ret = need_output(p);
 		if (ret)
 			return ret;
-		o->mode_kind = MMXR_MODE_PREFERRED;
-		o->changes |= MMXR_CH_MODE;
-		return 0;
-	}
-	if (!strcmp(opt, "--off")) {
-		ret = need_output(p);
-		if (ret)
-			return ret;
-		o->mode_kind = MMXR_MODE_OFF;
-		o->changes |= MMXR_CH_MODE;
-		return 0;
-	}
-	if (!strcmp(opt, "--primary")) {
-		ret = need_output(p);
-		if (ret)
-			return ret;
-		o->changes |= MMXR_CH_PRIMARY;
+		if (switches[k].mode_kind != MMXR_MODE_KEEP)
+			o->mode_kind = switches[k].mode_kind;
+		o->changes |= switches[k].changes;
 		return 0;
 	}
 	if (!strcmp(opt, "--set")) {

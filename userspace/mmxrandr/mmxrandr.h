@@ -220,5 +220,8 @@ void mmxr_print_state(FILE *f, const struct mmx_state *s, uint32_t flags);
 double mmxr_mode_refresh(const struct mmx_mode *m);
 /* "normal", "left", "inverted", "right" of the rotation bits */
 const char *mmxr_rotation_name(uint32_t rotation);
+/* Rotations every CRTC of @o supports (xrandr's output_rotations). */
+uint32_t mmxr_output_rotations(const struct mmx_state *s,
+			       const struct mmx_output_info *o);
 
 #endif /* MMXRANDR_H */

@@ -116,24 +116,6 @@ static struct po *po_of(struct planner *p, const struct mmx_output_info *o)
 	return NULL;
 }
 
-/* Rotations every CRTC of the output supports (xrandr's output_rotations). */
-static uint32_t output_rotations(const struct mmx_state *s,
-				 const struct mmx_output_info *o)
-{
-	uint32_t rot = MMX_ROTATE_0, k;
-	int found = 0;
-
-	for (k = 0; k < o->ncrtc && k < MMX_MAX_CRTCS; k++) {
-		const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtcs[k]);
-
-		if (!c)
-			continue;
-		rot = found ? rot & c->rotations : c->rotations;
-		found = 1;
-	}
-	return rot;
-}
-
 static const char *reflection_name(uint32_t rotation)
 {
 	switch (rotation & (MMX_REFLECT_X | MMX_REFLECT_Y)) {
@@ -267,7 +249,7 @@ static int resolve_rotation(struct planner *p, struct po *o)
 		rot = (rot & ~(MMX_REFLECT_X | MMX_REFLECT_Y)) | r->reflect;
 	if (!(rot & 0xf))
 		rot |= MMX_ROTATE_0;
-	rots = output_rotations(p->s, o->info);
+	rots = mmxr_output_rotations(p->s, o->info);
 	if (!(rots & rot & 0xf) ||
 	    (rots & rot & (MMX_REFLECT_X | MMX_REFLECT_Y)) !=
 	    (rot & (MMX_REFLECT_X | MMX_REFLECT_Y)))
@@ -609,45 +591,52 @@ static int guess_crtc_index(struct planner *p, const struct po *o,
 	return -1;
 }
 
+/* Warn when --fb's screen does not hold lit output @o's area. */
+static void fb_warn(struct planner *p, const struct po *o)
+{
+	int64_t r = (int64_t)o->x + o->bx + o->bw;
+	int64_t b = (int64_t)o->y + o->by + o->bh;
+
+	if (o->x + o->bx < 0 || o->y + o->by < 0 || r > p->req->fb_width ||
+	    b > p->req->fb_height)
+		append(p->plan->warn, sizeof(p->plan->warn),
+		       "specified screen %ux%u not large enough for output %s (%ux%u%+d%+d)\n",
+		       p->req->fb_width, p->req->fb_height, o->info->name,
+		       o->bw, o->bh, o->x + o->bx, o->y + o->by);
+}
+
+/* The screen the plan needs (libmmx's arithmetic), or --fb's, checked. */
 static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 {
+	struct mmx_crtc_info areas[MMX_MAX_OUTPUTS];
 	const struct mmx_state *s = p->s;
-	int64_t need_w = 0, need_h = 0;
+	uint32_t need_w, need_h, n = 0;
 	unsigned int k;
 
+	memset(areas, 0, sizeof(areas));
 	for (k = 0; k < p->n; k++) {
 		const struct po *o = &p->po[k];
-		const struct mmx_panning_info *pan = NULL;
-		int64_t r, b;
+		struct mmx_crtc_info *a = &areas[n];
 
 		if (!o->lit)
 			continue;
-		r = (int64_t)o->x + o->bx + o->bw;
-		b = (int64_t)o->y + o->by + o->bh;
-		if (p->req->flags & MMXR_FB) {
-			if (o->x + o->bx < 0 || o->y + o->by < 0 ||
-			    r > p->req->fb_width || b > p->req->fb_height)
-				append(p->plan->warn, sizeof(p->plan->warn),
-				       "specified screen %ux%u not large enough for output %s (%ux%u%+d%+d)\n",
-				       p->req->fb_width, p->req->fb_height,
-				       o->info->name, o->bw, o->bh,
-				       o->x + o->bx, o->y + o->by);
-		}
+		n++;
+		a->mode_valid = 1;
+		a->x = o->x;
+		a->y = o->y;
+		a->bbox_x = o->bx;
+		a->bbox_y = o->by;
+		a->width = o->bw;
+		a->height = o->bh;
 		if (o->req && (o->req->changes & MMXR_CH_PANNING))
-			pan = &o->req->panning;
+			a->panning = o->req->panning;
 		else if (o->crtc && o->was_lit)
-			pan = &o->crtc->panning;
-		if (pan && pan->width) {
-			if ((int64_t)pan->left + pan->width > r)
-				r = (int64_t)pan->left + pan->width;
-			if ((int64_t)pan->top + pan->height > b)
-				b = (int64_t)pan->top + pan->height;
-		}
-		if (r > need_w)
-			need_w = r;
-		if (b > need_h)
-			need_h = b;
+			a->panning = o->crtc->panning;
+		if (p->req->flags & MMXR_FB)
+			fb_warn(p, o);
 	}
+	/* nothing lit: 0x0 */
+	mmx_screen_bbox(areas, n, &need_w, &need_h);
 	if (p->req->flags & MMXR_FB) {
 		need_w = p->req->fb_width;
 		need_h = p->req->fb_height;
@@ -658,10 +647,9 @@ static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 	if (need_w > s->max_width || need_h > s->max_height)
 		return plerr(p, -EINVAL,
 			     "screen cannot be larger than %ux%u (desired size %ux%u)",
-			     s->max_width, s->max_height, (uint32_t)need_w,
-			     (uint32_t)need_h);
-	*w = (uint32_t)need_w;
-	*h = (uint32_t)need_h;
+			     s->max_width, s->max_height, need_w, need_h);
+	*w = need_w;
+	*h = need_h;
 	return 0;
 }
 

@@ -97,37 +97,15 @@ static const char *reflection_name(uint32_t rotation)
 	}
 }
 
-static const struct mmx_crtc_info *crtc_of(const struct mmx_state *s,
-					   uint32_t id)
-{
-	uint32_t k;
-
-	if (!id)
-		return NULL;
-	for (k = 0; k < s->ncrtc && k < MMX_MAX_CRTCS; k++)
-		if (s->crtcs[k].id == id)
-			return &s->crtcs[k];
-	return NULL;
-}
-
-static const char *output_name(const struct mmx_state *s, uint32_t id)
-{
-	uint32_t k;
-
-	for (k = 0; k < s->noutput && k < MMX_MAX_OUTPUTS; k++)
-		if (s->outputs[k].id == id)
-			return s->outputs[k].name;
-	return NULL;
-}
-
-static uint32_t output_rotations(const struct mmx_state *s,
-				 const struct mmx_output_info *o)
+/* Rotations every CRTC of the output supports (xrandr's output_rotations). */
+uint32_t mmxr_output_rotations(const struct mmx_state *s,
+			       const struct mmx_output_info *o)
 {
 	uint32_t rot = MMX_ROTATE_0, k;
 	int found = 0;
 
 	for (k = 0; k < o->ncrtc && k < MMX_MAX_CRTCS; k++) {
-		const struct mmx_crtc_info *c = crtc_of(s, o->crtcs[k]);
+		const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtcs[k]);
 
 		if (!c)
 			continue;
@@ -294,9 +272,9 @@ static void print_output(FILE *f, const struct mmx_state *s,
 			 const struct mmx_output_info *o, uint32_t flags)
 {
 	int verbose = flags & MMXR_PRINT_VERBOSE;
-	const struct mmx_crtc_info *c = crtc_of(s, o->crtc);
+	const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtc);
 	const struct mmx_mode *cur = c && c->mode_valid ? &c->mode : NULL;
-	uint32_t rotations = output_rotations(s, o);
+	uint32_t rotations = mmxr_output_rotations(s, o);
 	uint32_t rotation = cur ? c->rotation : MMX_ROTATE_0;
 	const struct mmx_transform_info *xf = c ? &c->current : NULL;
 	const struct mmx_panning_info *pan = c ? &c->panning : NULL;
@@ -375,17 +353,18 @@ static void print_output(FILE *f, const struct mmx_state *s,
 			"unknown");
 		fprintf(f, "\tClones:    ");
 		for (k = 0; k < o->nclone && k < MMX_MAX_OUTPUTS; k++) {
-			const char *n = output_name(s, o->clones[k]);
+			const struct mmx_output_info *clone =
+				mmx_state_output(s, o->clones[k]);
 
-			if (n)
-				fprintf(f, " %s", n);
+			if (clone)
+				fprintf(f, " %s", clone->name);
 		}
 		fprintf(f, "\n");
 		if (cur)
 			fprintf(f, "\tCRTC:       %u\n", c->index);
 		fprintf(f, "\tCRTCs:     ");
 		for (k = 0; k < o->ncrtc && k < MMX_MAX_CRTCS; k++) {
-			const struct mmx_crtc_info *cc = crtc_of(s, o->crtcs[k]);
+			const struct mmx_crtc_info *cc = mmx_state_crtc(s, o->crtcs[k]);
 
 			if (cc)
 				fprintf(f, " %u", cc->index);

@@ -546,35 +546,23 @@ static bool reply_ok(const struct slot *s, const struct mmx_jpegd_reply *r)
 
 	if (r->seq != rq->seq || (r->flags & ~MMX_DECODE_WARNING))
 		return false;
-	if (rq->format == MMX_JPEGD_FORMAT_S16_MPEG) {
-		switch (r->status) {
-		case 0:
-			return r->width && r->width <= rq->max_width &&
-			       r->height == rq->max_height &&
-			       r->pitch >= 8000 && r->pitch <= 48000 &&
-			       (uint64_t)r->width * r->height * 2 <= room;
-		case -EBADMSG:
-		case -E2BIG:
-		case -ENOMEM:
-			return true;
-		default:
-			return false;
-		}
-	}
-	switch (r->status) {
-	case 0:
-		return r->width && r->height && r->width <= rq->max_width &&
-		       r->height <= rq->max_height &&
-		       r->pitch >= (uint64_t)r->width * 4 &&
-		       (uint64_t)r->pitch * (r->height - 1) +
-		       (uint64_t)r->width * 4 <= room;
-	case -EBADMSG:
-	case -E2BIG:
-	case -ENOMEM:
+	/* the errors a decoder may report */
+	if (r->status == -EBADMSG || r->status == -E2BIG ||
+	    r->status == -ENOMEM)
 		return true;
-	default:
+	if (r->status)
 		return false;
-	}
+	/* MPEG audio: width PCM frames of height channels, pitch the rate */
+	if (rq->format == MMX_JPEGD_FORMAT_S16_MPEG)
+		return r->width && r->width <= rq->max_width &&
+		       r->height == rq->max_height &&
+		       r->pitch >= 8000 && r->pitch <= 48000 &&
+		       (uint64_t)r->width * r->height * 2 <= room;
+	return r->width && r->height && r->width <= rq->max_width &&
+	       r->height <= rq->max_height &&
+	       r->pitch >= (uint64_t)r->width * 4 &&
+	       (uint64_t)r->pitch * (r->height - 1) +
+	       (uint64_t)r->width * 4 <= room;
 }
 
 static void slot_readable(struct mmx_decode_pool *p, struct slot *s)
