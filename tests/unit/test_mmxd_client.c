@@ -147,8 +147,10 @@ enum evil {
 	EVIL_HUGE,		/* a length above the reply limit */
 	EVIL_CLOSE,		/* closes after HELLO */
 	EVIL_OLD_SIZES,		/* HELLO reply with other struct sizes */
-	EVIL_EVENTS,		/* EVENTs before each reply (skipped) */
+	EVIL_EVENTS,		/* a 1.2 server: EVENTs before each reply */
 	EVIL_BAD_CAPTURE,	/* pixels do not match width * height */
+	EVIL_RECORDS_CUT,	/* 1.3: GET_STATE_RECORDS one byte short */
+	EVIL_RECORDS_BIG,	/* 1.3: records with 17 outputs */
 };
 
 struct evil_server {
@@ -195,6 +197,12 @@ static void *evil_main(void *arg)
 	free(p);
 	if (e->mode == EVIL_OLD_SIZES)
 		hr.state_size -= 8;
+	if (e->mode == EVIL_EVENTS)
+		hr.minor = 2;
+	if (e->mode == EVIL_RECORDS_CUT || e->mode == EVIL_RECORDS_BIG) {
+		hr.minor = 3;
+		hr.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_STATE_RECORDS;
+	}
 	send_reply(fd, h.sequence, MMX_MSG_HELLO, 0, &hr, sizeof(hr));
 	if (e->mode == EVIL_CLOSE)
 		goto out;
@@ -202,11 +210,25 @@ static void *evil_main(void *arg)
 		struct mmx_state *st = calloc(1, sizeof(*st));
 		uint8_t hdr[MMX_PROTO_HEADER_SIZE];
 		uint32_t cap[3] = { 4, 4, 0 };
+		uint8_t *rec = NULL;
+		size_t rec_len = 0;
 
 		free(p);
 		if (!st)
 			break;
+		st->noutput = 1;
+		if (h.type == MMX_MSG_GET_STATE_RECORDS &&
+		    mmx_wire_encode_state(st, &rec, &rec_len))
+			break;
 		switch (e->mode) {
+		case EVIL_RECORDS_CUT:
+			send_reply(fd, h.sequence, h.type, 0, rec,
+				   rec_len - 1);
+			break;
+		case EVIL_RECORDS_BIG:
+			rec[64] = MMX_MAX_OUTPUTS + 1;	/* noutput */
+			send_reply(fd, h.sequence, h.type, 0, rec, rec_len);
+			break;
 		case EVIL_BAD_COUNTS:
 			st->ncrtc = 999;
 			send_reply(fd, h.sequence, h.type, 0, st, sizeof(*st));
@@ -225,7 +247,13 @@ static void *evil_main(void *arg)
 				      NULL, 0);
 			mmx_wire_send(fd, MMX_MSG_EVENT, 0, NULL, 0, NULL, 0);
 			strcpy(st->driver, "evented");
-			send_reply(fd, h.sequence, h.type, 0, st, sizeof(*st));
+			/* 1.2 knows GET_STATE only */
+			if (h.type == MMX_MSG_GET_STATE)
+				send_reply(fd, h.sequence, h.type, 0, st,
+					   sizeof(*st));
+			else
+				send_reply(fd, h.sequence, h.type, -ENOSYS,
+					   NULL, 0);
 			break;
 		case EVIL_BAD_CAPTURE:
 			send_reply(fd, h.sequence, h.type, 0, cap,
@@ -234,6 +262,7 @@ static void *evil_main(void *arg)
 		default:
 			break;
 		}
+		free(rec);
 		free(st);
 	}
 out:
@@ -274,6 +303,7 @@ static int test_public_api(void)
 	struct stat st;
 	char spec[160];
 	uint32_t w, h, *px, i;
+	uint64_t sent, received, after;
 	int ret;
 
 	/* mmxd creates the socket's directory, 0755 */
@@ -294,7 +324,12 @@ static int test_public_api(void)
 	UNIT_CHECK(!ret, "mmx_open(%s): %d", spec, ret);
 	UNIT_CHECK(mmx_is_remote(d) && mmx_fd(d) == -1, "not remote");
 
+	mmx_client_counters(d->remote, &sent, &received);
 	UNIT_CHECK(!mmx_get_screen_resources(d, &s), "state");
+	mmx_client_counters(d->remote, &sent, &after);
+	/* 1.3: the records of one output, not the whole struct */
+	UNIT_CHECK(after - received < 1024, "the state took %llu bytes",
+		   (unsigned long long)(after - received));
 	UNIT_CHECK(s->flags & MMX_STATE_REMOTE, "REMOTE flag missing");
 	UNIT_CHECK(!strcmp(s->driver, "fake") && s->noutput == 1 &&
 		   !strcmp(s->outputs[0].name, "HDMI-1"), "state content");
@@ -431,6 +466,21 @@ static int test_hostile(void)
 	UNIT_CHECK(!ret && !strcmp(s->driver, "evented"), "events: %d", ret);
 	ret = mmx_client_state(c, 0, s);
 	UNIT_CHECK(!ret, "events, again: %d", ret);
+	mmx_client_close(c);
+	evil_stop(&e);
+
+	/* a 1.3 server whose records are cut or say too much */
+	UNIT_CHECK(!evil_start(&e, EVIL_RECORDS_CUT), "server");
+	UNIT_CHECK(!mmx_client_connect(path, &c), "connect");
+	ret = mmx_client_state(c, 0, s);
+	UNIT_CHECK(ret == -EPROTO, "cut records: %d", ret);
+	UNIT_CHECK(mmx_client_state(c, 0, s) == -ENOTCONN, "still used");
+	mmx_client_close(c);
+	evil_stop(&e);
+	UNIT_CHECK(!evil_start(&e, EVIL_RECORDS_BIG), "server");
+	UNIT_CHECK(!mmx_client_connect(path, &c), "connect");
+	ret = mmx_client_state(c, 0, s);
+	UNIT_CHECK(ret == -EPROTO, "17 outputs: %d", ret);
 	mmx_client_close(c);
 	evil_stop(&e);
 

@@ -272,7 +272,8 @@ static int test_hello_state(void)
 	UNIT_CHECK(hr.state_size == sizeof(struct mmx_state) &&
 		   hr.config_size == sizeof(struct mmx_config), "sizes");
 	UNIT_CHECK(hr.caps == (MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
-			       MMX_PROTO_CAP_POINTER | MMX_PROTO_CAP_CAPTURE),
+			       MMX_PROTO_CAP_POINTER | MMX_PROTO_CAP_CAPTURE |
+			       MMX_PROTO_CAP_STATE_RECORDS),
 		   "caps 0x%x", hr.caps);
 	UNIT_CHECK(hr.max_request == MMX_PROTO_MAX_REQUEST, "max request");
 
@@ -559,6 +560,71 @@ static int test_versions(void)
 	memset(h.client, 'n', sizeof(h.client));
 	CHECK_ERR(request(fd, MMX_MSG_HELLO, 5, &h, sizeof(h), NULL), 0);
 	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 6, &gs, sizeof(gs), NULL), 0);
+	close(fd);
+	server_stop();
+	return 0;
+}
+
+/*
+ * A 1.2 client (GET_STATE) gets the whole struct as before; a 1.3 one
+ * asks GET_STATE_RECORDS and decodes the same state from far fewer bytes.
+ */
+static int test_state_records(void)
+{
+	static struct mmx_state back;
+	struct mmx_proto_get_state gs = { .probe = 1 };
+	const size_t frame = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
+	struct mmx_proto_hello h;
+	size_t old_bytes;
+	struct msg m;
+	int fd, ok, ret;
+
+	UNIT_CHECK(!server_start(0, 0), "server");
+	fake.state.crtcs[0].x = -640;
+	fake.state.crtcs[0].current.matrix[0] = -1.5;
+	fake.state.crtcs[0].current.matrix[8] = 1.0;
+	fake.state.pointer_x = 1;	/* what fake_state() gives for probe 1 */
+
+	/* an old client: HELLO 1.2, then GET_STATE */
+	fd = client_new();
+	hello_init(&h);
+	h.minor = 2;
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 1, &h, sizeof(h), NULL), 0);
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 2, &gs, sizeof(gs), &m), 0);
+	old_bytes = frame + m.len;
+	ok = m.len == sizeof(struct mmx_state) &&
+	     !memcmp(m.data, &fake.state, sizeof(fake.state));
+	msg_free(&m);
+	UNIT_CHECK(ok, "the old client did not get the whole struct");
+	close(fd);
+
+	/* a new client: HELLO 1.3, then GET_STATE_RECORDS */
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE_RECORDS, 2, &gs, sizeof(gs),
+			  &m), 0);
+	ret = mmx_wire_decode_state(m.data, m.len, &back);
+	printf("GET_STATE reply, the fake's 2 outputs: %zu bytes\n",
+	       old_bytes);
+	printf("GET_STATE_RECORDS reply, the same: %zu bytes\n", frame + m.len);
+	UNIT_CHECK(frame + m.len < 2048, "records reply %zu bytes",
+		   frame + m.len);
+	msg_free(&m);
+	UNIT_CHECK(!ret, "decoding the records: %d", ret);
+	UNIT_CHECK(!memcmp(&back, &fake.state, sizeof(back)),
+		   "the records decode to another state");
+	/* the same request checks as GET_STATE */
+	gs.pad = 1;
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE_RECORDS, 3, &gs, sizeof(gs),
+			  NULL), -EINVAL);
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE_RECORDS, 4, &gs, 4, NULL),
+		  -EINVAL);
+	/* a state the records cannot carry is an error reply */
+	gs.pad = 0;
+	fake.state.crtcs[1].pending.matrix[2] = 1e6;
+	CHECK_ERR(request(fd, MMX_MSG_GET_STATE_RECORDS, 5, &gs, sizeof(gs),
+			  NULL), -ERANGE);
+	CHECK_ERR(ping(fd, 6), 0);
 	close(fd);
 	server_stop();
 	return 0;
@@ -949,6 +1015,8 @@ static const struct unit_case cases[] = {
 	  test_bad_requests },
 	{ "versions", "another major, other struct sizes, HELLO flags refused; newer minor accepted",
 	  test_versions },
+	{ "state-records", "a 1.2 client gets the whole struct, a 1.3 one the records of the same state",
+	  test_state_records },
 	{ "unsyncable", "a length out of range gets -EMSGSIZE/-EPROTO and the connection closes",
 	  test_unsyncable },
 	{ "disconnect-mid-request", "a client leaving mid-request loses only its request",

@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,28 +403,44 @@ void mmx_client_close(void *ctx)
 	free(c);
 }
 
+/* The data of a GET_STATE reply (the whole struct) into @s. */
+static int whole_state(const uint8_t *data, size_t len, struct mmx_state *s)
+{
+	if (len != sizeof(*s))
+		return -EPROTO;
+	memcpy(s, data, sizeof(*s));
+	return mmx_wire_check_state(s) ? -EPROTO : 0;
+}
+
+/*
+ * The state: GET_STATE_RECORDS from a server that says it serves it (1.3),
+ * else GET_STATE. Undecodable data is -EPROTO and breaks the connection.
+ */
 int mmx_client_state(void *ctx, int probe, struct mmx_state *s)
 {
 	struct mmx_client *c = ctx;
 	struct mmx_proto_get_state req = { .probe = probe ? 1 : 0 };
 	struct mmx_proto_reply reply;
+	bool records = mmx_client_caps(c) & MMX_PROTO_CAP_STATE_RECORDS;
 	uint8_t *payload;
 	size_t len;
 	int ret;
 
-	ret = transact(c, MMX_MSG_GET_STATE, &req, sizeof(req), &reply,
-		       &payload, &len);
+	ret = transact(c, records ? MMX_MSG_GET_STATE_RECORDS :
+		       MMX_MSG_GET_STATE, &req, sizeof(req), &reply, &payload,
+		       &len);
 	if (ret)
 		return ret;
 	ret = reply.error;
-	if (!ret && len != MMX_PROTO_REPLY_SIZE + sizeof(*s))
-		ret = -EPROTO;
-	if (!ret) {
-		memcpy(s, payload + MMX_PROTO_REPLY_SIZE, sizeof(*s));
-		if (mmx_wire_check_state(s))
-			ret = -EPROTO;
+	if (!ret && records)
+		ret = mmx_wire_decode_state(payload + MMX_PROTO_REPLY_SIZE,
+					    len - MMX_PROTO_REPLY_SIZE, s) ?
+		      -EPROTO : 0;
+	else if (!ret)
+		ret = whole_state(payload + MMX_PROTO_REPLY_SIZE,
+				  len - MMX_PROTO_REPLY_SIZE, s);
+	if (!ret)
 		s->flags |= MMX_STATE_REMOTE;
-	}
 	free(payload);
 	if (ret == -EPROTO)
 		c->broken = 1;
@@ -540,8 +557,11 @@ const struct mmx_display_ops mmx_client_display_ops = {
 
 uint32_t mmx_client_caps(const struct mmx_client *c)
 {
-	return c->server.minor >= 1 ? c->server.caps :
-	       c->server.caps & 0xfu;
+	if (c->server.minor >= 3)
+		return c->server.caps;
+	if (c->server.minor >= 1)
+		return c->server.caps & ~MMX_PROTO_CAP_STATE_RECORDS;
+	return c->server.caps & 0xfu;
 }
 
 void mmx_client_set_time_sink(struct mmx_client *c,

@@ -68,6 +68,23 @@ void mmx_wire_terminate(char *s, size_t size);
 int mmx_wire_check_state(struct mmx_state *s);
 int mmx_wire_check_config(struct mmx_config *cfg);
 
+/*
+ * The records encoding of a state (GET_STATE_RECORDS' reply data,
+ * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
+ * -E2BIG when a count is above its array, -ERANGE when a matrix entry is
+ * not finite or outside S31.32's +-32768, -ENOMEM.
+ */
+int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
+			  size_t *len);
+/*
+ * Decode @len bytes of records into @s (zeroed first). -EBADMSG when they
+ * end early, have bytes left over or hold an invalid value (a NUL in a
+ * string, unknown bits, more preferred modes than modes); -E2BIG when a
+ * count or a string is above what struct mmx_state holds. On error @s is
+ * all zero.
+ */
+int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s);
+
 /* A name for logs: "HELLO", "GET_STATE", ..., "reserved", "unknown". */
 const char *mmx_wire_type_name(uint16_t type);
 

@@ -78,7 +78,8 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 	memset(&r, 0, sizeof(r));
 	r.major = MMX_PROTO_MAJOR;
 	r.minor = MMX_PROTO_MINOR;
-	r.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY;
+	r.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
+		 MMX_PROTO_CAP_STATE_RECORDS;
 	if (o->state_flags & MMX_STATE_TRANSFORMS)
 		r.caps |= MMX_PROTO_CAP_POINTER;
 	if (o->state_flags & MMX_STATE_WRITEBACK)
@@ -125,6 +126,10 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 	reply_ok(s, c, h, &r, sizeof(r), NULL, 0);
 }
 
+/*
+ * GET_STATE (the whole struct mmx_state) and GET_STATE_RECORDS (the
+ * records encoding): the same request, the same snapshot.
+ */
 static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			     const struct mmx_proto_header *h,
 			     const uint8_t *payload, size_t len __maybe_unused)
@@ -132,6 +137,8 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 	struct mmx_proto_get_state req;
 	const struct mmx_display_ops *ops;
 	struct mmx_state *st;
+	uint8_t *records;
+	size_t records_len;
 	void *ctx;
 	int ret;
 
@@ -148,10 +155,18 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	ops = mmxd_server_ops(s, &ctx);
 	ret = ops->state(ctx, (int)req.probe, st);
-	if (ret)
+	if (ret) {
 		reply_error(s, c, h, ret, "reading the state failed");
-	else
+	} else if (h->type == MMX_MSG_GET_STATE) {
 		reply_ok(s, c, h, st, sizeof(*st), NULL, 0);
+	} else {
+		ret = mmx_wire_encode_state(st, &records, &records_len);
+		if (ret)
+			reply_error(s, c, h, ret, "encoding the state failed");
+		else
+			reply_ok(s, c, h, records, records_len, NULL, 0);
+		free(records);
+	}
 	free(st);
 }
 
@@ -296,6 +311,8 @@ static const struct mmxd_request core_requests[] = {
 	     handle_hello),
 	CORE(GET_STATE, sizeof(struct mmx_proto_get_state), MMXD_REQ_HELLO,
 	     handle_get_state),
+	CORE(GET_STATE_RECORDS, sizeof(struct mmx_proto_get_state),
+	     MMXD_REQ_HELLO, handle_get_state),
 	CORE(APPLY, sizeof(struct mmx_config), MMXD_REQ_HELLO, handle_apply),
 	CORE(POINTER, sizeof(struct mmx_proto_pointer), MMXD_REQ_HELLO,
 	     handle_pointer),

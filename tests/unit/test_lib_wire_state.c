@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The records encoding of struct mmx_state (libmmx's mmx_wire_state.c):
+ * states of 0, 1, 2 and the most outputs, odd modes, negative positions
+ * and transforms round-trip field by field; every truncation, byte flip,
+ * count above its array and byte too many is refused with its errno or
+ * decodes to a state that is safe to use; and the size of a GET_STATE
+ * reply for two outputs, whole struct against records.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "unit.h"
+#include "mmx_wire.h"
+
+/* A check (unit.h) that @expr is @want. */
+#define CHECK_ERR(expr, want)						\
+	do {								\
+		int _r = (expr);					\
+		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
+			   _r, (int)(want));				\
+	} while (0)
+
+/* ---- states ------------------------------------------------------------- */
+
+/* A value of the S31.32 grid near @x (a matrix entry that travels exactly). */
+static double on_grid(double x)
+{
+	return ldexp((double)llround(ldexp(x, 32)), -32);
+}
+
+static void mode_fill(struct mmx_mode *m, uint32_t id, uint32_t w, uint32_t h,
+		      uint32_t refresh_mhz)
+{
+	memset(m, 0, sizeof(*m));
+	m->id = id;
+	snprintf(m->name, sizeof(m->name), "%ux%u", w, h);
+	m->width = w;
+	m->height = h;
+	m->hsync_start = (uint16_t)(w + 48);
+	m->hsync_end = (uint16_t)(w + 80);
+	m->htotal = (uint16_t)(w + 160);
+	m->vsync_start = (uint16_t)(h + 3);
+	m->vsync_end = (uint16_t)(h + 8);
+	m->vtotal = (uint16_t)(h + 30);
+	m->clock = (uint32_t)((uint64_t)m->htotal * m->vtotal *
+			      refresh_mhz / 1000000);
+	m->type = 0x48;
+	m->refresh_mhz = refresh_mhz;
+}
+
+/* Odd values: the widest fields full, a name of 31 bytes, interlace. */
+static void mode_odd(struct mmx_mode *m, uint32_t id)
+{
+	memset(m, 0, sizeof(*m));
+	m->id = id;
+	memset(m->name, 'z', sizeof(m->name) - 1);
+	m->width = UINT32_MAX;
+	m->height = 1;
+	m->clock = 0x80000001u;
+	m->hsync_start = 0xffff;
+	m->hsync_end = 0x8000;
+	m->htotal = 1;
+	m->hskew = 0x7fff;
+	m->vsync_start = 0;
+	m->vsync_end = 0xfffe;
+	m->vtotal = 0xffff;
+	m->vscan = 2;
+	m->flags = 0x10 | 0x20 | 0xdeadbeefu;
+	m->type = UINT32_MAX;
+	m->refresh_mhz = 59940;
+}
+
+static void prop_range(struct mmx_property *p, const char *name, uint32_t id,
+		       uint64_t min, uint64_t max, uint64_t value)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->type = MMX_PROP_SIGNED_RANGE;
+	p->id = id;
+	p->min = min;
+	p->max = max;
+	p->value = value;
+}
+
+static void prop_enum(struct mmx_property *p, const char *name, uint32_t id,
+		      uint32_t nenum)
+{
+	uint32_t i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->type = MMX_PROP_ENUM;
+	p->flags = MMX_PROP_IMMUTABLE;
+	p->id = id;
+	p->nenum = nenum;
+	for (i = 0; i < nenum; i++) {
+		snprintf(p->enums[i].name, sizeof(p->enums[i].name),
+			 "value %u", i);
+		p->enums[i].value = (uint64_t)i << 33 | i;
+	}
+	p->value = nenum ? p->enums[nenum - 1].value : 0;
+}
+
+static void prop_blob(struct mmx_property *p, const char *name, uint32_t id,
+		      uint32_t len)
+{
+	uint32_t i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->type = MMX_PROP_BLOB;
+	p->id = id;
+	p->value = id + 1000;
+	p->blob_len = len;
+	for (i = 0; i < len; i++)
+		p->blob[i] = (uint8_t)(i * 37 + 11);
+}
+
+/*
+ * An output as the virtual backend shows one: @nmode modes (the first
+ * preferred), EDID (128 bytes), DPMS, link-status, non-desktop, CRTC_ID.
+ */
+static void output_fill(struct mmx_state *s, uint32_t i, uint32_t nmode)
+{
+	static const uint32_t sizes[][2] = {
+		{ 1920, 1080 }, { 1680, 1050 }, { 1600, 900 }, { 1280, 1024 },
+		{ 1440, 900 }, { 1280, 800 }, { 1280, 720 }, { 1024, 768 },
+		{ 800, 600 }, { 640, 480 },
+	};
+	struct mmx_output_info *o = &s->outputs[i];
+	uint32_t j;
+
+	memset(o, 0, sizeof(*o));
+	o->id = 50 + i;
+	snprintf(o->name, sizeof(o->name), "Virtual-%u", i + 1);
+	o->connection = MMX_CONNECTED;
+	o->mm_width = 520;
+	o->mm_height = 290;
+	o->ncrtc = s->ncrtc;
+	for (j = 0; j < s->ncrtc; j++)
+		o->crtcs[j] = 40 + j;
+	o->nclone = 0;
+	o->nmode = nmode;
+	o->npreferred = nmode ? 1 : 0;
+	for (j = 0; j < nmode; j++)
+		mode_fill(&o->modes[j], 100 + j, sizes[j % 10][0],
+			  sizes[j % 10][1], 60000 - 10 * j);
+	o->nprop = 5;
+	prop_blob(&o->props[0], "EDID", 1, 128);
+	prop_enum(&o->props[1], "DPMS", 2, 4);
+	prop_enum(&o->props[2], "link-status", 5, 2);
+	prop_range(&o->props[3], "non-desktop", 6, 0, 1, 0);
+	prop_range(&o->props[4], "CRTC_ID", 20, 0, UINT32_MAX, 40 + i);
+}
+
+static void crtc_fill(struct mmx_state *s, uint32_t i)
+{
+	struct mmx_crtc_info *c = &s->crtcs[i];
+	uint32_t j;
+
+	memset(c, 0, sizeof(*c));
+	c->id = 40 + i;
+	c->index = i;
+	c->rotations = 0x3f;
+	c->rotation = MMX_ROTATE_0;
+	c->npossible = s->noutput;
+	for (j = 0; j < s->noutput; j++)
+		c->possible[j] = 50 + j;
+	mmx_matrix_identity(c->pending.matrix);
+	mmx_matrix_identity(c->current.matrix);
+	c->pending.identity = c->current.identity = 1;
+	strcpy(c->pending.filter, "nearest");
+	strcpy(c->current.filter, "nearest");
+	if (i < s->noutput) {
+		c->mode_valid = 1;
+		mode_fill(&c->mode, 100, 1920, 1080, 60000);
+		c->x = (int32_t)(1920 * i);
+		c->width = 1920;
+		c->height = 1080;
+		c->noutput = 1;
+		c->outputs[0] = 50 + i;
+	}
+}
+
+/* @noutput outputs of @nmode modes each, as many CRTCs. */
+static void state_fill(struct mmx_state *s, uint32_t noutput, uint32_t nmode)
+{
+	uint32_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->flags = MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
+		   MMX_STATE_WRITEBACK;
+	strcpy(s->driver, "mmx");
+	s->timestamp = 123456789012345ull;
+	s->config_timestamp = 0xfedcba9876543210ull;
+	s->screen_width = 1920 * noutput;
+	s->screen_height = noutput ? 1080 : 0;
+	s->min_width = s->min_height = 1;
+	s->max_width = s->max_height = 8192;
+	s->primary = noutput ? 50 : 0;
+	s->pointer_x = -1;
+	s->pointer_y = INT32_MIN;
+	s->noutput = noutput;
+	s->ncrtc = noutput;
+	for (i = 0; i < s->ncrtc; i++)
+		crtc_fill(s, i);
+	for (i = 0; i < noutput; i++)
+		output_fill(s, i, nmode);
+	for (i = 0; i < s->ncrtc; i++)
+		s->outputs[i].crtc = 40 + i;
+}
+
+/* Every array full, every string 31 bytes long. */
+static void state_max(struct mmx_state *s)
+{
+	uint32_t i, j, k;
+
+	state_fill(s, MMX_MAX_OUTPUTS, MMX_MAX_MODES);
+	memset(s->driver, 'd', sizeof(s->driver) - 1);
+	s->ncrtc = MMX_MAX_CRTCS;
+	for (i = 0; i < MMX_MAX_CRTCS; i++) {
+		crtc_fill(s, i);
+		s->crtcs[i].noutput = MMX_MAX_OUTPUTS;
+		for (j = 0; j < MMX_MAX_OUTPUTS; j++)
+			s->crtcs[i].outputs[j] = 50 + j;
+	}
+	for (i = 0; i < MMX_MAX_OUTPUTS; i++) {
+		struct mmx_output_info *o = &s->outputs[i];
+
+		memset(o->name, 'o', sizeof(o->name) - 1);
+		o->ncrtc = MMX_MAX_CRTCS;
+		for (j = 0; j < MMX_MAX_CRTCS; j++)
+			o->crtcs[j] = 40 + j;
+		o->nclone = MMX_MAX_OUTPUTS;
+		for (j = 0; j < MMX_MAX_OUTPUTS; j++)
+			o->clones[j] = 50 + j;
+		o->npreferred = MMX_MAX_MODES;
+		for (j = 0; j < MMX_MAX_MODES; j++)
+			mode_odd(&o->modes[j], j + 1);
+		o->nprop = MMX_MAX_PROPS;
+		for (j = 0; j < MMX_MAX_PROPS; j++) {
+			prop_blob(&o->props[j], "", j, MMX_MAX_BLOB);
+			memset(o->props[j].name, 'p', sizeof(o->props[j].name) - 1);
+			o->props[j].type = MMX_PROP_BITMASK;
+			o->props[j].nenum = MMX_MAX_ENUMS;
+			for (k = 0; k < MMX_MAX_ENUMS; k++) {
+				memset(o->props[j].enums[k].name, 'e',
+				       sizeof(o->props[j].enums[k].name) - 1);
+				o->props[j].enums[k].value = UINT64_MAX - k;
+			}
+		}
+	}
+}
+
+/* Negative positions and bounding boxes, rotations, keystones, panning. */
+static void state_transformed(struct mmx_state *s)
+{
+	static const double keystone[9] = {
+		1.25, -0.125, 7.5, 0.0625, 0.875, -33.0,
+		0.0001, -0.0002, 1.0,
+	};
+	struct mmx_crtc_info *c;
+	int i;
+
+	state_fill(s, 2, 3);
+	c = &s->crtcs[0];
+	c->x = -1920;
+	c->y = -7;
+	c->bbox_x = -13;
+	c->bbox_y = -200;
+	c->rotation = MMX_ROTATE_270 | MMX_REFLECT_X;
+	for (i = 0; i < 9; i++)
+		c->current.matrix[i] = on_grid(keystone[i]);
+	c->current.identity = 0;
+	strcpy(c->current.filter, "bilinear");
+	for (i = 0; i < 9; i++)
+		c->pending.matrix[i] = on_grid(-keystone[8 - i] / 3.0);
+	c->pending.matrix[4] = -32767.75;
+	c->pending.identity = 0;
+	c->panning = (struct mmx_panning_info){
+		.left = 0, .top = 0, .width = 3840, .height = 2160,
+		.track_width = 3840, .track_height = 2160,
+		.border_left = -5, .border_top = 0, .border_right = 100,
+		.border_bottom = INT32_MIN,
+	};
+	c = &s->crtcs[1];
+	c->x = INT32_MIN;
+	c->y = INT32_MAX;
+	/* a CRTC that is off but keeps a mode: the mode travels too */
+	c->mode_valid = 0;
+	memset(c->current.matrix, 0, sizeof(c->current.matrix));
+	s->pan_mode = MMX_PAN_JOINT;
+}
+
+/* ---- comparison, field by field ----------------------------------------- */
+
+#define SAME(a, b, what, ...)						\
+	do {								\
+		if (memcmp(&(a), &(b), sizeof(a))) {			\
+			fprintf(stderr, "differs: " what "\n", ##__VA_ARGS__); \
+			return -1;					\
+		}							\
+	} while (0)
+
+static int same_crtc(const struct mmx_crtc_info *a,
+		     const struct mmx_crtc_info *b, uint32_t i)
+{
+	int k;
+
+	SAME(a->id, b->id, "crtcs[%u].id", i);
+	SAME(a->index, b->index, "crtcs[%u].index", i);
+	SAME(a->x, b->x, "crtcs[%u].x", i);
+	SAME(a->y, b->y, "crtcs[%u].y", i);
+	SAME(a->width, b->width, "crtcs[%u].width", i);
+	SAME(a->height, b->height, "crtcs[%u].height", i);
+	SAME(a->bbox_x, b->bbox_x, "crtcs[%u].bbox_x", i);
+	SAME(a->bbox_y, b->bbox_y, "crtcs[%u].bbox_y", i);
+	SAME(a->mode_valid, b->mode_valid, "crtcs[%u].mode_valid", i);
+	SAME(a->rotation, b->rotation, "crtcs[%u].rotation", i);
+	SAME(a->rotations, b->rotations, "crtcs[%u].rotations", i);
+	SAME(a->noutput, b->noutput, "crtcs[%u].noutput", i);
+	SAME(a->outputs, b->outputs, "crtcs[%u].outputs", i);
+	SAME(a->npossible, b->npossible, "crtcs[%u].npossible", i);
+	SAME(a->possible, b->possible, "crtcs[%u].possible", i);
+	SAME(a->mode, b->mode, "crtcs[%u].mode", i);
+	for (k = 0; k < 9; k++) {
+		SAME(a->pending.matrix[k], b->pending.matrix[k],
+		     "crtcs[%u].pending.matrix[%d]: %.17g %.17g", i, k,
+		     a->pending.matrix[k], b->pending.matrix[k]);
+		SAME(a->current.matrix[k], b->current.matrix[k],
+		     "crtcs[%u].current.matrix[%d]: %.17g %.17g", i, k,
+		     a->current.matrix[k], b->current.matrix[k]);
+	}
+	SAME(a->pending, b->pending, "crtcs[%u].pending", i);
+	SAME(a->current, b->current, "crtcs[%u].current", i);
+	SAME(a->panning, b->panning, "crtcs[%u].panning", i);
+	SAME(*a, *b, "crtcs[%u] (padding)", i);
+	return 0;
+}
+
+static int same_output(const struct mmx_output_info *a,
+		       const struct mmx_output_info *b, uint32_t i)
+{
+	uint32_t j;
+
+	SAME(a->id, b->id, "outputs[%u].id", i);
+	SAME(a->name, b->name, "outputs[%u].name", i);
+	SAME(a->connection, b->connection, "outputs[%u].connection", i);
+	SAME(a->crtc, b->crtc, "outputs[%u].crtc", i);
+	SAME(a->mm_width, b->mm_width, "outputs[%u].mm_width", i);
+	SAME(a->mm_height, b->mm_height, "outputs[%u].mm_height", i);
+	SAME(a->subpixel, b->subpixel, "outputs[%u].subpixel", i);
+	SAME(a->primary, b->primary, "outputs[%u].primary", i);
+	SAME(a->ncrtc, b->ncrtc, "outputs[%u].ncrtc", i);
+	SAME(a->crtcs, b->crtcs, "outputs[%u].crtcs", i);
+	SAME(a->nclone, b->nclone, "outputs[%u].nclone", i);
+	SAME(a->clones, b->clones, "outputs[%u].clones", i);
+	SAME(a->nmode, b->nmode, "outputs[%u].nmode", i);
+	SAME(a->npreferred, b->npreferred, "outputs[%u].npreferred", i);
+	for (j = 0; j < MMX_MAX_MODES; j++)
+		SAME(a->modes[j], b->modes[j], "outputs[%u].modes[%u]", i, j);
+	SAME(a->nprop, b->nprop, "outputs[%u].nprop", i);
+	for (j = 0; j < MMX_MAX_PROPS; j++) {
+		SAME(a->props[j].name, b->props[j].name,
+		     "outputs[%u].props[%u].name", i, j);
+		SAME(a->props[j].enums, b->props[j].enums,
+		     "outputs[%u].props[%u].enums", i, j);
+		SAME(a->props[j].blob_len, b->props[j].blob_len,
+		     "outputs[%u].props[%u].blob_len", i, j);
+		SAME(a->props[j].blob, b->props[j].blob,
+		     "outputs[%u].props[%u].blob", i, j);
+		SAME(a->props[j], b->props[j], "outputs[%u].props[%u]", i, j);
+	}
+	SAME(*a, *b, "outputs[%u] (padding)", i);
+	return 0;
+}
+
+static int same_state(const struct mmx_state *a, const struct mmx_state *b)
+{
+	uint32_t i;
+
+	SAME(a->flags, b->flags, "flags");
+	SAME(a->pan_mode, b->pan_mode, "pan_mode");
+	SAME(a->driver, b->driver, "driver");
+	SAME(a->timestamp, b->timestamp, "timestamp");
+	SAME(a->config_timestamp, b->config_timestamp, "config_timestamp");
+	SAME(a->screen_width, b->screen_width, "screen_width");
+	SAME(a->screen_height, b->screen_height, "screen_height");
+	SAME(a->min_width, b->min_width, "min_width");
+	SAME(a->min_height, b->min_height, "min_height");
+	SAME(a->max_width, b->max_width, "max_width");
+	SAME(a->max_height, b->max_height, "max_height");
+	SAME(a->primary, b->primary, "primary");
+	SAME(a->pointer_x, b->pointer_x, "pointer_x");
+	SAME(a->pointer_y, b->pointer_y, "pointer_y");
+	SAME(a->ncrtc, b->ncrtc, "ncrtc");
+	SAME(a->noutput, b->noutput, "noutput");
+	for (i = 0; i < MMX_MAX_CRTCS; i++)
+		if (same_crtc(&a->crtcs[i], &b->crtcs[i], i))
+			return -1;
+	for (i = 0; i < MMX_MAX_OUTPUTS; i++)
+		if (same_output(&a->outputs[i], &b->outputs[i], i))
+			return -1;
+	SAME(*a, *b, "the state (padding)");
+	return 0;
+}
+
+/* Encode @s, decode it again: equal, field by field. */
+static int round_trip(const struct mmx_state *s, size_t *bytes)
+{
+	static struct mmx_state back;
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	ret = mmx_wire_encode_state(s, &buf, &len);
+	UNIT_CHECK(!ret, "encode: %d", ret);
+	ret = mmx_wire_decode_state(buf, len, &back);
+	free(buf);
+	UNIT_CHECK(!ret, "decode: %d", ret);
+	UNIT_CHECK(!same_state(s, &back), "round trip of %u outputs",
+		   s->noutput);
+	if (bytes)
+		*bytes = len;
+	return 0;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static struct mmx_state st;
+
+/* Encoding @s fails with @want. */
+#define CHECK_ENC(s, want)						\
+	do {								\
+		uint8_t *_b;						\
+		size_t _l;						\
+		int _r = mmx_wire_encode_state((s), &_b, &_l);		\
+		free(_b);						\
+		UNIT_CHECK(_r == (want), "encode: %d, expected %d", _r,	\
+			   (int)(want));				\
+	} while (0)
+
+static int test_round_trip(void)
+{
+	size_t len;
+	uint32_t n;
+
+	memset(&st, 0, sizeof(st));
+	UNIT_CHECK(!round_trip(&st, &len), "empty state");
+	UNIT_CHECK(len == 69, "an empty state is %zu bytes", len);
+	for (n = 0; n <= 2; n++) {
+		state_fill(&st, n, 7);
+		UNIT_CHECK(!round_trip(&st, NULL), "%u outputs", n);
+	}
+	state_fill(&st, 1, 0);
+	UNIT_CHECK(!round_trip(&st, NULL), "an output without modes");
+	state_max(&st);
+	UNIT_CHECK(!round_trip(&st, &len), "every array full");
+	UNIT_CHECK(len < sizeof(st), "the fullest state: %zu bytes", len);
+	printf("records of the fullest state: %zu bytes (struct: %zu)\n",
+	       len, sizeof(st));
+	state_transformed(&st);
+	UNIT_CHECK(!round_trip(&st, NULL), "transforms, negative positions");
+	return 0;
+}
+
+/* Matrix entries off the S31.32 grid come back within half a step. */
+static int test_fixed_point(void)
+{
+	static struct mmx_state back;
+	static const double entries[9] = {
+		0.1, -1.0 / 3.0, 3.14159265358979, 1e-12, -1e-9,
+		32767.999999, -32767.999999, 2.0 / 3.0, 1.0,
+	};
+	uint8_t *buf;
+	size_t len;
+	int i;
+
+	state_fill(&st, 1, 1);
+	memcpy(st.crtcs[0].current.matrix, entries, sizeof(entries));
+	UNIT_CHECK(!mmx_wire_encode_state(&st, &buf, &len), "encode");
+	UNIT_CHECK(!mmx_wire_decode_state(buf, len, &back), "decode");
+	free(buf);
+	for (i = 0; i < 9; i++) {
+		double d = back.crtcs[0].current.matrix[i] - entries[i];
+
+		UNIT_CHECK(fabs(d) <= ldexp(1.0, -33), "entry %d: %.17g for %.17g",
+			   i, back.crtcs[0].current.matrix[i], entries[i]);
+	}
+	/* out of S31.32's range or not finite: the encoder refuses */
+	st.crtcs[0].current.matrix[3] = 32768.0;
+	CHECK_ENC(&st, -ERANGE);
+	st.crtcs[0].current.matrix[3] = NAN;
+	CHECK_ENC(&st, -ERANGE);
+	state_fill(&st, 1, 1);
+	st.crtcs[0].pending.matrix[0] = -INFINITY;
+	CHECK_ENC(&st, -ERANGE);
+	/* counts above their arrays: the encoder refuses */
+	state_fill(&st, 1, 1);
+	st.outputs[0].nmode = MMX_MAX_MODES + 1;
+	CHECK_ENC(&st, -E2BIG);
+	state_fill(&st, 1, 1);
+	st.outputs[0].props[0].blob_len = MMX_MAX_BLOB + 1;
+	CHECK_ENC(&st, -E2BIG);
+	return 0;
+}
+
+/* The encoding of @s in *@buf (the caller frees), its length in *@len. */
+static int encode(const struct mmx_state *s, uint8_t **buf, size_t *len)
+{
+	int ret = mmx_wire_encode_state(s, buf, len);
+
+	UNIT_CHECK(!ret, "encoding: %d", ret);
+	return 0;
+}
+
+/*
+ * Where the encodings of two states that differ in one count first differ:
+ * the offset of that count's (little-endian) field.
+ */
+static int count_offset(const struct mmx_state *a, const struct mmx_state *b,
+			size_t *off)
+{
+	uint8_t *ea, *eb;
+	size_t la, lb, i;
+
+	UNIT_CHECK(!encode(a, &ea, &la) && !encode(b, &eb, &lb), "encode");
+	for (i = 0; i < la && i < lb && ea[i] == eb[i]; i++)
+		;
+	free(ea);
+	free(eb);
+	UNIT_CHECK(i < la && i < lb, "no difference");
+	*off = i;
+	return 0;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Decode @buf with the u32 at @off replaced by @v: -errno or 0. */
+static int decode_patched(const uint8_t *buf, size_t len, size_t off,
+			  uint32_t v)
+{
+	static struct mmx_state back;
+	uint8_t *copy = malloc(len);
+	int ret;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	put_le32(copy + off, v);
+	ret = mmx_wire_decode_state(copy, len, &back);
+	free(copy);
+	return ret;
+}
+
+static int test_truncated_corrupt(void)
+{
+	static struct mmx_state back, zero;
+	uint8_t *buf, *copy;
+	size_t len, i;
+	int ret, nok = 0, nbad = 0;
+
+	state_transformed(&st);
+	UNIT_CHECK(!encode(&st, &buf, &len), "encode");
+	copy = malloc(len + 1);
+	UNIT_CHECK(copy, "memory");
+	/* every truncation, in a buffer of exactly that size (ASan sees) */
+	for (i = 0; i < len; i++) {
+		uint8_t *cut = malloc(i ? i : 1);
+
+		UNIT_CHECK(cut, "memory");
+		memcpy(cut, buf, i);
+		ret = mmx_wire_decode_state(cut, i, &back);
+		free(cut);
+		UNIT_CHECK(ret == -EBADMSG, "cut at %zu of %zu: %d", i, len,
+			   ret);
+		UNIT_CHECK(!memcmp(&back, &zero, sizeof(back)),
+			   "cut at %zu: state not zeroed", i);
+	}
+	/* a byte too many */
+	memcpy(copy, buf, len);
+	copy[len] = 0;
+	CHECK_ERR(mmx_wire_decode_state(copy, len + 1, &back), -EBADMSG);
+	/*
+	 * every byte flipped: refused with -EBADMSG or -E2BIG, or a state
+	 * whose counts and strings are within their arrays
+	 */
+	for (i = 0; i < len; i++) {
+		memcpy(copy, buf, len);
+		copy[i] ^= 0xff;
+		ret = mmx_wire_decode_state(copy, len, &back);
+		UNIT_CHECK(!ret || ret == -EBADMSG || ret == -E2BIG,
+			   "byte %zu flipped: %d", i, ret);
+		if (!ret) {
+			UNIT_CHECK(!mmx_wire_check_state(&back),
+				   "byte %zu flipped: an unsafe state", i);
+			nok++;
+		} else {
+			nbad++;
+		}
+	}
+	printf("%zu bytes flipped one at a time: %d refused, %d decoded\n",
+	       len, nbad, nok);
+	free(copy);
+	free(buf);
+	return 0;
+}
+
+/* Counts, lengths and values out of range, each alone. */
+static int test_refused(void)
+{
+	static struct mmx_state a, b;
+	uint8_t *buf;
+	size_t len, off;
+	int ret;
+
+	state_fill(&a, 2, 3);
+	UNIT_CHECK(!encode(&a, &buf, &len), "encode");
+	/* the screen record: ncrtc at 60, noutput at 64, driver at 68 */
+	CHECK_ERR(decode_patched(buf, len, 60, MMX_MAX_CRTCS + 1), -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, 60, UINT32_MAX), -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, 64, MMX_MAX_OUTPUTS + 1), -E2BIG);
+	/* 16 CRTCs where there are 2: the bytes run out or a count is wrong */
+	ret = decode_patched(buf, len, 60, MMX_MAX_CRTCS);
+	UNIT_CHECK(ret == -EBADMSG || ret == -E2BIG, "16 CRTCs: %d", ret);
+	CHECK_ERR(decode_patched(buf, len, 68, 'm' << 8 | MMX_NAME_LEN),
+		  -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, 68, 'm' << 8 | 3), -EBADMSG);
+	/* CRTC 0's parts (after 11 fields at 72): an unknown bit */
+	CHECK_ERR(decode_patched(buf, len, 72 + 44, 1u << 3), -EBADMSG);
+	CHECK_ERR(decode_patched(buf, len, 72 + 44, 1u << 31), -EBADMSG);
+
+	/* output 0's nmode */
+	b = a;
+	b.outputs[0].nmode = 2;
+	UNIT_CHECK(!count_offset(&a, &b, &off), "nmode");
+	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_MODES + 1), -E2BIG);
+	ret = decode_patched(buf, len, off, 4);
+	UNIT_CHECK(ret == -EBADMSG || ret == -E2BIG, "4 modes of 3: %d", ret);
+	/* its npreferred, above nmode */
+	b = a;
+	b.outputs[0].npreferred = 0;
+	UNIT_CHECK(!count_offset(&a, &b, &off), "npreferred");
+	CHECK_ERR(decode_patched(buf, len, off, 4), -EBADMSG);
+	/* its first property's blob_len and second's nenum */
+	b = a;
+	b.outputs[0].props[0].blob_len = 127;
+	UNIT_CHECK(!count_offset(&a, &b, &off), "blob_len");
+	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_BLOB + 1), -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, off, 0x7fffffff), -E2BIG);
+	b = a;
+	b.outputs[0].props[1].nenum = 3;
+	UNIT_CHECK(!count_offset(&a, &b, &off), "nenum");
+	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_ENUMS + 1), -E2BIG);
+	/* output 1's nprop */
+	b = a;
+	b.outputs[1].nprop = 4;
+	UNIT_CHECK(!count_offset(&a, &b, &off), "nprop");
+	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_PROPS + 1), -E2BIG);
+	free(buf);
+	return 0;
+}
+
+/*
+ * A GET_STATE reply for two outputs (ten modes and five properties each,
+ * a 128-byte EDID, both CRTCs lit): the whole struct against records.
+ */
+static int test_two_output_size(void)
+{
+	const size_t frame = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
+	size_t len;
+
+	state_fill(&st, 2, 10);
+	UNIT_CHECK(!round_trip(&st, &len), "two outputs");
+	printf("GET_STATE reply, 2 outputs: %zu bytes (struct mmx_state)\n",
+	       frame + sizeof(struct mmx_state));
+	printf("GET_STATE_RECORDS reply, 2 outputs: %zu bytes (%zu of records)\n",
+	       frame + len, len);
+	UNIT_CHECK(frame + sizeof(struct mmx_state) == 1048572,
+		   "the whole-struct reply is %zu bytes",
+		   frame + sizeof(struct mmx_state));
+	UNIT_CHECK(len == 2626, "the records are %zu bytes", len);
+	return 0;
+}
+
+static const struct unit_case cases[] = {
+	{ "round-trip", "0, 1, 2 and the most outputs, odd modes, transforms: equal field by field",
+	  test_round_trip },
+	{ "fixed-point", "matrix entries within 2^-33; out of range and counts refused by the encoder",
+	  test_fixed_point },
+	{ "truncated-corrupt", "every truncation -EBADMSG, a byte too many, every byte flipped",
+	  test_truncated_corrupt },
+	{ "refused", "counts above their arrays -E2BIG, bad strings, bits, npreferred -EBADMSG",
+	  test_refused },
+	{ "two-output-size", "GET_STATE reply bytes for two outputs, before and after",
+	  test_two_output_size },
+};
+
+int main(int argc, char **argv)
+{
+	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+}

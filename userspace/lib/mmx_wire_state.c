@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (C) 2026 The mmx authors
+ *
+ * The records encoding of struct mmx_state (GET_STATE_RECORDS, protocol
+ * 1.3): a screen record with counts, then only the used CRTCs, outputs,
+ * modes and properties, every field an explicit little-endian integer,
+ * strings as a length byte and their bytes, matrices S31.32. The layout is
+ * in Documentation/mmxd-protocol.rst ("The state records").
+ */
+
+#include <endian.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmx_matrix.h"
+#include "mmx_wire.h"
+
+/* struct mmx_wire_crtc parts: what follows the CRTC's fixed fields */
+#define PART_MODE		(1u << 0)	/* the mode record */
+#define PART_PENDING_MATRIX	(1u << 1)	/* pending's 9 S31.32 entries */
+#define PART_CURRENT_MATRIX	(1u << 2)	/* current's 9 S31.32 entries */
+#define PART_ALL		(PART_MODE | PART_PENDING_MATRIX | \
+				 PART_CURRENT_MATRIX)
+
+/* ---- writing ------------------------------------------------------------ */
+
+/*
+ * Bytes go to @buf while it is not NULL; @len counts them either way, so
+ * a first pass without a buffer measures the encoding.
+ */
+struct writer {
+	uint8_t *buf;
+	size_t len;
+};
+
+static void put(struct writer *w, const void *p, size_t n)
+{
+	if (w->buf)
+		memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+static void put_u16(struct writer *w, uint16_t v)
+{
+	v = htole16(v);
+	put(w, &v, sizeof(v));
+}
+
+static void put_u32(struct writer *w, uint32_t v)
+{
+	v = htole32(v);
+	put(w, &v, sizeof(v));
+}
+
+static void put_s32(struct writer *w, int32_t v)
+{
+	put_u32(w, (uint32_t)v);
+}
+
+static void put_u64(struct writer *w, uint64_t v)
+{
+	v = htole64(v);
+	put(w, &v, sizeof(v));
+}
+
+/* A fixed-size string field: its length (at most size - 1), its bytes. */
+static void put_str(struct writer *w, const char *s, size_t size)
+{
+	uint8_t n = (uint8_t)strnlen(s, size - 1);
+
+	put(w, &n, 1);
+	put(w, s, n);
+}
+
+#define PUT_STR(w, field) put_str((w), (field), sizeof(field))
+
+static void put_ids(struct writer *w, const uint32_t *ids, uint32_t n)
+{
+	uint32_t i;
+
+	put_u32(w, n);
+	for (i = 0; i < n; i++)
+		put_u32(w, ids[i]);
+}
+
+static void put_mode(struct writer *w, const struct mmx_mode *m)
+{
+	put_u32(w, m->id);
+	PUT_STR(w, m->name);
+	put_u32(w, m->width);
+	put_u32(w, m->height);
+	put_u32(w, m->clock);
+	put_u16(w, m->hsync_start);
+	put_u16(w, m->hsync_end);
+	put_u16(w, m->htotal);
+	put_u16(w, m->hskew);
+	put_u16(w, m->vsync_start);
+	put_u16(w, m->vsync_end);
+	put_u16(w, m->vtotal);
+	put_u16(w, m->vscan);
+	put_u32(w, m->flags);
+	put_u32(w, m->type);
+	put_u32(w, m->refresh_mhz);
+}
+
+static bool matrix_is_identity(const double m[9])
+{
+	double id[9];
+
+	mmx_matrix_identity(id);
+	return !memcmp(m, id, sizeof(id));
+}
+
+static int put_transform(struct writer *w, const struct mmx_transform_info *t,
+			 bool with_matrix)
+{
+	int64_t fixed[9];
+	int i;
+
+	put_u32(w, t->identity);
+	PUT_STR(w, t->filter);
+	if (!with_matrix)
+		return 0;
+	if (mmx_matrix_to_fixed(fixed, t->matrix))
+		return -ERANGE;
+	for (i = 0; i < 9; i++)
+		put_u64(w, (uint64_t)fixed[i]);
+	return 0;
+}
+
+static void put_panning(struct writer *w, const struct mmx_panning_info *p)
+{
+	put_u32(w, p->left);
+	put_u32(w, p->top);
+	put_u32(w, p->width);
+	put_u32(w, p->height);
+	put_u32(w, p->track_left);
+	put_u32(w, p->track_top);
+	put_u32(w, p->track_width);
+	put_u32(w, p->track_height);
+	put_s32(w, p->border_left);
+	put_s32(w, p->border_top);
+	put_s32(w, p->border_right);
+	put_s32(w, p->border_bottom);
+}
+
+static bool mode_is_zero(const struct mmx_mode *m)
+{
+	static const struct mmx_mode zero;
+
+	return !memcmp(m, &zero, sizeof(zero));
+}
+
+static int put_crtc(struct writer *w, const struct mmx_crtc_info *c)
+{
+	uint32_t parts = 0;
+	int ret;
+
+	if (c->noutput > MMX_MAX_OUTPUTS || c->npossible > MMX_MAX_OUTPUTS)
+		return -E2BIG;
+	if (!mode_is_zero(&c->mode))
+		parts |= PART_MODE;
+	if (!matrix_is_identity(c->pending.matrix))
+		parts |= PART_PENDING_MATRIX;
+	if (!matrix_is_identity(c->current.matrix))
+		parts |= PART_CURRENT_MATRIX;
+
+	put_u32(w, c->id);
+	put_u32(w, c->index);
+	put_s32(w, c->x);
+	put_s32(w, c->y);
+	put_u32(w, c->width);
+	put_u32(w, c->height);
+	put_s32(w, c->bbox_x);
+	put_s32(w, c->bbox_y);
+	put_u32(w, c->mode_valid);
+	put_u32(w, c->rotation);
+	put_u32(w, c->rotations);
+	put_u32(w, parts);
+	put_ids(w, c->outputs, c->noutput);
+	put_ids(w, c->possible, c->npossible);
+	if (parts & PART_MODE)
+		put_mode(w, &c->mode);
+	ret = put_transform(w, &c->pending, parts & PART_PENDING_MATRIX);
+	if (ret)
+		return ret;
+	ret = put_transform(w, &c->current, parts & PART_CURRENT_MATRIX);
+	if (ret)
+		return ret;
+	put_panning(w, &c->panning);
+	return 0;
+}
+
+static int put_property(struct writer *w, const struct mmx_property *p)
+{
+	uint32_t i;
+
+	if (p->nenum > MMX_MAX_ENUMS || p->blob_len > MMX_MAX_BLOB)
+		return -E2BIG;
+	PUT_STR(w, p->name);
+	put_u32(w, p->type);
+	put_u32(w, p->flags);
+	put_u32(w, p->id);
+	put_u64(w, p->min);
+	put_u64(w, p->max);
+	put_u64(w, p->value);
+	put_u32(w, p->nenum);
+	for (i = 0; i < p->nenum; i++) {
+		PUT_STR(w, p->enums[i].name);
+		put_u64(w, p->enums[i].value);
+	}
+	put_u32(w, p->blob_len);
+	put(w, p->blob, p->blob_len);
+	return 0;
+}
+
+static int put_output(struct writer *w, const struct mmx_output_info *o)
+{
+	uint32_t i;
+	int ret;
+
+	if (o->ncrtc > MMX_MAX_CRTCS || o->nclone > MMX_MAX_OUTPUTS ||
+	    o->nmode > MMX_MAX_MODES || o->nprop > MMX_MAX_PROPS)
+		return -E2BIG;
+	put_u32(w, o->id);
+	PUT_STR(w, o->name);
+	put_u32(w, o->connection);
+	put_u32(w, o->crtc);
+	put_u32(w, o->mm_width);
+	put_u32(w, o->mm_height);
+	put_u32(w, o->subpixel);
+	put_u32(w, o->primary);
+	put_ids(w, o->crtcs, o->ncrtc);
+	put_ids(w, o->clones, o->nclone);
+	put_u32(w, o->nmode);
+	put_u32(w, o->npreferred);
+	for (i = 0; i < o->nmode; i++)
+		put_mode(w, &o->modes[i]);
+	put_u32(w, o->nprop);
+	for (i = 0; i < o->nprop; i++) {
+		ret = put_property(w, &o->props[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int put_state(struct writer *w, const struct mmx_state *s)
+{
+	uint32_t i;
+	int ret;
+
+	if (s->ncrtc > MMX_MAX_CRTCS || s->noutput > MMX_MAX_OUTPUTS)
+		return -E2BIG;
+	put_u32(w, s->flags);
+	put_u32(w, s->pan_mode);
+	put_u64(w, s->timestamp);
+	put_u64(w, s->config_timestamp);
+	put_u32(w, s->screen_width);
+	put_u32(w, s->screen_height);
+	put_u32(w, s->min_width);
+	put_u32(w, s->min_height);
+	put_u32(w, s->max_width);
+	put_u32(w, s->max_height);
+	put_u32(w, s->primary);
+	put_s32(w, s->pointer_x);
+	put_s32(w, s->pointer_y);
+	put_u32(w, s->ncrtc);
+	put_u32(w, s->noutput);
+	PUT_STR(w, s->driver);
+	for (i = 0; i < s->ncrtc; i++) {
+		ret = put_crtc(w, &s->crtcs[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < s->noutput; i++) {
+		ret = put_output(w, &s->outputs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
+			  size_t *len)
+{
+	struct writer w = { 0 };
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	ret = put_state(&w, s);
+	if (ret)
+		return ret;
+	w.buf = malloc(w.len ? w.len : 1);
+	if (!w.buf)
+		return -ENOMEM;
+	w.len = 0;
+	put_state(&w, s);
+	*out = w.buf;
+	*len = w.len;
+	return 0;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* The bytes not read yet; the first error sticks (later reads give 0). */
+struct reader {
+	const uint8_t *p;
+	size_t left;
+	int err;
+};
+
+static void fail(struct reader *r, int err)
+{
+	if (!r->err)
+		r->err = err;
+}
+
+static bool take(struct reader *r, void *dst, size_t n)
+{
+	if (r->err || r->left < n) {
+		fail(r, -EBADMSG);
+		memset(dst, 0, n);
+		return false;
+	}
+	memcpy(dst, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return true;
+}
+
+static uint16_t get_u16(struct reader *r)
+{
+	uint16_t v;
+
+	take(r, &v, sizeof(v));
+	return le16toh(v);
+}
+
+static uint32_t get_u32(struct reader *r)
+{
+	uint32_t v;
+
+	take(r, &v, sizeof(v));
+	return le32toh(v);
+}
+
+static int32_t get_s32(struct reader *r)
+{
+	return (int32_t)get_u32(r);
+}
+
+static uint64_t get_u64(struct reader *r)
+{
+	uint64_t v;
+
+	take(r, &v, sizeof(v));
+	return le64toh(v);
+}
+
+/* A count of at most @max entries, each at least @min_bytes long. */
+static uint32_t get_count(struct reader *r, uint32_t max, size_t min_bytes)
+{
+	uint32_t n = get_u32(r);
+
+	if (n > max) {
+		fail(r, -E2BIG);
+		return 0;
+	}
+	if (!r->err && (size_t)n * min_bytes > r->left) {
+		fail(r, -EBADMSG);
+		return 0;
+	}
+	return r->err ? 0 : n;
+}
+
+/* A string into a zeroed field of @size bytes: no NUL in it, < @size. */
+static void get_str(struct reader *r, char *dst, size_t size)
+{
+	uint8_t n;
+
+	if (!take(r, &n, 1))
+		return;
+	if (n >= size) {
+		fail(r, -E2BIG);
+		return;
+	}
+	if (take(r, dst, n) && memchr(dst, '\0', n)) {
+		memset(dst, 0, n);
+		fail(r, -EBADMSG);
+	}
+}
+
+#define GET_STR(r, field) get_str((r), (field), sizeof(field))
+
+static uint32_t get_ids(struct reader *r, uint32_t *ids, uint32_t max)
+{
+	uint32_t i, n = get_count(r, max, 4);
+
+	for (i = 0; i < n; i++)
+		ids[i] = get_u32(r);
+	return n;
+}
+
+/* The fewest bytes of a mode record (an empty name), and of a property. */
+#define MODE_MIN_BYTES		(4 + 1 + 12 + 16 + 12)
+#define PROP_MIN_BYTES		(1 + 12 + 24 + 4 + 4)
+
+static void get_mode(struct reader *r, struct mmx_mode *m)
+{
+	m->id = get_u32(r);
+	GET_STR(r, m->name);
+	m->width = get_u32(r);
+	m->height = get_u32(r);
+	m->clock = get_u32(r);
+	m->hsync_start = get_u16(r);
+	m->hsync_end = get_u16(r);
+	m->htotal = get_u16(r);
+	m->hskew = get_u16(r);
+	m->vsync_start = get_u16(r);
+	m->vsync_end = get_u16(r);
+	m->vtotal = get_u16(r);
+	m->vscan = get_u16(r);
+	m->flags = get_u32(r);
+	m->type = get_u32(r);
+	m->refresh_mhz = get_u32(r);
+}
+
+static void get_transform(struct reader *r, struct mmx_transform_info *t,
+			  bool with_matrix)
+{
+	int64_t fixed[9];
+	int i;
+
+	t->identity = get_u32(r);
+	GET_STR(r, t->filter);
+	if (!with_matrix) {
+		mmx_matrix_identity(t->matrix);
+		return;
+	}
+	for (i = 0; i < 9; i++)
+		fixed[i] = (int64_t)get_u64(r);
+	mmx_matrix_from_fixed(t->matrix, fixed);
+}
+
+static void get_panning(struct reader *r, struct mmx_panning_info *p)
+{
+	p->left = get_u32(r);
+	p->top = get_u32(r);
+	p->width = get_u32(r);
+	p->height = get_u32(r);
+	p->track_left = get_u32(r);
+	p->track_top = get_u32(r);
+	p->track_width = get_u32(r);
+	p->track_height = get_u32(r);
+	p->border_left = get_s32(r);
+	p->border_top = get_s32(r);
+	p->border_right = get_s32(r);
+	p->border_bottom = get_s32(r);
+}
+
+static void get_crtc(struct reader *r, struct mmx_crtc_info *c)
+{
+	uint32_t parts;
+
+	c->id = get_u32(r);
+	c->index = get_u32(r);
+	c->x = get_s32(r);
+	c->y = get_s32(r);
+	c->width = get_u32(r);
+	c->height = get_u32(r);
+	c->bbox_x = get_s32(r);
+	c->bbox_y = get_s32(r);
+	c->mode_valid = get_u32(r);
+	c->rotation = get_u32(r);
+	c->rotations = get_u32(r);
+	parts = get_u32(r);
+	if (parts & ~PART_ALL)
+		fail(r, -EBADMSG);
+	c->noutput = get_ids(r, c->outputs, MMX_MAX_OUTPUTS);
+	c->npossible = get_ids(r, c->possible, MMX_MAX_OUTPUTS);
+	if (parts & PART_MODE)
+		get_mode(r, &c->mode);
+	get_transform(r, &c->pending, parts & PART_PENDING_MATRIX);
+	get_transform(r, &c->current, parts & PART_CURRENT_MATRIX);
+	get_panning(r, &c->panning);
+}
+
+static void get_property(struct reader *r, struct mmx_property *p)
+{
+	uint32_t i;
+
+	GET_STR(r, p->name);
+	p->type = get_u32(r);
+	p->flags = get_u32(r);
+	p->id = get_u32(r);
+	p->min = get_u64(r);
+	p->max = get_u64(r);
+	p->value = get_u64(r);
+	p->nenum = get_count(r, MMX_MAX_ENUMS, 1 + 8);
+	for (i = 0; i < p->nenum; i++) {
+		GET_STR(r, p->enums[i].name);
+		p->enums[i].value = get_u64(r);
+	}
+	p->blob_len = get_count(r, MMX_MAX_BLOB, 1);
+	take(r, p->blob, p->blob_len);
+}
+
+static void get_output(struct reader *r, struct mmx_output_info *o)
+{
+	uint32_t i;
+
+	o->id = get_u32(r);
+	GET_STR(r, o->name);
+	o->connection = get_u32(r);
+	o->crtc = get_u32(r);
+	o->mm_width = get_u32(r);
+	o->mm_height = get_u32(r);
+	o->subpixel = get_u32(r);
+	o->primary = get_u32(r);
+	o->ncrtc = get_ids(r, o->crtcs, MMX_MAX_CRTCS);
+	o->nclone = get_ids(r, o->clones, MMX_MAX_OUTPUTS);
+	o->nmode = get_count(r, MMX_MAX_MODES, MODE_MIN_BYTES);
+	o->npreferred = get_u32(r);
+	if (o->npreferred > o->nmode)
+		fail(r, -EBADMSG);
+	for (i = 0; i < o->nmode && !r->err; i++)
+		get_mode(r, &o->modes[i]);
+	o->nprop = get_count(r, MMX_MAX_PROPS, PROP_MIN_BYTES);
+	for (i = 0; i < o->nprop && !r->err; i++)
+		get_property(r, &o->props[i]);
+}
+
+int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s)
+{
+	struct reader r = { .p = buf, .left = len };
+	uint32_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->flags = get_u32(&r);
+	s->pan_mode = get_u32(&r);
+	s->timestamp = get_u64(&r);
+	s->config_timestamp = get_u64(&r);
+	s->screen_width = get_u32(&r);
+	s->screen_height = get_u32(&r);
+	s->min_width = get_u32(&r);
+	s->min_height = get_u32(&r);
+	s->max_width = get_u32(&r);
+	s->max_height = get_u32(&r);
+	s->primary = get_u32(&r);
+	s->pointer_x = get_s32(&r);
+	s->pointer_y = get_s32(&r);
+	s->ncrtc = get_count(&r, MMX_MAX_CRTCS, 1);
+	s->noutput = get_count(&r, MMX_MAX_OUTPUTS, 1);
+	GET_STR(&r, s->driver);
+	for (i = 0; i < s->ncrtc && !r.err; i++)
+		get_crtc(&r, &s->crtcs[i]);
+	for (i = 0; i < s->noutput && !r.err; i++)
+		get_output(&r, &s->outputs[i]);
+	if (!r.err && r.left)
+		r.err = -EBADMSG;	/* bytes after the last record */
+	if (r.err)
+		memset(s, 0, sizeof(*s));
+	return r.err;
+}
