@@ -157,9 +157,10 @@ fi
 
 # ---------------------------------------------------------------------------
 if wanted public-api; then
-	start public-api "libmmx over unix:PATH: REMOTE snapshot, TEST_ONLY apply, a bad config's message, captures equal the screen pattern"
+	start public-api "libmmx over unix:PATH: REMOTE snapshot, TEST_ONLY apply, a bad config's message, captures equal the screen pattern; GET_STATE_RECORDS is the whole struct's encoding"
 	st=SUCCESS
 	run mmxd_fuzz --socket $sock api || st=FAIL
+	run mmxd_fuzz --socket $sock state-records || st=FAIL
 	MMX_SOCKET=$sock run mmxd_fuzz config || st=FAIL
 	result public-api $st
 fi

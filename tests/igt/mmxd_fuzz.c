@@ -16,6 +16,9 @@
  *                   the current configuration, a bad one with its
  *                   message, a capture of each lit CRTC against
  *                   mmx_screen_pattern()
+ *   state-records   GET_STATE and GET_STATE_RECORDS of the same state:
+ *                   the records are the whole struct's encoding, decode
+ *                   without error, and both reply sizes are printed
  * --uid/--gid switch to that uid/gid (no supplementary groups) first.
  * Exit status 0 on success, 1 on a failed check, 2 on bad usage.
  */
@@ -498,6 +501,60 @@ static int cmd_many(unsigned int n)
 	return failed;
 }
 
+static int cmd_state_records(void)
+{
+	const size_t frame = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
+	struct mmx_proto_get_state gs = { .probe = 0 };
+	static struct mmx_state whole, back;
+	struct reply old, rec;
+	uint8_t *enc = NULL;
+	size_t enc_len = 0;
+	struct conn c;
+	int ret;
+
+	if (conn_open(&c) || hello(&c, NULL)) {
+		fail("state-records: cannot connect");
+		return 1;
+	}
+	if (request(&c, MMX_MSG_GET_STATE, 2, &gs, sizeof(gs), &old)) {
+		conn_close(&c);
+		return 1;
+	}
+	if (request(&c, MMX_MSG_GET_STATE_RECORDS, 3, &gs, sizeof(gs),
+		    &rec)) {
+		free(old.raw);
+		conn_close(&c);
+		return 1;
+	}
+	conn_close(&c);
+	printf("state-records: GET_STATE reply %zu bytes, GET_STATE_RECORDS reply %zu bytes\n",
+	       frame + old.len, frame + rec.len);
+	if (old.r.error || old.len != sizeof(whole) || rec.r.error) {
+		fail("state-records: errors %d/%d, %zu bytes", old.r.error,
+		     rec.r.error, old.len);
+		goto out;
+	}
+	memcpy(&whole, old.data, sizeof(whole));
+	if (mmx_wire_check_state(&whole))
+		fail("state-records: the whole struct is malformed");
+	ret = mmx_wire_decode_state(rec.data, rec.len, &back);
+	if (ret)
+		fail("state-records: decoding: %d", ret);
+	ret = mmx_wire_encode_state(&whole, &enc, &enc_len);
+	if (ret)
+		fail("state-records: encoding the whole struct: %d", ret);
+	else if (enc_len != rec.len || memcmp(enc, rec.data, enc_len))
+		fail("state-records: the records are not the whole struct's (%zu/%zu bytes)",
+		     enc_len, rec.len);
+	printf("state-records: %u outputs, %u CRTCs, %s\n", back.noutput,
+	       back.ncrtc, failed ? "differ" : "same state");
+	free(enc);
+out:
+	free(old.raw);
+	free(rec.raw);
+	return failed;
+}
+
 static int cmd_api(void)
 {
 	struct mmx_display *d;
@@ -589,7 +646,7 @@ static int cmd_api(void)
 static int usage(void)
 {
 	fprintf(stderr,
-		"Usage: mmxd_fuzz [--socket PATH] [--uid N] [--gid N] hello [ERRNO]|config|fuzz N SEED|midreq|many N|api\n");
+		"Usage: mmxd_fuzz [--socket PATH] [--uid N] [--gid N] hello [ERRNO]|config|fuzz N SEED|midreq|many N|api|state-records\n");
 	return 2;
 }
 
@@ -635,5 +692,7 @@ int main(int argc, char **argv)
 		return cmd_many((unsigned int)atoi(argv[i + 1]));
 	if (!strcmp(argv[i], "api"))
 		return cmd_api();
+	if (!strcmp(argv[i], "state-records"))
+		return cmd_state_records();
 	return usage();
 }

@@ -219,6 +219,7 @@ struct mmx_proto_hello {
  * @config_size: sizeof(struct mmx_config) in the server
  * @max_request: MMX_PROTO_MAX_REQUEST of the server
  * @max_reply: MMX_PROTO_MAX_REPLY of the server
+ * @pad: 0
  * @driver: KMS driver name
  * @server: server name and version ("mmxd 0.1.0")
  */
