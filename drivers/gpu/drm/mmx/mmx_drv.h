@@ -311,6 +311,71 @@ struct mmx_compose_stats {
 };
 
 /**
+ * struct mmx_composer - an output's composer: what it shows, the CRCs it
+ * owes, its buffers (mmx_composer.c)
+ * @work: composes a frame; runs on &mmx_device.composer_wq
+ * @state: the CRTC state the composer shows, switched when a state is
+ *	latched (mmx_vblank.c)
+ * @crc_enabled: a CRC source is set
+ * @crc_vblank_ref: the CRC source holds a vblank reference
+ * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
+ * @crc_state: @state when @crc_frame_start began; compared only, never
+ *	dereferenced
+ * @crc_frame_start: first vblank whose CRC is owed
+ * @crc_frame_end: last vblank whose CRC is owed
+ * @frame: the composed frame (composer only); its pixels live in
+ *	@frame_pixels
+ * @frame_pixels: frame memory, @frame_size words (composer only)
+ * @frame_size: capacity of @frame_pixels
+ * @scratch: one row of scratch pixels, @scratch_size words (composer only)
+ * @scratch_size: capacity of @scratch
+ * @space_pixels: the composed CRTC space before the transform, @space_size
+ *	words (composer only)
+ * @space_size: capacity of @space_pixels
+ * @plane_pixels: a resampled plane's image (composer only)
+ * @plane_size: capacity of @plane_pixels, in words
+ * @plane_alpha: a resampled plane's alpha pass (composer only)
+ * @plane_alpha_size: capacity of @plane_alpha, in words
+ * @plane_scratch: the source pixels of a band of a resampled plane
+ *	(composer only)
+ * @plane_scratch_size: capacity of @plane_scratch, in words
+ * @bands: the helpers that compose bands of the frame on other CPUs
+ *	(composer only)
+ * @idle: vblanks since the composer last had somebody to compose for
+ *	(vblank handler only)
+ * @stats: the composer's time per frame
+ *
+ * @state, the CRC members and @stats are protected by &mmx_output.lock.
+ */
+struct mmx_composer {
+	struct work_struct work;
+	struct mmx_crtc_state *state;
+	bool crc_enabled;
+	bool crc_vblank_ref;
+	bool crc_pending;
+	const struct mmx_crtc_state *crc_state;
+	u64 crc_frame_start;
+	u64 crc_frame_end;
+
+	struct mmx_frame frame;
+	u32 *frame_pixels;
+	size_t frame_size;
+	u32 *scratch;
+	size_t scratch_size;
+	u32 *space_pixels;
+	size_t space_size;
+	u32 *plane_pixels;
+	size_t plane_size;
+	u32 *plane_alpha;
+	size_t plane_alpha_size;
+	u32 *plane_scratch;
+	size_t plane_scratch_size;
+	struct mmx_bands *bands;
+	unsigned int idle;
+	struct mmx_compose_stats stats;
+};
+
+/**
  * struct mmx_output - one display pipeline: CRTC, encoder, connector,
  * writeback connector and the planes of the CRTC
  * @crtc: the CRTC
@@ -323,46 +388,15 @@ struct mmx_compose_stats {
  * @index: output number, 0 based
  * @kind: what @connector simulates
  * @vblank: the simulated vertical blanking and the latch (mmx_vblank.c)
- * @lock: protects @composer_state, @crc_enabled, @crc_state,
- *	@crc_frame_start, @crc_frame_end and @damage; taken from hard
- *	interrupt context
- * @composer_state: the CRTC state the composer shows, switched in
- *	atomic_flush
- * @crc_enabled: a CRC source is set
- * @crc_vblank_ref: the CRC source holds a vblank reference
- * @crc_state: @composer_state when @crc_frame_start began; compared only,
- *	never dereferenced
- * @crc_frame_start: first vblank whose CRC is owed
- * @crc_frame_end: last vblank whose CRC is owed
- * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
+ * @lock: protects the composer's state, CRC and statistics and @damage;
+ *	taken from hard interrupt context
  * @damage: what changed since the last frame the backend was given (only
  *	for a backend that presents frames, see &mmx_backend_funcs.present)
- * @compose_work: composes a frame; runs on &mmx_device.composer_wq
- * @frame: the composed frame (composer only); its pixels live in
- *	@frame_pixels
- * @frame_pixels: frame memory, @frame_size words (composer only)
- * @frame_size: capacity of @frame_pixels
- * @scratch: one row of scratch pixels, @scratch_size words (composer only)
- * @scratch_size: capacity of @scratch
+ * @composer: the composer (mmx_composer.c)
  * @signal_format_prop: the SignalFormat property (values depend on @kind)
  * @signal_props_prop: the SignalProperties property, NULL when @kind's
  *	formats have no properties
  * @port: the simulated sink plugged into @connector (mmx_sink.c)
- * @space_pixels: the composed CRTC space before the transform, @space_size
- *	words (composer only)
- * @space_size: capacity of @space_pixels
- * @plane_pixels: a resampled plane's image (composer only)
- * @plane_size: capacity of @plane_pixels, in words
- * @plane_alpha: a resampled plane's alpha pass (composer only)
- * @plane_alpha_size: capacity of @plane_alpha, in words
- * @plane_scratch: the source pixels of a band of a resampled plane
- *	(composer only)
- * @plane_scratch_size: capacity of @plane_scratch, in words
- * @bands: the helpers that compose bands of the frame on other CPUs
- *	(composer only, see mmx_composer.c)
- * @composer_idle: vblanks since the composer last had somebody to compose
- *	for (vblank handler only)
- * @compose_stats: the composer's time per frame, protected by @lock
  * @sched: the timed commits of the CRTC (mmx_schedule.c)
  */
 struct mmx_output {
@@ -377,38 +411,13 @@ struct mmx_output {
 	enum mmx_output_kind kind;
 
 	struct mmx_vblank vblank;
-
 	spinlock_t lock; /* see the kernel-doc above */
-	struct mmx_crtc_state *composer_state;
-	bool crc_enabled;
-	bool crc_vblank_ref;
-	bool crc_pending;
-	const struct mmx_crtc_state *crc_state;
-	u64 crc_frame_start;
-	u64 crc_frame_end;
 	struct mmx_damage damage;
-
-	struct work_struct compose_work;
-	struct mmx_frame frame;
-	u32 *frame_pixels;
-	size_t frame_size;
-	u32 *scratch;
-	size_t scratch_size;
+	struct mmx_composer composer;
 
 	struct drm_property *signal_format_prop;
 	struct drm_property *signal_props_prop;
 	struct mmx_sink_port port;
-	u32 *space_pixels;
-	size_t space_size;
-	u32 *plane_pixels;
-	size_t plane_size;
-	u32 *plane_alpha;
-	size_t plane_alpha_size;
-	u32 *plane_scratch;
-	size_t plane_scratch_size;
-	struct mmx_bands *bands;
-	unsigned int composer_idle;
-	struct mmx_compose_stats compose_stats;
 
 	struct mmx_schedule_queue sched;
 };
