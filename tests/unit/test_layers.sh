@@ -70,7 +70,7 @@ PURE=$(echo mmx_pure.h mmx_fixed.h mmx_transform.[ch] mmx_signal.[ch] \
 	mmx_edid.[ch] mmx_blend.[ch] mmx_panning.[ch] mmx_resample.[ch] \
 	mmx_simd*.[ch])
 CORE=
-for f in mmx_*.c mmx_drv.h; do
+for f in mmx_*.[ch]; do
 	case " $PURE " in *" $f "*) continue ;; esac
 	case $f in mmx_virtual.c | mmx_virtio*) continue ;; esac
 	CORE="$CORE $f"

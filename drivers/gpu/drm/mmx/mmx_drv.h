@@ -236,7 +236,7 @@ struct mmx_vblank {
 	wait_queue_head_t latch_wq;
 };
 
-/* Timed commits: owned by mmx_schedule.c */
+/* Timed commits: owned by mmx_schedule.c and mmx_schedule_ioctl.c */
 
 /*
  * Timed commits latched but not yet seen by the schedule: the one latched
@@ -271,7 +271,7 @@ struct mmx_sched_flushed {
  *	yet seen by the schedule (free slots have token 0); protected by
  *	&drm_device.event_lock
  *
- * Only mmx_schedule.c touches these.
+ * Only mmx_schedule.c and mmx_schedule_ioctl.c touch these.
  */
 struct mmx_schedule_queue {
 	struct list_head entries;
@@ -397,7 +397,7 @@ struct mmx_composer {
  * @signal_props_prop: the SignalProperties property, NULL when @kind's
  *	formats have no properties
  * @port: the simulated sink plugged into @connector (mmx_sink.c)
- * @sched: the timed commits of the CRTC (mmx_schedule.c)
+ * @sched: the timed commits of the CRTC (mmx_schedule*.c)
  */
 struct mmx_output {
 	struct drm_crtc crtc;
