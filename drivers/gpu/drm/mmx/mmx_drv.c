@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Copyright (C) 2026 The mmx authors
+ *
+ * The mmx device and the mmx_core module: mode configuration, atomic check
+ * and commit tail, the ioctl table, and the device allocation and
+ * registration the backends call.
  */
 
 /**

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Copyright (C) 2026 The mmx authors
+ *
+ * The KMS core's private header: the device, its outputs and their
+ * concerns' small structs, the driver-specific states, and the functions
+ * the core's files (and, where exported, the backends) share.
  */
 
 #ifndef _MMX_DRV_H_
