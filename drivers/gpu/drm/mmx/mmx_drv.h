@@ -618,8 +618,7 @@ bool mmx_writeback_pending(struct mmx_output *output);
 void mmx_writeback_complete(struct mmx_output *output,
 			    const struct mmx_frame *frame);
 
-/* Schedule */
-int mmx_schedule_init(struct mmx_device *mmx);
+/* Timed commits: the uAPI side (mmx_schedule_ioctl.c) */
 int mmx_schedule_open(struct drm_device *dev, struct drm_file *file);
 void mmx_schedule_postclose(struct drm_device *dev, struct drm_file *file);
 int mmx_schedule_submit_ioctl(struct drm_device *dev, void *data,
@@ -628,6 +627,9 @@ int mmx_schedule_retract_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 int mmx_schedule_replace_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
+
+/* Timed commits: the queues and their execution (mmx_schedule.c) */
+int mmx_schedule_init(struct mmx_device *mmx);
 void mmx_schedule_vblank(struct mmx_output *output);
 void mmx_schedule_flushed(struct mmx_output *output,
 			  const struct mmx_crtc_state *state, bool armed,
