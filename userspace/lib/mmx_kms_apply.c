@@ -735,6 +735,22 @@ static void mmx_req_detach(struct mmx_kms *k, drmModeAtomicReqPtr req,
  * CRTCs, connector and properties of output @only (to find the culprit of
  * a refused config), @props false leaves the properties out.
  */
+/*
+ * Output @j will be lit: when its link-status reads Bad (the driver said
+ * the sink can no longer show what was lit, see Documentation/mmx.rst),
+ * a well-mannered master sets it back to Good with the new configuration.
+ * The id and value come from the snapshot mmx_want_init() took: no ioctl.
+ */
+static void mmx_req_link_good(drmModeAtomicReqPtr req,
+			      const struct mmx_output_info *o)
+{
+	const struct mmx_property *p = mmx_output_property(o, "link-status");
+
+	if (!p || !p->id || p->value != DRM_MODE_LINK_STATUS_BAD)
+		return;
+	drmModeAtomicAddProperty(req, o->id, p->id, DRM_MODE_LINK_STATUS_GOOD);
+}
+
 static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 			bool props, drmModeAtomicReqPtr *out)
 {
@@ -787,8 +803,11 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 				      wc->x, wc->y, &wc->t);
 	}
 	for (j = 0; j < w->cur.noutput; j++) {
-		if ((only >= 0 && (int)j != only) ||
-		    w->out_crtc[j] == w->cur.outputs[j].crtc)
+		if (only >= 0 && (int)j != only)
+			continue;
+		if (w->out_crtc[j])
+			mmx_req_link_good(req, &w->cur.outputs[j]);
+		if (w->out_crtc[j] == w->cur.outputs[j].crtc)
 			continue;
 		if (mmx_kms_props_get(k, w->cur.outputs[j].id,
 				      DRM_MODE_OBJECT_CONNECTOR, &cp) ||
