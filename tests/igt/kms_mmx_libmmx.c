@@ -1083,9 +1083,10 @@ static uint64_t link_of(struct mmx_display *x, const char *name)
 /*
  * A sink change makes the lit mode impossible: the driver sets link-status
  * Bad and leaves the CRTC lit. libmmx, as a well-mannered master, sets the
- * link Good again with the next configuration that lights the output: a
- * 640x480 mode, which single-link TMDS carries, is lit and link-status
- * reads Good (the mode alone would leave it Bad).
+ * link Good again with the next configuration that lights the output (one
+ * that names another output only leaves it Bad): a 640x480 mode, which
+ * single-link TMDS carries, is lit and link-status reads Good (the mode
+ * alone would leave it Bad).
  */
 static void test_link_good(struct mmx_dev *d)
 {
@@ -1137,6 +1138,14 @@ static void test_link_good(struct mmx_dev *d)
 	crtc = crtc_of(s, name);
 	mmx_assert_eq(crtc->mode.clock, 200000);
 	mmx_state_free(s);
+
+	/* a config that does not name it leaves it as it is, link included */
+	mmx_config_init(&cfg);
+	light(x, &cfg, "VGA-1", 640, 0);
+	apply(x, &cfg);
+	mmx_assert_f(link_of(x, name) == DRM_MODE_LINK_STATUS_BAD,
+		     "%s: link-status set by a config that did not name it",
+		     name);
 
 	/* a mode that fits: lit, and the link is Good again */
 	mmx_config_init(&cfg);

@@ -736,10 +736,12 @@ static void mmx_req_detach(struct mmx_kms *k, drmModeAtomicReqPtr req,
  * a refused config), @props false leaves the properties out.
  */
 /*
- * Output @j will be lit: when its link-status reads Bad (the driver said
- * the sink can no longer show what was lit, see Documentation/mmx.rst),
- * a well-mannered master sets it back to Good with the new configuration.
- * The id and value come from the snapshot mmx_want_init() took: no ioctl.
+ * Output @o is lit by a change of the config: when its link-status reads
+ * Bad (the driver said the sink can no longer show what was lit, see
+ * Documentation/mmx.rst), a well-mannered master sets it back to Good with
+ * the new configuration. Outputs the config does not name keep their state,
+ * a Bad link included. The id and value come from the snapshot
+ * mmx_want_init() took: no ioctl.
  */
 static void mmx_req_link_good(drmModeAtomicReqPtr req,
 			      const struct mmx_output_info *o)
@@ -759,6 +761,7 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
 	struct mmx_kms_props cp;
 	uint32_t i, j, p_crtc;
+	int idx;
 
 	if (!req)
 		return -ENOMEM;
@@ -805,7 +808,8 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 	for (j = 0; j < w->cur.noutput; j++) {
 		if (only >= 0 && (int)j != only)
 			continue;
-		if (w->out_crtc[j])
+		idx = w->out_crtc[j] ? mmx_crtc_index(k, w->out_crtc[j]) : -1;
+		if (idx >= 0 && w->crtc[idx].touched)
 			mmx_req_link_good(req, &w->cur.outputs[j]);
 		if (w->out_crtc[j] == w->cur.outputs[j].crtc)
 			continue;
