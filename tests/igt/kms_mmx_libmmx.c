@@ -1068,6 +1068,111 @@ static void test_properties(struct mmx_dev *d)
 }
 
 /* ------------------------------------------------------------------------ */
+/* link-good                                                                */
+
+/* @name's link-status in a fresh snapshot. */
+static uint64_t link_of(struct mmx_display *x, const char *name)
+{
+	struct mmx_state *s = snap(x);
+	uint64_t v = prop(s, name, "link-status")->value;
+
+	mmx_state_free(s);
+	return v;
+}
+
+/*
+ * A sink change makes the lit mode impossible: the driver sets link-status
+ * Bad and leaves the CRTC lit. libmmx, as a well-mannered master, sets the
+ * link Good again with the next configuration that lights the output (one
+ * that names another output only leaves it Bad): a 640x480 mode, which
+ * single-link TMDS carries, is lit and link-status reads Good (the mode
+ * alone would leave it Bad).
+ */
+static void test_link_good(struct mmx_dev *d)
+{
+	const char *name = "DVI-I-1";
+	struct mmx_display *x = disp(d);
+	struct mmx_output_change *c;
+	const struct mmx_crtc_info *crtc;
+	struct mmx_config cfg;
+	struct mmx_state *s;
+	struct mmx_mode big;
+	int i;
+
+	s = snap(x);
+	mmx_require_f(mmx_state_output_by_name(s, name),
+		      "needs %s (connectors=DVI-I,...)", name);
+	mmx_state_free(s);
+
+	/* an analog monitor, lit at 200 MHz (VGA carries it) */
+	sink(d, name, "vga");
+	memset(&big, 0, sizeof(big));
+	snprintf(big.name, sizeof(big.name), "640x480");
+	big.width = 640;
+	big.height = 480;
+	big.clock = 200000;
+	big.hsync_start = 700;
+	big.hsync_end = 760;
+	big.htotal = 4000;
+	big.vsync_start = 490;
+	big.vsync_end = 495;
+	big.vtotal = 1100;
+	big.flags = DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_PVSYNC;
+	mmx_config_init(&cfg);
+	c = mmx_config_output(&cfg, output_id(x, name));
+	mmx_assert(c);
+	c->flags |= MMX_CHANGE_MODE | MMX_CHANGE_POS;
+	c->mode = big;
+	apply(x, &cfg);
+	mmx_assert_eq_u64(link_of(x, name), DRM_MODE_LINK_STATUS_GOOD);
+
+	/* a digital one: single-link TMDS cannot carry 200 MHz */
+	sink(d, name, "dvi");
+	for (i = 0; i < 50 && link_of(x, name) != DRM_MODE_LINK_STATUS_BAD;
+	     i++)
+		usleep(100000);
+	mmx_assert_f(link_of(x, name) == DRM_MODE_LINK_STATUS_BAD,
+		     "%s: link-status not Bad with 200 MHz on single-link TMDS",
+		     name);
+	s = snap(x);
+	crtc = crtc_of(s, name);
+	mmx_assert_eq(crtc->mode.clock, 200000);
+	mmx_state_free(s);
+
+	/* a config that does not name it leaves it as it is, link included */
+	mmx_config_init(&cfg);
+	light(x, &cfg, "VGA-1", 640, 0);
+	apply(x, &cfg);
+	mmx_assert_f(link_of(x, name) == DRM_MODE_LINK_STATUS_BAD,
+		     "%s: link-status set by a config that did not name it",
+		     name);
+
+	/* a mode that fits: lit, and the link is Good again */
+	mmx_config_init(&cfg);
+	light(x, &cfg, name, 0, 0);
+	small_mode(&mmx_config_output(&cfg, output_id(x, name))->mode, 640,
+		   480);
+	apply(x, &cfg);
+	mmx_assert_f(link_of(x, name) == DRM_MODE_LINK_STATUS_GOOD,
+		     "%s: link-status still Bad after mmx_apply() lit 640x480",
+		     name);
+	s = snap(x);
+	crtc = crtc_of(s, name);
+	mmx_assert_eq(crtc->mode.width, 640);
+	mmx_assert_eq(crtc->mode.height, 480);
+	mmx_assert_f(crtc->mode.clock < 165000, "%s lit at %u kHz", name,
+		     crtc->mode.clock);
+	mmx_state_free(s);
+	mmx_info("%s: Bad after the digital monitor came, Good with 640x480 through mmx_apply()",
+		 name);
+
+	mmx_config_init(&cfg);
+	mmx_config_output(&cfg, output_id(x, name))->flags = MMX_CHANGE_OFF;
+	apply(x, &cfg);
+	disp_close();
+}
+
+/* ------------------------------------------------------------------------ */
 /* bad-configs, test-only                                                   */
 
 /* Apply @cfg, expect -@e and a message naming @needle; nothing changes. */
@@ -1237,6 +1342,8 @@ static const struct mmx_subtest tests[] = {
 	  .func = test_motion_ioctls },
 	{ .name = "properties", .desc = "SignalFormat and SignalProperties round trips, refused values change nothing",
 	  .func = test_properties },
+	{ .name = "link-good", .desc = "after a sink change set link-status Bad, mmx_apply() of a mode that fits sets it Good (needs DVI-I)",
+	  .func = test_link_good },
 	{ .name = "bad-configs", .desc = "refused configurations name the output and the reason and change nothing",
 	  .func = test_bad_configs },
 	{ .name = "test-only", .desc = "MMX_CONFIG_TEST_ONLY checks and changes nothing",

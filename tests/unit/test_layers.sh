@@ -7,10 +7,11 @@
 #
 #   pure-no-drm          the pure files (shared with userspace and the host
 #                        tests) include no DRM header and no core header
-#   core-no-backend      the KMS core (mmx_core.ko's files but the pure
-#                        ones) calls no backend-named function and includes
-#                        no backend header: backends are reached through
-#                        struct mmx_backend_funcs only
+#   core-no-backend      the KMS core (mmx_core.ko's sources and headers
+#                        but the pure ones) calls no backend-named
+#                        function and includes no backend header:
+#                        backends are reached through struct
+#                        mmx_backend_funcs only
 #   backends-apart       the virtual backend and the virtio-gpu backend do
 #                        not reach into each other
 #   userspace-pure-only  userspace takes from the driver's directory only
@@ -70,7 +71,7 @@ PURE=$(echo mmx_pure.h mmx_fixed.h mmx_transform.[ch] mmx_signal.[ch] \
 	mmx_edid.[ch] mmx_blend.[ch] mmx_panning.[ch] mmx_resample.[ch] \
 	mmx_simd*.[ch])
 CORE=
-for f in mmx_*.c mmx_drv.h; do
+for f in mmx_*.[ch]; do
 	case " $PURE " in *" $f "*) continue ;; esac
 	case $f in mmx_virtual.c | mmx_virtio*) continue ;; esac
 	CORE="$CORE $f"

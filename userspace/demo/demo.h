@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mmxdemo's parts: the test pattern (mmxdemo.c), the RandR 1.3 tour
- * (tour.c) and the pictures it saves (picture.c).
+ * (tour.c), the pictures it saves (picture.c) and the KMS helpers for what
+ * libmmx leaves to it (kms.c).
  */
 #ifndef MMXDEMO_H
 #define MMXDEMO_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <xf86drmMode.h>
+
+#include "libmmx.h"
 
 /*
  * Colour bars over two thirds, a grey ramp below, a 64-pixel grid and
@@ -35,6 +40,22 @@ void pic_box(struct pic *p, int64_t x, int64_t y, int64_t w, int64_t h,
 	     int thick, uint32_t colour);
 /* DIR/NAME.ppm; prints "saved PATH". 0 or -errno. */
 int pic_save(const char *dir, const char *name, const struct pic *p);
+
+/* kms.c: a framebuffer of the demo's own, mapped. */
+struct demo_fb {
+	uint32_t fb_id, pitch, width, height;
+	uint64_t size;
+	uint32_t *map;
+};
+
+/* A dumb @w x @h 32-bit framebuffer of @format, mapped. 0 or -errno. */
+int demo_fb_create(int fd, uint32_t w, uint32_t h, uint32_t format,
+		   struct demo_fb *fb);
+/* Property @name of KMS object @obj: its id and value (either may be NULL). */
+bool demo_prop(int fd, uint32_t obj, uint32_t type, const char *name,
+	       uint32_t *id, uint64_t *value);
+/* A libmmx mode as a KMS mode (vrefresh rounded as the kernel does). */
+void demo_mode_to_drm(const struct mmx_mode *m, drmModeModeInfo *d);
 
 /*
  * The tour of what mmx is for, on the mmx device open as @fd (DRM master):

@@ -3,7 +3,9 @@
  * mmxdemo: light every output of the mmx device with a test pattern (colour
  * bars, a gradient, a grid, the output number), a translucent overlay and a
  * cursor, in one atomic commit; then capture every output through its
- * writeback connector and save the captures as PPM files.
+ * writeback connector and save the captures as PPM files. libmmx finds the
+ * outputs, their modes and CRTCs and does the captures; the planes and
+ * framebuffers the demo draws are its own (kms.c).
  *
  * With -T, instead: the tour of what mmx is for (tour.c): rotation,
  * keystone, panning following the pointer over two outputs and a timed
@@ -21,37 +23,27 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
+#include "libmmx.h"
 #include "demo.h"
 
 #define MAX_OUTPUTS 8
 
-struct dumb {
-	uint32_t handle, fb_id, pitch, width, height;
-	uint64_t size;
-	uint32_t *map;
-};
-
 struct output {
-	drmModeConnector *conn;
-	uint32_t wb_conn_id;
-	uint32_t crtc_id, primary_id, overlay_id, cursor_id;
+	uint32_t conn_id, crtc_id, crtc_index;
+	uint32_t primary_id, overlay_id, cursor_id;
 	drmModeModeInfo mode;
-	struct dumb fb, overlay, cursor, capture;
-	int fence;
+	struct demo_fb fb, overlay, cursor;
 	char name[32];
 };
 
@@ -84,54 +76,27 @@ static int open_mmx(void)
 	return -1;
 }
 
-static void dumb_create(struct dumb *d, uint32_t w, uint32_t h, uint32_t format)
+static void fb_create(struct demo_fb *d, uint32_t w, uint32_t h,
+		      uint32_t format)
 {
-	struct drm_mode_create_dumb c = { .width = w, .height = h, .bpp = 32 };
-	struct drm_mode_map_dumb m = { 0 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+	int ret = demo_fb_create(fd, w, h, format, d);
 
-	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
-		die("CREATE_DUMB");
-	d->handle = c.handle;
-	d->pitch = c.pitch;
-	d->size = c.size;
-	d->width = w;
-	d->height = h;
-	handles[0] = c.handle;
-	pitches[0] = c.pitch;
-	if (drmModeAddFB2(fd, w, h, format, handles, pitches, offsets, &d->fb_id, 0))
-		die("ADDFB2");
-	m.handle = c.handle;
-	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m))
-		die("MAP_DUMB");
-	d->map = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, m.offset);
-	if (d->map == MAP_FAILED)
-		die("mmap");
-}
-
-static uint32_t prop_id(uint32_t obj, uint32_t type, const char *name)
-{
-	drmModeObjectPropertiesPtr props = drmModeObjectGetProperties(fd, obj, type);
-	uint32_t id = 0;
-
-	for (uint32_t i = 0; props && i < props->count_props && !id; i++) {
-		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
-		if (p && !strcmp(p->name, name))
-			id = p->prop_id;
-		drmModeFreeProperty(p);
+	if (ret) {
+		errno = -ret;
+		die("framebuffer");
 	}
-	drmModeFreeObjectProperties(props);
-	if (!id) {
-		fprintf(stderr, "mmxdemo: object %u has no property %s\n", obj, name);
-		exit(1);
-	}
-	return id;
 }
 
 static void add(drmModeAtomicReqPtr req, uint32_t obj, uint32_t type,
 		const char *name, uint64_t value)
 {
-	if (drmModeAtomicAddProperty(req, obj, prop_id(obj, type, name), value) < 0)
+	uint32_t id;
+
+	if (!demo_prop(fd, obj, type, name, &id, NULL)) {
+		fprintf(stderr, "mmxdemo: object %u has no property %s\n", obj, name);
+		exit(1);
+	}
+	if (drmModeAtomicAddProperty(req, obj, id, value) < 0)
 		die("AtomicAddProperty");
 }
 
@@ -181,7 +146,7 @@ void demo_draw_pattern(uint32_t *px, uint32_t w, uint32_t h, uint32_t stride,
 					}
 }
 
-static void draw_overlay(struct dumb *d)
+static void draw_overlay(struct demo_fb *d)
 {
 	/* Pre-multiplied translucent blue with an opaque white frame. */
 	for (uint32_t y = 0; y < d->height; y++)
@@ -191,7 +156,7 @@ static void draw_overlay(struct dumb *d)
 		}
 }
 
-static void draw_cursor(struct dumb *d)
+static void draw_cursor(struct demo_fb *d)
 {
 	memset(d->map, 0, d->size);
 	for (uint32_t y = 0; y < 40; y++)
@@ -201,58 +166,108 @@ static void draw_cursor(struct dumb *d)
 		}
 }
 
-static bool pick_mode(drmModeConnector *c, int maxw, int maxh, drmModeModeInfo *out)
+/*
+ * The preferred mode; when it is bigger than @maxw x @maxh, the largest
+ * mode that is not.
+ */
+static bool pick_mode(const struct mmx_output_info *o, int maxw, int maxh,
+		      drmModeModeInfo *out)
 {
-	int best = -1;
+	const struct mmx_mode *m = o->modes;
+	int best = o->nmode ? (int)(o->npreferred ? o->npreferred - 1 : 0) : -1;
 
-	for (int i = 0; i < c->count_modes; i++)
-		if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED)
-			best = i;
-	if (best < 0 && c->count_modes)
-		best = 0;
-	if (best >= 0 && maxw && (c->modes[best].hdisplay > maxw || c->modes[best].vdisplay > maxh)) {
+	if (best >= 0 && maxw && (m[best].width > (uint32_t)maxw ||
+				  m[best].height > (uint32_t)maxh)) {
 		best = -1;
-		for (int i = 0; i < c->count_modes; i++)
-			if (c->modes[i].hdisplay <= maxw && c->modes[i].vdisplay <= maxh &&
-			    (best < 0 || c->modes[i].hdisplay * c->modes[i].vdisplay >
-					 c->modes[best].hdisplay * c->modes[best].vdisplay))
+		for (int i = 0; i < (int)o->nmode; i++)
+			if (m[i].width <= (uint32_t)maxw && m[i].height <= (uint32_t)maxh &&
+			    (best < 0 || m[i].width * m[i].height >
+					 m[best].width * m[best].height))
 				best = i;
 	}
 	if (best < 0)
 		return false;
-	*out = c->modes[best];
+	demo_mode_to_drm(&m[best], out);
 	return true;
 }
 
-static void save_ppm(const char *dir, struct output *o, int index)
+/* The first CRTC, in KMS order, that can drive @o and is not in @used. */
+static const struct mmx_crtc_info *pick_crtc(const struct mmx_state *s,
+					     const struct mmx_output_info *o,
+					     uint32_t *used)
 {
-	char path[512];
-	FILE *f;
+	for (uint32_t k = 0; k < s->ncrtc; k++) {
+		const struct mmx_crtc_info *c = &s->crtcs[k];
 
-	snprintf(path, sizeof(path), "%s/output-%d-%s.ppm", dir, index, o->name);
-	f = fopen(path, "wb");
-	if (!f)
-		die(path);
-	fprintf(f, "P6\n%u %u\n255\n", o->capture.width, o->capture.height);
-	for (uint32_t y = 0; y < o->capture.height; y++)
-		for (uint32_t x = 0; x < o->capture.width; x++) {
-			uint32_t p = o->capture.map[y * (o->capture.pitch / 4) + x];
-			unsigned char rgb[3] = { p >> 16, p >> 8, p };
-			fwrite(rgb, 1, 3, f);
+		if (*used & (1u << c->index))
+			continue;
+		for (uint32_t j = 0; j < o->ncrtc; j++)
+			if (o->crtcs[j] == c->id) {
+				*used |= 1u << c->index;
+				return c;
+			}
+	}
+	return NULL;
+}
+
+/* The first primary, overlay and cursor planes that can use @o's CRTC. */
+static void pick_planes(struct output *o)
+{
+	drmModePlaneResPtr pres = drmModeGetPlaneResources(fd);
+
+	if (!pres)
+		die("GETPLANERESOURCES");
+	for (uint32_t p = 0; p < pres->count_planes; p++) {
+		drmModePlanePtr pl = drmModeGetPlane(fd, pres->planes[p]);
+		uint64_t type = 0;
+
+		if (!pl)
+			die("GETPLANE");
+		demo_prop(fd, pl->plane_id, DRM_MODE_OBJECT_PLANE, "type", NULL,
+			  &type);
+		if (pl->possible_crtcs & (1u << o->crtc_index)) {
+			if (type == DRM_PLANE_TYPE_PRIMARY && !o->primary_id)
+				o->primary_id = pl->plane_id;
+			else if (type == DRM_PLANE_TYPE_OVERLAY && !o->overlay_id)
+				o->overlay_id = pl->plane_id;
+			else if (type == DRM_PLANE_TYPE_CURSOR && !o->cursor_id)
+				o->cursor_id = pl->plane_id;
 		}
-	if (fclose(f))
-		die(path);
-	printf("saved %s\n", path);
+		drmModeFreePlane(pl);
+	}
+	drmModeFreePlaneResources(pres);
+}
+
+/* Output @index's writeback capture as DIR/output-N-NAME.ppm (libmmx). */
+static int capture(struct mmx_display *d, const char *dir, struct output *o,
+		   int index)
+{
+	struct pic p = { 0 };
+	char name[64];
+	int ret = mmx_capture(d, o->crtc_id, &p.w, &p.h, &p.px);
+
+	if (ret == -EOPNOTSUPP)
+		return 0;	/* no writeback connector for this CRTC */
+	if (ret) {
+		fprintf(stderr, "mmxdemo: writeback of %s did not complete: %s\n",
+			o->name, strerror(-ret));
+		return ret;
+	}
+	snprintf(name, sizeof(name), "output-%d-%s", index, o->name);
+	if (dir)
+		ret = pic_save(dir, name, &p);
+	free(p.px);
+	return ret;
 }
 
 int main(int argc, char **argv)
 {
 	const char *outdir = NULL, *tourdir = NULL;
-	int maxw = 0, maxh = 0, opt, n = 0, hold = -1;
+	int maxw = 0, maxh = 0, opt, n = 0, hold = -1, ret;
 	uint32_t used_crtcs = 0;
 	struct output outs[MAX_OUTPUTS];
-	drmModeResPtr res;
-	drmModePlaneResPtr pres;
+	struct mmx_display *d;
+	struct mmx_state *s;
 	drmModeAtomicReqPtr req;
 
 	while ((opt = getopt(argc, argv, "d:m:H:T:h")) != -1) {
@@ -286,74 +301,41 @@ int main(int argc, char **argv)
 	fd = open_mmx();
 	if (tourdir)
 		return demo_tour(fd, tourdir, maxw, maxh);
-	if (drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) ||
-	    drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
-	    drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1))
-		die("SET_CLIENT_CAP");
-	res = drmModeGetResources(fd);
-	pres = drmModeGetPlaneResources(fd);
-	if (!res || !pres)
-		die("GETRESOURCES");
+	/* UNIVERSAL_PLANES, ATOMIC and WRITEBACK_CONNECTORS: set by libmmx */
+	ret = mmx_open_fd(fd, &d);
+	if (!ret)
+		ret = mmx_get_screen_resources(d, &s);
+	if (ret) {
+		fprintf(stderr, "mmxdemo: libmmx: %s\n", strerror(-ret));
+		return 1;
+	}
 
 	memset(outs, 0, sizeof(outs));
-	for (int i = 0; i < res->count_connectors && n < MAX_OUTPUTS; i++) {
-		drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
+	for (uint32_t i = 0; i < s->noutput && n < MAX_OUTPUTS; i++) {
+		const struct mmx_output_info *mo = &s->outputs[i];
 		struct output *o = &outs[n];
-		drmModeEncoder *enc;
-		int crtc_index = -1;
+		const struct mmx_crtc_info *crtc;
+		drmModeConnectorPtr c;
 
-		if (!c || c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK ||
-		    c->connection != DRM_MODE_CONNECTED || !c->count_encoders)
+		if (mo->connection != MMX_CONNECTED || !mo->ncrtc)
 			continue;
-		/* Encoders may reach several CRTCs: take the first one unused. */
-		enc = drmModeGetEncoder(fd, c->encoders[0]);
-		for (int k = 0; enc && k < res->count_crtcs; k++)
-			if ((enc->possible_crtcs & (1u << k)) && !(used_crtcs & (1u << k))) {
-				crtc_index = k;
-				used_crtcs |= 1u << k;
-				break;
-			}
-		drmModeFreeEncoder(enc);
-		if (crtc_index < 0 || !pick_mode(c, maxw, maxh, &o->mode))
+		crtc = pick_crtc(s, mo, &used_crtcs);
+		if (!crtc || !pick_mode(mo, maxw, maxh, &o->mode))
 			continue;
-		o->conn = c;
-		o->crtc_id = res->crtcs[crtc_index];
+		o->conn_id = mo->id;
+		o->crtc_id = crtc->id;
+		o->crtc_index = crtc->index;
+		/* the kernel's connector name, not RandR's (HDMI-A-1, not HDMI-1) */
+		c = drmModeGetConnectorCurrent(fd, mo->id);
+		if (!c)
+			die("GETCONNECTOR");
 		snprintf(o->name, sizeof(o->name), "%s-%u",
 			 drmModeGetConnectorTypeName(c->connector_type), c->connector_type_id);
-		for (uint32_t p = 0; p < pres->count_planes; p++) {
-			drmModePlanePtr pl = drmModeGetPlane(fd, pres->planes[p]);
-			uint32_t type_prop = prop_id(pl->plane_id, DRM_MODE_OBJECT_PLANE, "type");
-			drmModeObjectPropertiesPtr props =
-				drmModeObjectGetProperties(fd, pl->plane_id, DRM_MODE_OBJECT_PLANE);
-			uint64_t type = 0;
-
-			for (uint32_t k = 0; k < props->count_props; k++)
-				if (props->props[k] == type_prop)
-					type = props->prop_values[k];
-			drmModeFreeObjectProperties(props);
-			if (pl->possible_crtcs & (1u << crtc_index)) {
-				if (type == DRM_PLANE_TYPE_PRIMARY && !o->primary_id)
-					o->primary_id = pl->plane_id;
-				else if (type == DRM_PLANE_TYPE_OVERLAY && !o->overlay_id)
-					o->overlay_id = pl->plane_id;
-				else if (type == DRM_PLANE_TYPE_CURSOR && !o->cursor_id)
-					o->cursor_id = pl->plane_id;
-			}
-			drmModeFreePlane(pl);
-		}
-		/* The writeback connector whose encoder drives this CRTC. */
-		for (int k = 0; k < res->count_connectors; k++) {
-			drmModeConnector *w = drmModeGetConnector(fd, res->connectors[k]);
-			if (w && w->connector_type == DRM_MODE_CONNECTOR_WRITEBACK && w->count_encoders) {
-				drmModeEncoder *we = drmModeGetEncoder(fd, w->encoders[0]);
-				if (we && (we->possible_crtcs & (1u << crtc_index)))
-					o->wb_conn_id = w->connector_id;
-				drmModeFreeEncoder(we);
-			}
-			drmModeFreeConnector(w);
-		}
+		drmModeFreeConnector(c);
+		pick_planes(o);
 		n++;
 	}
+	mmx_state_free(s);
 	if (!n) {
 		fprintf(stderr, "mmxdemo: no connected output\n");
 		return 1;
@@ -364,17 +346,17 @@ int main(int argc, char **argv)
 		struct output *o = &outs[i];
 		uint32_t blob, w = o->mode.hdisplay, h = o->mode.vdisplay;
 
-		dumb_create(&o->fb, w, h, DRM_FORMAT_XRGB8888);
+		fb_create(&o->fb, w, h, DRM_FORMAT_XRGB8888);
 		demo_draw_pattern(o->fb.map, w, h, o->fb.pitch / 4, i + 1);
-		dumb_create(&o->overlay, w / 3, h / 3, DRM_FORMAT_ARGB8888);
+		fb_create(&o->overlay, w / 3, h / 3, DRM_FORMAT_ARGB8888);
 		draw_overlay(&o->overlay);
-		dumb_create(&o->cursor, 64, 64, DRM_FORMAT_ARGB8888);
+		fb_create(&o->cursor, 64, 64, DRM_FORMAT_ARGB8888);
 		draw_cursor(&o->cursor);
 		if (drmModeCreatePropertyBlob(fd, &o->mode, sizeof(o->mode), &blob))
 			die("CREATEPROPBLOB");
 		add(req, o->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
 		add(req, o->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
-		add(req, o->conn->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", o->crtc_id);
+		add(req, o->conn_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", o->crtc_id);
 		struct { uint32_t id, fb, x, y, w, h; } planes[3] = {
 			{ o->primary_id, o->fb.fb_id, 0, 0, w, h },
 			{ o->overlay_id, o->overlay.fb_id, w / 2, h / 2, w / 3, h / 3 },
@@ -394,14 +376,6 @@ int main(int argc, char **argv)
 			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "CRTC_W", planes[p].w);
 			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "CRTC_H", planes[p].h);
 		}
-		if (o->wb_conn_id) {
-			dumb_create(&o->capture, w, h, DRM_FORMAT_XRGB8888);
-			o->fence = -1;
-			add(req, o->wb_conn_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", o->crtc_id);
-			add(req, o->wb_conn_id, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_FB_ID", o->capture.fb_id);
-			add(req, o->wb_conn_id, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_OUT_FENCE_PTR",
-			    (uint64_t)(uintptr_t)&o->fence);
-		}
 	}
 	if (drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
 		die("ATOMIC commit");
@@ -409,21 +383,14 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < n; i++) {
 		struct output *o = &outs[i];
-		struct pollfd p = { .fd = o->fence, .events = POLLIN };
 
 		printf("output %d: %s mode %s (%ux%u@%u) CRTC %u planes %u/%u/%u\n", i + 1,
 		       o->name, o->mode.name, o->mode.hdisplay, o->mode.vdisplay,
 		       o->mode.vrefresh, o->crtc_id, o->primary_id, o->overlay_id, o->cursor_id);
-		if (!o->wb_conn_id)
-			continue;
-		if (o->fence < 0 || poll(&p, 1, 10000) != 1) {
-			fprintf(stderr, "mmxdemo: writeback of %s did not complete\n", o->name);
+		if (capture(d, outdir, o, i + 1))
 			return 1;
-		}
-		close(o->fence);
-		if (outdir)
-			save_ppm(outdir, o, i + 1);
 	}
+	mmx_close(d);
 	if (hold >= 0) {
 		printf("mmxdemo: holding the picture\n");
 		fflush(stdout);

@@ -17,7 +17,8 @@
  * Every step prints what it did, and a "summary:" line that tests/vm/demo
  * repeats at the end. libmmx does the configuration, the panning policy and
  * the captures; only the timed commit, which libmmx offers through mmxd
- * alone, talks to the driver's ioctl directly.
+ * alone, talks to the driver's ioctl directly (with kms.c's framebuffer
+ * and property helpers).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -446,7 +447,6 @@ static int primary_of(int fd, uint32_t crtc, uint32_t *plane, uint32_t *fb,
 		      uint32_t *fb_prop)
 {
 	drmModePlaneResPtr pres = drmModeGetPlaneResources(fd);
-	drmModeObjectPropertiesPtr props;
 
 	*plane = 0;
 	for (uint32_t i = 0; pres && i < pres->count_planes && !*plane; i++) {
@@ -461,17 +461,8 @@ static int primary_of(int fd, uint32_t crtc, uint32_t *plane, uint32_t *fb,
 	drmModeFreePlaneResources(pres);
 	if (!*plane)
 		return -ENOENT;
-	*fb_prop = 0;
-	props = drmModeObjectGetProperties(fd, *plane, DRM_MODE_OBJECT_PLANE);
-	for (uint32_t i = 0; props && i < props->count_props && !*fb_prop; i++) {
-		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
-
-		if (p && !strcmp(p->name, "FB_ID"))
-			*fb_prop = p->prop_id;
-		drmModeFreeProperty(p);
-	}
-	drmModeFreeObjectProperties(props);
-	return *fb_prop ? 0 : -ENOENT;
+	return demo_prop(fd, *plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb_prop,
+			 NULL) ? 0 : -ENOENT;
 }
 
 /*
@@ -482,32 +473,21 @@ static int bars_fb(int fd, uint32_t like, uint32_t w, uint32_t h,
 		   uint32_t *fb_id)
 {
 	drmModeFBPtr old = drmModeGetFB(fd, like);
-	struct drm_mode_create_dumb c = { .bpp = 32 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
-	uint64_t offset;
-	uint32_t *map;
+	struct demo_fb fb;
+	int ret;
 
 	if (!old)
 		return -errno;
-	c.width = old->width;
-	c.height = old->height;
+	ret = demo_fb_create(fd, old->width, old->height, DRM_FORMAT_XRGB8888,
+			     &fb);
 	drmModeFreeFB(old);
-	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) ||
-	    drmModeMapDumbBuffer(fd, c.handle, &offset))
-		return -errno;
-	map = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		   (off_t)offset);
-	if (map == MAP_FAILED)
-		return -errno;
-	memset(map, 0, c.size);
-	demo_draw_pattern(map, w < c.width ? w : c.width,
-			  h < c.height ? h : c.height, c.pitch / 4, 1);
-	munmap(map, c.size);
-	handles[0] = c.handle;
-	pitches[0] = c.pitch;
-	if (drmModeAddFB2(fd, c.width, c.height, DRM_FORMAT_XRGB8888, handles,
-			  pitches, offsets, fb_id, 0))
-		return -errno;
+	if (ret)
+		return ret;
+	memset(fb.map, 0, fb.size);
+	demo_draw_pattern(fb.map, w < fb.width ? w : fb.width,
+			  h < fb.height ? h : fb.height, fb.pitch / 4, 1);
+	munmap(fb.map, fb.size);
+	*fb_id = fb.fb_id;
 	return 0;
 }
 

@@ -735,6 +735,24 @@ static void mmx_req_detach(struct mmx_kms *k, drmModeAtomicReqPtr req,
  * CRTCs, connector and properties of output @only (to find the culprit of
  * a refused config), @props false leaves the properties out.
  */
+/*
+ * Output @o is lit by a change of the config: when its link-status reads
+ * Bad (the driver said the sink can no longer show what was lit, see
+ * Documentation/mmx.rst), a well-mannered master sets it back to Good with
+ * the new configuration. Outputs the config does not name keep their state,
+ * a Bad link included. The id and value come from the snapshot
+ * mmx_want_init() took: no ioctl.
+ */
+static void mmx_req_link_good(drmModeAtomicReqPtr req,
+			      const struct mmx_output_info *o)
+{
+	const struct mmx_property *p = mmx_output_property(o, "link-status");
+
+	if (!p || !p->id || p->value != DRM_MODE_LINK_STATUS_BAD)
+		return;
+	drmModeAtomicAddProperty(req, o->id, p->id, DRM_MODE_LINK_STATUS_GOOD);
+}
+
 static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 			bool props, drmModeAtomicReqPtr *out)
 {
@@ -743,6 +761,7 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
 	struct mmx_kms_props cp;
 	uint32_t i, j, p_crtc;
+	int idx;
 
 	if (!req)
 		return -ENOMEM;
@@ -787,8 +806,12 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 				      wc->x, wc->y, &wc->t);
 	}
 	for (j = 0; j < w->cur.noutput; j++) {
-		if ((only >= 0 && (int)j != only) ||
-		    w->out_crtc[j] == w->cur.outputs[j].crtc)
+		if (only >= 0 && (int)j != only)
+			continue;
+		idx = w->out_crtc[j] ? mmx_crtc_index(k, w->out_crtc[j]) : -1;
+		if (idx >= 0 && w->crtc[idx].touched)
+			mmx_req_link_good(req, &w->cur.outputs[j]);
+		if (w->out_crtc[j] == w->cur.outputs[j].crtc)
 			continue;
 		if (mmx_kms_props_get(k, w->cur.outputs[j].id,
 				      DRM_MODE_OBJECT_CONNECTOR, &cp) ||

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
 /*
  * Copyright (C) 2026 The mmx authors
+ *
+ * The mmx driver's uAPI: its properties and their blob layouts, the limits
+ * userspace may rely on, and the timed-commit ioctls and event.
  */
 
 #ifndef _UAPI_MMX_DRM_H_

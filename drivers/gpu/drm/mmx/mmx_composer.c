@@ -96,9 +96,9 @@ static bool mmx_bands_wanted(const struct mmx_bands *bands)
 
 	if (!bands->abortable)
 		return true;
-	if (READ_ONCE(output->composer_state) != bands->state)
+	if (READ_ONCE(output->composer.state) != bands->state)
 		return false;
-	return !bands->crc_only || READ_ONCE(output->crc_enabled);
+	return !bands->crc_only || READ_ONCE(output->composer.crc_enabled);
 }
 
 /* Take bands until none is left or the frame is no longer wanted. */
@@ -138,7 +138,7 @@ static void mmx_band_helper_work(struct work_struct *work)
 static struct mmx_bands *mmx_bands_get(struct mmx_output *output)
 {
 	unsigned int want = READ_ONCE(compose_workers), i;
-	struct mmx_bands *bands = output->bands;
+	struct mmx_bands *bands = output->composer.bands;
 
 	if (!want || want > num_online_cpus())
 		want = num_online_cpus();
@@ -147,7 +147,7 @@ static struct mmx_bands *mmx_bands_get(struct mmx_output *output)
 
 	/* idle: the composer is the only one queueing them */
 	kfree(bands);
-	output->bands = NULL;
+	output->composer.bands = NULL;
 	bands = kzalloc(struct_size(bands, helpers, want - 1), GFP_KERNEL);
 	if (!bands)
 		return NULL;
@@ -157,7 +157,7 @@ static struct mmx_bands *mmx_bands_get(struct mmx_output *output)
 		INIT_WORK(&bands->helpers[i].work, mmx_band_helper_work);
 		bands->helpers[i].bands = bands;
 	}
-	output->bands = bands;
+	output->composer.bands = bands;
 	return bands;
 }
 
@@ -240,23 +240,23 @@ static int mmx_composer_fit(u32 **buf, size_t *capacity, size_t words)
 /* Free the buffers of resampled planes. */
 static void mmx_composer_free_planes(struct mmx_output *output)
 {
-	mmx_composer_free(&output->plane_pixels, &output->plane_size);
-	mmx_composer_free(&output->plane_alpha, &output->plane_alpha_size);
-	mmx_composer_free(&output->plane_scratch, &output->plane_scratch_size);
+	mmx_composer_free(&output->composer.plane_pixels, &output->composer.plane_size);
+	mmx_composer_free(&output->composer.plane_alpha, &output->composer.plane_alpha_size);
+	mmx_composer_free(&output->composer.plane_scratch, &output->composer.plane_scratch_size);
 }
 
 /* Free every pixel buffer (the band helpers stay: they own no pixels). */
 static void mmx_composer_free_pixels(struct mmx_output *output)
 {
-	mmx_composer_free(&output->frame_pixels, &output->frame_size);
-	mmx_composer_free(&output->scratch, &output->scratch_size);
-	mmx_composer_free(&output->space_pixels, &output->space_size);
+	mmx_composer_free(&output->composer.frame_pixels, &output->composer.frame_size);
+	mmx_composer_free(&output->composer.scratch, &output->composer.scratch_size);
+	mmx_composer_free(&output->composer.space_pixels, &output->composer.space_size);
 	mmx_composer_free_planes(output);
 }
 
 /*
  * Resample the plane of @cl, whose framebuffer mapping is @vaddr, into
- * output->plane_pixels, and point @layer at it.
+ * output->composer.plane_pixels, and point @layer at it.
  * Return: 0, or -ENOMEM (the plane is then not shown).
  */
 static int mmx_compose_resampled(struct mmx_output *output,
@@ -274,26 +274,26 @@ static int mmx_compose_resampled(struct mmx_output *output,
 
 	src.pixels = vaddr;
 	scratch = mmx_resample_scratch_words(t, &src);
-	ret = mmx_composer_reserve(&output->plane_pixels, &output->plane_size,
+	ret = mmx_composer_reserve(&output->composer.plane_pixels, &output->composer.plane_size,
 				   words);
 	if (!ret && alpha)
-		ret = mmx_composer_reserve(&output->plane_alpha,
-					   &output->plane_alpha_size, words);
+		ret = mmx_composer_reserve(&output->composer.plane_alpha,
+					   &output->composer.plane_alpha_size, words);
 	if (!ret)
-		ret = mmx_composer_reserve(&output->plane_scratch,
-					   &output->plane_scratch_size,
+		ret = mmx_composer_reserve(&output->composer.plane_scratch,
+					   &output->composer.plane_scratch_size,
 					   max_t(size_t, scratch, 1));
 	if (ret)
 		return ret;
 
-	image.pixels = output->plane_pixels;
+	image.pixels = output->composer.plane_pixels;
 	image.width = t->out_w;
 	image.height = t->out_h;
 	image.stride = t->out_w;
 	mmx_resample(t, cl->filter, &src, &image,
-		     alpha ? output->plane_alpha : NULL, output->plane_scratch,
-		     output->plane_scratch_size);
-	layer->pixels = (const u8 *)output->plane_pixels;
+		     alpha ? output->composer.plane_alpha : NULL, output->composer.plane_scratch,
+		     output->composer.plane_scratch_size);
+	layer->pixels = (const u8 *)output->composer.plane_pixels;
 	return 0;
 }
 
@@ -318,12 +318,12 @@ static void mmx_compose_layers(struct mmx_output *output,
 			layer.pixels = (const u8 *)vaddr + cl->offset;
 		else if (mmx_compose_resampled(output, cl, vaddr, &layer))
 			continue;
-		mmx_frame_blend(frame, &layer, output->scratch);
+		mmx_frame_blend(frame, &layer, output->composer.scratch);
 	}
 }
 
 /*
- * Compose what @state shows into output->frame: the planes blended in CRTC
+ * Compose what @state shows into output->composer.frame: the planes blended in CRTC
  * space, then, with a transform, that space resampled into the mode.
  */
 static int mmx_compose(struct mmx_output *output,
@@ -333,7 +333,7 @@ static int mmx_compose(struct mmx_output *output,
 	const struct drm_display_mode *mode = &state->base.mode;
 	u32 space_w = drm_rect_width(&state->space);
 	u32 space_h = drm_rect_height(&state->space);
-	struct mmx_frame *frame = &output->frame;
+	struct mmx_frame *frame = &output->composer.frame;
 	struct mmx_frame space;
 	unsigned int i;
 	int ret;
@@ -341,11 +341,11 @@ static int mmx_compose(struct mmx_output *output,
 	if (mode->hdisplay <= 0 || mode->vdisplay <= 0)
 		return -EINVAL;
 
-	ret = mmx_composer_fit(&output->frame_pixels, &output->frame_size,
+	ret = mmx_composer_fit(&output->composer.frame_pixels, &output->composer.frame_size,
 			       (size_t)mode->hdisplay * mode->vdisplay);
 	if (ret)
 		return ret;
-	ret = mmx_composer_fit(&output->scratch, &output->scratch_size,
+	ret = mmx_composer_fit(&output->composer.scratch, &output->composer.scratch_size,
 			       max_t(u32, mode->hdisplay, space_w));
 	if (ret)
 		return ret;
@@ -356,22 +356,22 @@ static int mmx_compose(struct mmx_output *output,
 	if (i == state->num_layers)
 		mmx_composer_free_planes(output);
 
-	frame->pixels = output->frame_pixels;
+	frame->pixels = output->composer.frame_pixels;
 	frame->width = mode->hdisplay;
 	frame->height = mode->vdisplay;
 	frame->stride = mode->hdisplay;
 
 	if (!state->transformed) {
-		mmx_composer_free(&output->space_pixels, &output->space_size);
+		mmx_composer_free(&output->composer.space_pixels, &output->composer.space_size);
 		mmx_compose_layers(output, state, frame);
 		return 0;
 	}
 
-	ret = mmx_composer_fit(&output->space_pixels, &output->space_size,
+	ret = mmx_composer_fit(&output->composer.space_pixels, &output->composer.space_size,
 			       (size_t)space_w * space_h);
 	if (ret)
 		return ret;
-	space.pixels = output->space_pixels;
+	space.pixels = output->composer.space_pixels;
 	space.width = space_w;
 	space.height = space_h;
 	space.stride = space_w;
@@ -384,7 +384,7 @@ static int mmx_compose(struct mmx_output *output,
 static void mmx_compose_stats_add(struct mmx_output *output, u64 ns,
 				  u64 end_ns)
 {
-	struct mmx_compose_stats *st = &output->compose_stats;
+	struct mmx_compose_stats *st = &output->composer.stats;
 
 	spin_lock_irq(&output->lock);
 	st->us[st->head] = (u32)min_t(u64, div_u64(ns, 1000), U32_MAX);
@@ -406,7 +406,7 @@ static int mmx_cmp_u32(const void *a, const void *b)
 static int mmx_compose_stats_show(struct seq_file *m, void *data)
 {
 	struct mmx_output *output = m->private;
-	struct mmx_compose_stats *st = &output->compose_stats;
+	struct mmx_compose_stats *st = &output->composer.stats;
 	u64 frames, abandoned, sum = 0, first_ns, last_ns, span;
 	u32 *us, n, i, oldest, last;
 
@@ -487,11 +487,11 @@ static void mmx_composer_run(struct mmx_output *output)
 	int ret = -EINVAL;
 
 	spin_lock_irq(&output->lock);
-	state = output->composer_state;
-	crc = output->crc_pending;
-	frame_start = output->crc_frame_start;
-	frame_end = output->crc_frame_end;
-	output->crc_pending = false;
+	state = output->composer.state;
+	crc = output->composer.crc_pending;
+	frame_start = output->composer.crc_frame_start;
+	frame_end = output->composer.crc_frame_end;
+	output->composer.crc_pending = false;
 	/* Taken with the state: the damage belongs to this picture. */
 	host = mmx_damage_take(output, &damage);
 	spin_unlock_irq(&output->lock);
@@ -503,7 +503,7 @@ static void mmx_composer_run(struct mmx_output *output)
 		 * that presents frames observes it while the CRTC is on).
 		 */
 		if (!(backend && backend->present) &&
-		    !READ_ONCE(output->crc_enabled))
+		    !READ_ONCE(output->composer.crc_enabled))
 			mmx_composer_free_pixels(output);
 		return;
 	}
@@ -526,7 +526,7 @@ static void mmx_composer_run(struct mmx_output *output)
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] composition abandoned\n",
 			    crtc->base.id, crtc->name);
 		spin_lock_irq(&output->lock);
-		output->compose_stats.abandoned++;
+		output->composer.stats.abandoned++;
 		if (host)
 			mmx_damage_merge(output, &damage);
 		spin_unlock_irq(&output->lock);
@@ -545,15 +545,15 @@ static void mmx_composer_run(struct mmx_output *output)
 	}
 
 	if (host)
-		backend->present(output, &output->frame, &damage);
+		backend->present(output, &output->composer.frame, &damage);
 
 	if (writeback)
-		mmx_writeback_complete(output, &output->frame);
+		mmx_writeback_complete(output, &output->composer.frame);
 
 	if (!crc)
 		return;
-	crc32 = crc32_le(0, (const u8 *)output->frame.pixels,
-			 (size_t)output->frame.width * output->frame.height * 4);
+	crc32 = crc32_le(0, (const u8 *)output->composer.frame.pixels,
+			 (size_t)output->composer.frame.width * output->composer.frame.height * 4);
 	/* If the composer fell behind, every missed frame showed this one. */
 	while (frame_start <= frame_end)
 		drm_crtc_add_crc_entry(crtc, true, frame_start++, &crc32);
@@ -561,11 +561,11 @@ static void mmx_composer_run(struct mmx_output *output)
 
 /**
  * mmx_composer_work - work item composing an output's frame
- * @work: &mmx_output.compose_work
+ * @work: &mmx_output.composer.work
  */
 void mmx_composer_work(struct work_struct *work)
 {
-	mmx_composer_run(container_of(work, struct mmx_output, compose_work));
+	mmx_composer_run(container_of(work, struct mmx_output, composer.work));
 }
 
 /**
@@ -581,34 +581,34 @@ void mmx_composer_vblank(struct mmx_output *output, u64 frame)
 	bool compose;
 
 	spin_lock(&output->lock);
-	if (output->crc_enabled) {
+	if (output->composer.crc_enabled) {
 		/*
 		 * Frames owed from before the picture changed are dropped: the
 		 * composer would show them the new one.
 		 */
-		if (!output->crc_pending ||
-		    output->crc_state != output->composer_state)
-			output->crc_frame_start = frame;
-		output->crc_state = output->composer_state;
-		output->crc_frame_end = frame;
-		output->crc_pending = true;
+		if (!output->composer.crc_pending ||
+		    output->composer.crc_state != output->composer.state)
+			output->composer.crc_frame_start = frame;
+		output->composer.crc_state = output->composer.state;
+		output->composer.crc_frame_end = frame;
+		output->composer.crc_pending = true;
 	}
-	compose = output->crc_enabled || mmx_damage_frame_due(output);
+	compose = output->composer.crc_enabled || mmx_damage_frame_due(output);
 	/*
 	 * Memory nobody observed for a while (a writeback client captures
 	 * every few frames): the composer, run with nothing to do, gives it
 	 * back.
 	 */
 	if (compose || mmx_writeback_pending(output))
-		output->composer_idle = 0;
-	else if (READ_ONCE(output->frame_size) &&
+		output->composer.idle = 0;
+	else if (READ_ONCE(output->composer.frame_size) &&
 		 !(mmx->backend && mmx->backend->present) &&
-		 ++output->composer_idle == MMX_COMPOSER_IDLE_FRAMES)
+		 ++output->composer.idle == MMX_COMPOSER_IDLE_FRAMES)
 		compose = true;
 	spin_unlock(&output->lock);
 
 	if (compose || mmx_writeback_pending(output))
-		queue_work(mmx->composer_wq, &output->compose_work);
+		queue_work(mmx->composer_wq, &output->composer.work);
 }
 
 /**
@@ -619,7 +619,7 @@ void mmx_composer_vblank(struct mmx_output *output, u64 frame)
  */
 void mmx_composer_drain(struct mmx_output *output)
 {
-	flush_work(&output->compose_work);
+	flush_work(&output->composer.work);
 	while (mmx_writeback_pending(output))
 		mmx_composer_run(output);
 }
@@ -646,10 +646,10 @@ void mmx_composer_memory(struct mmx_output *output, u64 *bytes,
 			 unsigned int *buffers)
 {
 	const size_t sizes[] = {
-		READ_ONCE(output->frame_size), READ_ONCE(output->scratch_size),
-		READ_ONCE(output->space_size), READ_ONCE(output->plane_size),
-		READ_ONCE(output->plane_alpha_size),
-		READ_ONCE(output->plane_scratch_size),
+		READ_ONCE(output->composer.frame_size), READ_ONCE(output->composer.scratch_size),
+		READ_ONCE(output->composer.space_size), READ_ONCE(output->composer.plane_size),
+		READ_ONCE(output->composer.plane_alpha_size),
+		READ_ONCE(output->composer.plane_scratch_size),
 	};
 	unsigned int i;
 
@@ -667,8 +667,8 @@ void mmx_composer_release(struct mmx_output *output)
 {
 	mmx_composer_free_pixels(output);
 	/* The helpers are idle: they only run while the composer waits. */
-	kfree(output->bands);
-	output->bands = NULL;
+	kfree(output->composer.bands);
+	output->composer.bands = NULL;
 }
 
 /* CRC */
@@ -740,20 +740,20 @@ int mmx_crc_set_source(struct drm_crtc *crtc, const char *source)
 	if (ret)
 		return ret;
 
-	if (enabled && !output->crc_vblank_ref)
-		output->crc_vblank_ref = drm_crtc_vblank_get(crtc) == 0;
+	if (enabled && !output->composer.crc_vblank_ref)
+		output->composer.crc_vblank_ref = drm_crtc_vblank_get(crtc) == 0;
 
 	spin_lock_irq(&output->lock);
-	output->crc_enabled = enabled;
+	output->composer.crc_enabled = enabled;
 	if (!enabled)
-		output->crc_pending = false;
+		output->composer.crc_pending = false;
 	spin_unlock_irq(&output->lock);
 
 	if (!enabled) {
-		flush_work(&output->compose_work);
-		if (output->crc_vblank_ref)
+		flush_work(&output->composer.work);
+		if (output->composer.crc_vblank_ref)
 			drm_crtc_vblank_put(crtc);
-		output->crc_vblank_ref = false;
+		output->composer.crc_vblank_ref = false;
 	}
 	return 0;
 }

@@ -489,7 +489,7 @@ static void mmx_crtc_release(struct drm_device *dev, void *data)
 	struct mmx_output *output = data;
 
 	mmx_vblank_release(output);
-	cancel_work_sync(&output->compose_work);
+	cancel_work_sync(&output->composer.work);
 	mmx_composer_release(output);
 }
 
@@ -561,7 +561,7 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 
 	spin_lock_init(&output->lock);
 	mmx_vblank_init(output);
-	INIT_WORK(&output->compose_work, mmx_composer_work);
+	INIT_WORK(&output->composer.work, mmx_composer_work);
 
 	ret = mmx_crtc_create_props(mmx);
 	if (ret)

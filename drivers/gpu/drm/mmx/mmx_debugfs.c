@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
+ * Copyright (C) 2026 The mmx authors
+ *
  * The device's own debugfs counters, one file per concern, for tests that
  * check that nothing is leaked (the soak, the fuzzer):
  *

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Copyright (C) 2026 The mmx authors
+ *
+ * The mmx device and the mmx_core module: mode configuration, atomic check
+ * and commit tail, the ioctl table, and the device allocation and
+ * registration the backends call.
  */
 
 /**
@@ -143,7 +147,7 @@ static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i) {
 		/* Only an active state has layers the composer may read. */
 		if (old_crtc_state->active)
-			flush_work(&crtc_to_mmx_output(crtc)->compose_work);
+			flush_work(&crtc_to_mmx_output(crtc)->composer.work);
 	}
 
 	drm_atomic_helper_cleanup_planes(dev, old_state);

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Copyright (C) 2026 The mmx authors
+ *
+ * The KMS core's private header: the device, its outputs and their
+ * concerns' small structs, the driver-specific states, and the functions
+ * the core's files (and, where exported, the backends) share.
  */
 
 #ifndef _MMX_DRV_H_
@@ -236,7 +240,7 @@ struct mmx_vblank {
 	wait_queue_head_t latch_wq;
 };
 
-/* Timed commits: owned by mmx_schedule.c */
+/* Timed commits: owned by mmx_schedule.c and mmx_schedule_ioctl.c */
 
 /*
  * Timed commits latched but not yet seen by the schedule: the one latched
@@ -271,7 +275,7 @@ struct mmx_sched_flushed {
  *	yet seen by the schedule (free slots have token 0); protected by
  *	&drm_device.event_lock
  *
- * Only mmx_schedule.c touches these.
+ * Only mmx_schedule.c and mmx_schedule_ioctl.c touch these.
  */
 struct mmx_schedule_queue {
 	struct list_head entries;
@@ -311,6 +315,71 @@ struct mmx_compose_stats {
 };
 
 /**
+ * struct mmx_composer - an output's composer: what it shows, the CRCs it
+ * owes, its buffers (mmx_composer.c)
+ * @work: composes a frame; runs on &mmx_device.composer_wq
+ * @state: the CRTC state the composer shows, switched when a state is
+ *	latched (mmx_vblank.c)
+ * @crc_enabled: a CRC source is set
+ * @crc_vblank_ref: the CRC source holds a vblank reference
+ * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
+ * @crc_state: @state when @crc_frame_start began; compared only, never
+ *	dereferenced
+ * @crc_frame_start: first vblank whose CRC is owed
+ * @crc_frame_end: last vblank whose CRC is owed
+ * @frame: the composed frame (composer only); its pixels live in
+ *	@frame_pixels
+ * @frame_pixels: frame memory, @frame_size words (composer only)
+ * @frame_size: capacity of @frame_pixels
+ * @scratch: one row of scratch pixels, @scratch_size words (composer only)
+ * @scratch_size: capacity of @scratch
+ * @space_pixels: the composed CRTC space before the transform, @space_size
+ *	words (composer only)
+ * @space_size: capacity of @space_pixels
+ * @plane_pixels: a resampled plane's image (composer only)
+ * @plane_size: capacity of @plane_pixels, in words
+ * @plane_alpha: a resampled plane's alpha pass (composer only)
+ * @plane_alpha_size: capacity of @plane_alpha, in words
+ * @plane_scratch: the source pixels of a band of a resampled plane
+ *	(composer only)
+ * @plane_scratch_size: capacity of @plane_scratch, in words
+ * @bands: the helpers that compose bands of the frame on other CPUs
+ *	(composer only)
+ * @idle: vblanks since the composer last had somebody to compose for
+ *	(vblank handler only)
+ * @stats: the composer's time per frame
+ *
+ * @state, the CRC members and @stats are protected by &mmx_output.lock.
+ */
+struct mmx_composer {
+	struct work_struct work;
+	struct mmx_crtc_state *state;
+	bool crc_enabled;
+	bool crc_vblank_ref;
+	bool crc_pending;
+	const struct mmx_crtc_state *crc_state;
+	u64 crc_frame_start;
+	u64 crc_frame_end;
+
+	struct mmx_frame frame;
+	u32 *frame_pixels;
+	size_t frame_size;
+	u32 *scratch;
+	size_t scratch_size;
+	u32 *space_pixels;
+	size_t space_size;
+	u32 *plane_pixels;
+	size_t plane_size;
+	u32 *plane_alpha;
+	size_t plane_alpha_size;
+	u32 *plane_scratch;
+	size_t plane_scratch_size;
+	struct mmx_bands *bands;
+	unsigned int idle;
+	struct mmx_compose_stats stats;
+};
+
+/**
  * struct mmx_output - one display pipeline: CRTC, encoder, connector,
  * writeback connector and the planes of the CRTC
  * @crtc: the CRTC
@@ -323,47 +392,16 @@ struct mmx_compose_stats {
  * @index: output number, 0 based
  * @kind: what @connector simulates
  * @vblank: the simulated vertical blanking and the latch (mmx_vblank.c)
- * @lock: protects @composer_state, @crc_enabled, @crc_state,
- *	@crc_frame_start, @crc_frame_end and @damage; taken from hard
- *	interrupt context
- * @composer_state: the CRTC state the composer shows, switched in
- *	atomic_flush
- * @crc_enabled: a CRC source is set
- * @crc_vblank_ref: the CRC source holds a vblank reference
- * @crc_state: @composer_state when @crc_frame_start began; compared only,
- *	never dereferenced
- * @crc_frame_start: first vblank whose CRC is owed
- * @crc_frame_end: last vblank whose CRC is owed
- * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
+ * @lock: protects the composer's state, CRC and statistics and @damage;
+ *	taken from hard interrupt context
  * @damage: what changed since the last frame the backend was given (only
  *	for a backend that presents frames, see &mmx_backend_funcs.present)
- * @compose_work: composes a frame; runs on &mmx_device.composer_wq
- * @frame: the composed frame (composer only); its pixels live in
- *	@frame_pixels
- * @frame_pixels: frame memory, @frame_size words (composer only)
- * @frame_size: capacity of @frame_pixels
- * @scratch: one row of scratch pixels, @scratch_size words (composer only)
- * @scratch_size: capacity of @scratch
+ * @composer: the composer (mmx_composer.c)
  * @signal_format_prop: the SignalFormat property (values depend on @kind)
  * @signal_props_prop: the SignalProperties property, NULL when @kind's
  *	formats have no properties
  * @port: the simulated sink plugged into @connector (mmx_sink.c)
- * @space_pixels: the composed CRTC space before the transform, @space_size
- *	words (composer only)
- * @space_size: capacity of @space_pixels
- * @plane_pixels: a resampled plane's image (composer only)
- * @plane_size: capacity of @plane_pixels, in words
- * @plane_alpha: a resampled plane's alpha pass (composer only)
- * @plane_alpha_size: capacity of @plane_alpha, in words
- * @plane_scratch: the source pixels of a band of a resampled plane
- *	(composer only)
- * @plane_scratch_size: capacity of @plane_scratch, in words
- * @bands: the helpers that compose bands of the frame on other CPUs
- *	(composer only, see mmx_composer.c)
- * @composer_idle: vblanks since the composer last had somebody to compose
- *	for (vblank handler only)
- * @compose_stats: the composer's time per frame, protected by @lock
- * @sched: the timed commits of the CRTC (mmx_schedule.c)
+ * @sched: the timed commits of the CRTC (mmx_schedule*.c)
  */
 struct mmx_output {
 	struct drm_crtc crtc;
@@ -377,38 +415,13 @@ struct mmx_output {
 	enum mmx_output_kind kind;
 
 	struct mmx_vblank vblank;
-
 	spinlock_t lock; /* see the kernel-doc above */
-	struct mmx_crtc_state *composer_state;
-	bool crc_enabled;
-	bool crc_vblank_ref;
-	bool crc_pending;
-	const struct mmx_crtc_state *crc_state;
-	u64 crc_frame_start;
-	u64 crc_frame_end;
 	struct mmx_damage damage;
-
-	struct work_struct compose_work;
-	struct mmx_frame frame;
-	u32 *frame_pixels;
-	size_t frame_size;
-	u32 *scratch;
-	size_t scratch_size;
+	struct mmx_composer composer;
 
 	struct drm_property *signal_format_prop;
 	struct drm_property *signal_props_prop;
 	struct mmx_sink_port port;
-	u32 *space_pixels;
-	size_t space_size;
-	u32 *plane_pixels;
-	size_t plane_size;
-	u32 *plane_alpha;
-	size_t plane_alpha_size;
-	u32 *plane_scratch;
-	size_t plane_scratch_size;
-	struct mmx_bands *bands;
-	unsigned int composer_idle;
-	struct mmx_compose_stats compose_stats;
 
 	struct mmx_schedule_queue sched;
 };
@@ -605,8 +618,7 @@ bool mmx_writeback_pending(struct mmx_output *output);
 void mmx_writeback_complete(struct mmx_output *output,
 			    const struct mmx_frame *frame);
 
-/* Schedule */
-int mmx_schedule_init(struct mmx_device *mmx);
+/* Timed commits: the uAPI side (mmx_schedule_ioctl.c) */
 int mmx_schedule_open(struct drm_device *dev, struct drm_file *file);
 void mmx_schedule_postclose(struct drm_device *dev, struct drm_file *file);
 int mmx_schedule_submit_ioctl(struct drm_device *dev, void *data,
@@ -615,6 +627,9 @@ int mmx_schedule_retract_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 int mmx_schedule_replace_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
+
+/* Timed commits: the queues and their execution (mmx_schedule.c) */
+int mmx_schedule_init(struct mmx_device *mmx);
 void mmx_schedule_vblank(struct mmx_output *output);
 void mmx_schedule_flushed(struct mmx_output *output,
 			  const struct mmx_crtc_state *state, bool armed,

@@ -2,9 +2,13 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Timed atomic commits: per-file queues of property sets shown at the first
- * vblank at or after their execution time, with expiry, retract and
- * replace (see "timed atomic commits" in include/uapi/drm/mmx_drm.h).
+ * Timed atomic commits, the execution: the CRTCs' queues of entries, their
+ * vblank hook and work item, the atomic commits and the completion events.
+ * The uAPI side (ioctls, parsing, per-file queues) is mmx_schedule_ioctl.c.
+ *
+ * A timed commit is a property set shown at the first vblank at or after
+ * its execution time, with expiry, retract and replace (see "timed atomic
+ * commits" in include/uapi/drm/mmx_drm.h).
  *
  * Flow: an ioctl parses the set into items holding references on their
  * framebuffers and blobs, checks it as a TEST_ONLY commit and queues the
@@ -31,7 +35,6 @@
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_uapi.h>
@@ -39,12 +42,12 @@
 #include <drm/drm_file.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_managed.h>
-#include <drm/drm_mode_object.h>
 #include <drm/drm_print.h>
 #include <drm/drm_property.h>
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
+#include "mmx_schedule.h"
 
 #define MMX_SCHED_LEAD_MAX	8
 
@@ -71,103 +74,17 @@ module_param_cb(timed_lead_frames, &mmx_sched_lead_ops, &timed_lead_frames,
 MODULE_PARM_DESC(timed_lead_frames,
 		 "Frames before its vblank a timed commit starts executing, 1-8 (default 2)");
 
-enum mmx_sched_state {
-	MMX_SCHED_PENDING,
-	MMX_SCHED_EXECUTING,
-	MMX_SCHED_DONE,
-};
+/* Completion */
 
-/*
- * One property of a stored set. @plane is NULL for a CRTC property. FB_ID
- * keeps its framebuffer in @fb and blob properties their blob in @blob,
- * both referenced until the entry is freed.
+/**
+ * mmx_sched_complete - complete a timed entry: send its event and free it
+ * @dev: the device
+ * @e: the entry, unlinked and done
+ *
+ * Drops its references first, so that what it kept alive is released when
+ * its event arrives, then sends the event.
  */
-struct mmx_sched_item {
-	struct drm_plane *plane;
-	struct drm_property *prop;
-	u64 value;
-	struct drm_framebuffer *fb;
-	struct drm_property_blob *blob;
-};
-
-struct mmx_sched_event {
-	struct drm_pending_event base;
-	struct drm_mmx_event_schedule event;
-};
-
-/* Per-file queue: @entries, @count and @next_id under sched_lock. */
-struct mmx_sched_file {
-	struct list_head entries;
-	unsigned int count;
-	u64 next_id;
-};
-
-/*
- * A timed entry. @crtc_link (on &mmx_schedule_queue.entries), @file_link,
- * @sfile, @state, @due, @target, @target_ns, @token and the completion
- * fields are protected by &mmx_device.sched_lock; @batch_link belongs to
- * the CRTC's work item. @due: started (EXECUTING) by the vblank timer, not
- * yet taken by the work item; @target, @target_ns: the vblank to present
- * at and its time.
- */
-struct mmx_sched_entry {
-	struct list_head crtc_link;
-	struct list_head file_link;
-	struct list_head batch_link;
-	struct mmx_sched_file *sfile;
-	struct mmx_output *output;
-	u64 id;
-	u64 token;
-	u64 exec_ns;
-	u64 expire_ns;
-	u64 user_data;
-	enum mmx_sched_state state;
-	bool due;
-	u64 target;
-	u64 target_ns;
-	bool vblank_ref;
-	u32 status;
-	int error;
-	u64 sequence;
-	u64 timestamp_ns;
-	struct mmx_sched_event *event;
-	unsigned int num_items;
-	struct mmx_sched_item items[];
-};
-
-/* Entries: allocation, completion */
-
-/* Drop what @e references: framebuffers, blobs, the vblank. */
-static void mmx_sched_entry_put(struct mmx_sched_entry *e)
-{
-	unsigned int i;
-
-	for (i = 0; i < e->num_items; i++) {
-		if (e->items[i].fb)
-			drm_framebuffer_put(e->items[i].fb);
-		drm_property_blob_put(e->items[i].blob);
-	}
-	e->num_items = 0;
-	if (e->vblank_ref)
-		drm_crtc_vblank_put(&e->output->crtc);
-	e->vblank_ref = false;
-}
-
-static void mmx_sched_entry_free(struct drm_device *dev,
-				 struct mmx_sched_entry *e)
-{
-	mmx_sched_entry_put(e);
-	if (e->event)
-		drm_event_cancel_free(dev, &e->event->base);
-	kfree(e);
-}
-
-/*
- * Complete @e, which is unlinked: drop its references first, so that what
- * it kept alive is released when its event arrives, then send the event.
- */
-static void mmx_sched_complete(struct drm_device *dev,
-			       struct mmx_sched_entry *e)
+void mmx_sched_complete(struct drm_device *dev, struct mmx_sched_entry *e)
 {
 	struct drm_mmx_event_schedule *ev = &e->event->event;
 
@@ -181,37 +98,6 @@ static void mmx_sched_complete(struct drm_device *dev,
 	ev->error = e->error;
 	drm_send_event(dev, &e->event->base);
 	kfree(e);
-}
-
-static void mmx_sched_done(struct mmx_sched_entry *e, u32 status, int error,
-			   u64 sequence, u64 timestamp_ns)
-{
-	e->state = MMX_SCHED_DONE;
-	e->status = status;
-	e->error = error;
-	e->sequence = sequence;
-	e->timestamp_ns = timestamp_ns;
-}
-
-/* Take @e off its file's queue (its CRTC list is the caller's business). */
-static void mmx_sched_unlink_file(struct mmx_sched_entry *e)
-{
-	if (!e->sfile)
-		return;
-	list_del_init(&e->file_link);
-	e->sfile->count--;
-	e->sfile = NULL;
-}
-
-/*
- * Take a pending entry off both its queues, done with @status; the caller
- * completes it once the lock is dropped.
- */
-static void mmx_sched_withdraw(struct mmx_sched_entry *e, u32 status)
-{
-	mmx_sched_done(e, status, 0, 0, 0);
-	mmx_sched_unlink_file(e);
-	list_del_init(&e->crtc_link);
 }
 
 /* Complete and free every DONE entry of @output. */
@@ -233,195 +119,6 @@ static void mmx_sched_reap(struct mmx_device *mmx, struct mmx_output *output)
 		list_del(&e->crtc_link);
 		mmx_sched_complete(&mmx->drm, e);
 	}
-}
-
-/* Parsing a property set */
-
-/*
- * What a timed commit may set, on a plane or (@plane NULL) on the CRTC:
- * the uAPI's rule (no modeset, no fence, nothing that outlives the ioctl).
- */
-static bool mmx_sched_prop_allowed(struct mmx_device *mmx,
-				   const struct drm_plane *plane,
-				   const struct drm_property *prop)
-{
-	const struct drm_mode_config *config = &mmx->drm.mode_config;
-
-	if (!plane)
-		return prop == mmx->transform_prop ||
-		       prop == mmx->filter_prop || prop == mmx->panning_prop;
-	return prop == config->prop_fb_id || prop == config->prop_crtc_id ||
-	       prop == config->prop_src_x || prop == config->prop_src_y ||
-	       prop == config->prop_src_w || prop == config->prop_src_h ||
-	       prop == config->prop_crtc_x || prop == config->prop_crtc_y ||
-	       prop == config->prop_crtc_w || prop == config->prop_crtc_h ||
-	       prop == config->prop_fb_damage_clips ||
-	       prop == plane->zpos_property || prop == plane->alpha_property ||
-	       prop == plane->blend_mode_property;
-}
-
-/*
- * Check @item's value as the atomic ioctl does before it sets a property,
- * and reference what the value names until the entry is freed: a blob, or
- * the framebuffer of FB_ID (drm_framebuffer_lookup()'s reference). CRTC_ID
- * must name @crtc. The core's own check, drm_property_change_valid_get(),
- * is internal to it (drm_crtc_internal.h, exported neither in 6.1 nor in
- * 6.12): this is its rule for the types a timed commit can name (no
- * bitmask among them).
- */
-static int mmx_sched_item_get(struct drm_device *dev, struct drm_file *file,
-			      struct drm_crtc *crtc,
-			      struct mmx_sched_item *item)
-{
-	struct drm_property *prop = item->prop;
-	u64 value = item->value;
-	unsigned int i;
-
-	if (prop->flags & DRM_MODE_PROP_IMMUTABLE)
-		return -EINVAL;
-	if (drm_property_type_is(prop, DRM_MODE_PROP_RANGE))
-		return value >= prop->values[0] && value <= prop->values[1] ?
-		       0 : -EINVAL;
-	if (drm_property_type_is(prop, DRM_MODE_PROP_SIGNED_RANGE))
-		return (s64)value >= (s64)prop->values[0] &&
-		       (s64)value <= (s64)prop->values[1] ? 0 : -EINVAL;
-	if (drm_property_type_is(prop, DRM_MODE_PROP_BLOB)) {
-		if (!value)
-			return 0;
-		item->blob = drm_property_lookup_blob(dev, value);
-		return item->blob ? 0 : -EINVAL;
-	}
-	if (prop == dev->mode_config.prop_fb_id) {
-		if (!value)
-			return 0;
-		item->fb = drm_framebuffer_lookup(dev, file, value);
-		return item->fb ? 0 : -EINVAL;
-	}
-	if (prop == dev->mode_config.prop_crtc_id)
-		return !value || drm_crtc_find(dev, file, value) == crtc ?
-		       0 : -EINVAL;
-	if (!drm_property_type_is(prop, DRM_MODE_PROP_ENUM))
-		return -EINVAL;
-	for (i = 0; i < prop->num_values; i++) {
-		if (prop->values[i] == value)
-			return 0;
-	}
-	return -EINVAL;
-}
-
-/*
- * The property @prop_id of @obj, or NULL. The core's lookup,
- * drm_mode_obj_find_prop_id(), is internal to it (exported only for its
- * tests in 6.12).
- */
-static struct drm_property *mmx_sched_find_prop(struct drm_mode_object *obj,
-						u32 prop_id)
-{
-	int i;
-
-	for (i = 0; i < obj->properties->count; i++) {
-		if (obj->properties->properties[i]->base.id == prop_id)
-			return obj->properties->properties[i];
-	}
-	return NULL;
-}
-
-/* The arrays of a submit, copied once. */
-struct mmx_sched_set {
-	unsigned int count_objs;
-	unsigned int num_props;
-	u32 objs[MMX_SCHEDULE_OBJS_MAX];
-	u32 counts[MMX_SCHEDULE_OBJS_MAX];
-	u32 props[MMX_SCHEDULE_PROPS_MAX];
-	u64 values[MMX_SCHEDULE_PROPS_MAX];
-};
-
-/* Copy the arrays of @args: -EFAULT, or -EINVAL beyond the limits. */
-static int mmx_sched_copy_set(struct mmx_sched_set *set,
-			      const struct drm_mmx_schedule_submit *args)
-{
-	unsigned int i, n = args->count_objs;
-
-	set->count_objs = n;
-	set->num_props = 0;
-	if (copy_from_user(set->objs, u64_to_user_ptr(args->objs_ptr),
-			   n * sizeof(u32)) ||
-	    copy_from_user(set->counts, u64_to_user_ptr(args->count_props_ptr),
-			   n * sizeof(u32)))
-		return -EFAULT;
-	for (i = 0; i < n; i++) {
-		if (set->counts[i] > MMX_SCHEDULE_PROPS_MAX - set->num_props)
-			return -EINVAL;
-		set->num_props += set->counts[i];
-	}
-	if (copy_from_user(set->props, u64_to_user_ptr(args->props_ptr),
-			   set->num_props * sizeof(u32)) ||
-	    copy_from_user(set->values, u64_to_user_ptr(args->prop_values_ptr),
-			   set->num_props * sizeof(u64)))
-		return -EFAULT;
-	return 0;
-}
-
-/*
- * Resolve the objects and properties of @set into @e's items, as the
- * atomic ioctl would: -ENOENT for unknown objects and properties.
- */
-static int mmx_sched_parse(struct drm_device *dev, struct drm_file *file,
-			   struct mmx_sched_entry *e,
-			   const struct mmx_sched_set *set)
-{
-	struct drm_crtc *crtc = &e->output->crtc;
-	struct drm_mode_object *obj;
-	struct mmx_sched_item *item;
-	struct drm_plane *plane;
-	unsigned int i, j, n = 0;
-	int ret = 0;
-
-	for (i = 0; i < set->count_objs; i++) {
-		obj = drm_mode_object_find(dev, file, set->objs[i],
-					   DRM_MODE_OBJECT_ANY);
-		if (!obj)
-			return -ENOENT;
-		if (!obj->properties) {
-			ret = -ENOENT;
-			goto out_put;
-		}
-
-		plane = NULL;
-		if (obj->type == DRM_MODE_OBJECT_PLANE) {
-			plane = obj_to_plane(obj);
-			if (!(plane->possible_crtcs & drm_crtc_mask(crtc)))
-				ret = -EINVAL;
-		} else if (obj->type != DRM_MODE_OBJECT_CRTC ||
-			   obj_to_crtc(obj) != crtc) {
-			ret = -EINVAL;
-		}
-
-		for (j = 0; !ret && j < set->counts[i]; j++, n++) {
-			item = &e->items[n];
-			item->plane = plane;
-			item->value = set->values[n];
-			item->prop = mmx_sched_find_prop(obj, set->props[n]);
-			if (!item->prop) {
-				ret = -ENOENT;
-				break;
-			}
-			e->num_items = n + 1;
-			if (!mmx_sched_prop_allowed(to_mmx_device(dev), plane,
-						    item->prop))
-				ret = -EINVAL;
-			else
-				ret = mmx_sched_item_get(dev, file, crtc, item);
-		}
-out_put:
-		drm_mode_object_put(obj);
-		if (ret) {
-			drm_dbg_kms(dev, "timed commit: object %u refused: %d\n",
-				    set->objs[i], ret);
-			return ret;
-		}
-	}
-	return 0;
 }
 
 /* Building and committing the atomic state */
@@ -534,17 +231,24 @@ static int mmx_sched_apply(struct drm_atomic_state *state,
 	return 0;
 }
 
-/*
- * Apply the entries of @batch (linked by batch_link), in order, to the
- * current state of @output's CRTC and check (@test_only) or commit the
- * result. The commit is nonblocking; if an earlier commit on the CRTC has
- * not flipped yet (-EBUSY) it blocks behind it instead. @token marks the
- * CRTC state so that its latch is reported; @target is the vblank to latch
- * it at, never one before @not_before_ns.
+/**
+ * mmx_sched_commit - check or commit timed entries on their CRTC
+ * @output: the output
+ * @batch: the entries, linked by &mmx_sched_entry.batch_link
+ * @token: marks the CRTC state so that its latch is reported (0 for none)
+ * @target: the vblank to latch the state at (0 for the next one)
+ * @not_before_ns: never latch it at a vblank before this time
+ * @test_only: only check the result (a submit's TEST_ONLY check)
+ *
+ * Applies the entries of @batch, in order, to the current state of
+ * @output's CRTC and checks or commits the result. The commit is
+ * nonblocking; if an earlier commit on the CRTC has not flipped yet
+ * (-EBUSY) it blocks behind it instead.
+ *
+ * Return: 0 or a negative errno.
  */
-static int mmx_sched_commit(struct mmx_output *output,
-			    struct list_head *batch, u64 token, u64 target,
-			    u64 not_before_ns, bool test_only)
+int mmx_sched_commit(struct mmx_output *output, struct list_head *batch,
+		     u64 token, u64 target, u64 not_before_ns, bool test_only)
 {
 	struct drm_device *dev = output->crtc.dev;
 	struct drm_modeset_acquire_ctx ctx;
@@ -950,320 +654,6 @@ void mmx_schedule_crtc_off(struct mmx_output *output)
 	if (kick)
 		queue_work(mmx->sched_wq, &output->sched.work);
 }
-
-/* ioctls */
-
-static int mmx_sched_check_args(const struct drm_mmx_schedule_submit *args)
-{
-	if (args->flags || args->pad || args->schedule_id)
-		return -EINVAL;
-	if (args->exec_ns > args->expire_ns)
-		return -EINVAL;
-	if (args->count_objs > MMX_SCHEDULE_OBJS_MAX)
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * Everything a submit does before queueing: parse and reference the set,
- * check it as a TEST_ONLY commit, take a vblank reference (the CRTC must
- * be on) and reserve the completion event.
- */
-static struct mmx_sched_entry *
-mmx_sched_prepare(struct drm_device *dev, struct drm_file *file,
-		  const struct drm_mmx_schedule_submit *args)
-{
-	struct mmx_sched_entry *e;
-	struct mmx_sched_event *ev;
-	struct mmx_sched_set *set;
-	struct drm_crtc *crtc;
-	LIST_HEAD(one);
-	int ret;
-
-	ret = mmx_sched_check_args(args);
-	if (ret)
-		return ERR_PTR(ret);
-	crtc = drm_crtc_find(dev, file, args->crtc_id);
-	if (!crtc)
-		return ERR_PTR(-ENOENT);
-	set = kmalloc(sizeof(*set), GFP_KERNEL);
-	if (!set)
-		return ERR_PTR(-ENOMEM);
-	ret = mmx_sched_copy_set(set, args);
-	if (ret) {
-		kfree(set);
-		return ERR_PTR(ret);
-	}
-
-	e = kzalloc(struct_size(e, items, set->num_props), GFP_KERNEL);
-	if (!e) {
-		kfree(set);
-		return ERR_PTR(-ENOMEM);
-	}
-	INIT_LIST_HEAD(&e->crtc_link);
-	INIT_LIST_HEAD(&e->file_link);
-	e->output = crtc_to_mmx_output(crtc);
-	e->exec_ns = args->exec_ns;
-	e->expire_ns = args->expire_ns;
-	e->user_data = args->user_data;
-
-	ret = mmx_sched_parse(dev, file, e, set);
-	kfree(set);
-	if (ret)
-		goto err_free;
-
-	list_add(&e->batch_link, &one);
-	ret = mmx_sched_commit(e->output, &one, 0, 0, 0, true);
-	list_del(&e->batch_link);
-	if (ret)
-		goto err_free;
-
-	if (drm_crtc_vblank_get(crtc)) {
-		drm_dbg_kms(dev, "[CRTC:%d:%s] timed commit on a CRTC that is off\n",
-			    crtc->base.id, crtc->name);
-		ret = -EINVAL;
-		goto err_free;
-	}
-	e->vblank_ref = true;
-
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	ev->event.base.type = DRM_MMX_EVENT_SCHEDULE;
-	ev->event.base.length = sizeof(ev->event);
-	ret = drm_event_reserve_init(dev, file, &ev->base, &ev->event.base);
-	if (ret) {
-		kfree(ev);
-		goto err_free;
-	}
-	e->event = ev;
-	return e;
-
-err_free:
-	mmx_sched_entry_free(dev, e);
-	return ERR_PTR(ret);
-}
-
-static void mmx_sched_enqueue(struct mmx_device *mmx,
-			      struct mmx_sched_file *sfile,
-			      struct mmx_sched_entry *e)
-{
-	lockdep_assert_held(&mmx->sched_lock);
-
-	e->id = sfile->next_id++;
-	e->sfile = sfile;
-	e->state = MMX_SCHED_PENDING;
-	list_add_tail(&e->file_link, &sfile->entries);
-	sfile->count++;
-	list_add_tail(&e->crtc_link, &e->output->sched.entries);
-}
-
-/*
- * The entry @id of @sfile if it is pending, else NULL with *@err set:
- * -EBUSY for an id that was given (executing or completed), -ENOENT
- * otherwise.
- */
-static struct mmx_sched_entry *mmx_sched_find(struct mmx_sched_file *sfile,
-					      u64 id, int *err)
-{
-	struct mmx_sched_entry *e;
-
-	list_for_each_entry(e, &sfile->entries, file_link) {
-		if (e->id != id)
-			continue;
-		if (e->state == MMX_SCHED_PENDING)
-			return e;
-		break;
-	}
-	*err = id && id < sfile->next_id ? -EBUSY : -ENOENT;
-	return NULL;
-}
-
-/**
- * mmx_schedule_submit_ioctl - DRM_IOCTL_MMX_SCHEDULE_SUBMIT
- * @dev: the device
- * @data: &struct drm_mmx_schedule_submit
- * @file: the submitting file, a master
- *
- * Return: 0 with the entry's id in @data, or a negative errno.
- */
-int mmx_schedule_submit_ioctl(struct drm_device *dev, void *data,
-			      struct drm_file *file)
-{
-	struct drm_mmx_schedule_submit *args = data;
-	struct mmx_sched_file *sfile = file->driver_priv;
-	struct mmx_device *mmx = to_mmx_device(dev);
-	struct mmx_sched_entry *e;
-	int ret;
-	u64 id;
-
-	ret = mmx_sched_check_args(args);
-	if (ret)
-		return ret;
-	if (READ_ONCE(sfile->count) >= MMX_SCHEDULE_QUEUE_MAX)
-		return -ENOSPC;
-
-	e = mmx_sched_prepare(dev, file, args);
-	if (IS_ERR(e))
-		return PTR_ERR(e);
-
-	spin_lock_irq(&mmx->sched_lock);
-	if (sfile->count >= MMX_SCHEDULE_QUEUE_MAX) {
-		ret = -ENOSPC;
-	} else {
-		mmx_sched_enqueue(mmx, sfile, e);
-		id = e->id;
-	}
-	spin_unlock_irq(&mmx->sched_lock);
-	if (ret) {
-		mmx_sched_entry_free(dev, e);
-		return ret;
-	}
-	args->schedule_id = id;
-	return 0;
-}
-
-/**
- * mmx_schedule_retract_ioctl - DRM_IOCTL_MMX_SCHEDULE_RETRACT
- * @dev: the device
- * @data: &struct drm_mmx_schedule_retract
- * @file: the file that submitted the entry
- *
- * Return: 0 (the entry completes retracted), -EBUSY once it has started to
- * execute or has completed, -ENOENT for an id never given, -EINVAL for
- * non-zero flags or pad.
- */
-int mmx_schedule_retract_ioctl(struct drm_device *dev, void *data,
-			       struct drm_file *file)
-{
-	struct drm_mmx_schedule_retract *args = data;
-	struct mmx_sched_file *sfile = file->driver_priv;
-	struct mmx_device *mmx = to_mmx_device(dev);
-	struct mmx_sched_entry *e;
-	int ret = 0;
-
-	if (args->flags || args->pad)
-		return -EINVAL;
-
-	spin_lock_irq(&mmx->sched_lock);
-	e = mmx_sched_find(sfile, args->schedule_id, &ret);
-	if (e)
-		mmx_sched_withdraw(e, MMX_SCHEDULE_RETRACTED);
-	spin_unlock_irq(&mmx->sched_lock);
-
-	if (e)
-		mmx_sched_complete(dev, e);
-	return ret;
-}
-
-/**
- * mmx_schedule_replace_ioctl - DRM_IOCTL_MMX_SCHEDULE_REPLACE
- * @dev: the device
- * @data: &struct drm_mmx_schedule_replace
- * @file: the file that submitted the entry, a master
- *
- * Return: 0 with the new entry's id in @data (the old one completes
- * replaced), or a negative errno: those of retract and of submit.
- */
-int mmx_schedule_replace_ioctl(struct drm_device *dev, void *data,
-			       struct drm_file *file)
-{
-	struct drm_mmx_schedule_replace *args = data;
-	struct mmx_sched_file *sfile = file->driver_priv;
-	struct mmx_device *mmx = to_mmx_device(dev);
-	struct mmx_sched_entry *old, *e;
-	int ret = 0;
-	u64 id;
-
-	ret = mmx_sched_check_args(&args->submit);
-	if (ret)
-		return ret;
-	spin_lock_irq(&mmx->sched_lock);
-	old = mmx_sched_find(sfile, args->schedule_id, &ret);
-	spin_unlock_irq(&mmx->sched_lock);
-	if (!old)
-		return ret;
-
-	e = mmx_sched_prepare(dev, file, &args->submit);
-	if (IS_ERR(e))
-		return PTR_ERR(e);
-
-	spin_lock_irq(&mmx->sched_lock);
-	old = mmx_sched_find(sfile, args->schedule_id, &ret);
-	if (old) {
-		mmx_sched_withdraw(old, MMX_SCHEDULE_REPLACED);
-		mmx_sched_enqueue(mmx, sfile, e);
-		id = e->id;
-	}
-	spin_unlock_irq(&mmx->sched_lock);
-
-	if (!old) {
-		mmx_sched_entry_free(dev, e);
-		return ret;
-	}
-	mmx_sched_complete(dev, old);
-	args->submit.schedule_id = id;
-	return 0;
-}
-
-/* Files */
-
-/**
- * mmx_schedule_open - give a new file its queue of timed entries
- * @dev: the device
- * @file: the new file
- *
- * Return: 0 or -ENOMEM.
- */
-int mmx_schedule_open(struct drm_device *dev, struct drm_file *file)
-{
-	struct mmx_sched_file *sfile;
-
-	sfile = kzalloc(sizeof(*sfile), GFP_KERNEL);
-	if (!sfile)
-		return -ENOMEM;
-	INIT_LIST_HEAD(&sfile->entries);
-	sfile->next_id = 1;
-	file->driver_priv = sfile;
-	return 0;
-}
-EXPORT_SYMBOL_GPL(mmx_schedule_open);
-
-/**
- * mmx_schedule_postclose - drop the timed entries of a closed file
- * @dev: the device
- * @file: the file, whose events are already released
- *
- * Pending entries are freed without events; executing and completed ones
- * are left to their CRTC's work item, detached from the file.
- */
-void mmx_schedule_postclose(struct drm_device *dev, struct drm_file *file)
-{
-	struct mmx_sched_file *sfile = file->driver_priv;
-	struct mmx_device *mmx = to_mmx_device(dev);
-	struct mmx_sched_entry *e, *tmp;
-	LIST_HEAD(drop);
-
-	spin_lock_irq(&mmx->sched_lock);
-	list_for_each_entry_safe(e, tmp, &sfile->entries, file_link) {
-		if (e->state == MMX_SCHED_PENDING) {
-			e->state = MMX_SCHED_DONE;
-			list_move_tail(&e->crtc_link, &drop);
-		}
-		mmx_sched_unlink_file(e);
-	}
-	spin_unlock_irq(&mmx->sched_lock);
-
-	list_for_each_entry_safe(e, tmp, &drop, crtc_link) {
-		list_del(&e->crtc_link);
-		mmx_sched_entry_free(dev, e);
-	}
-	kfree(sfile);
-	file->driver_priv = NULL;
-}
-EXPORT_SYMBOL_GPL(mmx_schedule_postclose);
 
 /* Device */
 

@@ -48,7 +48,7 @@ static void mmx_vblank_show(struct mmx_output *output,
 	unsigned long flags;
 
 	spin_lock_irqsave(&output->lock, flags);
-	output->composer_state = state;
+	output->composer.state = state;
 	spin_unlock_irqrestore(&output->lock, flags);
 }
 
@@ -60,7 +60,7 @@ static void mmx_vblank_held_switch(struct mmx_output *output,
 
 	spin_lock_irqsave(&output->lock, flags);
 	if (show)
-		output->composer_state = h->state;
+		output->composer.state = h->state;
 	mmx_damage_merge(output, &h->damage);
 	spin_unlock_irqrestore(&output->lock, flags);
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Copyright (C) 2026 The mmx authors
+ *
+ * The virtual backend, module mmx: a platform device with simulated
+ * outputs, configured by module parameters.
  */
 
 /**
