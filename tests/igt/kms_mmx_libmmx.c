@@ -40,7 +40,7 @@ static struct mmx_display *g_disp;
 /* Helpers                                                                  */
 
 /*
- * The CRTCs keep TRANSFORM, TRANSFORM_FILTER and PANNING after the IGT
+ * The CRTCs keep TRANSFORM and TRANSFORM_FILTER after the IGT
  * reset turned them off, and a fresh libmmx handle decodes them as the
  * current transform (rotation normal): start every subtest from none.
  */
@@ -52,7 +52,6 @@ static void clean_transforms(struct mmx_dev *d)
 	for (i = 0; i < d->n_crtcs; i++) {
 		mmx_req_add(r, d->crtcs[i], "TRANSFORM", 0);
 		mmx_req_add(r, d->crtcs[i], "TRANSFORM_FILTER", 0);
-		mmx_req_add(r, d->crtcs[i], "PANNING", 0);
 	}
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
 }

@@ -953,34 +953,38 @@ static void test_fb_removed(struct mmx_dev *d)
 
 static void test_failed_at_execution(struct mmx_dev *d)
 {
-	struct drm_mmx_panning pan = { .width = 320, .height = 240 };
 	struct drm_mmx_event_schedule ev;
 	struct mmx_fb *small;
 	struct mmx_req *r;
 	uint64_t id, exec;
-	uint32_t blob;
 	struct tset s;
 	struct ctx c;
+	uint32_t w, h;
 
 	setup(d, &c);
-	small = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
-	mmx_do(mmx_blob_create(d, &pan, sizeof(pan), &blob));
+	w = c.mode.hdisplay;
+	h = c.mode.vdisplay;
+	small = mmx_fb_new(d, w / 2, h / 2, DRM_FORMAT_XRGB8888);
 
-	/* Valid at submit: the panning area fits the 320x240 FB. */
+	/* Valid at submit: a source rectangle the size of the shown FB. */
 	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, c.o->crtc_id, "PANNING", blob);
+	tset_add(d, &s, c.o->primary, "SRC_W", (uint64_t)w << 16);
+	tset_add(d, &s, c.o->primary, "SRC_H", (uint64_t)h << 16);
 	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
 	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
 			    0, &id));
-	/* No longer valid: the primary plane shows a 160x120 FB. */
+	/* No longer valid: the primary plane shows an FB a quarter the size,
+	 * which that source rectangle overruns (the core's -ENOSPC). */
 	r = mmx_req_new(d);
-	mmx_req_plane(r, c.o->primary, c.o->crtc_id, small->id, 0, 0, 160, 120,
-		      0, 0, 160, 120);
+	mmx_req_plane(r, c.o->primary, c.o->crtc_id, small->id, 0, 0, w / 2,
+		      h / 2, 0, 0, w / 2, h / 2);
 	mmx_do(mmx_req_commit(r, 0));
 	timed_wait(d->fd, id, &ev);
 	mmx_assert_eq(ev.status, MMX_SCHEDULE_FAILED);
-	mmx_assert_eq(ev.error, -EINVAL);
-	mmx_assert_eq(mmx_prop_get(d, c.o->crtc_id, "PANNING"), 0);
+	mmx_assert_eq(ev.error, -ENOSPC);
+	mmx_assert_eq(mmx_prop_get(d, c.o->primary, "SRC_W"),
+		      (uint64_t)(w / 2) << 16);
+	mmx_assert_eq(mmx_prop_get(d, c.o->primary, "FB_ID"), small->id);
 
 	/* The CRTC turned off before the entry ran: failed, -EINVAL. */
 	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
@@ -1674,7 +1678,7 @@ static const struct mmx_subtest tests[] = {
 	  test_non_master, NULL, NULL },
 	{ "fb-removed", "an FB removed after submit stays alive (debugfs lists it) until the entry completes failed with ENOENT, is never shown, and is freed then",
 	  test_fb_removed, NULL, NULL },
-	{ "failed-at-execution", "an entry valid at submit but not at execution (PANNING vs a smaller primary FB) completes failed with EINVAL and changes nothing; turning the CRTC off fails its pending entries",
+	{ "failed-at-execution", "an entry valid at submit but not at execution (a source rectangle vs a smaller primary FB) completes failed with ENOSPC and changes nothing; turning the CRTC off fails its pending entries",
 	  test_failed_at_execution, NULL, NULL },
 	{ "race-retract-execution", "150 retracts timed around the vblank the entry executes at: a retract that succeeds gets a retracted event, one that fails EBUSY a presented one, never both, exactly one event each",
 	  test_race_retract, NULL, NULL },

@@ -68,7 +68,7 @@ code() {
 
 cd "$DRV" || exit 2
 PURE=$(echo mmx_pure.h mmx_fixed.h mmx_transform.[ch] mmx_signal.[ch] \
-	mmx_edid.[ch] mmx_blend.[ch] mmx_panning.[ch] mmx_resample.[ch] \
+	mmx_edid.[ch] mmx_blend.[ch] mmx_resample.[ch] \
 	mmx_simd*.[ch])
 CORE=
 for f in mmx_*.[ch]; do

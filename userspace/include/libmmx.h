@@ -297,7 +297,7 @@ struct mmx_crtc_info {
 
 /* struct mmx_state.flags */
 #define MMX_STATE_MMX_DRIVER	(1u << 0)	/* the driver is mmx */
-#define MMX_STATE_TRANSFORMS	(1u << 1)	/* TRANSFORM, filters, PANNING */
+#define MMX_STATE_TRANSFORMS	(1u << 1)	/* TRANSFORM, filters, panning */
 #define MMX_STATE_REMOTE	(1u << 2)	/* snapshot came from mmxd */
 #define MMX_STATE_WRITEBACK	(1u << 3)	/* mmx_capture() works */
 

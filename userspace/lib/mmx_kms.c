@@ -330,7 +330,6 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 {
 	struct mmx_kms_crtc *c = &k->crtcs[index];
 	struct mmx_kms_props p;
-	struct drm_mmx_panning pan;
 	uint64_t v;
 	int ret;
 
@@ -364,21 +363,8 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 	}
 	if (mmx_kms_props_find(&p, "TRANSFORM_FILTER", NULL, &v))
 		now->filter = v;
-	if (mmx_kms_props_find(&p, "PANNING", NULL, &v) && v) {
-		mmx_kms_blob_read(k->fd, (uint32_t)v, &pan, sizeof(pan));
-		now->panning.left = pan.left;
-		now->panning.top = pan.top;
-		now->panning.width = pan.width;
-		now->panning.height = pan.height;
-		now->panning.track_left = pan.track_left;
-		now->panning.track_top = pan.track_top;
-		now->panning.track_width = pan.track_width;
-		now->panning.track_height = pan.track_height;
-		now->panning.border_left = pan.border_left;
-		now->panning.border_top = pan.border_top;
-		now->panning.border_right = pan.border_right;
-		now->panning.border_bottom = pan.border_bottom;
-	}
+	if (now->active && now->has_mode)
+		now->panning = c->panning;
 	if (c->primary >= 0) {
 		const struct mmx_kms_plane *pl = &k->planes[c->primary];
 		uint64_t fb = 0, crtc = 0, sx = 0, sy = 0, cx = 0, cy = 0;
@@ -542,7 +528,6 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 		mmx_kms_props_find(&p, "MODE_ID", &c->p_mode_id, NULL);
 		mmx_kms_props_find(&p, "TRANSFORM", &c->p_transform, NULL);
 		mmx_kms_props_find(&p, "TRANSFORM_FILTER", &c->p_filter, NULL);
-		mmx_kms_props_find(&p, "PANNING", &c->p_panning, NULL);
 		if (!c->p_active || !c->p_mode_id)
 			return -EOPNOTSUPP;
 		k->ncrtc++;
@@ -558,8 +543,7 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 	}
 	k->has_transforms = k->ncrtc > 0;
 	for (i = 0; i < k->ncrtc; i++)
-		if (!k->crtcs[i].p_transform || !k->crtcs[i].p_filter ||
-		    !k->crtcs[i].p_panning)
+		if (!k->crtcs[i].p_transform || !k->crtcs[i].p_filter)
 			k->has_transforms = false;
 	return 0;
 }

@@ -83,7 +83,8 @@ struct mmx_kms_plane {
  * @mode: the mode
  * @matrix: the TRANSFORM matrix (identity without a blob)
  * @filter: TRANSFORM_FILTER value
- * @panning: the PANNING blob (zero without one)
+ * @panning: the CRTC's panning configuration, as libmmx keeps it (zero
+ *	without one, or when the CRTC is off)
  * @fb: primary plane's FB_ID (0: off or not on this CRTC)
  * @x: position: primary plane SRC - CRTC (valid when @fb)
  * @y: see @x
@@ -110,10 +111,11 @@ struct mmx_kms_crtc_now {
  * @p_mode_id: MODE_ID
  * @p_transform: TRANSFORM (0: the driver has no transforms)
  * @p_filter: TRANSFORM_FILTER
- * @p_panning: PANNING
  * @rotation: RandR rotation (the kernel holds only the combined matrix)
  * @pending: pending transform (RandR's)
  * @current: current transform
+ * @panning: panning configuration (RandR's SetPanning): panning is
+ *	userspace's, the kernel has no property for it
  * @committed: the TRANSFORM matrix libmmx last committed or decoded: when
  *	the kernel's differs, someone else changed it and the records above
  *	are decoded again (rotation normal, current = the kernel's matrix)
@@ -133,10 +135,10 @@ struct mmx_kms_crtc {
 	uint32_t p_mode_id;
 	uint32_t p_transform;
 	uint32_t p_filter;
-	uint32_t p_panning;
 	uint32_t rotation;
 	struct mmx_transform_info pending;
 	struct mmx_transform_info current;
+	struct mmx_panning_info panning;
 	int64_t committed[9];
 	int32_t x;
 	int32_t y;

@@ -71,7 +71,6 @@ struct mmx_want_crtc {
 	struct mmx_transform t;
 	uint32_t mode_blob;
 	uint32_t transform_blob;
-	uint32_t panning_blob;
 };
 
 /**
@@ -477,7 +476,7 @@ static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
 	if (c->flags & MMX_CHANGE_PANNING) {
 		if (!mmx_panning_zero(&c->panning) && !k->has_transforms)
 			return mmx_error_set(err, -EOPNOTSUPP,
-					     "output %s: the %s driver has no panning (no CRTC PANNING)",
+					     "output %s: the %s driver has no panning (libmmx pans CRTCs with transforms)",
 					     o->name, k->driver);
 		wc->panning = c->panning;
 	}
@@ -612,7 +611,7 @@ static int mmx_blob(int fd, const void *data, size_t size, uint32_t *id)
 	return mmx_kms_errno(drmModeCreatePropertyBlob(fd, data, size, id));
 }
 
-/* Create the MODE_ID, TRANSFORM and PANNING blobs of the lit CRTCs. */
+/* Create the MODE_ID and TRANSFORM blobs of the lit CRTCs. */
 static int mmx_want_blobs(struct mmx_kms *k, struct mmx_want *w)
 {
 	uint32_t i;
@@ -640,26 +639,6 @@ static int mmx_want_blobs(struct mmx_kms *k, struct mmx_want *w)
 			if (ret)
 				return ret;
 		}
-		if (!mmx_panning_zero(&wc->panning)) {
-			const struct mmx_panning_info *p = &wc->panning;
-			struct drm_mmx_panning b = {
-				.left = p->left, .top = p->top,
-				.width = p->width, .height = p->height,
-				.track_left = p->track_left,
-				.track_top = p->track_top,
-				.track_width = p->track_width,
-				.track_height = p->track_height,
-				.border_left = p->border_left,
-				.border_top = p->border_top,
-				.border_right = p->border_right,
-				.border_bottom = p->border_bottom,
-			};
-
-			ret = mmx_blob(k->fd, &b, sizeof(b),
-				       &wc->panning_blob);
-			if (ret)
-				return ret;
-		}
 	}
 	return 0;
 }
@@ -674,9 +653,6 @@ static void mmx_want_free_blobs(struct mmx_kms *k, struct mmx_want *w)
 		if (w->crtc[i].transform_blob)
 			drmModeDestroyPropertyBlob(k->fd,
 						   w->crtc[i].transform_blob);
-		if (w->crtc[i].panning_blob)
-			drmModeDestroyPropertyBlob(k->fd,
-						   w->crtc[i].panning_blob);
 	}
 }
 
@@ -794,11 +770,6 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 							"bilinear") ?
 						 MMX_TRANSFORM_FILTER_NEAREST :
 						 MMX_TRANSFORM_FILTER_BILINEAR);
-			if (memcmp(&wc->panning, &wc->now.panning,
-				   sizeof(wc->panning)))
-				drmModeAtomicAddProperty(req, kc->id,
-							 kc->p_panning,
-							 wc->panning_blob);
 		}
 		if (kc->primary >= 0)
 			mmx_req_plane(req, &k->planes[kc->primary], kc->id,
@@ -992,8 +963,11 @@ static void mmx_want_keep(struct mmx_kms *k, struct mmx_want *w,
 		if (cfg->flags & MMX_CONFIG_PENDING_ONLY)
 			continue;
 		kc->current = wc->transform;
-		if (!wc->on)
+		if (!wc->on) {
+			memset(&kc->panning, 0, sizeof(kc->panning));
 			continue;
+		}
+		kc->panning = wc->panning;
 		kc->rotation = wc->rotation;
 		if (k->has_transforms)
 			memcpy(kc->committed, wc->fixed, sizeof(kc->committed));

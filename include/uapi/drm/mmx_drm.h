@@ -240,6 +240,9 @@ struct drm_mmx_output_signal {
  * DOC: CRTC transform and panning
  *
  * RandR 1.3 CRTC transforms, done by mmx's compositor on the CRTC itself.
+ * RandR 1.3 panning is userspace's: the process that holds the panning
+ * configuration (the display server) follows the pointer by moving the
+ * primary plane, as below; the driver has no panning property.
  *
  * ``TRANSFORM``
  *	CRTC blob property holding a &struct drm_mmx_transform. No blob (0)
@@ -252,12 +255,6 @@ struct drm_mmx_output_signal {
  * ``TRANSFORM_FILTER``
  *	CRTC enum property: "nearest" (0, default) or "bilinear" (1). RandR's
  *	"fast" is nearest, "good" and "best" are bilinear (userspace aliases).
- * ``PANNING``
- *	CRTC blob property holding a &struct drm_mmx_panning: RandR 1.3's
- *	panning configuration, validated by RandR's rules and kept for any
- *	client to read back. The driver does not move the picture by itself:
- *	a client follows the pointer (the policy is userspace's) by changing
- *	the scanout offset.
  *
  * CRTC space: the transform applies to everything the CRTC shows.
  * Primary, overlays and cursor are positioned (CRTC_X, CRTC_Y, CRTC_W,
@@ -284,14 +281,8 @@ struct drm_mmx_output_signal {
  * on screen) or, at a corner, less than 1/65536 of its largest value at a
  * corner (a precision margin), a bounding box larger than
  * %MMX_TRANSFORM_SPACE_MAX in either direction or beyond
- * +-%MMX_TRANSFORM_SPACE_MAX, an unknown filter, a PANNING blob of the
- * wrong size, with non-zero flags or pad, or breaking RandR's rules (width
- * 0 or at least the CRTC space width, the same for height, and left (top)
- * 0 when width (height) is 0; the panning area inside the primary plane's
- * framebuffer; border_left + border_right at most the mode width, the same
- * vertically; tracking values within 0..65535 and borders within
- * -32768..32767, RandR's wire types). A CRTC that is off is checked for
- * what no mode could accept (flags, pad, a TRANSFORM refused for a 1x1
+ * +-%MMX_TRANSFORM_SPACE_MAX, or an unknown filter. A CRTC that is off is
+ * checked for what no mode could accept (a TRANSFORM refused for a 1x1
  * mode); the rest is checked when it is enabled.
  *
  * Filters: nearest samples exactly as pixman's PIXMAN_FILTER_NEAREST;
@@ -325,41 +316,6 @@ struct drm_mmx_transform {
 
 /* Largest extent of a transformed CRTC space, in pixels. */
 #define MMX_TRANSFORM_SPACE_MAX	8192
-
-/**
- * struct drm_mmx_panning - PANNING blob, RandR 1.3's SetPanning fields
- * @left: left edge of the panning area, screen pixels
- * @top: top edge of the panning area
- * @width: width of the panning area; 0 disables panning
- * @height: height of the panning area; 0 disables panning
- * @track_left: left edge of the tracking area (pointer positions that pan)
- * @track_top: top edge of the tracking area
- * @track_width: width of the tracking area; 0 is the whole screen
- * @track_height: height of the tracking area; 0 is the whole screen
- * @border_left: distance from the CRTC's left edge at which the pointer
- *	starts panning, negative beyond the edge
- * @border_top: likewise from the top edge
- * @border_right: likewise from the right edge
- * @border_bottom: likewise from the bottom edge
- * @flags: must be 0
- * @pad: must be 0
- */
-struct drm_mmx_panning {
-	__u32 left;
-	__u32 top;
-	__u32 width;
-	__u32 height;
-	__u32 track_left;
-	__u32 track_top;
-	__u32 track_width;
-	__u32 track_height;
-	__s32 border_left;
-	__s32 border_top;
-	__s32 border_right;
-	__s32 border_bottom;
-	__u32 flags;
-	__u32 pad;
-};
 
 /* MMX_OVERLAYS_PER_CRTC: overlay planes of each CRTC */
 #define MMX_OVERLAYS_PER_CRTC	2
@@ -412,7 +368,7 @@ struct drm_mmx_panning {
  * - planes: ``FB_ID``, ``CRTC_ID``, ``SRC_X``, ``SRC_Y``, ``SRC_W``,
  *   ``SRC_H``, ``CRTC_X``, ``CRTC_Y``, ``CRTC_W``, ``CRTC_H``, ``zpos``,
  *   ``alpha``, ``pixel blend mode``, ``FB_DAMAGE_CLIPS``;
- * - the CRTC: ``TRANSFORM``, ``TRANSFORM_FILTER``, ``PANNING``.
+ * - the CRTC: ``TRANSFORM``, ``TRANSFORM_FILTER``.
  *
  * Not accepted: ``ACTIVE``, ``MODE_ID`` and connector routing (timed
  * commits never modeset: they are committed without ALLOW_MODESET, so

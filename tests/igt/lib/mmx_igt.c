@@ -1194,14 +1194,14 @@ void mmx_reset(struct mmx_dev *d)
 		mmx_req_add(r, d->connectors[i], "CRTC_ID", 0);
 	for (i = 0; i < d->n_crtcs; i++) {
 		static const char *const crtc_defaults[] = {
-			"TRANSFORM", "TRANSFORM_FILTER", "PANNING",
+			"TRANSFORM", "TRANSFORM_FILTER",
 		};
 		unsigned int k;
 
 		mmx_req_add(r, d->crtcs[i], "MODE_ID", 0);
 		mmx_req_add(r, d->crtcs[i], "ACTIVE", 0);
 		/* mmx's CRTC properties back to their boot values (0) */
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < MMX_ARRAY_SIZE(crtc_defaults); k++)
 			if (mmx_prop_lookup(d->fd, d->crtcs[i],
 					    crtc_defaults[k], NULL, NULL, NULL))
 				mmx_req_add(r, d->crtcs[i], crtc_defaults[k], 0);

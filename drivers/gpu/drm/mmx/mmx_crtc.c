@@ -26,7 +26,6 @@ static void mmx_crtc_destroy_state(struct drm_crtc *crtc,
 	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(state);
 
 	drm_property_blob_put(mmx_state->transform_blob);
-	drm_property_blob_put(mmx_state->panning_blob);
 	__drm_atomic_helper_crtc_destroy_state(state);
 	kfree(mmx_state);
 }
@@ -60,8 +59,6 @@ static struct drm_crtc_state *mmx_crtc_duplicate_state(struct drm_crtc *crtc)
 	state->sched_not_before_ns = 0;
 	if (state->transform_blob)
 		drm_property_blob_get(state->transform_blob);
-	if (state->panning_blob)
-		drm_property_blob_get(state->panning_blob);
 	return &state->base;
 }
 
@@ -96,9 +93,6 @@ static int mmx_crtc_set_property(struct drm_crtc *crtc,
 	if (property == mmx->transform_prop)
 		return mmx_crtc_replace_blob(crtc->dev, &mmx_state->transform_blob,
 					     val, sizeof(struct drm_mmx_transform));
-	if (property == mmx->panning_prop)
-		return mmx_crtc_replace_blob(crtc->dev, &mmx_state->panning_blob,
-					     val, sizeof(struct drm_mmx_panning));
 	if (property == mmx->filter_prop) {
 		if (val > MMX_TRANSFORM_FILTER_BILINEAR)
 			return -EINVAL;
@@ -120,9 +114,6 @@ static int mmx_crtc_get_property(struct drm_crtc *crtc,
 	if (property == mmx->transform_prop)
 		*val = mmx_state->transform_blob ?
 		       mmx_state->transform_blob->base.id : 0;
-	else if (property == mmx->panning_prop)
-		*val = mmx_state->panning_blob ?
-		       mmx_state->panning_blob->base.id : 0;
 	else if (property == mmx->filter_prop)
 		*val = mmx_state->filter == MMX_FILTER_BILINEAR ?
 		       MMX_TRANSFORM_FILTER_BILINEAR :
@@ -315,74 +306,25 @@ static int mmx_crtc_check_transform(struct drm_crtc *crtc,
 	return 0;
 }
 
-static int mmx_crtc_check_panning(struct drm_crtc *crtc,
-				  struct mmx_crtc_state *mmx_state,
-				  struct drm_atomic_state *state)
-{
-	const struct drm_mmx_panning *blob;
-	const struct drm_plane_state *primary;
-	struct mmx_panning panning;
-	u32 fb_w = 0, fb_h = 0;
-
-	if (!mmx_state->panning_blob)
-		return 0;
-	blob = mmx_state->panning_blob->data;
-	if (blob->flags || blob->pad)
-		return -EINVAL;
-
-	primary = drm_atomic_get_new_plane_state(state, crtc->primary);
-	if (!primary)
-		primary = crtc->primary->state;
-	if (primary && primary->fb) {
-		fb_w = primary->fb->width;
-		fb_h = primary->fb->height;
-	}
-
-	panning = (struct mmx_panning) {
-		.left = blob->left, .top = blob->top,
-		.width = blob->width, .height = blob->height,
-		.track_left = blob->track_left, .track_top = blob->track_top,
-		.track_width = blob->track_width,
-		.track_height = blob->track_height,
-		.border_left = blob->border_left,
-		.border_top = blob->border_top,
-		.border_right = blob->border_right,
-		.border_bottom = blob->border_bottom,
-	};
-	if (mmx_panning_check(&panning, &mmx_state->transform, fb_w, fb_h)) {
-		drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] panning refused\n",
-			       crtc->base.id, crtc->name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /*
  * A CRTC that is off has no mode, yet what no mode could accept is refused
- * already: PANNING flags or pad, and a TRANSFORM refused for a 1x1 output.
- * The latter's checks are implied by those for any mode, whose rectangle
- * holds the 1x1 one (singular, entries, w <= 0, space limits).
+ * already: a TRANSFORM refused for a 1x1 output. Its checks are implied by
+ * those for any mode, whose rectangle holds the 1x1 one (singular, entries,
+ * w <= 0, space limits).
  */
 static int mmx_crtc_check_off(struct drm_crtc *crtc,
 			      const struct mmx_crtc_state *mmx_state)
 {
 	const struct drm_mmx_transform *matrix;
-	const struct drm_mmx_panning *pan;
 	struct mmx_transform t;
-	bool refused = false;
 
-	if (mmx_state->panning_blob) {
-		pan = mmx_state->panning_blob->data;
-		refused = pan->flags || pan->pad;
-	}
-	if (!refused && mmx_state->transform_blob) {
-		matrix = mmx_state->transform_blob->data;
-		refused = mmx_transform_prepare(&t, matrix->matrix, 1, 1,
-						MMX_TRANSFORM_SPACE_MAX) != 0;
-	}
-	if (!refused)
+	if (!mmx_state->transform_blob)
 		return 0;
-	drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] transform or panning refused\n",
+	matrix = mmx_state->transform_blob->data;
+	if (!mmx_transform_prepare(&t, matrix->matrix, 1, 1,
+				   MMX_TRANSFORM_SPACE_MAX))
+		return 0;
+	drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] transform refused\n",
 		       crtc->base.id, crtc->name);
 	return -EINVAL;
 }
@@ -404,9 +346,6 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 		return mmx_crtc_check_off(crtc, mmx_state);
 
 	ret = mmx_crtc_check_transform(crtc, mmx_state);
-	if (ret)
-		return ret;
-	ret = mmx_crtc_check_panning(crtc, mmx_state, state);
 	if (ret)
 		return ret;
 	if (!crtc_state->active)
@@ -511,9 +450,7 @@ static int mmx_crtc_create_props(struct mmx_device *mmx)
 	mmx->filter_prop = drm_property_create_enum(dev, 0, "TRANSFORM_FILTER",
 						    mmx_filter_names,
 						    ARRAY_SIZE(mmx_filter_names));
-	mmx->panning_prop = drm_property_create(dev, DRM_MODE_PROP_BLOB,
-						"PANNING", 0);
-	if (!mmx->transform_prop || !mmx->filter_prop || !mmx->panning_prop)
+	if (!mmx->transform_prop || !mmx->filter_prop)
 		return -ENOMEM;
 	return 0;
 }
@@ -569,7 +506,6 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 	drm_object_attach_property(&output->crtc.base, mmx->transform_prop, 0);
 	drm_object_attach_property(&output->crtc.base, mmx->filter_prop,
 				   MMX_TRANSFORM_FILTER_NEAREST);
-	drm_object_attach_property(&output->crtc.base, mmx->panning_prop, 0);
 
 	return drmm_add_action_or_reset(dev, mmx_crtc_release, output);
 }

@@ -30,7 +30,6 @@
 #include "mmx_blend.h"
 #include "mmx_edid.h"
 #include "mmx_signal.h"
-#include "mmx_panning.h"
 #include "mmx_resample.h"
 #include "mmx_sink.h"
 #include "mmx_transform.h"
@@ -136,7 +135,6 @@ struct mmx_crtc_layer {
  * @layers: the visible planes, bottom first, decoded in atomic_check; their
  *	destinations are relative to the top-left corner of @space
  * @transform_blob: the TRANSFORM property (&struct drm_mmx_transform)
- * @panning_blob: the PANNING property (&struct drm_mmx_panning)
  * @filter: the TRANSFORM_FILTER property
  * @transformed: @transform is not the identity
  * @transform: @transform_blob decoded for the mode, in atomic_check
@@ -158,7 +156,6 @@ struct mmx_crtc_state {
 	struct mmx_crtc_layer layers[MMX_PLANES_PER_CRTC];
 	u32 touched_planes;
 	struct drm_property_blob *transform_blob;
-	struct drm_property_blob *panning_blob;
 	enum mmx_filter filter;
 	bool transformed;
 	struct mmx_transform transform;
@@ -479,7 +476,6 @@ struct mmx_backend_funcs {
  * @backend_data: the backend's own data
  * @transform_prop: the CRTCs' TRANSFORM property
  * @filter_prop: the CRTCs' TRANSFORM_FILTER property
- * @panning_prop: the CRTCs' PANNING property
  * @sched_lock: protects the timed entries (their lists and state) and
  *	@sched_token; taken from the vblank timer (hard interrupt context)
  * @sched_wq: the workqueue the timed entries execute on
@@ -498,7 +494,6 @@ struct mmx_device {
 	void *backend_data;
 	struct drm_property *transform_prop;
 	struct drm_property *filter_prop;
-	struct drm_property *panning_prop;
 	spinlock_t sched_lock; /* see the kernel-doc above */
 	struct workqueue_struct *sched_wq;
 	u64 sched_token;

@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The mmx authors
  *
  * Fixed-point and wide-integer arithmetic for the pure-logic files of mmx
- * (transform, panning). No floating point: the same source is built into
+ * (transforms). No floating point: the same source is built into
  * the kernel module and into the host tests and benchmarks.
  *
  * One fixed-point type, &struct mmx_fixp: signed 64-bit two's complement

@@ -101,8 +101,7 @@ static bool mmx_sched_prop_allowed(struct mmx_device *mmx,
 	const struct drm_mode_config *config = &mmx->drm.mode_config;
 
 	if (!plane)
-		return prop == mmx->transform_prop ||
-		       prop == mmx->filter_prop || prop == mmx->panning_prop;
+		return prop == mmx->transform_prop || prop == mmx->filter_prop;
 	return prop == config->prop_fb_id || prop == config->prop_crtc_id ||
 	       prop == config->prop_src_x || prop == config->prop_src_y ||
 	       prop == config->prop_src_w || prop == config->prop_src_h ||

@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The mmx authors
  *
  * KUnit suites of mmx's pure code: fixed-point math, transform validation
- * and bounding boxes, panning rules, signal tables and link limits, EDID
+ * and bounding boxes, signal tables and link limits, EDID
  * build and validation, blending. The host unit tests (tests/unit/) check
  * the same files with the same expectations: both include the case tables
  * from mmx_cases_*.h here. These prove that the kernel build of the code,
@@ -22,7 +22,6 @@
 #include "../mmx_blend.h"
 #include "../mmx_edid.h"
 #include "../mmx_fixed.h"
-#include "../mmx_panning.h"
 #include "../mmx_signal.h"
 #include "../mmx_transform.h"
 #include "mmx_test_edid_sum.h"
@@ -275,87 +274,6 @@ static struct kunit_case mmx_transform_test_cases[] = {
 static struct kunit_suite mmx_transform_suite = {
 	.name = "mmx_transform",
 	.test_cases = mmx_transform_test_cases,
-};
-
-/* ---- panning ----------------------------------------------------- */
-
-#include "mmx_cases_panning.h"
-
-struct mmx_pan_check_case {
-	const char *name;
-	const s64 *m;
-	struct mmx_panning p;
-	u32 fb_w, fb_h;
-	int ret;
-};
-
-static const struct mmx_pan_check_case mmx_pan_check_cases[] = {
-#include "mmx_cases_panning_check.h"
-};
-
-static void mmx_pan_check_case_desc(const struct mmx_pan_check_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(mmx_pan_check, mmx_pan_check_cases, mmx_pan_check_case_desc);
-
-static struct mmx_transform *mmx_kunit_transform(struct kunit *test, const s64 *m)
-{
-	struct mmx_transform *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, mmx_transform_prepare(t, m, 1920, 1080, 32768), 0);
-	return t;
-}
-
-static void mmx_panning_test_check(struct kunit *test)
-{
-	const struct mmx_pan_check_case *c = test->param_value;
-	struct mmx_transform *t = mmx_kunit_transform(test, c->m);
-
-	KUNIT_EXPECT_EQ(test, mmx_panning_check(&c->p, t, c->fb_w, c->fb_h), c->ret);
-}
-
-struct mmx_pan_follow_case {
-	const char *name;
-	const s64 *m;
-	struct mmx_panning p;
-	s32 cur_x, cur_y, ptr_x, ptr_y;
-	s32 want_x, want_y;
-};
-
-static const struct mmx_pan_follow_case mmx_pan_follow_cases[] = {
-#include "mmx_cases_panning_follow.h"
-};
-
-static void mmx_pan_follow_case_desc(const struct mmx_pan_follow_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(mmx_pan_follow, mmx_pan_follow_cases, mmx_pan_follow_case_desc);
-
-static void mmx_panning_test_follow(struct kunit *test)
-{
-	const struct mmx_pan_follow_case *c = test->param_value;
-	struct mmx_transform *t = mmx_kunit_transform(test, c->m);
-	s32 x, y;
-
-	mmx_panning_follow(&c->p, t, c->cur_x, c->cur_y, c->ptr_x, c->ptr_y, &x, &y);
-	KUNIT_EXPECT_EQ(test, x, c->want_x);
-	KUNIT_EXPECT_EQ(test, y, c->want_y);
-}
-
-static struct kunit_case mmx_panning_test_cases[] = {
-	KUNIT_CASE_PARAM(mmx_panning_test_check, mmx_pan_check_gen_params),
-	KUNIT_CASE_PARAM(mmx_panning_test_follow, mmx_pan_follow_gen_params),
-	{}
-};
-
-static struct kunit_suite mmx_panning_suite = {
-	.name = "mmx_panning",
-	.test_cases = mmx_panning_test_cases,
 };
 
 /* ---- signal formats and links ------------------------------------- */
@@ -759,7 +677,7 @@ static struct kunit_suite mmx_blend_suite = {
 	.test_cases = mmx_blend_test_cases,
 };
 
-kunit_test_suites(&mmx_fixp_suite, &mmx_transform_suite, &mmx_panning_suite,
+kunit_test_suites(&mmx_fixp_suite, &mmx_transform_suite,
 		  &mmx_signal_suite, &mmx_edid_suite, &mmx_blend_suite);
 
 MODULE_DESCRIPTION("KUnit tests of mmx's pure code");

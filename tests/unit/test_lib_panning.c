@@ -17,7 +17,7 @@
 
 #define ONE	((s64)1 << 32)
 
-#include "tests/mmx_cases_panning.h"
+#include "mmx_cases_panning.h"
 
 static void prep(struct mmx_transform *t, const s64 *m)
 {
@@ -32,7 +32,7 @@ static const struct {
 	uint32_t fb_w, fb_h;
 	int ret;
 } check_cases[] = {
-#include "tests/mmx_cases_panning_check.h"
+#include "mmx_cases_panning_check.h"
 };
 
 static int test_check(void)
@@ -57,7 +57,7 @@ static const struct {
 	int32_t cur_x, cur_y, ptr_x, ptr_y;
 	int32_t want_x, want_y;
 } follow_cases[] = {
-#include "tests/mmx_cases_panning_follow.h"
+#include "mmx_cases_panning_follow.h"
 };
 
 static int test_follow(void)

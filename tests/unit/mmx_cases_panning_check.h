@@ -1,5 +1,5 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* Panning-check cases (uses mmx_cases_panning.h); mmx_kunit.c and test_panning.c include it. */
+/* SPDX-License-Identifier: MIT */
+/* Panning-check cases (uses mmx_cases_panning.h); test_lib_panning.c includes it. */
 	/* RRSetPanning: width 0 or >= CRTC width, left + width within the
 	 * screen, border_left + border_right <= CRTC width; likewise y.
 	 */

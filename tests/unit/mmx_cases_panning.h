@@ -1,5 +1,5 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* PAN() and the panning cases' matrices (uses ONE); mmx_kunit.c and test_panning.c include it. */
+/* SPDX-License-Identifier: MIT */
+/* PAN() and the panning cases' matrices (uses ONE); test_lib_panning.c includes it. */
 /* A panning configuration, trailing fields zero. */
 #define PAN(...)	PAN_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #define PAN_(l, t, w, h, tl, tt, tw, th, bl, bt, br, bb, ...) \

@@ -1,11 +1,13 @@
-/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* SPDX-License-Identifier: MIT */
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * RandR 1.3 panning: validation of a CRTC's panning configuration and the
- * pointer-following policy. Pure logic, no DRM include: the kernel
- * validates the configuration, userspace runs the policy; host tests
- * compile both.
+ * RandR 1.3 panning of one CRTC: validation of its panning configuration
+ * and the pointer-following policy. Panning is userspace's: libmmx keeps
+ * the configuration with the display handle (mmxd for its clients, as the
+ * X server does) and moves the CRTC's primary plane; the kernel only sees
+ * the plane positions. Pure logic, no libdrm include (host tests compile it
+ * alone).
  */
 
 #ifndef _MMX_PANNING_H_
