@@ -84,6 +84,23 @@ static struct mmx_state *snap(struct mmx_display *x)
 	return s;
 }
 
+/* The snapshot's screen size (mmx_state_screen_size()), one at a time. */
+static uint32_t screen_width(const struct mmx_state *s)
+{
+	uint32_t w = 0;
+
+	mmx_state_screen_size(s, &w, NULL);
+	return w;
+}
+
+static uint32_t screen_height(const struct mmx_state *s)
+{
+	uint32_t h = 0;
+
+	mmx_state_screen_size(s, NULL, &h);
+	return h;
+}
+
 static const struct mmx_output_info *output(const struct mmx_state *s,
 					    const char *name)
 {
@@ -254,8 +271,8 @@ static void check_picture(struct mmx_display *x, const char *name, map_fn map,
 			uint32_t want, got = px[v * w + u] & 0xffffff;
 
 			map(u, v, w, h, &sx, &sy);
-			want = screen_px(c->x + sx, c->y + sy, s->screen_width,
-					 s->screen_height, ow, oh);
+			want = screen_px(c->x + sx, c->y + sy, screen_width(s),
+					 screen_height(s), ow, oh);
 			if (got == want)
 				continue;
 			if (bad++ < 5)
@@ -311,8 +328,39 @@ static const char *enum_name(const struct mmx_property *p)
 static void assert_same_state(const struct mmx_state *a,
 			      const struct mmx_state *b, const char *what)
 {
-	mmx_assert_f(!memcmp(a, b, sizeof(*a)),
-		     "%s: the libmmx snapshot changed", what);
+	uint32_t aw, ah, bw, bh, i;
+	uint32_t amin[2], bmin[2], amax[2], bmax[2];
+	int32_t ax, ay, bx, by;
+	bool same;
+
+	mmx_state_screen_size(a, &aw, &ah);
+	mmx_state_screen_size(b, &bw, &bh);
+	mmx_state_pointer(a, &ax, &ay);
+	mmx_state_pointer(b, &bx, &by);
+	mmx_state_min_size(a, &amin[0], &amin[1]);
+	mmx_state_min_size(b, &bmin[0], &bmin[1]);
+	mmx_state_max_size(a, &amax[0], &amax[1]);
+	mmx_state_max_size(b, &bmax[0], &bmax[1]);
+	same = mmx_state_flags(a) == mmx_state_flags(b) &&
+		mmx_state_pan_mode(a) == mmx_state_pan_mode(b) &&
+		!strcmp(mmx_state_driver(a), mmx_state_driver(b)) &&
+		mmx_state_timestamp(a) == mmx_state_timestamp(b) &&
+		mmx_state_config_timestamp(a) ==
+			mmx_state_config_timestamp(b) &&
+		aw == bw && ah == bh && ax == bx && ay == by &&
+		!memcmp(amin, bmin, sizeof(amin)) &&
+		!memcmp(amax, bmax, sizeof(amax)) &&
+		mmx_state_primary(a) == mmx_state_primary(b) &&
+		mmx_state_noutputs(a) == mmx_state_noutputs(b) &&
+		mmx_state_ncrtcs(a) == mmx_state_ncrtcs(b);
+	for (i = 0; same && i < mmx_state_noutputs(a); i++)
+		same = !memcmp(mmx_state_output_at(a, i),
+			       mmx_state_output_at(b, i),
+			       sizeof(struct mmx_output_info));
+	for (i = 0; same && i < mmx_state_ncrtcs(a); i++)
+		same = !memcmp(mmx_state_crtc_at(a, i), mmx_state_crtc_at(b, i),
+			       sizeof(struct mmx_crtc_info));
+	mmx_assert_f(same, "%s: the libmmx snapshot changed", what);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -336,14 +384,15 @@ static void test_names(struct mmx_dev *d)
 	mmx_do(mmx_open(NULL, &x));
 	mmx_assert(!mmx_is_remote(x));
 	mmx_do(mmx_get_screen_resources_current(x, &s));
-	mmx_assert_eq_str(s->driver, "mmx");
-	mmx_assert_eq(s->flags & (MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
-				  MMX_STATE_WRITEBACK | MMX_STATE_REMOTE),
+	mmx_assert_eq_str(mmx_state_driver(s), "mmx");
+	mmx_assert_eq(mmx_state_flags(s) &
+		      (MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
+		       MMX_STATE_WRITEBACK | MMX_STATE_REMOTE),
 		      MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
 		      MMX_STATE_WRITEBACK);
 	/* writeback connectors are not outputs */
-	mmx_assert_eq(s->noutput, 2);
-	mmx_assert_eq(s->ncrtc, 2);
+	mmx_assert_eq(mmx_state_noutputs(s), 2);
+	mmx_assert_eq(mmx_state_ncrtcs(s), 2);
 	e = output(s, "eDP-1");
 	v = output(s, "VGA-1");
 	mmx_assert_eq(e->connection, MMX_CONNECTED);
@@ -362,14 +411,14 @@ static void test_names(struct mmx_dev *d)
 	mmx_assert_eq(prop(s, "VGA-1", "SignalFormat")->type, MMX_PROP_ENUM);
 	mmx_assert(!mmx_output_property(e, "CRTC_ID"));
 	/* modes: preferred first, unique ids per timings, WxH names */
-	for (i = 0; i < s->noutput; i++) {
-		const struct mmx_output_info *o = &s->outputs[i];
+	for (i = 0; i < mmx_state_noutputs(s); i++) {
+		const struct mmx_output_info *o = mmx_state_output_at(s, i);
 
 		mmx_assert_gte(o->npreferred, 1);
 		mmx_assert_gte(o->nmode, 1);
 		mmx_assert(o->modes[0].type & DRM_MODE_TYPE_PREFERRED);
 		/* any encoder drives any CRTC */
-		mmx_assert_eq(o->ncrtc, s->ncrtc);
+		mmx_assert_eq(o->ncrtc, mmx_state_ncrtcs(s));
 		for (j = 0; j < o->nmode; j++) {
 			const struct mmx_mode *m = &o->modes[j];
 			char name[MMX_NAME_LEN];
@@ -381,10 +430,13 @@ static void test_names(struct mmx_dev *d)
 			mmx_assert_eq_str(m->name, name);
 			mmx_assert_neq(m->id, 0);
 			mmx_assert_gt(m->refresh_mhz, 20000);
-			for (k = 0; k < s->noutput; k++) {
-				for (l = 0; l < s->outputs[k].nmode; l++) {
+			for (k = 0; k < mmx_state_noutputs(s); k++) {
+				const struct mmx_output_info *ok =
+					mmx_state_output_at(s, k);
+
+				for (l = 0; l < ok->nmode; l++) {
 					const struct mmx_mode *n =
-						&s->outputs[k].modes[l];
+						&ok->modes[l];
 					bool same = n->clock == m->clock &&
 						n->width == m->width &&
 						n->height == m->height &&
@@ -399,14 +451,14 @@ static void test_names(struct mmx_dev *d)
 					mmx_assert_f(same == (n->id == m->id),
 						     "%s mode %s id %u vs %s mode %s id %u",
 						     o->name, m->name, m->id,
-						     s->outputs[k].name,
+						     ok->name,
 						     n->name, n->id);
 				}
 			}
 		}
 	}
-	for (i = 0; i < s->ncrtc; i++)
-		mmx_assert_eq(s->crtcs[i].rotations, 0x3f);
+	for (i = 0; i < mmx_state_ncrtcs(s); i++)
+		mmx_assert_eq(mmx_state_crtc_at(s, i)->rotations, 0x3f);
 	/* this second client is not DRM master: changes are refused */
 	mmx_config_init(&cfg);
 	light(x, &cfg, "eDP-1", 0, 0);
@@ -464,7 +516,7 @@ static void test_probe_current(struct mmx_dev *d)
 	t0 = (uint64_t)mmx_now_ns();
 	mmx_do(mmx_get_screen_resources(x, &s));
 	t_probe = (uint64_t)mmx_now_ns() - t0;
-	mmx_assert_gte(s->config_timestamp, t0);
+	mmx_assert_gte(mmx_state_config_timestamp(s), t0);
 	mmx_state_free(s);
 	e1 = ddc_blocks(d, "eDP-1");
 	v1 = ddc_blocks(d, "VGA-1");
@@ -477,7 +529,7 @@ static void test_probe_current(struct mmx_dev *d)
 	t0 = (uint64_t)mmx_now_ns();
 	s = snap(x);
 	t_cur = (uint64_t)mmx_now_ns() - t0;
-	mmx_assert_lt(s->config_timestamp, t0);	/* no probe */
+	mmx_assert_lt(mmx_state_config_timestamp(s), t0);	/* no probe */
 	mmx_state_free(s);
 	/* eDP has HPD: nobody but a probe reads its DDC */
 	mmx_assert_eq_u64(ddc_blocks(d, "eDP-1"), e0);
@@ -530,9 +582,9 @@ static void test_mode_capture(struct mmx_dev *d)
 	apply(x, &cfg);
 	s = snap(x);
 	/* the screen: the bounding box of the two CRTCs */
-	mmx_assert_eq(s->screen_width, 640);
-	mmx_assert_eq(s->screen_height, 240);
-	mmx_assert_eq(s->primary, cfg.primary);
+	mmx_assert_eq(screen_width(s), 640);
+	mmx_assert_eq(screen_height(s), 240);
+	mmx_assert_eq(mmx_state_primary(s), cfg.primary);
 	mmx_assert(output(s, "VGA-1")->primary);
 	mmx_assert(!output(s, "eDP-1")->primary);
 	c = crtc_of(s, "VGA-1");
@@ -555,7 +607,7 @@ static void test_mode_capture(struct mmx_dev *d)
 	apply(x, &cfg);
 	s = snap(x);
 	mmx_assert_eq(output(s, "VGA-1")->crtc, 0);
-	mmx_assert_eq(s->screen_width, 320);	/* shrinks to the lit CRTC */
+	mmx_assert_eq(screen_width(s), 320);	/* shrinks to the lit CRTC */
 	mmx_state_free(s);
 	check_picture(x, "eDP-1", map_identity, ~0u, ~0u, "after VGA off");
 	disp_close();
@@ -585,8 +637,8 @@ static void rotate(struct mmx_dev *d, uint32_t rotation, map_fn map,
 	mmx_assert_eq(ci->width, bw);
 	mmx_assert_eq(ci->height, bh);
 	mmx_assert(ci->current.identity);	/* rotation is not in it */
-	mmx_assert_eq(s->screen_width, 16 + bw);
-	mmx_assert_eq(s->screen_height, 8 + bh);
+	mmx_assert_eq(screen_width(s), 16 + bw);
+	mmx_assert_eq(screen_height(s), 8 + bh);
 	mmx_state_free(s);
 	check_picture(x, "eDP-1", map, ~0u, ~0u, what);
 	if (rotation == MMX_ROTATE_90) {
@@ -672,8 +724,8 @@ static void test_scale_nearest(struct mmx_dev *d)
 	mmx_assert_eq_str(ci->current.filter, "nearest");
 	mmx_assert_eq(ci->width, 640);
 	mmx_assert_eq(ci->height, 480);
-	mmx_assert_eq(s->screen_width, 640);
-	mmx_assert_eq(s->screen_height, 480);
+	mmx_assert_eq(screen_width(s), 640);
+	mmx_assert_eq(screen_height(s), 480);
 	/* the screen grew from 320x240: the rest of it is black */
 	check_picture(x, "eDP-1", map_scale2, 320, 240, "2x nearest");
 
@@ -719,8 +771,8 @@ static void test_screen_resize(struct mmx_dev *d)
 	ret = mmx_set_screen_size(x, 1024, 768, &err);
 	mmx_assert_f(!ret, "%d: %s", ret, err.message);
 	s = snap(x);
-	mmx_assert_eq(s->screen_width, 1024);
-	mmx_assert_eq(s->screen_height, 768);
+	mmx_assert_eq(screen_width(s), 1024);
+	mmx_assert_eq(screen_height(s), 768);
 	mmx_state_free(s);
 	mmx_assert_eq(fb_count(d), fbs + 1);
 	check_picture(x, "eDP-1", map_identity, 320, 240, "grown");
@@ -785,6 +837,7 @@ static void test_panning(struct mmx_dev *d)
 	struct mmx_config cfg;
 	struct mmx_state *s;
 	const struct mmx_crtc_info *c;
+	int32_t px, py;
 
 	mmx_require(d->n_outputs >= 2);
 	mmx_config_init(&cfg);
@@ -792,9 +845,9 @@ static void test_panning(struct mmx_dev *d)
 	set_pan(light(x, &cfg, "VGA-1", 640, 0), 640, 480, 640, 0);
 	apply(x, &cfg);
 	s = snap(x);
-	mmx_assert_eq(s->screen_width, 1280);
-	mmx_assert_eq(s->screen_height, 480);
-	mmx_assert_eq(s->pan_mode, MMX_PAN_INDEPENDENT);
+	mmx_assert_eq(screen_width(s), 1280);
+	mmx_assert_eq(screen_height(s), 480);
+	mmx_assert_eq(mmx_state_pan_mode(s), MMX_PAN_INDEPENDENT);
 	c = crtc_of(s, "VGA-1");
 	mmx_assert_eq(c->panning.width, 640);
 	mmx_assert_eq(c->panning.left, 640);
@@ -805,8 +858,9 @@ static void test_panning(struct mmx_dev *d)
 	expect_pos(x, "eDP-1", 81, 0);
 	expect_pos(x, "VGA-1", 640, 0);
 	s = snap(x);
-	mmx_assert_eq(s->pointer_x, 400);
-	mmx_assert_eq(s->pointer_y, 100);
+	mmx_state_pointer(s, &px, &py);
+	mmx_assert_eq(px, 400);
+	mmx_assert_eq(py, 100);
 	mmx_state_free(s);
 	check_picture(x, "eDP-1", map_identity, ~0u, ~0u, "panned to 81");
 	/* on VGA at (950, 230): eDP alone pans to 639 - 320 + 1 */
@@ -977,10 +1031,11 @@ static void test_properties(struct mmx_dev *d)
 
 	/* SignalFormat: an output with a choice (DVI-I) switches and back */
 	s = snap(x);
-	for (i = 0; i < s->noutput && !o; i++) {
-		p = mmx_output_property(&s->outputs[i], "SignalFormat");
+	for (i = 0; i < mmx_state_noutputs(s) && !o; i++) {
+		p = mmx_output_property(mmx_state_output_at(s, i),
+					"SignalFormat");
 		if (p && p->nenum >= 2)
-			o = &s->outputs[i];
+			o = mmx_state_output_at(s, i);
 	}
 	if (o) {
 		p = mmx_output_property(o, "SignalFormat");
@@ -1041,7 +1096,7 @@ static void test_properties(struct mmx_dev *d)
 
 	/* refused by libmmx: unknown values and names, immutable
 	 * properties; nothing changes */
-	o = &s->outputs[0];
+	o = mmx_state_output_at(s, 0);
 	s2 = snap(x);
 	ret = mmx_set_output_property(x, o->id, "SignalFormat", "Bogus", &err);
 	mmx_info("SignalFormat Bogus: %d: %s", ret, err.message);
@@ -1368,11 +1423,12 @@ static void vtest_names(void)
 	const struct mmx_property *p;
 
 	mmx_do(mmx_get_screen_resources(x, &s));
-	mmx_info("driver %s, %u outputs, %u CRTCs", s->driver, s->noutput,
-		 s->ncrtc);
-	mmx_assert_eq_str(s->driver, "virtio_gpu");
-	mmx_assert_eq(s->flags & (MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
-				  MMX_STATE_WRITEBACK), 0);
+	mmx_info("driver %s, %u outputs, %u CRTCs", mmx_state_driver(s),
+		 mmx_state_noutputs(s), mmx_state_ncrtcs(s));
+	mmx_assert_eq_str(mmx_state_driver(s), "virtio_gpu");
+	mmx_assert_eq(mmx_state_flags(s) &
+		      (MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
+		       MMX_STATE_WRITEBACK), 0);
 	mmx_assert(output(s, "Virtual-1")->connection == MMX_CONNECTED);
 	mmx_assert_gte(output(s, "Virtual-1")->nmode, 1);
 	p = prop(s, "Virtual-1", "ConnectorType");
@@ -1383,7 +1439,8 @@ static void vtest_names(void)
 	mmx_assert_eq(p->flags, MMX_PROP_IMMUTABLE | MMX_PROP_SYNTHETIC);
 	mmx_assert_eq(p->value, 1);
 	mmx_assert_eq(prop(s, "Virtual-1", "EDID")->type, MMX_PROP_BLOB);
-	mmx_assert_eq(s->crtcs[0].rotations, MMX_ROTATE_0);
+	mmx_assert(mmx_state_crtc_at(s, 0));
+	mmx_assert_eq(mmx_state_crtc_at(s, 0)->rotations, MMX_ROTATE_0);
 	mmx_state_free(s);
 	mmx_close(x);
 }
@@ -1413,6 +1470,7 @@ static void vtest_unsupported(void)
 	struct mmx_config cfg;
 	uint32_t *px = NULL, w, h;
 	struct mmx_state *s;
+	const struct mmx_crtc_info *c0;
 	uint32_t id = output_id(x, "Virtual-1");
 
 	mmx_config_init(&cfg);
@@ -1436,8 +1494,10 @@ static void vtest_unsupported(void)
 
 	mmx_assert_eq(mmx_pointer_moved(x, 10, 10), -EOPNOTSUPP);
 	s = snap(x);
-	if (s->crtcs[0].mode_valid)
-		mmx_assert_eq(mmx_capture(x, s->crtcs[0].id, &w, &h, &px),
+	c0 = mmx_state_crtc_at(s, 0);
+	mmx_assert(c0);
+	if (c0->mode_valid)
+		mmx_assert_eq(mmx_capture(x, c0->id, &w, &h, &px),
 			      -EOPNOTSUPP);
 	mmx_assert(!px);
 	mmx_state_free(s);
@@ -1474,9 +1534,9 @@ static void vtest_modeset(void)
 	mmx_assert_eq(ci->mode.width, output(s, "Virtual-1")->modes[0].width);
 	mmx_assert_eq(ci->x, 0);
 	mmx_assert_eq(ci->width, ci->mode.width);
-	mmx_assert_eq(s->screen_width, ci->mode.width);
-	mmx_assert_eq(s->screen_height, ci->mode.height);
-	mmx_assert_eq(s->primary, output(s, "Virtual-1")->id);
+	mmx_assert_eq(screen_width(s), ci->mode.width);
+	mmx_assert_eq(screen_height(s), ci->mode.height);
+	mmx_assert_eq(mmx_state_primary(s), output(s, "Virtual-1")->id);
 	mmx_assert_eq(mmx_capture(x, ci->id, &w, &h, &px), -EOPNOTSUPP);
 	/* off again */
 	mmx_config_init(&cfg);

@@ -134,8 +134,8 @@ static int open_stream(struct ctx *c, int64_t delay)
 		fail("state: %s", strerror(-ret));
 		return ret;
 	}
-	for (i = 0; i < st->ncrtc; i++) {
-		const struct mmx_crtc_info *ci = &st->crtcs[i];
+	for (i = 0; i < mmx_state_ncrtcs(st); i++) {
+		const struct mmx_crtc_info *ci = mmx_state_crtc_at(st, i);
 		const struct mmx_mode *m = &ci->mode;
 
 		if (!ci->mode_valid)

@@ -107,8 +107,8 @@ static const char *setup(void)
 	ret = mmx_get_screen_resources_current(g.d, &st);
 	if (ret)
 		return ERR("state: %s", strerror(-ret));
-	for (i = 0; i < st->ncrtc && !g.crtc; i++) {
-		const struct mmx_crtc_info *ci = &st->crtcs[i];
+	for (i = 0; i < mmx_state_ncrtcs(st) && !g.crtc; i++) {
+		const struct mmx_crtc_info *ci = mmx_state_crtc_at(st, i);
 		const struct mmx_mode *m = &ci->mode;
 
 		if (!ci->mode_valid)

@@ -287,11 +287,12 @@ static int cmd_hello(int expect)
 
 static void print_config(const struct mmx_state *s)
 {
-	uint32_t i, j;
+	uint32_t i, j, w, h;
 
-	printf("screen %ux%u", s->screen_width, s->screen_height);
-	for (i = 0; i < s->ncrtc; i++) {
-		const struct mmx_crtc_info *c = &s->crtcs[i];
+	mmx_state_screen_size(s, &w, &h);
+	printf("screen %ux%u", w, h);
+	for (i = 0; i < mmx_state_ncrtcs(s); i++) {
+		const struct mmx_crtc_info *c = mmx_state_crtc_at(s, i);
 
 		if (!c->mode_valid)
 			continue;
@@ -574,15 +575,15 @@ static int cmd_api(void)
 		mmx_close(d);
 		return 1;
 	}
-	if (!(s->flags & MMX_STATE_REMOTE))
+	if (!(mmx_state_flags(s) & MMX_STATE_REMOTE))
 		fail("snapshot without MMX_STATE_REMOTE");
 	print_config(s);
 
 	/* the current configuration, TEST_ONLY: accepted */
 	mmx_config_init(&cfg);
 	cfg.flags = MMX_CONFIG_TEST_ONLY;
-	for (i = 0; i < s->ncrtc; i++) {
-		const struct mmx_crtc_info *c = &s->crtcs[i];
+	for (i = 0; i < mmx_state_ncrtcs(s); i++) {
+		const struct mmx_crtc_info *c = mmx_state_crtc_at(s, i);
 		struct mmx_output_change *ch;
 
 		if (!c->mode_valid || !c->noutput)
@@ -606,8 +607,9 @@ static int cmd_api(void)
 		fail("bad output: %d '%s'", ret, err.message);
 
 	/* each lit CRTC shows the screen's picture at its position */
-	for (i = 0; i < s->ncrtc && (s->flags & MMX_STATE_WRITEBACK); i++) {
-		const struct mmx_crtc_info *c = &s->crtcs[i];
+	for (i = 0; i < mmx_state_ncrtcs(s) &&
+		    (mmx_state_flags(s) & MMX_STATE_WRITEBACK); i++) {
+		const struct mmx_crtc_info *c = mmx_state_crtc_at(s, i);
 		uint32_t w, h, *px, x, y, bad = 0;
 
 		if (!c->mode_valid || c->rotation != MMX_ROTATE_0 ||
@@ -636,7 +638,7 @@ static int cmd_api(void)
 		free(px);
 		n++;
 	}
-	if ((s->flags & MMX_STATE_WRITEBACK) && !n)
+	if ((mmx_state_flags(s) & MMX_STATE_WRITEBACK) && !n)
 		fail("no CRTC captured");
 	mmx_state_free(s);
 	mmx_close(d);

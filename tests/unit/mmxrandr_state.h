@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "libmmx.h"
+#include "mmx_state.h"	/* the tests build snapshots by hand */
 
 #define T_EDP		40
 #define T_VGA		41

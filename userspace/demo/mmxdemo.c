@@ -196,8 +196,8 @@ static const struct mmx_crtc_info *pick_crtc(const struct mmx_state *s,
 					     const struct mmx_output_info *o,
 					     uint32_t *used)
 {
-	for (uint32_t k = 0; k < s->ncrtc; k++) {
-		const struct mmx_crtc_info *c = &s->crtcs[k];
+	for (uint32_t k = 0; k < mmx_state_ncrtcs(s); k++) {
+		const struct mmx_crtc_info *c = mmx_state_crtc_at(s, k);
 
 		if (*used & (1u << c->index))
 			continue;
@@ -311,8 +311,9 @@ int main(int argc, char **argv)
 	}
 
 	memset(outs, 0, sizeof(outs));
-	for (uint32_t i = 0; i < s->noutput && n < MAX_OUTPUTS; i++) {
-		const struct mmx_output_info *mo = &s->outputs[i];
+	for (uint32_t i = 0; i < mmx_state_noutputs(s) && n < MAX_OUTPUTS;
+	     i++) {
+		const struct mmx_output_info *mo = mmx_state_output_at(s, i);
 		struct output *o = &outs[n];
 		const struct mmx_crtc_info *crtc;
 		drmModeConnectorPtr c;

@@ -665,13 +665,14 @@ int demo_tour(int fd, const char *outdir, int maxw, int maxh)
 		fprintf(stderr, "mmxdemo: libmmx: %s\n", strerror(-ret));
 		return 1;
 	}
-	if (!(s->flags & MMX_STATE_TRANSFORMS) || !(s->flags & MMX_STATE_WRITEBACK)) {
+	if (!(mmx_state_flags(s) & MMX_STATE_TRANSFORMS) ||
+	    !(mmx_state_flags(s) & MMX_STATE_WRITEBACK)) {
 		fprintf(stderr, "mmxdemo: %s has no transforms or writeback\n",
-			s->driver);
+			mmx_state_driver(s));
 		return 1;
 	}
-	for (uint32_t i = 0; i < s->noutput && t.nout < 2; i++) {
-		const struct mmx_output_info *o = &s->outputs[i];
+	for (uint32_t i = 0; i < mmx_state_noutputs(s) && t.nout < 2; i++) {
+		const struct mmx_output_info *o = mmx_state_output_at(s, i);
 
 		if (o->connection != MMX_CONNECTED || !o->nmode)
 			continue;

@@ -8,16 +8,17 @@
  * ("local") or a connection to the mmxd daemon ("remote"), with the same
  * API: the X model, where the daemon owns the configuration and clients
  * ask it for changes. Queries return a snapshot of the whole screen
- * (struct mmx_state, RandR's screen resources with every output's and
- * CRTC's info, properties, transforms and panning), which the caller frees
- * with mmx_state_free(). Changes are described by a struct mmx_config and
- * applied in one atomic commit by mmx_apply().
+ * (an opaque struct mmx_state: RandR's screen resources with every
+ * output's and CRTC's info, properties, transforms and panning), read with
+ * the mmx_state_*() accessors and freed with mmx_state_free(). Changes
+ * are described by a struct mmx_config and applied in one atomic commit by
+ * mmx_apply().
  *
- * Every function returns 0 or a negative errno; no global state; a display
- * may be used from one thread at a time (thread-compatible). All the
- * structures below have fixed layouts (explicit widths, no pointers, no
- * implicit padding): they are also the payloads of the mmxd protocol
- * (Documentation/mmxd-protocol.rst).
+ * Every function but the snapshot accessors and lookups returns 0 or a
+ * negative errno; no global state; a display may be used from one thread
+ * at a time (thread-compatible). All the structures below have fixed
+ * layouts (explicit widths, no pointers, no implicit padding): they are
+ * also the payloads of the mmxd protocol (Documentation/mmxd-protocol.rst).
  *
  * On a KMS driver other than mmx, libmmx degrades: the RandR output
  * properties mmx does not expose are synthesised where they can be
@@ -295,13 +296,13 @@ struct mmx_crtc_info {
 	struct mmx_panning_info panning;
 };
 
-/* struct mmx_state.flags */
+/* mmx_state_flags() */
 #define MMX_STATE_MMX_DRIVER	(1u << 0)	/* the driver is mmx */
 #define MMX_STATE_TRANSFORMS	(1u << 1)	/* TRANSFORM, filters, panning */
 #define MMX_STATE_REMOTE	(1u << 2)	/* snapshot came from mmxd */
 #define MMX_STATE_WRITEBACK	(1u << 3)	/* mmx_capture() works */
 
-/* Multi-head panning (struct mmx_state.pan_mode, struct mmx_config). */
+/* Multi-head panning (mmx_state_pan_mode(), struct mmx_config). */
 enum mmx_pan_mode {
 	/* each CRTC follows the pointer inside its own panning area */
 	MMX_PAN_INDEPENDENT = 0,
@@ -309,50 +310,13 @@ enum mmx_pan_mode {
 	MMX_PAN_JOINT = 1,
 };
 
-/**
- * struct mmx_state - a snapshot of the screen (RandR GetScreenResources,
- * GetScreenInfo and every output's and CRTC's info)
- * @flags: MMX_STATE_*
- * @pan_mode: enum mmx_pan_mode
- * @driver: KMS driver name
- * @timestamp: time of the last configuration change, CLOCK_MONOTONIC ns
- * @config_timestamp: time of the last probe, CLOCK_MONOTONIC ns
- * @screen_width: size of the screen framebuffer (0 x 0 when libmmx owns
- *	none yet: then the bounding box of the lit CRTCs)
- * @screen_height: see @screen_width
- * @min_width: smallest screen (mode_config min)
- * @min_height: see @min_width
- * @max_width: largest screen (mode_config max)
- * @max_height: see @max_width
- * @primary: primary output's connector id, 0 for none
- * @pointer_x: last pointer position given to mmx_pointer_moved()
- * @pointer_y: see @pointer_x
- * @ncrtc: entries in @crtcs
- * @noutput: entries in @outputs
- * @crtcs: the CRTCs in KMS order
- * @outputs: the outputs in KMS order
+/*
+ * A snapshot of the screen (RandR GetScreenResources, GetScreenInfo and
+ * every output's and CRTC's info): an opaque handle, from
+ * mmx_get_screen_resources() or mmx_get_screen_resources_current(), read
+ * with the mmx_state_*() accessors below, freed with mmx_state_free().
  */
-struct mmx_state {
-	uint32_t flags;
-	uint32_t pan_mode;
-	char driver[MMX_NAME_LEN];
-	uint64_t timestamp;
-	uint64_t config_timestamp;
-	uint32_t screen_width;
-	uint32_t screen_height;
-	uint32_t min_width;
-	uint32_t min_height;
-	uint32_t max_width;
-	uint32_t max_height;
-	uint32_t primary;
-	int32_t pointer_x;
-	int32_t pointer_y;
-	uint32_t ncrtc;
-	uint32_t noutput;
-	uint32_t pad;
-	struct mmx_crtc_info crtcs[MMX_MAX_CRTCS];
-	struct mmx_output_info outputs[MMX_MAX_OUTPUTS];
-};
+struct mmx_state;
 
 /* struct mmx_output_change.flags: what to change */
 #define MMX_CHANGE_MODE		(1u << 0)	/* set @mode (turns the output on) */
@@ -474,11 +438,160 @@ int mmx_get_screen_resources_current(struct mmx_display *d,
 				     struct mmx_state **out);
 void mmx_state_free(struct mmx_state *s);
 
-/* Lookups in a snapshot; NULL when absent. */
+/*
+ * The snapshot's accessors take the handle of mmx_get_screen_resources*();
+ * given NULL they return 0 or NULL (and set nothing).
+ */
+
+/**
+ * mmx_state_flags - what the display can do
+ * @s: the snapshot
+ *
+ * Return: MMX_STATE_* bits
+ */
+uint32_t mmx_state_flags(const struct mmx_state *s);
+
+/**
+ * mmx_state_pan_mode - how the panned CRTCs follow the pointer
+ * @s: the snapshot
+ *
+ * Return: enum mmx_pan_mode
+ */
+uint32_t mmx_state_pan_mode(const struct mmx_state *s);
+
+/**
+ * mmx_state_driver - the KMS driver's name
+ * @s: the snapshot
+ *
+ * Return: a NUL-terminated string living as long as @s
+ */
+const char *mmx_state_driver(const struct mmx_state *s);
+
+/**
+ * mmx_state_timestamp - time of the last configuration change
+ * @s: the snapshot
+ *
+ * Return: CLOCK_MONOTONIC ns
+ */
+uint64_t mmx_state_timestamp(const struct mmx_state *s);
+
+/**
+ * mmx_state_config_timestamp - time of the last probe
+ * @s: the snapshot
+ *
+ * Return: CLOCK_MONOTONIC ns
+ */
+uint64_t mmx_state_config_timestamp(const struct mmx_state *s);
+
+/**
+ * mmx_state_screen_size - size of the screen framebuffer
+ * @s: the snapshot
+ * @width: set to its width (0 x 0 when libmmx owns none yet: then the
+ *	bounding box of the lit CRTCs); may be NULL
+ * @height: set to its height; may be NULL
+ */
+void mmx_state_screen_size(const struct mmx_state *s, uint32_t *width,
+			   uint32_t *height);
+
+/**
+ * mmx_state_min_size - smallest screen (mode_config min)
+ * @s: the snapshot
+ * @width: set to the smallest width; may be NULL
+ * @height: set to the smallest height; may be NULL
+ */
+void mmx_state_min_size(const struct mmx_state *s, uint32_t *width,
+			uint32_t *height);
+
+/**
+ * mmx_state_max_size - largest screen (mode_config max)
+ * @s: the snapshot
+ * @width: set to the largest width; may be NULL
+ * @height: set to the largest height; may be NULL
+ */
+void mmx_state_max_size(const struct mmx_state *s, uint32_t *width,
+			uint32_t *height);
+
+/**
+ * mmx_state_primary - the primary output
+ * @s: the snapshot
+ *
+ * Return: its connector id, 0 for none
+ */
+uint32_t mmx_state_primary(const struct mmx_state *s);
+
+/**
+ * mmx_state_pointer - last pointer position given to mmx_pointer_moved()
+ * @s: the snapshot
+ * @x: set to its x; may be NULL
+ * @y: set to its y; may be NULL
+ */
+void mmx_state_pointer(const struct mmx_state *s, int32_t *x, int32_t *y);
+
+/**
+ * mmx_state_noutputs - number of outputs
+ * @s: the snapshot
+ *
+ * Return: the outputs' count, at most MMX_MAX_OUTPUTS
+ */
+uint32_t mmx_state_noutputs(const struct mmx_state *s);
+
+/**
+ * mmx_state_ncrtcs - number of CRTCs
+ * @s: the snapshot
+ *
+ * Return: the CRTCs' count, at most MMX_MAX_CRTCS
+ */
+uint32_t mmx_state_ncrtcs(const struct mmx_state *s);
+
+/**
+ * mmx_state_output_at - an output by its index
+ * @s: the snapshot
+ * @index: 0 to mmx_state_noutputs() - 1, KMS order
+ *
+ * Return: the output, living as long as @s; NULL when @index is out of
+ * range
+ */
+const struct mmx_output_info *mmx_state_output_at(const struct mmx_state *s,
+						  uint32_t index);
+
+/**
+ * mmx_state_crtc_at - a CRTC by its index
+ * @s: the snapshot
+ * @index: 0 to mmx_state_ncrtcs() - 1, KMS order
+ *
+ * The CRTCs are contiguous: mmx_state_crtc_at(@s, 0) is an array of
+ * mmx_state_ncrtcs() of them (as mmx_screen_bbox() takes).
+ *
+ * Return: the CRTC, living as long as @s; NULL when @index is out of range
+ */
+const struct mmx_crtc_info *mmx_state_crtc_at(const struct mmx_state *s,
+					      uint32_t index);
+
+/**
+ * mmx_state_output - an output by its connector id
+ * @s: the snapshot
+ * @id: connector id
+ *
+ * Return: the output, living as long as @s; NULL when absent
+ */
 const struct mmx_output_info *mmx_state_output(const struct mmx_state *s,
 					       uint32_t id);
+/**
+ * mmx_state_output_by_name - an output by its RandR name
+ * @s: the snapshot
+ * @name: "VGA-1", "HDMI-1", ...
+ *
+ * Return: the output, living as long as @s; NULL when absent
+ */
 const struct mmx_output_info *
 mmx_state_output_by_name(const struct mmx_state *s, const char *name);
+/**
+ * mmx_state_crtc - a CRTC by its id
+ * @s: the snapshot
+ * @id: KMS CRTC id
+ *
+ * Return: the CRTC, living as long as @s; NULL when absent
+ */
 const struct mmx_crtc_info *mmx_state_crtc(const struct mmx_state *s,
 					   uint32_t id);
 const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,

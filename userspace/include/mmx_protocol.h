@@ -91,7 +91,8 @@ struct mmx_proto_header {
  *	decide)
  * @MMX_MSG_SUBSCRIBE: reserved: ask for EVENT messages
  * @MMX_MSG_GET_STATE: struct mmx_proto_get_state; reply: struct mmx_state
- *	(the whole fixed-size struct, as in 1.0)
+ *	(the whole fixed-size struct, as in 1.0; opaque in libmmx.h, its
+ *	layout is libmmx's private lib/mmx_state.h)
  * @MMX_MSG_GET_STATE_RECORDS: (1.3) struct mmx_proto_get_state; reply:
  *	the state records (mmx_wire_decode_state(); the layout is in
  *	Documentation/mmxd-protocol.rst)

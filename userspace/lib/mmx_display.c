@@ -224,6 +224,102 @@ void mmx_state_free(struct mmx_state *s)
 	free(s);
 }
 
+uint32_t mmx_state_flags(const struct mmx_state *s)
+{
+	return s ? s->flags : 0;
+}
+
+uint32_t mmx_state_pan_mode(const struct mmx_state *s)
+{
+	return s ? s->pan_mode : 0;
+}
+
+const char *mmx_state_driver(const struct mmx_state *s)
+{
+	return s ? s->driver : NULL;
+}
+
+uint64_t mmx_state_timestamp(const struct mmx_state *s)
+{
+	return s ? s->timestamp : 0;
+}
+
+uint64_t mmx_state_config_timestamp(const struct mmx_state *s)
+{
+	return s ? s->config_timestamp : 0;
+}
+
+/* *@a = @x, *@b = @y, each where its pointer is set */
+static void get_pair(uint32_t *a, uint32_t *b, uint32_t x, uint32_t y)
+{
+	if (a)
+		*a = x;
+	if (b)
+		*b = y;
+}
+
+void mmx_state_screen_size(const struct mmx_state *s, uint32_t *width,
+			   uint32_t *height)
+{
+	if (s)
+		get_pair(width, height, s->screen_width, s->screen_height);
+}
+
+void mmx_state_min_size(const struct mmx_state *s, uint32_t *width,
+			uint32_t *height)
+{
+	if (s)
+		get_pair(width, height, s->min_width, s->min_height);
+}
+
+void mmx_state_max_size(const struct mmx_state *s, uint32_t *width,
+			uint32_t *height)
+{
+	if (s)
+		get_pair(width, height, s->max_width, s->max_height);
+}
+
+uint32_t mmx_state_primary(const struct mmx_state *s)
+{
+	return s ? s->primary : 0;
+}
+
+void mmx_state_pointer(const struct mmx_state *s, int32_t *x, int32_t *y)
+{
+	if (!s)
+		return;
+	if (x)
+		*x = s->pointer_x;
+	if (y)
+		*y = s->pointer_y;
+}
+
+uint32_t mmx_state_noutputs(const struct mmx_state *s)
+{
+	if (!s)
+		return 0;
+	return s->noutput < MMX_MAX_OUTPUTS ? s->noutput : MMX_MAX_OUTPUTS;
+}
+
+uint32_t mmx_state_ncrtcs(const struct mmx_state *s)
+{
+	if (!s)
+		return 0;
+	return s->ncrtc < MMX_MAX_CRTCS ? s->ncrtc : MMX_MAX_CRTCS;
+}
+
+const struct mmx_output_info *mmx_state_output_at(const struct mmx_state *s,
+						  uint32_t index)
+{
+	return index < mmx_state_noutputs(s) ? &s->outputs[index] : NULL;
+}
+
+const struct mmx_crtc_info *mmx_state_crtc_at(const struct mmx_state *s,
+					      uint32_t index)
+{
+	return index < mmx_state_ncrtcs(s) ? &s->crtcs[index] : NULL;
+}
+
 const struct mmx_output_info *mmx_state_output(const struct mmx_state *s,
 					       uint32_t id)
 {

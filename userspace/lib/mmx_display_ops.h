@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "libmmx.h"
+#include "mmx_state.h"
 
 /**
  * struct mmx_display_ops - one display, local or remote

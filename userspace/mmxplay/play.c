@@ -323,9 +323,9 @@ static int find_output(struct player *p, uint32_t *output)
 		}
 		*output = out->id;
 	} else {
-		for (i = 0; i < st->noutput; i++)
-			if (st->outputs[i].crtc) {
-				out = &st->outputs[i];
+		for (i = 0; i < mmx_state_noutputs(st); i++)
+			if (mmx_state_output_at(st, i)->crtc) {
+				out = mmx_state_output_at(st, i);
 				break;
 			}
 	}

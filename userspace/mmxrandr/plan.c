@@ -280,10 +280,10 @@ static int resolve_transform(struct planner *p, struct po *o)
 		return 0;
 	if (!o->lit)
 		return 0;	/* xrandr ignores it for an output left off */
-	if (!(p->s->flags & MMX_STATE_TRANSFORMS))
+	if (!(mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS))
 		return plerr(p, -EOPNOTSUPP,
 			     "output %s: the %s driver has no CRTC transforms",
-			     o->info->name, p->s->driver);
+			     o->info->name, mmx_state_driver(p->s));
 	if (r->changes & MMXR_CH_TRANSFORM) {
 		memcpy(o->matrix, r->matrix, sizeof(o->matrix));
 		o->filter = r->transform_filter;
@@ -543,8 +543,8 @@ static int resolve_crtc(struct planner *p, const struct po *o, uint32_t *id)
 		c = mmx_state_crtc(p->s, (uint32_t)v);
 	} else {
 		v = strtoul(a, NULL, 10);
-		if (v < p->s->ncrtc && v < MMX_MAX_CRTCS)
-			c = &p->s->crtcs[v];
+		if (v < mmx_state_ncrtcs(p->s))
+			c = mmx_state_crtc_at(p->s, (uint32_t)v);
 	}
 	if (!c)
 		return plerr(p, -ENOENT, "cannot find crtc %s", a);
@@ -572,7 +572,7 @@ static int guess_crtc_index(struct planner *p, const struct po *o,
 	if (o->crtc)
 		return (int)o->crtc->index;
 	/* as libmmx: the CRTC at the output's own position first */
-	self = (uint32_t)(o->info - p->s->outputs);
+	self = (uint32_t)(o - p->po);	/* po[k] is output k */
 	for (pass = 0; pass < 2; pass++) {
 		for (k = 0; k < o->info->ncrtc && k < MMX_MAX_CRTCS; k++) {
 			const struct mmx_crtc_info *c =
@@ -609,8 +609,8 @@ static void fb_warn(struct planner *p, const struct po *o)
 static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 {
 	struct mmx_crtc_info areas[MMX_MAX_OUTPUTS];
-	const struct mmx_state *s = p->s;
 	uint32_t need_w, need_h, n = 0;
+	uint32_t min_w, min_h, max_w, max_h;
 	unsigned int k;
 
 	memset(areas, 0, sizeof(areas));
@@ -640,14 +640,16 @@ static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 	if (p->req->flags & MMXR_FB) {
 		need_w = p->req->fb_width;
 		need_h = p->req->fb_height;
-		if (need_w < s->min_width || need_h < s->min_height)
+		mmx_state_min_size(p->s, &min_w, &min_h);
+		if (need_w < min_w || need_h < min_h)
 			return plerr(p, -EINVAL, "screen must be at least %ux%u",
-				     s->min_width, s->min_height);
+				     min_w, min_h);
 	}
-	if (need_w > s->max_width || need_h > s->max_height)
+	mmx_state_max_size(p->s, &max_w, &max_h);
+	if (need_w > max_w || need_h > max_h)
 		return plerr(p, -EINVAL,
 			     "screen cannot be larger than %ux%u (desired size %ux%u)",
-			     s->max_width, s->max_height, need_w, need_h);
+			     max_w, max_h, need_w, need_h);
 	*w = need_w;
 	*h = need_h;
 	return 0;
@@ -680,15 +682,17 @@ static int build_change(struct planner *p, struct po *o)
 		    !o->was_lit)
 			flags |= MMX_CHANGE_ROTATION;
 		if (o->transform_set ||
-		    (!o->was_lit && (p->s->flags & MMX_STATE_TRANSFORMS)))
+		    (!o->was_lit &&
+		     (mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS)))
 			flags |= MMX_CHANGE_TRANSFORM;
 		else if (r && (r->changes & MMXR_CH_FILTER))
 			flags |= MMX_CHANGE_FILTER;
 		if (r && (r->changes & MMXR_CH_PANNING)) {
-			if (!(p->s->flags & MMX_STATE_TRANSFORMS))
+			if (!(mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS))
 				return plerr(p, -EOPNOTSUPP,
 					     "output %s: the %s driver has no panning",
-					     o->info->name, p->s->driver);
+					     o->info->name,
+					     mmx_state_driver(p->s));
 			flags |= MMX_CHANGE_PANNING;
 		}
 	}
@@ -760,7 +764,7 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 		.req = req, .s = s, .plan = plan, .err = err, .errlen = errlen,
 	};
 	struct mmx_config *cfg = &plan->cfg;
-	uint32_t sw = 0, sh = 0;
+	uint32_t sw = 0, sh = 0, cur_w, cur_h;
 	unsigned int k;
 	int ret;
 
@@ -770,11 +774,11 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 		err[0] = '\0';
 
 	/* the current state */
-	p.n = s->noutput < MMX_MAX_OUTPUTS ? s->noutput : MMX_MAX_OUTPUTS;
+	p.n = mmx_state_noutputs(s);
 	for (k = 0; k < p.n; k++) {
 		struct po *o = &p.po[k];
 
-		o->info = &s->outputs[k];
+		o->info = mmx_state_output_at(s, k);
 		o->crtc = o->info->crtc ? mmx_state_crtc(s, o->info->crtc) : NULL;
 		o->was_lit = o->crtc && o->crtc->mode_valid;
 		o->lit = o->was_lit;
@@ -861,8 +865,9 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 	plan->apply = cfg->nchange > 0 ||
 		(cfg->flags & (MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
 			       MMX_CONFIG_PAN_MODE));
+	mmx_state_screen_size(s, &cur_w, &cur_h);
 	if (plan->apply && (req->flags & MMXR_VERBOSE) &&
-	    (sw != s->screen_width || sh != s->screen_height))
+	    (sw != cur_w || sh != cur_h))
 		append(plan->out, sizeof(plan->out), "screen 0: %ux%u\n",
 		       sw, sh);
 	if (req->flags & MMXR_DRYRUN)

@@ -278,7 +278,8 @@ static void print_output(FILE *f, const struct mmx_state *s,
 	uint32_t rotation = cur ? c->rotation : MMX_ROTATE_0;
 	const struct mmx_transform_info *xf = c ? &c->current : NULL;
 	const struct mmx_panning_info *pan = c ? &c->panning : NULL;
-	int primary = o->primary || (s->primary && s->primary == o->id);
+	int primary = o->primary ||
+		(mmx_state_primary(s) && mmx_state_primary(s) == o->id);
 	int panning = pan && (pan->width || pan->height || pan->left ||
 			      pan->top || pan->track_width ||
 			      pan->track_height || pan->track_left ||
@@ -347,7 +348,7 @@ static void print_output(FILE *f, const struct mmx_state *s,
 	if (verbose) {
 		fprintf(f, "\tIdentifier: 0x%x\n", o->id);
 		fprintf(f, "\tTimestamp:  %d\n",
-			(int)(uint32_t)(s->timestamp / 1000000));
+			(int)(uint32_t)(mmx_state_timestamp(s) / 1000000));
 		fprintf(f, "\tSubpixel:   %s\n",
 			o->subpixel < 6 ? subpixel_orders[o->subpixel] :
 			"unknown");
@@ -427,11 +428,13 @@ static void print_output(FILE *f, const struct mmx_state *s,
 
 void mmxr_print_state(FILE *f, const struct mmx_state *s, uint32_t flags)
 {
-	uint32_t k;
+	uint32_t k, min_w, min_h, w, h, max_w, max_h;
 
+	mmx_state_min_size(s, &min_w, &min_h);
+	mmx_state_screen_size(s, &w, &h);
+	mmx_state_max_size(s, &max_w, &max_h);
 	fprintf(f, "Screen 0: minimum %u x %u, current %u x %u, maximum %u x %u\n",
-		s->min_width, s->min_height, s->screen_width,
-		s->screen_height, s->max_width, s->max_height);
-	for (k = 0; k < s->noutput && k < MMX_MAX_OUTPUTS; k++)
-		print_output(f, s, &s->outputs[k], flags);
+		min_w, min_h, w, h, max_w, max_h);
+	for (k = 0; k < mmx_state_noutputs(s); k++)
+		print_output(f, s, mmx_state_output_at(s, k), flags);
 }
