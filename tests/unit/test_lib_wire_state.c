@@ -4,8 +4,9 @@
  * states of 0, 1, 2 and the most outputs, odd modes, negative positions
  * and transforms round-trip field by field; every truncation, byte flip,
  * count above its array and byte too many is refused with its errno or
- * decodes to a state that is safe to use; and the size of a GET_STATE
- * reply for two outputs, whole struct against records.
+ * decodes to a state that is safe to use; the size of a GET_STATE
+ * reply for two outputs, whole struct against records; and the public
+ * accessors that read a state for libmmx's clients.
  */
 
 #include <errno.h>
@@ -692,6 +693,67 @@ static int test_two_output_size(void)
 	return 0;
 }
 
+/* The mmx_state_*() accessors read every field; NULL and bad indices. */
+static int test_accessors(void)
+{
+	uint32_t w = 7, h = 7;
+	int32_t x = 7, y = 7;
+
+	state_fill(&st, 2, 3);
+	st.pan_mode = MMX_PAN_JOINT;
+	UNIT_CHECK(mmx_state_flags(&st) == st.flags, "flags");
+	UNIT_CHECK(mmx_state_pan_mode(&st) == MMX_PAN_JOINT, "pan_mode");
+	UNIT_CHECK(!strcmp(mmx_state_driver(&st), "mmx"), "driver");
+	UNIT_CHECK(mmx_state_timestamp(&st) == st.timestamp, "timestamp");
+	UNIT_CHECK(mmx_state_config_timestamp(&st) == st.config_timestamp,
+		   "config_timestamp");
+	mmx_state_screen_size(&st, &w, &h);
+	UNIT_CHECK(w == 3840 && h == 1080, "screen %ux%u", w, h);
+	mmx_state_min_size(&st, &w, &h);
+	UNIT_CHECK(w == 1 && h == 1, "min %ux%u", w, h);
+	mmx_state_max_size(&st, &w, NULL);
+	mmx_state_max_size(&st, NULL, &h);
+	UNIT_CHECK(w == 8192 && h == 8192, "max %ux%u", w, h);
+	UNIT_CHECK(mmx_state_primary(&st) == 50, "primary");
+	mmx_state_pointer(&st, &x, &y);
+	UNIT_CHECK(x == -1 && y == INT32_MIN, "pointer %d,%d", x, y);
+	UNIT_CHECK(mmx_state_noutputs(&st) == 2 && mmx_state_ncrtcs(&st) == 2,
+		   "counts");
+	UNIT_CHECK(mmx_state_output_at(&st, 1) == &st.outputs[1] &&
+		   !mmx_state_output_at(&st, 2), "output_at");
+	UNIT_CHECK(mmx_state_crtc_at(&st, 0) == &st.crtcs[0] &&
+		   mmx_state_crtc_at(&st, 1) == mmx_state_crtc_at(&st, 0) + 1 &&
+		   !mmx_state_crtc_at(&st, 2), "crtc_at");
+	UNIT_CHECK(mmx_state_output(&st, st.outputs[1].id) == &st.outputs[1],
+		   "output by id");
+	UNIT_CHECK(mmx_state_crtc(&st, st.crtcs[1].id) == &st.crtcs[1],
+		   "crtc by id");
+
+	/* counts above the arrays are clamped */
+	st.noutput = MMX_MAX_OUTPUTS + 1;
+	st.ncrtc = UINT32_MAX;
+	UNIT_CHECK(mmx_state_noutputs(&st) == MMX_MAX_OUTPUTS &&
+		   mmx_state_ncrtcs(&st) == MMX_MAX_CRTCS, "clamped counts");
+	UNIT_CHECK(!mmx_state_output_at(&st, MMX_MAX_OUTPUTS) &&
+		   !mmx_state_crtc_at(&st, MMX_MAX_CRTCS), "past the arrays");
+
+	/* NULL: 0 or NULL, nothing written */
+	w = h = 7;
+	x = y = 7;
+	mmx_state_screen_size(NULL, &w, &h);
+	mmx_state_min_size(NULL, &w, &h);
+	mmx_state_max_size(NULL, &w, &h);
+	mmx_state_pointer(NULL, &x, &y);
+	UNIT_CHECK(w == 7 && h == 7 && x == 7 && y == 7, "NULL wrote");
+	UNIT_CHECK(!mmx_state_flags(NULL) && !mmx_state_pan_mode(NULL) &&
+		   !mmx_state_driver(NULL) && !mmx_state_timestamp(NULL) &&
+		   !mmx_state_config_timestamp(NULL) &&
+		   !mmx_state_primary(NULL) && !mmx_state_noutputs(NULL) &&
+		   !mmx_state_ncrtcs(NULL) && !mmx_state_output_at(NULL, 0) &&
+		   !mmx_state_crtc_at(NULL, 0), "NULL state");
+	return 0;
+}
+
 static const struct unit_case cases[] = {
 	{ "round-trip", "0, 1, 2 and the most outputs, odd modes, transforms: equal field by field",
 	  test_round_trip },
@@ -703,6 +765,8 @@ static const struct unit_case cases[] = {
 	  test_refused },
 	{ "two-output-size", "GET_STATE reply bytes for two outputs, before and after",
 	  test_two_output_size },
+	{ "accessors", "mmx_state_*() read every field; clamped counts, bad indices, NULL",
+	  test_accessors },
 };
 
 int main(int argc, char **argv)
