@@ -547,8 +547,9 @@ static int cmd_state_records(void)
 	else if (enc_len != rec.len || memcmp(enc, rec.data, enc_len))
 		fail("state-records: the records are not the whole struct's (%zu/%zu bytes)",
 		     enc_len, rec.len);
-	printf("state-records: %u outputs, %u CRTCs, %s\n", back.noutput,
-	       back.ncrtc, failed ? "differ" : "same state");
+	printf("state-records: %u outputs, %u CRTCs, %s\n",
+	       mmx_state_noutputs(&back), mmx_state_ncrtcs(&back),
+	       failed ? "differ" : "same state");
 	free(enc);
 out:
 	free(old.raw);
