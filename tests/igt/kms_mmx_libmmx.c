@@ -167,6 +167,15 @@ static struct mmx_output_change *light(struct mmx_display *x,
 	return c;
 }
 
+/* An empty config, freed by the caller with mmx_config_free(). */
+static struct mmx_config *new_config(void)
+{
+	struct mmx_config *cfg = NULL;
+
+	mmx_assert_eq(mmx_config_new(&cfg), 0);
+	return cfg;
+}
+
 static void apply(struct mmx_display *x, const struct mmx_config *cfg)
 {
 	struct mmx_error err = { 0 };
@@ -372,7 +381,7 @@ static void test_names(struct mmx_dev *d)
 	struct mmx_state *s = NULL;
 	const struct mmx_output_info *e, *v;
 	const struct mmx_property *p;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_error err = { 0 };
 	uint32_t i, j;
 	int ret;
@@ -460,14 +469,15 @@ static void test_names(struct mmx_dev *d)
 	for (i = 0; i < mmx_state_ncrtcs(s); i++)
 		mmx_assert_eq(mmx_state_crtc_at(s, i)->rotations, 0x3f);
 	/* this second client is not DRM master: changes are refused */
-	mmx_config_init(&cfg);
-	light(x, &cfg, "eDP-1", 0, 0);
-	ret = mmx_apply(x, &cfg, &err);
+	mmx_config_reset(cfg);
+	light(x, cfg, "eDP-1", 0, 0);
+	ret = mmx_apply(x, cfg, &err);
 	mmx_info("non-master apply: %d: %s", ret, err.message);
 	mmx_assert_eq(ret, -EACCES);
 	mmx_assert(strstr(err.message, "master"));
 	mmx_state_free(s);
 	mmx_close(x);
+	mmx_config_free(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -568,23 +578,22 @@ static void test_probe_current(struct mmx_dev *d)
 static void test_mode_capture(struct mmx_dev *d)
 {
 	struct mmx_display *x = disp(d);
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_state *s;
 	const struct mmx_crtc_info *c;
 	int fbs = fb_count(d);
 
 	mmx_require(d->n_outputs >= 2);
-	mmx_config_init(&cfg);
-	light(x, &cfg, "eDP-1", 0, 0);
-	light(x, &cfg, "VGA-1", 320, 0);
-	cfg.flags |= MMX_CONFIG_PRIMARY;
-	cfg.primary = output_id(x, "VGA-1");
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	light(x, cfg, "eDP-1", 0, 0);
+	light(x, cfg, "VGA-1", 320, 0);
+	mmx_config_set_primary(cfg, output_id(x, "VGA-1"));
+	apply(x, cfg);
 	s = snap(x);
 	/* the screen: the bounding box of the two CRTCs */
 	mmx_assert_eq(screen_width(s), 640);
 	mmx_assert_eq(screen_height(s), 240);
-	mmx_assert_eq(mmx_state_primary(s), cfg.primary);
+	mmx_assert_eq(mmx_state_primary(s), output_id(x, "VGA-1"));
 	mmx_assert(output(s, "VGA-1")->primary);
 	mmx_assert(!output(s, "eDP-1")->primary);
 	c = crtc_of(s, "VGA-1");
@@ -602,9 +611,9 @@ static void test_mode_capture(struct mmx_dev *d)
 	check_picture(x, "VGA-1", map_identity, ~0u, ~0u, "VGA-1 at 320,0");
 
 	/* off: the CRTC goes dark, the other keeps its picture */
-	mmx_config_init(&cfg);
-	mmx_config_output(&cfg, output_id(x, "VGA-1"))->flags = MMX_CHANGE_OFF;
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	mmx_config_output(cfg, output_id(x, "VGA-1"))->flags = MMX_CHANGE_OFF;
+	apply(x, cfg);
 	s = snap(x);
 	mmx_assert_eq(output(s, "VGA-1")->crtc, 0);
 	mmx_assert_eq(screen_width(s), 320);	/* shrinks to the lit CRTC */
@@ -612,6 +621,7 @@ static void test_mode_capture(struct mmx_dev *d)
 	check_picture(x, "eDP-1", map_identity, ~0u, ~0u, "after VGA off");
 	disp_close();
 	mmx_assert_eq(fb_count(d), fbs);	/* freed with the display */
+	mmx_config_free(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -622,15 +632,15 @@ static void rotate(struct mmx_dev *d, uint32_t rotation, map_fn map,
 {
 	struct mmx_display *x = disp(d);
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_state *s;
 	const struct mmx_crtc_info *ci;
 
-	mmx_config_init(&cfg);
-	c = light(x, &cfg, "eDP-1", 16, 8);
+	mmx_config_reset(cfg);
+	c = light(x, cfg, "eDP-1", 16, 8);
 	c->flags |= MMX_CHANGE_ROTATION;
 	c->rotation = rotation;
-	apply(x, &cfg);
+	apply(x, cfg);
 	s = snap(x);
 	ci = crtc_of(s, "eDP-1");
 	mmx_assert_eq(ci->rotation, rotation);
@@ -662,6 +672,7 @@ static void rotate(struct mmx_dev *d, uint32_t rotation, map_fn map,
 		mmx_close(y);
 	}
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 static void test_rotate_left(struct mmx_dev *d)
@@ -685,23 +696,23 @@ static void test_scale_nearest(struct mmx_dev *d)
 	static const double scale2[9] = { 2, 0, 0, 0, 2, 0, 0, 0, 1 };
 	struct mmx_display *x = disp(d);
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_state *s, *s2;
 	const struct mmx_crtc_info *ci;
 	uint32_t edp = output_id(x, "eDP-1");
 
-	mmx_config_init(&cfg);
-	light(x, &cfg, "eDP-1", 0, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	light(x, cfg, "eDP-1", 0, 0);
+	apply(x, cfg);
 
 	/* pending only: recorded, nothing shown */
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_PENDING_ONLY;
-	c = mmx_config_output(&cfg, edp);
+	mmx_config_reset(cfg);
+	mmx_config_set_flags(cfg, MMX_CONFIG_PENDING_ONLY);
+	c = mmx_config_output(cfg, edp);
 	c->flags = MMX_CHANGE_TRANSFORM;
 	memcpy(c->transform.matrix, scale2, sizeof(scale2));
 	snprintf(c->transform.filter, sizeof(c->transform.filter), "fast");
-	apply(x, &cfg);
+	apply(x, cfg);
 	s = snap(x);
 	ci = crtc_of(s, "eDP-1");
 	mmx_assert(ci->current.identity);
@@ -713,9 +724,9 @@ static void test_scale_nearest(struct mmx_dev *d)
 	check_picture(x, "eDP-1", map_identity, ~0u, ~0u, "pending only");
 
 	/* the next configuration makes it current (RandR SetCrtcConfig) */
-	mmx_config_init(&cfg);
-	mmx_config_output(&cfg, edp)->flags = MMX_CHANGE_POS;
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	mmx_config_output(cfg, edp)->flags = MMX_CHANGE_POS;
+	apply(x, cfg);
 	s = snap(x);
 	ci = crtc_of(s, "eDP-1");
 	mmx_assert(!ci->current.identity);
@@ -737,8 +748,8 @@ static void test_scale_nearest(struct mmx_dev *d)
 	mmx_assert_eq_str(ci->pending.filter, "bilinear");
 	mmx_assert_eq_str(ci->current.filter, "nearest");
 	mmx_state_free(s2);
-	mmx_config_init(&cfg);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	apply(x, cfg);
 	s2 = snap(x);
 	ci = crtc_of(s2, "eDP-1");
 	mmx_assert_eq_str(ci->current.filter, "bilinear");
@@ -746,6 +757,7 @@ static void test_scale_nearest(struct mmx_dev *d)
 	mmx_state_free(s2);
 	mmx_state_free(s);
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -755,15 +767,15 @@ static void test_screen_resize(struct mmx_dev *d)
 {
 	struct mmx_display *x = disp(d);
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_error err = { 0 };
 	struct mmx_state *s;
 	uint32_t edp = output_id(x, "eDP-1");
 	int fbs = fb_count(d), ret;
 
-	mmx_config_init(&cfg);
-	light(x, &cfg, "eDP-1", 0, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	light(x, cfg, "eDP-1", 0, 0);
+	apply(x, cfg);
 	mmx_assert_eq(fb_count(d), fbs + 1);
 	check_picture(x, "eDP-1", map_identity, ~0u, ~0u, "before");
 
@@ -778,31 +790,28 @@ static void test_screen_resize(struct mmx_dev *d)
 	check_picture(x, "eDP-1", map_identity, 320, 240, "grown");
 
 	/* the grown area is black: move there (keeping the size) */
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_SCREEN_SIZE;
-	cfg.screen_width = 1024;
-	cfg.screen_height = 768;
-	c = mmx_config_output(&cfg, edp);
+	mmx_config_reset(cfg);
+	mmx_config_set_screen_size(cfg, 1024, 768);
+	c = mmx_config_output(cfg, edp);
 	c->flags = MMX_CHANGE_POS;
 	c->x = 160;
 	c->y = 120;
-	apply(x, &cfg);
+	apply(x, cfg);
 	check_picture(x, "eDP-1", map_identity, 320, 240, "grown, moved");
 
 	/* shrink to 400x300: the content at the origin stays */
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_SCREEN_SIZE;
-	cfg.screen_width = 400;
-	cfg.screen_height = 300;
-	c = mmx_config_output(&cfg, edp);
+	mmx_config_reset(cfg);
+	mmx_config_set_screen_size(cfg, 400, 300);
+	c = mmx_config_output(cfg, edp);
 	c->flags = MMX_CHANGE_POS;
 	c->x = 80;
 	c->y = 60;
-	apply(x, &cfg);
+	apply(x, cfg);
 	mmx_assert_eq(fb_count(d), fbs + 1);
 	check_picture(x, "eDP-1", map_identity, 320, 240, "shrunk");
 	disp_close();
 	mmx_assert_eq(fb_count(d), fbs);
+	mmx_config_free(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -834,16 +843,16 @@ static void expect_pos(struct mmx_display *x, const char *name, int32_t px,
 static void test_panning(struct mmx_dev *d)
 {
 	struct mmx_display *x = disp(d);
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_state *s;
 	const struct mmx_crtc_info *c;
 	int32_t px, py;
 
 	mmx_require(d->n_outputs >= 2);
-	mmx_config_init(&cfg);
-	set_pan(light(x, &cfg, "eDP-1", 0, 0), 640, 480, 0, 0);
-	set_pan(light(x, &cfg, "VGA-1", 640, 0), 640, 480, 640, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	set_pan(light(x, cfg, "eDP-1", 0, 0), 640, 480, 0, 0);
+	set_pan(light(x, cfg, "VGA-1", 640, 0), 640, 480, 640, 0);
+	apply(x, cfg);
 	s = snap(x);
 	mmx_assert_eq(screen_width(s), 1280);
 	mmx_assert_eq(screen_height(s), 480);
@@ -869,12 +878,11 @@ static void test_panning(struct mmx_dev *d)
 	expect_pos(x, "VGA-1", 640, 0);
 
 	/* joint, from (0,0) and (640,0) again */
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_PAN_MODE;
-	cfg.pan_mode = MMX_PAN_JOINT;
-	light(x, &cfg, "eDP-1", 0, 0);
-	light(x, &cfg, "VGA-1", 640, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	mmx_config_set_pan_mode(cfg, MMX_PAN_JOINT);
+	light(x, cfg, "eDP-1", 0, 0);
+	light(x, cfg, "VGA-1", 640, 0);
+	apply(x, cfg);
 	expect_pos(x, "eDP-1", 0, 0);
 	mmx_do(mmx_pointer_moved(x, 400, 100));
 	expect_pos(x, "eDP-1", 81, 0);
@@ -889,20 +897,21 @@ static void test_panning(struct mmx_dev *d)
 	expect_pos(x, "eDP-1", 81, 61);
 	expect_pos(x, "VGA-1", 721, 61);
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 static void test_panning_rotated(struct mmx_dev *d)
 {
 	struct mmx_display *x = disp(d);
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 
-	mmx_config_init(&cfg);
-	c = light(x, &cfg, "eDP-1", 0, 0);
+	mmx_config_reset(cfg);
+	c = light(x, cfg, "eDP-1", 0, 0);
 	c->flags |= MMX_CHANGE_ROTATION;
 	c->rotation = MMX_ROTATE_90;
 	set_pan(c, 480, 640, 0, 0);
-	apply(x, &cfg);
+	apply(x, cfg);
 	/* test_lib_pan's pan-rotation: (300, 10) -> (60, 0);
 	 * (100 + 60, 400) -> (60, 81) */
 	mmx_do(mmx_pointer_moved(x, 300, 10));
@@ -911,6 +920,7 @@ static void test_panning_rotated(struct mmx_dev *d)
 	expect_pos(x, "eDP-1", 60, 81);
 	check_picture(x, "eDP-1", map_left, ~0u, ~0u, "left, panned");
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -960,19 +970,18 @@ static void test_motion_ioctls(struct mmx_dev *d)
 	struct mmx_display *x = disp(d);
 	struct mmx_output *o = NULL;
 	struct mmx_state *s;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	unsigned int first, n;
 	struct mmx_req *r;
 	uint32_t vga;
 	int i;
 
 	mmx_require(d->n_outputs >= 2);
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_PAN_MODE;
-	cfg.pan_mode = MMX_PAN_JOINT;
-	set_pan(light(x, &cfg, "eDP-1", 0, 0), 640, 480, 0, 0);
-	set_pan(light(x, &cfg, "VGA-1", 640, 0), 640, 480, 640, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	mmx_config_set_pan_mode(cfg, MMX_PAN_JOINT);
+	set_pan(light(x, cfg, "eDP-1", 0, 0), 640, 480, 0, 0);
+	set_pan(light(x, cfg, "VGA-1", 640, 0), 640, 480, 640, 0);
+	apply(x, cfg);
 
 	/* both CRTCs pan (joint); the first motion reads the kernel */
 	first = motion_ioctls(d, x, 400, 100);
@@ -1013,6 +1022,7 @@ static void test_motion_ioctls(struct mmx_dev *d)
 	mmx_assert_eq(mmx_prop_get(d, o->primary, "FB_ID"), 0);
 	expect_pos(x, "eDP-1", 81, 0);
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1148,7 +1158,7 @@ static void test_link_good(struct mmx_dev *d)
 	struct mmx_display *x = disp(d);
 	struct mmx_output_change *c;
 	const struct mmx_crtc_info *crtc;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_state *s;
 	struct mmx_mode big;
 	int i;
@@ -1172,12 +1182,12 @@ static void test_link_good(struct mmx_dev *d)
 	big.vsync_end = 495;
 	big.vtotal = 1100;
 	big.flags = DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_PVSYNC;
-	mmx_config_init(&cfg);
-	c = mmx_config_output(&cfg, output_id(x, name));
+	mmx_config_reset(cfg);
+	c = mmx_config_output(cfg, output_id(x, name));
 	mmx_assert(c);
 	c->flags |= MMX_CHANGE_MODE | MMX_CHANGE_POS;
 	c->mode = big;
-	apply(x, &cfg);
+	apply(x, cfg);
 	mmx_assert_eq_u64(link_of(x, name), DRM_MODE_LINK_STATUS_GOOD);
 
 	/* a digital one: single-link TMDS cannot carry 200 MHz */
@@ -1194,19 +1204,19 @@ static void test_link_good(struct mmx_dev *d)
 	mmx_state_free(s);
 
 	/* a config that does not name it leaves it as it is, link included */
-	mmx_config_init(&cfg);
-	light(x, &cfg, "VGA-1", 640, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	light(x, cfg, "VGA-1", 640, 0);
+	apply(x, cfg);
 	mmx_assert_f(link_of(x, name) == DRM_MODE_LINK_STATUS_BAD,
 		     "%s: link-status set by a config that did not name it",
 		     name);
 
 	/* a mode that fits: lit, and the link is Good again */
-	mmx_config_init(&cfg);
-	light(x, &cfg, name, 0, 0);
-	small_mode(&mmx_config_output(&cfg, output_id(x, name))->mode, 640,
+	mmx_config_reset(cfg);
+	light(x, cfg, name, 0, 0);
+	small_mode(&mmx_config_output(cfg, output_id(x, name))->mode, 640,
 		   480);
-	apply(x, &cfg);
+	apply(x, cfg);
 	mmx_assert_f(link_of(x, name) == DRM_MODE_LINK_STATUS_GOOD,
 		     "%s: link-status still Bad after mmx_apply() lit 640x480",
 		     name);
@@ -1220,10 +1230,11 @@ static void test_link_good(struct mmx_dev *d)
 	mmx_info("%s: Bad after the digital monitor came, Good with 640x480 through mmx_apply()",
 		 name);
 
-	mmx_config_init(&cfg);
-	mmx_config_output(&cfg, output_id(x, name))->flags = MMX_CHANGE_OFF;
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	mmx_config_output(cfg, output_id(x, name))->flags = MMX_CHANGE_OFF;
+	apply(x, cfg);
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1262,72 +1273,70 @@ static void test_bad_configs(struct mmx_dev *d)
 	static const double zero[9];
 	struct mmx_display *x = disp(d);
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	uint32_t edp = output_id(x, "eDP-1"), vga = output_id(x, "VGA-1");
 
-	mmx_config_init(&cfg);
-	light(x, &cfg, "eDP-1", 0, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	light(x, cfg, "eDP-1", 0, 0);
+	apply(x, cfg);
 
 	/* a mode the DisplayPort link cannot carry */
-	mmx_config_init(&cfg);
-	c = light(x, &cfg, "eDP-1", 0, 0);
+	mmx_config_reset(cfg);
+	c = light(x, cfg, "eDP-1", 0, 0);
 	small_mode(&c->mode, 4000, 3000);
-	refused(d, x, &cfg, EINVAL, "eDP-1: mode 4000x3000 refused",
+	refused(d, x, cfg, EINVAL, "eDP-1: mode 4000x3000 refused",
 		"4000x3000");
 	/* two outputs, the second one bad: the first is not lit either */
-	light(x, &cfg, "VGA-1", 4000, 0);
-	c = mmx_config_output(&cfg, edp);
+	light(x, cfg, "VGA-1", 4000, 0);
+	c = mmx_config_output(cfg, edp);
 	small_mode(&c->mode, 320, 240);
-	c = mmx_config_output(&cfg, vga);
+	c = mmx_config_output(cfg, vga);
 	c->flags |= MMX_CHANGE_ROTATION;
 	c->rotation = MMX_ROTATE_90 | MMX_ROTATE_180;
-	refused(d, x, &cfg, EINVAL, "VGA-1: bad rotation", "two rotations");
+	refused(d, x, cfg, EINVAL, "VGA-1: bad rotation", "two rotations");
 
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_SCREEN_SIZE;
-	cfg.screen_width = 100000;
-	cfg.screen_height = 100;
-	refused(d, x, &cfg, EINVAL, "screen size", "screen too large");
-	cfg.screen_width = 100;
-	refused(d, x, &cfg, EINVAL, "eDP-1", "screen smaller than the CRTC");
+	mmx_config_reset(cfg);
+	mmx_config_set_screen_size(cfg, 100000, 100);
+	refused(d, x, cfg, EINVAL, "screen size", "screen too large");
+	mmx_config_set_screen_size(cfg, 100, 100);
+	refused(d, x, cfg, EINVAL, "eDP-1", "screen smaller than the CRTC");
 
-	mmx_config_init(&cfg);
-	mmx_config_output(&cfg, 0xdead)->flags = MMX_CHANGE_POS;
-	refused(d, x, &cfg, ENOENT, "no output", "unknown output");
+	mmx_config_reset(cfg);
+	mmx_config_output(cfg, 0xdead)->flags = MMX_CHANGE_POS;
+	refused(d, x, cfg, ENOENT, "no output", "unknown output");
 
-	mmx_config_init(&cfg);
-	c = mmx_config_output(&cfg, edp);
+	mmx_config_reset(cfg);
+	c = mmx_config_output(cfg, edp);
 	c->flags = MMX_CHANGE_TRANSFORM;
 	memcpy(c->transform.matrix, zero, sizeof(zero));
-	refused(d, x, &cfg, EINVAL, "eDP-1", "singular transform");
+	refused(d, x, cfg, EINVAL, "eDP-1", "singular transform");
 	c->transform.matrix[0] = c->transform.matrix[4] = 1;
 	c->transform.matrix[8] = 1;
 	snprintf(c->transform.filter, sizeof(c->transform.filter), "cubic");
-	refused(d, x, &cfg, EINVAL, "filter", "unknown filter");
+	refused(d, x, cfg, EINVAL, "filter", "unknown filter");
 
-	mmx_config_init(&cfg);
-	c = mmx_config_output(&cfg, edp);
+	mmx_config_reset(cfg);
+	c = mmx_config_output(cfg, edp);
 	set_pan(c, 200, 100, 0, 0);	/* smaller than the CRTC */
-	refused(d, x, &cfg, EINVAL, "panning", "panning too small");
+	refused(d, x, cfg, EINVAL, "panning", "panning too small");
 
-	mmx_config_init(&cfg);
-	c = mmx_config_output(&cfg, vga);
+	mmx_config_reset(cfg);
+	c = mmx_config_output(cfg, vga);
 	c->flags = MMX_CHANGE_POS;
 	c->x = 320;
-	refused(d, x, &cfg, EINVAL, "needs a mode", "off output moved");
+	refused(d, x, cfg, EINVAL, "needs a mode", "off output moved");
 
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_PRIMARY;
-	cfg.primary = 0xdead;
-	refused(d, x, &cfg, EINVAL, "primary", "bad primary");
+	mmx_config_reset(cfg);
+	mmx_config_set_primary(cfg, 0xdead);
+	refused(d, x, cfg, EINVAL, "primary", "bad primary");
 
-	mmx_config_init(&cfg);
-	c = mmx_config_output(&cfg, edp);
+	mmx_config_reset(cfg);
+	c = mmx_config_output(cfg, edp);
 	c->flags = MMX_CHANGE_POS;
 	c->x = -5;
-	refused(d, x, &cfg, EINVAL, "eDP-1", "negative position");
+	refused(d, x, cfg, EINVAL, "eDP-1", "negative position");
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 static void test_test_only(struct mmx_dev *d)
@@ -1335,40 +1344,39 @@ static void test_test_only(struct mmx_dev *d)
 	struct mmx_display *x = disp(d);
 	struct mmx_output_change *c;
 	struct mmx_snapshot kms;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_error err = { 0 };
 	struct mmx_state *a, *b;
 	int fbs;
 
-	mmx_config_init(&cfg);
-	light(x, &cfg, "eDP-1", 0, 0);
-	apply(x, &cfg);
+	mmx_config_reset(cfg);
+	light(x, cfg, "eDP-1", 0, 0);
+	apply(x, cfg);
 	fbs = fb_count(d);
 	a = snap(x);
 	mmx_snapshot_take(d, &kms);
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_TEST_ONLY | MMX_CONFIG_SCREEN_SIZE |
-		    MMX_CONFIG_PAN_MODE | MMX_CONFIG_PRIMARY;
-	cfg.screen_width = 1024;
-	cfg.screen_height = 768;
-	cfg.pan_mode = MMX_PAN_JOINT;
-	cfg.primary = output_id(x, "VGA-1");
-	light(x, &cfg, "VGA-1", 320, 0);
-	c = light(x, &cfg, "eDP-1", 0, 240);
+	mmx_config_reset(cfg);
+	mmx_config_set_screen_size(cfg, 1024, 768);
+	mmx_config_set_pan_mode(cfg, MMX_PAN_JOINT);
+	mmx_config_set_primary(cfg, output_id(x, "VGA-1"));
+	mmx_config_set_flags(cfg, mmx_config_flags(cfg) | MMX_CONFIG_TEST_ONLY);
+	light(x, cfg, "VGA-1", 320, 0);
+	c = light(x, cfg, "eDP-1", 0, 240);
 	c->flags |= MMX_CHANGE_ROTATION;
 	c->rotation = MMX_ROTATE_180;
-	mmx_assert_eq(mmx_apply(x, &cfg, &err), 0);
+	mmx_assert_eq(mmx_apply(x, cfg, &err), 0);
 	b = snap(x);
 	assert_same_state(a, b, "TEST_ONLY");
 	mmx_assert_unchanged(d, &kms);
 	mmx_assert_eq(fb_count(d), fbs);
 	/* and a bad one fails as it would for real */
 	c->rotation = 0;
-	mmx_assert_eq(mmx_apply(x, &cfg, &err), -EINVAL);
+	mmx_assert_eq(mmx_apply(x, cfg, &err), -EINVAL);
 	mmx_snapshot_free(&kms);
 	mmx_state_free(a);
 	mmx_state_free(b);
 	disp_close();
+	mmx_config_free(cfg);
 }
 
 static const struct mmx_subtest tests[] = {
@@ -1467,30 +1475,30 @@ static void vtest_unsupported(void)
 	static const double scale2[9] = { 2, 0, 0, 0, 2, 0, 0, 0, 1 };
 	struct mmx_display *x = vdisp();
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	uint32_t *px = NULL, w, h;
 	struct mmx_state *s;
 	const struct mmx_crtc_info *c0;
 	uint32_t id = output_id(x, "Virtual-1");
 
-	mmx_config_init(&cfg);
-	c = light(x, &cfg, "Virtual-1", 0, 0);
+	mmx_config_reset(cfg);
+	c = light(x, cfg, "Virtual-1", 0, 0);
 	c->flags |= MMX_CHANGE_ROTATION;
 	c->rotation = MMX_ROTATE_90;
-	vrefused(x, &cfg, "rotation");
+	vrefused(x, cfg, "rotation");
 	c->rotation = MMX_ROTATE_0 | MMX_REFLECT_Y;
-	vrefused(x, &cfg, "reflection");
+	vrefused(x, cfg, "reflection");
 	c->flags &= ~MMX_CHANGE_ROTATION;
 	c->flags |= MMX_CHANGE_TRANSFORM;
 	memcpy(c->transform.matrix, scale2, sizeof(scale2));
-	vrefused(x, &cfg, "transform");
+	vrefused(x, cfg, "transform");
 	c->flags &= ~MMX_CHANGE_TRANSFORM;
 	c->flags |= MMX_CHANGE_FILTER;
 	snprintf(c->transform.filter, sizeof(c->transform.filter), "best");
-	vrefused(x, &cfg, "filter");
+	vrefused(x, cfg, "filter");
 	c->flags &= ~MMX_CHANGE_FILTER;
 	set_pan(c, 640, 480, 0, 0);
-	vrefused(x, &cfg, "panning");
+	vrefused(x, cfg, "panning");
 
 	mmx_assert_eq(mmx_pointer_moved(x, 10, 10), -EOPNOTSUPP);
 	s = snap(x);
@@ -1503,13 +1511,14 @@ static void vtest_unsupported(void)
 	mmx_state_free(s);
 	(void)id;
 	mmx_close(x);
+	mmx_config_free(cfg);
 }
 
 static void vtest_modeset(void)
 {
 	struct mmx_display *x = vdisp();
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = new_config();
 	struct mmx_state *s;
 	const struct mmx_crtc_info *ci;
 	const struct mmx_output_info *o;
@@ -1517,16 +1526,15 @@ static void vtest_modeset(void)
 
 	s = snap(x);
 	o = output(s, "Virtual-1");
-	mmx_config_init(&cfg);
-	c = mmx_config_output(&cfg, o->id);
+	mmx_config_reset(cfg);
+	c = mmx_config_output(cfg, o->id);
 	c->flags = MMX_CHANGE_MODE | MMX_CHANGE_POS | MMX_CHANGE_ROTATION |
 		   MMX_CHANGE_FILTER;
 	c->mode = o->modes[0];		/* preferred */
 	c->rotation = MMX_ROTATE_0;	/* normal and nearest are fine */
 	snprintf(c->transform.filter, sizeof(c->transform.filter), "fast");
-	cfg.flags = MMX_CONFIG_PRIMARY;
-	cfg.primary = o->id;
-	apply(x, &cfg);
+	mmx_config_set_primary(cfg, o->id);
+	apply(x, cfg);
 	mmx_state_free(s);
 	s = snap(x);
 	ci = crtc_of(s, "Virtual-1");
@@ -1539,15 +1547,16 @@ static void vtest_modeset(void)
 	mmx_assert_eq(mmx_state_primary(s), output(s, "Virtual-1")->id);
 	mmx_assert_eq(mmx_capture(x, ci->id, &w, &h, &px), -EOPNOTSUPP);
 	/* off again */
-	mmx_config_init(&cfg);
-	mmx_config_output(&cfg, output(s, "Virtual-1")->id)->flags =
+	mmx_config_reset(cfg);
+	mmx_config_output(cfg, output(s, "Virtual-1")->id)->flags =
 		MMX_CHANGE_OFF;
-	apply(x, &cfg);
+	apply(x, cfg);
 	mmx_state_free(s);
 	s = snap(x);
 	mmx_assert_eq(output(s, "Virtual-1")->crtc, 0);
 	mmx_state_free(s);
 	mmx_close(x);
+	mmx_config_free(cfg);
 }
 
 static const struct {

@@ -581,7 +581,7 @@ static int cmd_api(void)
 	print_config(s);
 
 	/* the current configuration, TEST_ONLY: accepted */
-	mmx_config_init(&cfg);
+	memset(&cfg, 0, sizeof(cfg));
 	cfg.flags = MMX_CONFIG_TEST_ONLY;
 	for (i = 0; i < mmx_state_ncrtcs(s); i++) {
 		const struct mmx_crtc_info *c = mmx_state_crtc_at(s, i);
@@ -600,7 +600,7 @@ static int cmd_api(void)
 		fail("TEST_ONLY apply of the current configuration: %s",
 		     err.message);
 	/* an output that does not exist: an error with a message */
-	mmx_config_init(&cfg);
+	memset(&cfg, 0, sizeof(cfg));
 	mmx_config_output(&cfg, 0xdead)->flags = MMX_CHANGE_OFF;
 	ret = mmx_apply(d, &cfg, &err);
 	printf("api: bad output: %d '%s'\n", ret, err.message);

@@ -297,7 +297,7 @@ static int test_public_api(void)
 {
 	struct mmx_display *d;
 	struct mmx_state *s;
-	struct mmx_config cfg;
+	struct mmx_config *cfg;
 	struct mmx_error err;
 	struct daemon dm;
 	struct stat st;
@@ -337,14 +337,15 @@ static int test_public_api(void)
 	UNIT_CHECK(!mmx_get_screen_resources_current(d, &s), "state");
 	mmx_state_free(s);
 
-	mmx_config_init(&cfg);
-	mmx_config_output(&cfg, 50)->flags = MMX_CHANGE_OFF;
-	UNIT_CHECK(!mmx_apply(d, &cfg, &err), "apply: %s", err.message);
+	UNIT_CHECK(!mmx_config_new(&cfg), "config");
+	mmx_config_output(cfg, 50)->flags = MMX_CHANGE_OFF;
+	UNIT_CHECK(!mmx_apply(d, cfg, &err), "apply: %s", err.message);
 	UNIT_CHECK(fake_last.nchange == 1 &&
 		   fake_last.changes[0].flags == MMX_CHANGE_OFF,
 		   "config not passed");
-	cfg.flags = MMX_CONFIG_TEST_ONLY;
-	ret = mmx_apply(d, &cfg, &err);
+	mmx_config_set_flags(cfg, MMX_CONFIG_TEST_ONLY);
+	ret = mmx_apply(d, cfg, &err);
+	mmx_config_free(cfg);
 	UNIT_CHECK(ret == -ENOENT && err.err == -ENOENT &&
 		   !strcmp(err.message, "output 50: no such output"),
 		   "apply error %d '%s'", ret, err.message);

@@ -14,6 +14,7 @@
 #include "unit.h"
 #include "mmxrandr.h"
 #include "mmxrandr_state.h"
+#include "mmx_config.h"	/* the tests read the planned config */
 
 #define MAXARGS 40
 
@@ -47,9 +48,9 @@ static const struct mmx_output_change *change(uint32_t output)
 {
 	uint32_t k;
 
-	for (k = 0; k < plan.cfg.nchange; k++)
-		if (plan.cfg.changes[k].output == output)
-			return &plan.cfg.changes[k];
+	for (k = 0; k < plan.cfg->nchange; k++)
+		if (plan.cfg->changes[k].output == output)
+			return &plan.cfg->changes[k];
 	return NULL;
 }
 
@@ -81,8 +82,8 @@ static int test_mode_name(void)
 
 	fresh();
 	UNIT_CHECK(run("--output VGA-1 --mode 640x480") == 0, "%s", err);
-	UNIT_CHECK(plan.apply && plan.cfg.nchange == 1, "nchange %u",
-		   plan.cfg.nchange);
+	UNIT_CHECK(plan.apply && plan.cfg->nchange == 1, "nchange %u",
+		   plan.cfg->nchange);
 	c = change(T_VGA);
 	UNIT_CHECK(c, "no VGA change");
 	UNIT_CHECK(c->flags == (MMX_CHANGE_MODE | MMX_CHANGE_POS |
@@ -94,7 +95,7 @@ static int test_mode_name(void)
 		   "pos %d,%d", c->x, c->y);
 	UNIT_CHECK(c->transform.matrix[0] == 1 && c->transform.matrix[4] == 1 &&
 		   c->transform.identity, "identity for a newly lit output");
-	UNIT_CHECK(!(plan.cfg.flags & MMX_CONFIG_TEST_ONLY), "test only");
+	UNIT_CHECK(!(plan.cfg->flags & MMX_CONFIG_TEST_ONLY), "test only");
 
 	/* by id, and a mode of another output is not this one's */
 	UNIT_CHECK(run("--output eDP-1 --mode 0x4a") == 0, "%s", err);
@@ -146,7 +147,7 @@ static int test_auto(void)
 	/* global --auto: VGA-1 connected and off gets its preferred mode;
 	 * eDP-1, lit, is left alone */
 	UNIT_CHECK(run("--auto") == 0, "%s", err);
-	UNIT_CHECK(plan.cfg.nchange == 1, "nchange %u", plan.cfg.nchange);
+	UNIT_CHECK(plan.cfg->nchange == 1, "nchange %u", plan.cfg->nchange);
 	c = change(T_VGA);
 	UNIT_CHECK(c && c->mode.id == 0x48 && (c->flags & MMX_CHANGE_MODE),
 		   "VGA auto");
@@ -446,9 +447,9 @@ static int test_screen(void)
 {
 	fresh();
 	UNIT_CHECK(run("--fb 2048x1536") == 0, "%s", err);
-	UNIT_CHECK((plan.cfg.flags & MMX_CONFIG_SCREEN_SIZE) &&
-		   plan.cfg.screen_width == 2048 &&
-		   plan.cfg.screen_height == 1536 && plan.apply, "fb");
+	UNIT_CHECK((plan.cfg->flags & MMX_CONFIG_SCREEN_SIZE) &&
+		   plan.cfg->screen_width == 2048 &&
+		   plan.cfg->screen_height == 1536 && plan.apply, "fb");
 	UNIT_CHECK(!plan.warn[0], "warning %s", plan.warn);
 	UNIT_CHECK(run("--fb 800x600") == 0 &&
 		   !strcmp(plan.warn, "specified screen 800x600 not large enough for output eDP-1 (1024x768+0+0)\n"),
@@ -480,16 +481,16 @@ static int test_misc(void)
 {
 	fresh();
 	UNIT_CHECK(run("--output VGA-1 --primary") == 0 &&
-		   (plan.cfg.flags & MMX_CONFIG_PRIMARY) &&
-		   plan.cfg.primary == T_VGA && plan.cfg.nchange == 0 &&
+		   (plan.cfg->flags & MMX_CONFIG_PRIMARY) &&
+		   plan.cfg->primary == T_VGA && plan.cfg->nchange == 0 &&
 		   plan.apply, "primary");
 	UNIT_CHECK(run("--output VGA-1 --primary --noprimary") == 0 &&
-		   plan.cfg.primary == 0, "noprimary wins");
+		   plan.cfg->primary == 0, "noprimary wins");
 	UNIT_CHECK(run("--pan-mode joint") == 0 &&
-		   (plan.cfg.flags & MMX_CONFIG_PAN_MODE) &&
-		   plan.cfg.pan_mode == MMX_PAN_JOINT, "pan mode");
+		   (plan.cfg->flags & MMX_CONFIG_PAN_MODE) &&
+		   plan.cfg->pan_mode == MMX_PAN_JOINT, "pan mode");
 	UNIT_CHECK(run("--dryrun --output VGA-1 --mode 640x480 --right-of eDP-1") == 0 &&
-		   (plan.cfg.flags & MMX_CONFIG_TEST_ONLY), "dryrun");
+		   (plan.cfg->flags & MMX_CONFIG_TEST_ONLY), "dryrun");
 	UNIT_CHECK(!strcmp(plan.out,
 			   "crtc 1:      640x480  59.94 +1024+0 \"VGA-1\"\n"
 			   "screen 0: 1664x768\n"), "out '%s'", plan.out);

@@ -79,9 +79,7 @@ static struct mmx_output_change *step(struct tour *t, struct mmx_config *cfg,
 {
 	struct mmx_output_change *c;
 
-	cfg->flags |= MMX_CONFIG_SCREEN_SIZE;
-	cfg->screen_width = t->screen_w;
-	cfg->screen_height = t->screen_h;
+	mmx_config_set_screen_size(cfg, t->screen_w, t->screen_h);
 	c = mmx_config_output(cfg, t->out[i]);
 	c->flags |= MMX_CHANGE_MODE | MMX_CHANGE_POS | MMX_CHANGE_ROTATION |
 		    MMX_CHANGE_TRANSFORM | MMX_CHANGE_PANNING;
@@ -149,25 +147,27 @@ static int tour_rotate(struct tour *t)
 	int i = t->nout - 1;	/* the second output when there are two */
 	struct pic before = { 0 }, after = { 0 };
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = NULL;
 	struct mmx_state *s = NULL;
 	const struct mmx_crtc_info *crtc;
 	int ret;
 
 	printf("\n---- rotation: %s, RandR's \"normal\" then \"left\"\n",
 	       t->name[i]);
-	mmx_config_init(&cfg);
-	step(t, &cfg, i, 0, 0);
-	step_off(t, &cfg, 1 - i);
-	ret = apply(t, &cfg, "rotation: normal");
+	ret = mmx_config_new(&cfg);
+	if (ret)
+		return ret;
+	step(t, cfg, i, 0, 0);
+	step_off(t, cfg, 1 - i);
+	ret = apply(t, cfg, "rotation: normal");
 	if (!ret)
 		ret = capture(t, i, &before);
 	if (ret)
 		goto out;
-	mmx_config_init(&cfg);
-	c = step(t, &cfg, i, 0, 0);
+	mmx_config_reset(cfg);
+	c = step(t, cfg, i, 0, 0);
 	c->rotation = MMX_ROTATE_90;
-	ret = apply(t, &cfg, "rotation: left");
+	ret = apply(t, cfg, "rotation: left");
 	if (!ret)
 		ret = capture(t, i, &after);
 	if (ret)
@@ -186,6 +186,7 @@ static int tour_rotate(struct tour *t)
 		       t->name[i], t->mode[i].name, crtc->width, crtc->height,
 		       t->mode[i].width, t->mode[i].height);
 out:
+	mmx_config_free(cfg);
 	mmx_state_free(s);
 	free(before.px);
 	free(after.px);
@@ -232,7 +233,7 @@ static int tour_keystone(struct tour *t)
 	};
 	struct pic before = { 0 }, after = { 0 };
 	struct mmx_output_change *c;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = NULL;
 	struct mmx_state *s = NULL;
 	const struct mmx_crtc_info *crtc;
 	double m[9];
@@ -245,19 +246,21 @@ static int tour_keystone(struct tour *t)
 		fprintf(stderr, "mmxdemo: keystone matrix: %s\n", strerror(-ret));
 		return ret;
 	}
-	mmx_config_init(&cfg);
-	step(t, &cfg, 0, x0, 0);
-	step_off(t, &cfg, 1);
-	ret = apply(t, &cfg, "keystone: before");
+	ret = mmx_config_new(&cfg);
+	if (ret)
+		return ret;
+	step(t, cfg, 0, x0, 0);
+	step_off(t, cfg, 1);
+	ret = apply(t, cfg, "keystone: before");
 	if (!ret)
 		ret = capture(t, 0, &before);
 	if (ret)
 		goto out;
-	mmx_config_init(&cfg);
-	c = step(t, &cfg, 0, x0, 0);
+	mmx_config_reset(cfg);
+	c = step(t, cfg, 0, x0, 0);
 	memcpy(c->transform.matrix, m, sizeof(m));
 	snprintf(c->transform.filter, sizeof(c->transform.filter), "bilinear");
-	ret = apply(t, &cfg, "keystone: after");
+	ret = apply(t, cfg, "keystone: after");
 	if (!ret)
 		ret = capture(t, 0, &after);
 	if (ret)
@@ -286,6 +289,7 @@ static int tour_keystone(struct tour *t)
 		printf("summary: keystone: %s's picture pre-distorted into a trapezoid 30%% narrower at the top, bilinear (keystone.png: before | after)\n",
 		       t->name[0]);
 out:
+	mmx_config_free(cfg);
 	mmx_state_free(s);
 	free(before.px);
 	free(after.px);
@@ -341,7 +345,7 @@ static int tour_pan(struct tour *t)
 		(int32_t)t->screen_w - 1,
 	};
 	struct mmx_output_change *a, *b;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = NULL;
 	int ret;
 
 	if (t->nout < 2) {
@@ -356,11 +360,12 @@ static int tour_pan(struct tour *t)
 	 * area, so each CRTC follows the pointer inside its own half,
 	 * independently (libmmx's MMX_PAN_INDEPENDENT, the X server's way).
 	 */
-	mmx_config_init(&cfg);
-	cfg.flags = MMX_CONFIG_PAN_MODE;
-	cfg.pan_mode = MMX_PAN_INDEPENDENT;
-	a = step(t, &cfg, 0, 0, 0);
-	b = step(t, &cfg, 1, (int32_t)half, 0);
+	ret = mmx_config_new(&cfg);
+	if (ret)
+		return ret;
+	mmx_config_set_pan_mode(cfg, MMX_PAN_INDEPENDENT);
+	a = step(t, cfg, 0, 0, 0);
+	b = step(t, cfg, 1, (int32_t)half, 0);
 	a->panning.width = half;
 	a->panning.height = ha;
 	a->panning.track_width = half;
@@ -371,7 +376,8 @@ static int tour_pan(struct tour *t)
 	b->panning.track_left = half;
 	b->panning.track_width = t->screen_w - half;
 	b->panning.track_height = t->screen_h;
-	ret = apply(t, &cfg, "panning");
+	ret = apply(t, cfg, "panning");
+	mmx_config_free(cfg);
 	if (ret)
 		return ret;
 
@@ -535,17 +541,20 @@ static int tour_timed(struct tour *t)
 	uint64_t value, seq0 = 0, ts0 = 0, submitted, frames;
 	char verdict[96];
 	int64_t late;
-	struct mmx_config cfg;
+	struct mmx_config *cfg = NULL;
 	struct mmx_state *s = NULL;
 	const struct mmx_crtc_info *c;
 	int ret;
 
 	printf("\n---- timed commit: %s's picture replaced by colour bars at a chosen time\n",
 	       t->name[0]);
-	mmx_config_init(&cfg);
-	step(t, &cfg, 0, 0, 0);
-	step_off(t, &cfg, 1);
-	ret = apply(t, &cfg, "timed commit: setup");
+	ret = mmx_config_new(&cfg);
+	if (ret)
+		return ret;
+	step(t, cfg, 0, 0, 0);
+	step_off(t, cfg, 1);
+	ret = apply(t, cfg, "timed commit: setup");
+	mmx_config_free(cfg);
 	if (ret)
 		return ret;
 	c = crtc_now(t, 0, &s);

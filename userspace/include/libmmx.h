@@ -11,8 +11,9 @@
  * (an opaque struct mmx_state: RandR's screen resources with every
  * output's and CRTC's info, properties, transforms and panning), read with
  * the mmx_state_*() accessors and freed with mmx_state_free(). Changes
- * are described by a struct mmx_config and applied in one atomic commit by
- * mmx_apply().
+ * are described by a configuration (an opaque struct mmx_config from
+ * mmx_config_new(), filled with the mmx_config_*() setters and
+ * mmx_config_output()) and applied in one atomic commit by mmx_apply().
  *
  * Every function but the snapshot accessors and lookups returns 0 or a
  * negative errno; no global state; a display may be used from one thread
@@ -372,37 +373,22 @@ struct mmx_output_change {
 	struct mmx_set_prop props[MMX_MAX_SET_PROPS];
 };
 
-/* struct mmx_config.flags */
-#define MMX_CONFIG_SCREEN_SIZE	(1u << 0)	/* set @screen_width/height */
-#define MMX_CONFIG_PRIMARY	(1u << 1)	/* set @primary (0: none) */
-#define MMX_CONFIG_PAN_MODE	(1u << 2)	/* set @pan_mode */
+/* mmx_config_flags(): mmx_config_set_*() set the first three */
+#define MMX_CONFIG_SCREEN_SIZE	(1u << 0)	/* set the screen size */
+#define MMX_CONFIG_PRIMARY	(1u << 1)	/* set the primary (0: none) */
+#define MMX_CONFIG_PAN_MODE	(1u << 2)	/* set the pan mode */
 #define MMX_CONFIG_TEST_ONLY	(1u << 3)	/* check, change nothing */
 #define MMX_CONFIG_PENDING_ONLY	(1u << 4)	/* record transforms, no commit */
 
-/**
- * struct mmx_config - a configuration request (RandR SetScreenSize,
- * SetCrtcConfig, SetCrtcTransform, SetPanning, SetOutputPrimary,
- * ChangeOutputProperty for many outputs, applied in one atomic commit)
- * @flags: MMX_CONFIG_*
- * @screen_width: new screen size (MMX_CONFIG_SCREEN_SIZE); without it the
- *	screen grows, or shrinks, to the bounding box of the lit CRTCs and
- *	their panning areas, as xrandr does
- * @screen_height: see @screen_width
- * @primary: primary output (MMX_CONFIG_PRIMARY)
- * @pan_mode: enum mmx_pan_mode (MMX_CONFIG_PAN_MODE)
- * @nchange: entries used in @changes
- * @pad: 0
- * @changes: per-output changes; outputs not listed keep their state
+/*
+ * A configuration request (RandR SetScreenSize, SetCrtcConfig,
+ * SetCrtcTransform, SetPanning, SetOutputPrimary, ChangeOutputProperty for
+ * many outputs, applied in one atomic commit): an opaque handle from
+ * mmx_config_new(), filled with the mmx_config_*() setters and
+ * mmx_config_output(), applied with mmx_apply(), freed with
+ * mmx_config_free(). Outputs without a change keep their state.
  */
-struct mmx_config {
-	uint32_t flags;
-	uint32_t screen_width;
-	uint32_t screen_height;
-	uint32_t primary;
-	uint32_t pan_mode;
-	uint32_t nchange;
-	struct mmx_output_change changes[MMX_MAX_OUTPUTS];
-};
+struct mmx_config;
 
 /**
  * struct mmx_error - why a request failed
@@ -600,10 +586,53 @@ const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,
 /* Apply a configuration; on failure nothing changed and @err says why. */
 int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
 	      struct mmx_error *err);
-/* Zero a config / find-or-add the change entry of @output. */
-void mmx_config_init(struct mmx_config *cfg);
+/**
+ * mmx_config_new - allocate an empty configuration (no change)
+ * @out: set to the config, to free with mmx_config_free()
+ *
+ * Return: 0, or -EINVAL (@out NULL) or -ENOMEM
+ */
+int mmx_config_new(struct mmx_config **out);
+/* Free a config from mmx_config_new(); NULL is a no-op. */
+void mmx_config_free(struct mmx_config *cfg);
+/* Empty @cfg again: no flag, no change, as from mmx_config_new(). */
+void mmx_config_reset(struct mmx_config *cfg);
+/**
+ * mmx_config_set_flags - replace the flags of @cfg
+ * @cfg: the config
+ * @flags: MMX_CONFIG_*; the setters below add theirs, so to add
+ *	MMX_CONFIG_TEST_ONLY or MMX_CONFIG_PENDING_ONLY pass
+ *	mmx_config_flags(cfg) | MMX_CONFIG_...
+ */
+void mmx_config_set_flags(struct mmx_config *cfg, uint32_t flags);
+/* The flags of @cfg (MMX_CONFIG_*); 0 when @cfg is NULL. */
+uint32_t mmx_config_flags(const struct mmx_config *cfg);
+/*
+ * Set the screen size (adds MMX_CONFIG_SCREEN_SIZE); without it the
+ * screen grows, or shrinks, to the bounding box of the lit CRTCs and their
+ * panning areas, as xrandr does.
+ */
+void mmx_config_set_screen_size(struct mmx_config *cfg, uint32_t width,
+				uint32_t height);
+/* Set the primary output, 0 for none (adds MMX_CONFIG_PRIMARY). */
+void mmx_config_set_primary(struct mmx_config *cfg, uint32_t output);
+/* Set the pan mode, enum mmx_pan_mode (adds MMX_CONFIG_PAN_MODE). */
+void mmx_config_set_pan_mode(struct mmx_config *cfg, uint32_t mode);
+/**
+ * mmx_config_output - the change entry of @output, added when absent
+ * @cfg: the config
+ * @output: connector id
+ *
+ * Return: the entry, living as long as @cfg, zeroed but for @output when
+ * new; NULL when @output is 0 or MMX_MAX_OUTPUTS entries are used
+ */
 struct mmx_output_change *mmx_config_output(struct mmx_config *cfg,
 					    uint32_t output);
+/* The number of change entries of @cfg, at most MMX_MAX_OUTPUTS. */
+uint32_t mmx_config_noutputs(const struct mmx_config *cfg);
+/* Change entry @i (0 ... mmx_config_noutputs() - 1), NULL beyond. */
+struct mmx_output_change *mmx_config_output_at(struct mmx_config *cfg,
+					       uint32_t i);
 
 /* Convenience wrappers over mmx_apply() (RandR request names). */
 int mmx_set_output_property(struct mmx_display *d, uint32_t output,

@@ -412,9 +412,60 @@ const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,
 	return NULL;
 }
 
-void mmx_config_init(struct mmx_config *cfg)
+int mmx_config_new(struct mmx_config **out)
 {
-	memset(cfg, 0, sizeof(*cfg));
+	if (!out)
+		return -EINVAL;
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void mmx_config_free(struct mmx_config *cfg)
+{
+	free(cfg);
+}
+
+void mmx_config_reset(struct mmx_config *cfg)
+{
+	if (cfg)
+		memset(cfg, 0, sizeof(*cfg));
+}
+
+void mmx_config_set_flags(struct mmx_config *cfg, uint32_t flags)
+{
+	if (cfg)
+		cfg->flags = flags;
+}
+
+uint32_t mmx_config_flags(const struct mmx_config *cfg)
+{
+	return cfg ? cfg->flags : 0;
+}
+
+void mmx_config_set_screen_size(struct mmx_config *cfg, uint32_t width,
+				uint32_t height)
+{
+	if (!cfg)
+		return;
+	cfg->flags |= MMX_CONFIG_SCREEN_SIZE;
+	cfg->screen_width = width;
+	cfg->screen_height = height;
+}
+
+void mmx_config_set_primary(struct mmx_config *cfg, uint32_t output)
+{
+	if (!cfg)
+		return;
+	cfg->flags |= MMX_CONFIG_PRIMARY;
+	cfg->primary = output;
+}
+
+void mmx_config_set_pan_mode(struct mmx_config *cfg, uint32_t mode)
+{
+	if (!cfg)
+		return;
+	cfg->flags |= MMX_CONFIG_PAN_MODE;
+	cfg->pan_mode = mode;
 }
 
 struct mmx_output_change *mmx_config_output(struct mmx_config *cfg,
@@ -436,6 +487,19 @@ struct mmx_output_change *mmx_config_output(struct mmx_config *cfg,
 	return c;
 }
 
+uint32_t mmx_config_noutputs(const struct mmx_config *cfg)
+{
+	if (!cfg)
+		return 0;
+	return cfg->nchange < MMX_MAX_OUTPUTS ? cfg->nchange : MMX_MAX_OUTPUTS;
+}
+
+struct mmx_output_change *mmx_config_output_at(struct mmx_config *cfg,
+					       uint32_t i)
+{
+	return i < mmx_config_noutputs(cfg) ? &cfg->changes[i] : NULL;
+}
+
 int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
 	      struct mmx_error *err)
 {
@@ -453,13 +517,12 @@ static struct mmx_config *one_change(uint32_t output, uint32_t flags,
 				     struct mmx_output_change **change,
 				     struct mmx_error *err)
 {
-	struct mmx_config *cfg = malloc(sizeof(*cfg));
+	struct mmx_config *cfg;
 
-	if (!cfg) {
+	if (mmx_config_new(&cfg)) {
 		mmx_error_set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	mmx_config_init(cfg);
 	*change = mmx_config_output(cfg, output);
 	(*change)->flags = flags;
 	return cfg;
@@ -470,7 +533,7 @@ static int apply_free(struct mmx_display *d, struct mmx_config *cfg,
 {
 	int ret = mmx_apply(d, cfg, err);
 
-	free(cfg);
+	mmx_config_free(cfg);
 	return ret;
 }
 
@@ -531,27 +594,22 @@ int mmx_set_panning(struct mmx_display *d, uint32_t output,
 int mmx_set_screen_size(struct mmx_display *d, uint32_t width,
 			uint32_t height, struct mmx_error *err)
 {
-	struct mmx_config *cfg = malloc(sizeof(*cfg));
+	struct mmx_config *cfg;
 
-	if (!cfg)
+	if (mmx_config_new(&cfg))
 		return mmx_error_set(err, -ENOMEM, "out of memory");
-	mmx_config_init(cfg);
-	cfg->flags = MMX_CONFIG_SCREEN_SIZE;
-	cfg->screen_width = width;
-	cfg->screen_height = height;
+	mmx_config_set_screen_size(cfg, width, height);
 	return apply_free(d, cfg, err);
 }
 
 int mmx_set_primary(struct mmx_display *d, uint32_t output,
 		    struct mmx_error *err)
 {
-	struct mmx_config *cfg = malloc(sizeof(*cfg));
+	struct mmx_config *cfg;
 
-	if (!cfg)
+	if (mmx_config_new(&cfg))
 		return mmx_error_set(err, -ENOMEM, "out of memory");
-	mmx_config_init(cfg);
-	cfg->flags = MMX_CONFIG_PRIMARY;
-	cfg->primary = output;
+	mmx_config_set_primary(cfg, output);
 	return apply_free(d, cfg, err);
 }
 

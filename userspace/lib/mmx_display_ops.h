@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "libmmx.h"
+#include "mmx_config.h"
 #include "mmx_state.h"
 
 /**

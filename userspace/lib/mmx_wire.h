@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "mmx_protocol.h"
+#include "mmx_config.h"
 #include "mmx_state.h"
 
 /* Encode a header at @buf (MMX_PROTO_HEADER_SIZE bytes, little-endian). */

@@ -69,7 +69,7 @@ int mmxd_light_up(struct mmx_display *d, int verbose)
 	 * What is lit now (fbcon's clone of its console) shows a framebuffer
 	 * that is not ours: lay the screen out anew, on ours.
 	 */
-	mmx_config_init(&cfg);
+	memset(&cfg, 0, sizeof(cfg));
 	for (i = 0; i < s->noutput; i++) {
 		const struct mmx_output_info *o = &s->outputs[i];
 		struct mmx_output_change *ch;

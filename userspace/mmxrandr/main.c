@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		if (plan->apply) {
 			memset(&merr, 0, sizeof(merr));
-			ret = mmx_apply(d, &plan->cfg, &merr);
+			ret = mmx_apply(d, plan->cfg, &merr);
 			if (ret) {
 				fprintf(stderr, "%s: %s\n", prog,
 					merr.message[0] ? merr.message :
@@ -230,6 +230,7 @@ int main(int argc, char **argv)
 		hold(d);
 	status = 0;
 out:
+	mmxr_plan_release(plan);
 	free(plan);
 	mmx_close(d);
 	return status;

@@ -188,25 +188,31 @@ void mmxr_usage(FILE *f);
 /**
  * struct mmxr_plan - the request resolved against a snapshot
  * @cfg: the configuration for one mmx_apply() (MMX_CONFIG_TEST_ONLY with
- *	--dryrun)
+ *	--dryrun); allocated by the first mmxr_plan(), reused by the next,
+ *	freed by mmxr_plan_release()
  * @apply: 1 when @cfg changes something
  * @out: lines for stdout (keystone matrices; with --verbose or --dryrun
  *	xrandr's "crtc N: ..." and "screen ..." lines)
  * @warn: lines for stderr (xrandr's warnings)
  */
 struct mmxr_plan {
-	struct mmx_config cfg;
+	struct mmx_config *cfg;
 	int apply;
 	char out[4096];
 	char warn[1024];
 };
 
 /*
- * Resolve @req against @s. Returns 0, or -EINVAL (-ENOENT for a missing
- * output or mode) with a message in @err; @plan is then unusable.
+ * Resolve @req against @s. @plan must be zeroed before its first use.
+ * Returns 0, or -EINVAL (-ENOENT for a missing output or mode, -ENOMEM)
+ * with a message in @err; @plan is then unusable but for another
+ * mmxr_plan() or mmxr_plan_release().
  */
 int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 	      struct mmxr_plan *plan, char *err, size_t errlen);
+
+/* Free what mmxr_plan() allocated in @plan (not @plan itself). */
+void mmxr_plan_release(struct mmxr_plan *plan);
 
 /* Look an output up by name or 0xID. */
 const struct mmx_output_info *mmxr_find_output(const struct mmx_state *s,

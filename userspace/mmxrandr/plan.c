@@ -658,7 +658,7 @@ static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 static int build_change(struct planner *p, struct po *o)
 {
 	const struct mmxr_output_req *r = o->req;
-	struct mmx_config *cfg = &p->plan->cfg;
+	struct mmx_config *cfg = p->plan->cfg;
 	struct mmx_output_change *ch = NULL;
 	uint32_t flags = 0, crtc = 0;
 	unsigned int k;
@@ -763,15 +763,19 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 	struct planner p = {
 		.req = req, .s = s, .plan = plan, .err = err, .errlen = errlen,
 	};
-	struct mmx_config *cfg = &plan->cfg;
+	struct mmx_config *cfg = plan->cfg;
 	uint32_t sw = 0, sh = 0, cur_w, cur_h;
 	unsigned int k;
 	int ret;
 
-	memset(plan, 0, sizeof(*plan));
-	mmx_config_init(cfg);
 	if (err && errlen)
 		err[0] = '\0';
+	memset(plan, 0, sizeof(*plan));
+	if (cfg)
+		mmx_config_reset(cfg);
+	else if (mmx_config_new(&cfg))
+		return plerr(&p, -ENOMEM, "out of memory");
+	plan->cfg = cfg;
 
 	/* the current state */
 	p.n = mmx_state_noutputs(s);
@@ -832,8 +836,7 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 		if (ret)
 			return ret;
 		if (o->req && (o->req->changes & MMXR_CH_PRIMARY)) {
-			cfg->flags |= MMX_CONFIG_PRIMARY;
-			cfg->primary = o->info->id;
+			mmx_config_set_primary(cfg, o->info->id);
 		}
 	}
 
@@ -850,20 +853,17 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 	}
 
 	if (req->flags & MMXR_NOPRIMARY) {
-		cfg->flags |= MMX_CONFIG_PRIMARY;
-		cfg->primary = 0;
+		mmx_config_set_primary(cfg, 0);
 	}
 	if (req->flags & MMXR_FB) {
-		cfg->flags |= MMX_CONFIG_SCREEN_SIZE;
-		cfg->screen_width = req->fb_width;
-		cfg->screen_height = req->fb_height;
+		mmx_config_set_screen_size(cfg, req->fb_width,
+					   req->fb_height);
 	}
 	if (req->flags & MMXR_PAN_MODE) {
-		cfg->flags |= MMX_CONFIG_PAN_MODE;
-		cfg->pan_mode = req->pan_mode;
+		mmx_config_set_pan_mode(cfg, req->pan_mode);
 	}
-	plan->apply = cfg->nchange > 0 ||
-		(cfg->flags & (MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
+	plan->apply = mmx_config_noutputs(cfg) > 0 ||
+		(mmx_config_flags(cfg) & (MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
 			       MMX_CONFIG_PAN_MODE));
 	mmx_state_screen_size(s, &cur_w, &cur_h);
 	if (plan->apply && (req->flags & MMXR_VERBOSE) &&
@@ -871,6 +871,15 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 		append(plan->out, sizeof(plan->out), "screen 0: %ux%u\n",
 		       sw, sh);
 	if (req->flags & MMXR_DRYRUN)
-		cfg->flags |= MMX_CONFIG_TEST_ONLY;
+		mmx_config_set_flags(cfg, mmx_config_flags(cfg) |
+				     MMX_CONFIG_TEST_ONLY);
 	return 0;
+}
+
+void mmxr_plan_release(struct mmxr_plan *plan)
+{
+	if (!plan)
+		return;
+	mmx_config_free(plan->cfg);
+	plan->cfg = NULL;
 }
