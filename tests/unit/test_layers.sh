@@ -22,9 +22,11 @@
 #                        headers only (besides their own)
 #   state-opaque         libmmx's clients (the tools, mmxdemo, the IGT
 #                        tests but the wire fuzzer, tests/clients) include
-#                        no header that lays out struct mmx_state
-#                        (mmx_state.h, or the internal headers that
-#                        include it): they read it through accessors
+#                        no header that lays out struct mmx_state or
+#                        struct mmx_config (mmx_state.h, mmx_config.h, or
+#                        the internal headers that include them): they
+#                        read a snapshot through accessors and fill a
+#                        config through setters
 #
 # Prints "Subtest NAME: SUCCESS|FAIL" lines, the offending lines on stderr,
 # and "N passed, N failed".
@@ -122,7 +124,7 @@ for f in mmxrandr/*.[ch] mmxplay/*.[ch] demo/*.[ch] "$SRC"/tests/igt/*.[ch] \
 done
 # shellcheck disable=SC2086 # file list
 result state-opaque "$(grep -nE \
-	'#[ \t]*include[ \t]*"(mmx_state|mmx_internal|mmx_display_ops|mmx_wire|mmx_kms|mmxd)\.h"' \
+	'#[ \t]*include[ \t]*"(mmx_state|mmx_config|mmx_internal|mmx_display_ops|mmx_wire|mmx_kms|mmxd)\.h"' \
 	$clients)"
 
 echo "$passed passed, $failed failed"
