@@ -6,7 +6,10 @@
  * count above its array and byte too many is refused with its errno or
  * decodes to a state that is safe to use; the size of a GET_STATE
  * reply for two outputs, whole struct against records; and the public
- * accessors that read a state for libmmx's clients.
+ * accessors that read a state for libmmx's clients. The same for the
+ * records of struct mmx_config (APPLY_RECORDS, 1.4): empty, ordinary and
+ * fullest configs round-trip field by field, the transform's doubles bit
+ * for bit, and every truncation, byte flip and count is checked.
  */
 
 #include <errno.h>
@@ -546,11 +549,81 @@ static void put_le32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-/* Decode @buf with the u32 at @off replaced by @v: -errno or 0. */
-static int decode_patched(const uint8_t *buf, size_t len, size_t off,
-			  uint32_t v)
+
+/* A decoder under test: its object, zeroed on error, and its safety check. */
+struct codec {
+	int (*decode)(const void *buf, size_t len, void *obj);
+	int (*check)(void *obj);
+	void *obj;
+	size_t size;
+};
+
+static int state_decode(const void *buf, size_t len, void *obj)
 {
-	static struct mmx_state back;
+	return mmx_wire_decode_state(buf, len, obj);
+}
+
+static int state_check(void *obj)
+{
+	return mmx_wire_check_state(obj);
+}
+
+/*
+ * Every truncation of @buf (-EBADMSG, the object zeroed), a byte too
+ * many (-EBADMSG), every byte flipped (-EBADMSG or -E2BIG, or an object
+ * whose counts and strings are within their arrays).
+ */
+static int sweep(const struct codec *c, const uint8_t *buf, size_t len)
+{
+	uint8_t *copy = malloc(len + 1), *zero = calloc(1, c->size);
+	size_t i;
+	int ret, nok = 0, nbad = 0;
+
+	UNIT_CHECK(copy && zero, "memory");
+	/* every truncation, in a buffer of exactly that size (ASan sees) */
+	for (i = 0; i < len; i++) {
+		uint8_t *cut = malloc(i ? i : 1);
+
+		UNIT_CHECK(cut, "memory");
+		memcpy(cut, buf, i);
+		ret = c->decode(cut, i, c->obj);
+		free(cut);
+		UNIT_CHECK(ret == -EBADMSG, "cut at %zu of %zu: %d", i, len,
+			   ret);
+		UNIT_CHECK(!memcmp(c->obj, zero, c->size),
+			   "cut at %zu: not zeroed", i);
+	}
+	/* a byte too many */
+	memcpy(copy, buf, len);
+	copy[len] = 0;
+	CHECK_ERR(c->decode(copy, len + 1, c->obj), -EBADMSG);
+	for (i = 0; i < len; i++) {
+		memcpy(copy, buf, len);
+		copy[i] ^= 0xff;
+		ret = c->decode(copy, len, c->obj);
+		UNIT_CHECK(!ret || ret == -EBADMSG || ret == -E2BIG,
+			   "byte %zu flipped: %d", i, ret);
+		if (!ret) {
+			UNIT_CHECK(!c->check(c->obj),
+				   "byte %zu flipped: unsafe", i);
+			nok++;
+		} else {
+			UNIT_CHECK(!memcmp(c->obj, zero, c->size),
+				   "byte %zu flipped: not zeroed", i);
+			nbad++;
+		}
+	}
+	printf("%zu bytes flipped one at a time: %d refused, %d decoded\n",
+	       len, nbad, nok);
+	free(zero);
+	free(copy);
+	return 0;
+}
+
+/* Decode @buf with the u32 at @off replaced by @v: -errno or 0. */
+static int codec_patched(const struct codec *c, const uint8_t *buf,
+			 size_t len, size_t off, uint32_t v)
+{
 	uint8_t *copy = malloc(len);
 	int ret;
 
@@ -558,62 +631,37 @@ static int decode_patched(const uint8_t *buf, size_t len, size_t off,
 		return -ENOMEM;
 	memcpy(copy, buf, len);
 	put_le32(copy + off, v);
-	ret = mmx_wire_decode_state(copy, len, &back);
+	ret = c->decode(copy, len, c->obj);
 	free(copy);
 	return ret;
 }
 
+static int decode_patched(const uint8_t *buf, size_t len, size_t off,
+			  uint32_t v)
+{
+	static struct mmx_state back;
+	const struct codec c = {
+		state_decode, state_check, &back, sizeof(back),
+	};
+
+	return codec_patched(&c, buf, len, off, v);
+}
+
 static int test_truncated_corrupt(void)
 {
-	static struct mmx_state back, zero;
-	uint8_t *buf, *copy;
-	size_t len, i;
-	int ret, nok = 0, nbad = 0;
+	static struct mmx_state back;
+	const struct codec c = {
+		state_decode, state_check, &back, sizeof(back),
+	};
+	uint8_t *buf;
+	size_t len;
+	int ret;
 
 	state_transformed(&st);
 	UNIT_CHECK(!encode(&st, &buf, &len), "encode");
-	copy = malloc(len + 1);
-	UNIT_CHECK(copy, "memory");
-	/* every truncation, in a buffer of exactly that size (ASan sees) */
-	for (i = 0; i < len; i++) {
-		uint8_t *cut = malloc(i ? i : 1);
-
-		UNIT_CHECK(cut, "memory");
-		memcpy(cut, buf, i);
-		ret = mmx_wire_decode_state(cut, i, &back);
-		free(cut);
-		UNIT_CHECK(ret == -EBADMSG, "cut at %zu of %zu: %d", i, len,
-			   ret);
-		UNIT_CHECK(!memcmp(&back, &zero, sizeof(back)),
-			   "cut at %zu: state not zeroed", i);
-	}
-	/* a byte too many */
-	memcpy(copy, buf, len);
-	copy[len] = 0;
-	CHECK_ERR(mmx_wire_decode_state(copy, len + 1, &back), -EBADMSG);
-	/*
-	 * every byte flipped: refused with -EBADMSG or -E2BIG, or a state
-	 * whose counts and strings are within their arrays
-	 */
-	for (i = 0; i < len; i++) {
-		memcpy(copy, buf, len);
-		copy[i] ^= 0xff;
-		ret = mmx_wire_decode_state(copy, len, &back);
-		UNIT_CHECK(!ret || ret == -EBADMSG || ret == -E2BIG,
-			   "byte %zu flipped: %d", i, ret);
-		if (!ret) {
-			UNIT_CHECK(!mmx_wire_check_state(&back),
-				   "byte %zu flipped: an unsafe state", i);
-			nok++;
-		} else {
-			nbad++;
-		}
-	}
-	printf("%zu bytes flipped one at a time: %d refused, %d decoded\n",
-	       len, nbad, nok);
-	free(copy);
+	ret = sweep(&c, buf, len);
 	free(buf);
-	return 0;
+	return ret;
 }
 
 /* Counts, lengths and values out of range, each alone. */
@@ -754,6 +802,244 @@ static int test_accessors(void)
 	return 0;
 }
 
+/* ---- configs (APPLY_RECORDS, 1.4) ------------------------------------- */
+
+/* The config-wide fields: 6 u32 before the first change. */
+#define OFF_NCHANGE	20
+
+static struct mmx_config cfg, cback;
+
+/* One change of every kind of field; @k varies the values. */
+static void change_fill(struct mmx_output_change *c, uint32_t k,
+			uint32_t nprop, int long_strings)
+{
+	static const double odd[9] = {
+		1.0 / 3, -0.0, 1e-300, 2.5e-10, -32767.99, 0.1, 1e-5, -1e-5, 1,
+	};
+	uint32_t i;
+
+	c->output = 40 + k;
+	c->flags = MMX_CHANGE_MODE | MMX_CHANGE_POS | MMX_CHANGE_ROTATION |
+		   MMX_CHANGE_TRANSFORM | MMX_CHANGE_PANNING |
+		   MMX_CHANGE_CRTC | MMX_CHANGE_PROPS;
+	c->x = -(int32_t)k * 7;
+	c->y = (int32_t)k * 1000 + 1;
+	c->rotation = MMX_ROTATE_90 | MMX_REFLECT_X;
+	c->crtc = 30 + k;
+	mode_fill(&c->mode, 100 + k, 640 + 16 * k, 480 + 8 * k, 59950);
+	c->mode.hskew = 3;
+	c->mode.vscan = 1;
+	c->mode.flags = 0x5;
+	for (i = 0; i < 9; i++)
+		c->transform.matrix[i] = odd[i] * (k + 1);
+	snprintf(c->transform.filter, sizeof(c->transform.filter),
+		 "bilinear");
+	c->transform.identity = k & 1;
+	c->panning.left = k;
+	c->panning.top = 2 * k;
+	c->panning.width = 1000 + k;
+	c->panning.height = 700;
+	c->panning.track_left = 1;
+	c->panning.track_top = 2;
+	c->panning.track_width = 3;
+	c->panning.track_height = 4;
+	c->panning.border_left = -5;
+	c->panning.border_top = 6;
+	c->panning.border_right = -7;
+	c->panning.border_bottom = 8;
+	c->nprop = nprop;
+	for (i = 0; i < nprop; i++) {
+		struct mmx_set_prop *p = &c->props[i];
+
+		if (long_strings) {
+			memset(p->name, 'a' + (int)i, sizeof(p->name) - 1);
+			memset(p->value, 'A' + (int)i, sizeof(p->value) - 1);
+		} else {
+			snprintf(p->name, sizeof(p->name), "prop%u", i);
+			snprintf(p->value, sizeof(p->value), "%u", k * i);
+		}
+	}
+}
+
+static void config_full(struct mmx_config *c)
+{
+	uint32_t k;
+
+	memset(c, 0, sizeof(*c));
+	c->flags = MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
+		   MMX_CONFIG_PAN_MODE | MMX_CONFIG_TEST_ONLY;
+	c->screen_width = 4096;
+	c->screen_height = 2160;
+	c->primary = 41;
+	c->pan_mode = MMX_PAN_JOINT;
+	c->nchange = MMX_MAX_OUTPUTS;
+	for (k = 0; k < MMX_MAX_OUTPUTS; k++)
+		change_fill(&c->changes[k], k, MMX_MAX_SET_PROPS, 1);
+}
+
+
+/* Encode @c, decode it into back: 0 when equal field by field. */
+static int config_round_trip(const struct mmx_config *c, size_t *bytes)
+{
+	uint8_t *buf;
+	size_t len;
+	uint32_t k, i;
+
+	UNIT_CHECK(!mmx_wire_encode_config(c, &buf, &len), "encode");
+	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), 0);
+	free(buf);
+	*bytes = len;
+	UNIT_CHECK(cback.flags == c->flags &&
+		   cback.screen_width == c->screen_width &&
+		   cback.screen_height == c->screen_height &&
+		   cback.primary == c->primary &&
+		   cback.pan_mode == c->pan_mode &&
+		   cback.nchange == c->nchange, "config-wide fields");
+	for (k = 0; k < c->nchange; k++) {
+		const struct mmx_output_change *a = &c->changes[k];
+		const struct mmx_output_change *b = &cback.changes[k];
+
+		UNIT_CHECK(a->output == b->output && a->flags == b->flags &&
+			   a->x == b->x && a->y == b->y &&
+			   a->rotation == b->rotation && a->crtc == b->crtc,
+			   "change %u: fixed fields", k);
+		UNIT_CHECK(!memcmp(&a->mode, &b->mode, sizeof(a->mode)),
+			   "change %u: mode", k);
+		UNIT_CHECK(!memcmp(a->transform.matrix, b->transform.matrix,
+				   sizeof(a->transform.matrix)),
+			   "change %u: matrix not bit for bit", k);
+		UNIT_CHECK(!strcmp(a->transform.filter, b->transform.filter) &&
+			   a->transform.identity == b->transform.identity,
+			   "change %u: filter, identity", k);
+		UNIT_CHECK(!memcmp(&a->panning, &b->panning,
+				   sizeof(a->panning)), "change %u: panning", k);
+		UNIT_CHECK(a->nprop == b->nprop, "change %u: nprop", k);
+		for (i = 0; i < a->nprop; i++)
+			UNIT_CHECK(!strcmp(a->props[i].name, b->props[i].name) &&
+				   !strcmp(a->props[i].value,
+					   b->props[i].value),
+				   "change %u: property %u", k, i);
+	}
+	/* and nothing else: the unused entries stay zero */
+	UNIT_CHECK(!memcmp(c, &cback, sizeof(cback)), "bytes differ");
+	return 0;
+}
+
+static int test_config_round_trip(void)
+{
+	size_t bytes, one;
+	struct mmx_output_change *c;
+
+	memset(&cfg, 0, sizeof(cfg));
+	UNIT_CHECK(!config_round_trip(&cfg, &bytes), "empty");
+	UNIT_CHECK(bytes == 24, "an empty config takes %zu bytes", bytes);
+
+	/* an output turned off: its fixed fields and an empty filter */
+	c = &cfg.changes[cfg.nchange++];
+	c->output = 51;
+	c->flags = MMX_CHANGE_OFF;
+	UNIT_CHECK(!config_round_trip(&cfg, &one), "one off");
+	UNIT_CHECK(one == 24 + 7 * 4 + 4 + 1 + 4, "off takes %zu bytes",
+		   one - 24);
+
+	/* a few properties on a second output, short strings */
+	change_fill(&cfg.changes[cfg.nchange++], 2, 3, 0);
+	UNIT_CHECK(!config_round_trip(&cfg, &bytes), "two");
+
+	/* special doubles travel as they are */
+	c->flags |= MMX_CHANGE_TRANSFORM;
+	c->transform.matrix[0] = INFINITY;
+	c->transform.matrix[4] = NAN;
+	c->transform.matrix[8] = 1e300;
+	UNIT_CHECK(!config_round_trip(&cfg, &bytes), "special doubles");
+
+	config_full(&cfg);
+	UNIT_CHECK(!config_round_trip(&cfg, &bytes), "fullest");
+	printf("fullest config: %zu bytes of records, %zu of struct\n",
+	       bytes, sizeof(struct mmx_config));
+	UNIT_CHECK(bytes < sizeof(struct mmx_config), "records not smaller");
+	return 0;
+}
+
+static int config_decode(const void *buf, size_t len, void *obj)
+{
+	return mmx_wire_decode_config(buf, len, obj);
+}
+
+static int config_check(void *obj)
+{
+	return mmx_wire_check_config(obj);
+}
+
+static const struct codec config_codec = {
+	config_decode, config_check, &cback, sizeof(cback),
+};
+
+static int test_config_truncated_corrupt(void)
+{
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.flags = MMX_CONFIG_PRIMARY;
+	cfg.primary = 41;
+	cfg.nchange = 2;
+	change_fill(&cfg.changes[0], 0, 2, 0);
+	change_fill(&cfg.changes[1], 1, 1, 1);
+	UNIT_CHECK(!mmx_wire_encode_config(&cfg, &buf, &len), "encode");
+	ret = sweep(&config_codec, buf, len);
+	free(buf);
+	return ret;
+}
+
+static int test_config_refused(void)
+{
+	/* one change without mode, matrix or panning, then one property */
+	const size_t parts = 24 + 6 * 4, nprop = parts + 4 + 4 + 1;
+	const size_t name = nprop + 4;
+	const struct codec *c = &config_codec;
+	uint8_t *buf;
+	size_t len;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nchange = 1;
+	cfg.changes[0].output = 7;
+	cfg.changes[0].flags = MMX_CHANGE_PROPS;
+	cfg.changes[0].nprop = 1;
+	strcpy(cfg.changes[0].props[0].name, "abc");
+	strcpy(cfg.changes[0].props[0].value, "1");
+	UNIT_CHECK(!mmx_wire_encode_config(&cfg, &buf, &len), "encode");
+	UNIT_CHECK(len == name + 1 + 3 + 1 + 1, "layout: %zu bytes", len);
+	CHECK_ERR(codec_patched(c, buf, len, OFF_NCHANGE, MMX_MAX_OUTPUTS + 1),
+		  -E2BIG);
+	CHECK_ERR(codec_patched(c, buf, len, OFF_NCHANGE, 2), -EBADMSG);
+	CHECK_ERR(codec_patched(c, buf, len, OFF_NCHANGE, 0), -EBADMSG);
+	CHECK_ERR(codec_patched(c, buf, len, parts, 1u << 3), -EBADMSG);
+	CHECK_ERR(codec_patched(c, buf, len, parts, 1u << 0), -EBADMSG);
+	CHECK_ERR(codec_patched(c, buf, len, nprop, MMX_MAX_SET_PROPS + 1),
+		  -E2BIG);
+	CHECK_ERR(codec_patched(c, buf, len, nprop, 2), -EBADMSG);
+	/* a NUL inside a string; a string as long as its field */
+	buf[name + 2] = 0;
+	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), -EBADMSG);
+	buf[name + 2] = 'b';
+	buf[name] = MMX_NAME_LEN;
+	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), -E2BIG);
+	buf[name] = 3;
+	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), 0);
+	free(buf);
+
+	/* the encoder refuses counts above their arrays */
+	cfg.changes[0].nprop = MMX_MAX_SET_PROPS + 1;
+	CHECK_ERR(mmx_wire_encode_config(&cfg, &buf, &len), -E2BIG);
+	UNIT_CHECK(!buf && !len, "output on error");
+	cfg.changes[0].nprop = 1;
+	cfg.nchange = MMX_MAX_OUTPUTS + 1;
+	CHECK_ERR(mmx_wire_encode_config(&cfg, &buf, &len), -E2BIG);
+	return 0;
+}
+
 static const struct unit_case cases[] = {
 	{ "round-trip", "0, 1, 2 and the most outputs, odd modes, transforms: equal field by field",
 	  test_round_trip },
@@ -765,6 +1051,12 @@ static const struct unit_case cases[] = {
 	  test_refused },
 	{ "two-output-size", "GET_STATE reply bytes for two outputs, before and after",
 	  test_two_output_size },
+	{ "config-round-trip", "configs, empty to fullest: equal field by field, doubles bit for bit",
+	  test_config_round_trip },
+	{ "config-truncated-corrupt", "config records: every truncation -EBADMSG, a byte too many, every byte flipped",
+	  test_config_truncated_corrupt },
+	{ "config-refused", "config records: counts above their arrays -E2BIG, bad strings, parts bits -EBADMSG",
+	  test_config_refused },
 	{ "accessors", "mmx_state_*() read every field; clamped counts, bad indices, NULL",
 	  test_accessors },
 };

@@ -87,6 +87,24 @@ int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
  */
 int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s);
 
+/*
+ * The records encoding of a config (APPLY_RECORDS' payload, 1.4,
+ * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
+ * Only the used changes and properties; the transform's entries as the
+ * bit patterns of their doubles. -E2BIG when a count is above its array,
+ * -ENOMEM.
+ */
+int mmx_wire_encode_config(const struct mmx_config *cfg, uint8_t **out,
+			   size_t *len);
+/*
+ * Decode @len bytes of records into @cfg (zeroed first). -EBADMSG when
+ * they end early, have bytes left over or hold an invalid value (a NUL in
+ * a string, unknown parts bits); -E2BIG when a count or a string is above
+ * what struct mmx_config holds. On error @cfg is all zero.
+ */
+int mmx_wire_decode_config(const void *buf, size_t len,
+			   struct mmx_config *cfg);
+
 /* A name for logs: "HELLO", "GET_STATE", ..., "reserved", "unknown". */
 const char *mmx_wire_type_name(uint16_t type);
 

@@ -6,7 +6,9 @@
  * 1.3): a screen record with counts, then only the used CRTCs, outputs,
  * modes and properties, every field an explicit little-endian integer,
  * strings as a length byte and their bytes, matrices S31.32. The layout is
- * in Documentation/mmxd-protocol.rst ("The state records").
+ * in Documentation/mmxd-protocol.rst ("The state records"). Also that of
+ * struct mmx_config (APPLY_RECORDS, 1.4; "The config records"), whose
+ * transform matrices travel as the bits of their doubles.
  */
 
 #include <endian.h>
@@ -248,8 +250,10 @@ static int put_output(struct writer *w, const struct mmx_output_info *o)
 	return 0;
 }
 
-static int put_state(struct writer *w, const struct mmx_state *s)
+/* @obj: the struct mmx_state to encode */
+static int put_state(struct writer *w, const void *obj)
 {
+	const struct mmx_state *s = obj;
 	uint32_t i;
 	int ret;
 
@@ -284,25 +288,35 @@ static int put_state(struct writer *w, const struct mmx_state *s)
 	return 0;
 }
 
-int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
-			  size_t *len)
+/*
+ * Encode @obj with @put: a first pass measures, a second one writes into a
+ * buffer of that size.
+ */
+static int encode(int (*put)(struct writer *w, const void *obj),
+		  const void *obj, uint8_t **out, size_t *len)
 {
 	struct writer w = { 0 };
 	int ret;
 
 	*out = NULL;
 	*len = 0;
-	ret = put_state(&w, s);
+	ret = put(&w, obj);
 	if (ret)
 		return ret;
 	w.buf = malloc(w.len ? w.len : 1);
 	if (!w.buf)
 		return -ENOMEM;
 	w.len = 0;
-	put_state(&w, s);
+	put(&w, obj);
 	*out = w.buf;
 	*len = w.len;
 	return 0;
+}
+
+int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
+			  size_t *len)
+{
+	return encode(put_state, s, out, len);
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -406,6 +420,16 @@ static uint32_t get_ids(struct reader *r, uint32_t *ids, uint32_t max)
 	return n;
 }
 
+/* A parts word: bits outside @known are refused. */
+static uint32_t get_parts(struct reader *r, uint32_t known)
+{
+	uint32_t parts = get_u32(r);
+
+	if (parts & ~known)
+		fail(r, -EBADMSG);
+	return parts;
+}
+
 /* The fewest bytes of a mode record (an empty name), and of a property. */
 #define MODE_MIN_BYTES		(4 + 1 + 12 + 16 + 12)
 #define PROP_MIN_BYTES		(1 + 12 + 24 + 4 + 4)
@@ -478,9 +502,7 @@ static void get_crtc(struct reader *r, struct mmx_crtc_info *c)
 	c->mode_valid = get_u32(r);
 	c->rotation = get_u32(r);
 	c->rotations = get_u32(r);
-	parts = get_u32(r);
-	if (parts & ~PART_ALL)
-		fail(r, -EBADMSG);
+	parts = get_parts(r, PART_ALL);
 	c->noutput = get_ids(r, c->outputs, MMX_MAX_OUTPUTS);
 	c->npossible = get_ids(r, c->possible, MMX_MAX_OUTPUTS);
 	if (parts & PART_MODE)
@@ -535,6 +557,16 @@ static void get_output(struct reader *r, struct mmx_output_info *o)
 		get_property(r, &o->props[i]);
 }
 
+/* The end of a decode: no bytes after the last record; on error @obj zero. */
+static int decode_end(struct reader *r, void *obj, size_t size)
+{
+	if (!r->err && r->left)
+		r->err = -EBADMSG;
+	if (r->err)
+		memset(obj, 0, size);
+	return r->err;
+}
+
 int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s)
 {
 	struct reader r = { .p = buf, .left = len };
@@ -561,9 +593,162 @@ int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s)
 		get_crtc(&r, &s->crtcs[i]);
 	for (i = 0; i < s->noutput && !r.err; i++)
 		get_output(&r, &s->outputs[i]);
-	if (!r.err && r.left)
-		r.err = -EBADMSG;	/* bytes after the last record */
-	if (r.err)
-		memset(s, 0, sizeof(*s));
-	return r.err;
+	return decode_end(&r, s, sizeof(*s));
+}
+
+/* ---- the config records (APPLY_RECORDS, 1.4) ----------------------------- */
+
+/* struct mmx_output_change parts: what follows the change's fixed fields */
+#define CPART_MODE		(1u << 0)	/* the mode record */
+#define CPART_MATRIX		(1u << 1)	/* the transform's 9 entries */
+#define CPART_PANNING		(1u << 2)	/* the panning record */
+#define CPART_ALL		(CPART_MODE | CPART_MATRIX | CPART_PANNING)
+
+static bool bytes_are_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+/*
+ * The transform's entries travel as the bit patterns of their IEEE-754
+ * doubles, not in S31.32: libmmx multiplies the transform by the rotation
+ * in doubles and rounds the product once, and keeps the pending matrix as
+ * given, so a rounded transform would change what a rotated CRTC shows
+ * and what a snapshot reports.
+ */
+static void put_double(struct writer *w, double d)
+{
+	uint64_t v;
+
+	memcpy(&v, &d, sizeof(v));
+	put_u64(w, v);
+}
+
+static int put_change(struct writer *w, const struct mmx_output_change *c)
+{
+	/* an all-zero mode, matrix or panning is left out */
+	const uint32_t parts = (mode_is_zero(&c->mode) ? 0 : CPART_MODE) |
+		(bytes_are_zero(c->transform.matrix,
+				sizeof(c->transform.matrix)) ? 0 : CPART_MATRIX) |
+		(bytes_are_zero(&c->panning, sizeof(c->panning)) ?
+		 0 : CPART_PANNING);
+	const uint32_t head[] = {
+		c->output, c->flags, (uint32_t)c->x, (uint32_t)c->y,
+		c->rotation, c->crtc, parts,
+	};
+	uint32_t i;
+
+	if (c->nprop > MMX_MAX_SET_PROPS)
+		return -E2BIG;
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		put_u32(w, head[i]);
+	if (parts & CPART_MODE)
+		put_mode(w, &c->mode);
+	put_u32(w, c->transform.identity);
+	PUT_STR(w, c->transform.filter);
+	if (parts & CPART_MATRIX)
+		for (i = 0; i < 9; i++)
+			put_double(w, c->transform.matrix[i]);
+	if (parts & CPART_PANNING)
+		put_panning(w, &c->panning);
+	put_u32(w, c->nprop);
+	for (i = 0; i < c->nprop; i++) {
+		PUT_STR(w, c->props[i].name);
+		PUT_STR(w, c->props[i].value);
+	}
+	return 0;
+}
+
+/* @obj: the struct mmx_config to encode */
+static int put_config(struct writer *w, const void *obj)
+{
+	const struct mmx_config *cfg = obj;
+	const uint32_t head[] = {
+		cfg->flags, cfg->screen_width, cfg->screen_height,
+		cfg->primary, cfg->pan_mode, cfg->nchange,
+	};
+	uint32_t i;
+	int ret;
+
+	if (cfg->nchange > MMX_MAX_OUTPUTS)
+		return -E2BIG;
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		put_u32(w, head[i]);
+	for (i = 0; i < cfg->nchange; i++) {
+		ret = put_change(w, &cfg->changes[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int mmx_wire_encode_config(const struct mmx_config *cfg, uint8_t **out,
+			   size_t *len)
+{
+	return encode(put_config, cfg, out, len);
+}
+
+/* The fewest bytes of a change record: fixed fields, identity, filter, nprop. */
+#define CHANGE_MIN_BYTES	(7 * 4 + 4 + 1 + 4)
+
+static double get_double(struct reader *r)
+{
+	uint64_t v = get_u64(r);
+	double d;
+
+	memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+static void get_change(struct reader *r, struct mmx_output_change *c)
+{
+	/* x and y: s32 read as u32, the type's unsigned twin */
+	uint32_t *const head[] = {
+		&c->output, &c->flags, (uint32_t *)&c->x, (uint32_t *)&c->y,
+		&c->rotation, &c->crtc,
+	};
+	uint32_t parts, i;
+
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		*head[i] = get_u32(r);
+	parts = get_parts(r, CPART_ALL);
+	if (parts & CPART_MODE)
+		get_mode(r, &c->mode);
+	c->transform.identity = get_u32(r);
+	GET_STR(r, c->transform.filter);
+	if (parts & CPART_MATRIX)
+		for (i = 0; i < 9; i++)
+			c->transform.matrix[i] = get_double(r);
+	if (parts & CPART_PANNING)
+		get_panning(r, &c->panning);
+	c->nprop = get_count(r, MMX_MAX_SET_PROPS, 2);
+	for (i = 0; i < c->nprop && !r->err; i++) {
+		GET_STR(r, c->props[i].name);
+		GET_STR(r, c->props[i].value);
+	}
+}
+
+int mmx_wire_decode_config(const void *buf, size_t len,
+			   struct mmx_config *cfg)
+{
+	struct reader r = { .p = buf, .left = len };
+	uint32_t i;
+
+	uint32_t *const head[] = {
+		&cfg->flags, &cfg->screen_width, &cfg->screen_height,
+		&cfg->primary, &cfg->pan_mode,
+	};
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		*head[i] = get_u32(&r);
+	cfg->nchange = get_count(&r, MMX_MAX_OUTPUTS, CHANGE_MIN_BYTES);
+	for (i = 0; i < cfg->nchange && !r.err; i++)
+		get_change(&r, &cfg->changes[i]);
+	return decode_end(&r, cfg, sizeof(*cfg));
 }
