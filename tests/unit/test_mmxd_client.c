@@ -151,10 +151,13 @@ enum evil {
 	EVIL_BAD_CAPTURE,	/* pixels do not match width * height */
 	EVIL_RECORDS_CUT,	/* 1.3: GET_STATE_RECORDS one byte short */
 	EVIL_RECORDS_BIG,	/* 1.3: records with 17 outputs */
+	EVIL_OLD_APPLY,		/* 1.3: APPLY only, the type seen kept */
 };
 
 struct evil_server {
 	enum evil mode;
+	uint16_t apply_type;	/* EVIL_OLD_APPLY: the last request's type */
+	size_t apply_len;	/* and its payload's length */
 	int lfd;
 	pthread_t thread;
 };
@@ -195,6 +198,13 @@ static void *evil_main(void *arg)
 	if (mmx_wire_recv(fd, MMX_PROTO_MAX_REQUEST, &h, &p))
 		goto out;
 	free(p);
+	if (e->mode == EVIL_OLD_APPLY) {
+		/* 1.3 masks a bit it does not know yet, even if set */
+		hr.minor = 3;
+		hr.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
+			  MMX_PROTO_CAP_STATE_RECORDS |
+			  MMX_PROTO_CAP_APPLY_RECORDS;
+	}
 	if (e->mode == EVIL_OLD_SIZES)
 		hr.state_size -= 8;
 	if (e->mode == EVIL_EVENTS)
@@ -216,6 +226,16 @@ static void *evil_main(void *arg)
 		free(p);
 		if (!st)
 			break;
+		if (e->mode == EVIL_OLD_APPLY) {
+			e->apply_type = h.type;
+			e->apply_len = h.length - MMX_PROTO_HEADER_SIZE;
+			/* 1.3 knows APPLY, not APPLY_RECORDS */
+			send_reply(fd, h.sequence, h.type,
+				   h.type == MMX_MSG_APPLY ? 0 : -ENOSYS,
+				   NULL, 0);
+			free(st);
+			continue;
+		}
 		st->noutput = 1;
 		if (h.type == MMX_MSG_GET_STATE_RECORDS &&
 		    mmx_wire_encode_state(st, &rec, &rec_len))
@@ -303,7 +323,7 @@ static int test_public_api(void)
 	struct stat st;
 	char spec[160];
 	uint32_t w, h, *px, i;
-	uint64_t sent, received, after;
+	uint64_t sent, received, after, before;
 	int ret;
 
 	/* mmxd creates the socket's directory, 0755 */
@@ -339,7 +359,12 @@ static int test_public_api(void)
 
 	UNIT_CHECK(!mmx_config_new(&cfg), "config");
 	mmx_config_output(cfg, 50)->flags = MMX_CHANGE_OFF;
+	mmx_client_counters(d->remote, &before, &after);
 	UNIT_CHECK(!mmx_apply(d, cfg, &err), "apply: %s", err.message);
+	mmx_client_counters(d->remote, &sent, &after);
+	/* 1.4: APPLY_RECORDS, the records of one change, not the struct */
+	UNIT_CHECK(sent - before < 256, "the config took %llu bytes",
+		   (unsigned long long)(sent - before));
 	UNIT_CHECK(fake_last.nchange == 1 &&
 		   fake_last.changes[0].flags == MMX_CHANGE_OFF,
 		   "config not passed");
@@ -494,6 +519,33 @@ static int test_hostile(void)
 	return 0;
 }
 
+/* A 1.3 server knows APPLY only: the new client sends it the whole struct. */
+static int test_old_server_apply(void)
+{
+	struct evil_server e = { 0 };
+	struct mmx_client *c;
+	struct mmx_config *cfg;
+	struct mmx_error err;
+	int ret;
+
+	UNIT_CHECK(!mmx_config_new(&cfg), "config");
+	mmx_config_output(cfg, 50)->flags = MMX_CHANGE_OFF;
+	UNIT_CHECK(!evil_start(&e, EVIL_OLD_APPLY), "server");
+	UNIT_CHECK(!mmx_client_connect(path, &c), "connect");
+	UNIT_CHECK(!(mmx_client_caps(c) & MMX_PROTO_CAP_APPLY_RECORDS),
+		   "a 1.3 server's APPLY_RECORDS bit believed");
+	memset(&err, 0, sizeof(err));
+	ret = mmx_client_apply(c, cfg, &err);
+	mmx_client_close(c);
+	evil_stop(&e);
+	mmx_config_free(cfg);
+	UNIT_CHECK(!ret, "apply: %d %s", ret, err.message);
+	UNIT_CHECK(e.apply_type == MMX_MSG_APPLY &&
+		   e.apply_len == sizeof(struct mmx_config),
+		   "sent type 0x%04x, %zu bytes", e.apply_type, e.apply_len);
+	return 0;
+}
+
 static const struct unit_case cases[] = {
 	{ "public-api", "mmx_open(unix:) against mmxd's server: state, apply errors, pointer, capture pixels",
 	  test_public_api },
@@ -503,6 +555,8 @@ static const struct unit_case cases[] = {
 	  test_wedged },
 	{ "hostile-server", "refusals, bad sizes, counts, sequences, lengths, events",
 	  test_hostile },
+	{ "old-server-apply", "a 1.3 server gets APPLY, the whole struct, not APPLY_RECORDS",
+	  test_old_server_apply },
 };
 
 int main(int argc, char **argv)

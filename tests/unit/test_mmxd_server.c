@@ -273,7 +273,8 @@ static int test_hello_state(void)
 		   hr.config_size == sizeof(struct mmx_config), "sizes");
 	UNIT_CHECK(hr.caps == (MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
 			       MMX_PROTO_CAP_POINTER | MMX_PROTO_CAP_CAPTURE |
-			       MMX_PROTO_CAP_STATE_RECORDS),
+			       MMX_PROTO_CAP_STATE_RECORDS |
+			       MMX_PROTO_CAP_APPLY_RECORDS),
 		   "caps 0x%x", hr.caps);
 	UNIT_CHECK(hr.max_request == MMX_PROTO_MAX_REQUEST, "max request");
 
@@ -627,6 +628,91 @@ static int test_state_records(void)
 	CHECK_ERR(ping(fd, 6), 0);
 	close(fd);
 	server_stop();
+	return 0;
+}
+
+/*
+ * A 1.3 client sends APPLY, the whole struct, as before; a 1.4 one
+ * APPLY_RECORDS, which reaches the backend as the same config, bit for
+ * bit, from far fewer bytes; cut, long or oversized records are refused
+ * before the backend sees them.
+ */
+static int test_apply_records(void)
+{
+	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
+	struct mmx_output_change *c;
+	struct mmx_proto_hello h;
+	uint8_t *rec = NULL, *bad = NULL;
+	size_t len = 0;
+	struct msg m;
+	int fd, ok;
+
+	UNIT_CHECK(cfg, "alloc");
+	cfg->flags = MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PAN_MODE;
+	cfg->screen_width = 1024;
+	cfg->screen_height = 768;
+	cfg->pan_mode = MMX_PAN_JOINT;
+	c = mmx_config_output(cfg, 51);
+	c->flags = MMX_CHANGE_TRANSFORM | MMX_CHANGE_PROPS;
+	mmx_matrix_identity(c->transform.matrix);
+	c->transform.matrix[0] = 1.0 / 3;	/* off the S31.32 grid */
+	strcpy(c->transform.filter, "bilinear");
+	c->nprop = 1;
+	strcpy(c->props[0].name, "Broadcast RGB");
+	strcpy(c->props[0].value, "Full");
+	mmx_config_output(cfg, 52)->flags = MMX_CHANGE_OFF;
+	UNIT_CHECK(!mmx_wire_encode_config(cfg, &rec, &len), "encode");
+	printf("APPLY payload: %zu bytes; APPLY_RECORDS, the same: %zu\n",
+	       sizeof(*cfg), len);
+	UNIT_CHECK(!server_start(0, 0), "server");
+
+	/* an old client: HELLO 1.3, then APPLY */
+	fd = client_new();
+	hello_init(&h);
+	h.minor = 3;
+	CHECK_ERR(request(fd, MMX_MSG_HELLO, 1, &h, sizeof(h), NULL), 0);
+	CHECK_ERR(request(fd, MMX_MSG_APPLY, 2, cfg, sizeof(*cfg), NULL), 0);
+	UNIT_CHECK(fake.napply == 1 && !memcmp(&fake.last, cfg, sizeof(*cfg)),
+		   "the old client's config differs");
+	close(fd);
+
+	/* a new client: APPLY_RECORDS */
+	fd = client_new();
+	CHECK_ERR(hello(fd), 0);
+	memset(&fake.last, 0, sizeof(fake.last));
+	CHECK_ERR(request(fd, MMX_MSG_APPLY_RECORDS, 2, rec, len, NULL), 0);
+	ok = fake.napply == 2 && !memcmp(&fake.last, cfg, sizeof(*cfg));
+	UNIT_CHECK(ok, "the records reached the backend as another config");
+	fake.apply_err = -EINVAL;
+	CHECK_ERR(request(fd, MMX_MSG_APPLY_RECORDS, 3, rec, len, &m),
+		  -EINVAL);
+	UNIT_CHECK(!strcmp(m.r.message, "output VGA-1: mode 9x9 not supported"),
+		   "message '%s'", m.r.message);
+	msg_free(&m);
+	fake.apply_err = 0;
+
+	/* refused before the backend: cut, a byte too many, no bytes */
+	bad = malloc(len + 1);
+	UNIT_CHECK(bad, "alloc");
+	memcpy(bad, rec, len);
+	bad[len] = 0;
+	CHECK_ERR(request(fd, MMX_MSG_APPLY_RECORDS, 4, bad, len - 1, NULL),
+		  -EBADMSG);
+	CHECK_ERR(request(fd, MMX_MSG_APPLY_RECORDS, 5, bad, len + 1, NULL),
+		  -EBADMSG);
+	CHECK_ERR(request(fd, MMX_MSG_APPLY_RECORDS, 6, bad, 0, NULL),
+		  -EBADMSG);
+	/* 17 changes */
+	bad[20] = MMX_MAX_OUTPUTS + 1;
+	CHECK_ERR(request(fd, MMX_MSG_APPLY_RECORDS, 7, bad, len, NULL),
+		  -E2BIG);
+	UNIT_CHECK(fake.napply == 3, "apply ran %u times", fake.napply);
+	CHECK_ERR(ping(fd, 8), 0);
+	close(fd);
+	server_stop();
+	free(bad);
+	free(rec);
+	free(cfg);
 	return 0;
 }
 
@@ -1017,6 +1103,8 @@ static const struct unit_case cases[] = {
 	  test_versions },
 	{ "state-records", "a 1.2 client gets the whole struct, a 1.3 one the records of the same state",
 	  test_state_records },
+	{ "apply-records", "a 1.3 client's APPLY and a 1.4 one's APPLY_RECORDS reach the backend alike; bad records refused",
+	  test_apply_records },
 	{ "unsyncable", "a length out of range gets -EMSGSIZE/-EPROTO and the connection closes",
 	  test_unsyncable },
 	{ "disconnect-mid-request", "a client leaving mid-request loses only its request",

@@ -18,7 +18,9 @@
  * request order. The server may also send EVENT messages at any time
  * between messages (1.1: media stream completions; 1.2: schedule
  * completions; clients skip the events they do not know). 1.3 adds
- * GET_STATE_RECORDS: the state in records whose size follows the content. A TCP connection starts with AUTH.
+ * GET_STATE_RECORDS: the state in records whose size follows the content;
+ * 1.4 adds APPLY_RECORDS: the config in records too. A TCP connection
+ * starts with AUTH.
  */
 
 #ifndef MMX_PROTOCOL_H
@@ -34,7 +36,7 @@ extern "C" {
 
 /* Protocol version: a different major is refused, minors only add. */
 #define MMX_PROTO_MAJOR		1
-#define MMX_PROTO_MINOR		3
+#define MMX_PROTO_MINOR		4
 
 /**
  * struct mmx_proto_header - the start of every message (little-endian)
@@ -96,8 +98,13 @@ struct mmx_proto_header {
  * @MMX_MSG_GET_STATE_RECORDS: (1.3) struct mmx_proto_get_state; reply:
  *	the state records (mmx_wire_decode_state(); the layout is in
  *	Documentation/mmxd-protocol.rst)
- * @MMX_MSG_APPLY: struct mmx_config; reply: no payload (the reply's
- *	error and message are mmx_apply()'s)
+ * @MMX_MSG_APPLY: struct mmx_config (the whole fixed-size struct, as in
+ *	1.0; opaque in libmmx.h, its layout is libmmx's private
+ *	lib/mmx_config.h); reply: no payload (the reply's error and message
+ *	are mmx_apply()'s)
+ * @MMX_MSG_APPLY_RECORDS: (1.4) the config records
+ *	(mmx_wire_decode_config(); the layout is in
+ *	Documentation/mmxd-protocol.rst); reply: as APPLY's
  * @MMX_MSG_POINTER: struct mmx_proto_pointer; reply: no payload
  * @MMX_MSG_CAPTURE: struct mmx_proto_capture; reply: struct
  *	mmx_proto_capture_reply then width * height XRGB8888 pixels
@@ -151,6 +158,7 @@ enum mmx_proto_type {
 	MMX_MSG_POINTER = 0x0012,
 	MMX_MSG_CAPTURE = 0x0013,
 	MMX_MSG_GET_STATE_RECORDS = 0x0014,
+	MMX_MSG_APPLY_RECORDS = 0x0015,
 
 	MMX_MSG_TIME_FIRST = 0x0100,
 	MMX_MSG_CLOCK_QUERY = 0x0100,
@@ -190,6 +198,7 @@ enum mmx_proto_type {
 #define MMX_PROTO_CAP_MPEG	(1u << 6)	/* streams with MPEG audio */
 #define MMX_PROTO_CAP_TIME	(1u << 7)	/* CLOCK_* and SCHEDULE_* (1.2) */
 #define MMX_PROTO_CAP_STATE_RECORDS (1u << 8)	/* GET_STATE_RECORDS (1.3) */
+#define MMX_PROTO_CAP_APPLY_RECORDS (1u << 9)	/* APPLY_RECORDS (1.4) */
 
 /**
  * struct mmx_proto_hello - HELLO request

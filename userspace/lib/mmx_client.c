@@ -452,12 +452,28 @@ int mmx_client_apply(void *ctx, const struct mmx_config *cfg,
 {
 	struct mmx_client *c = ctx;
 	struct mmx_proto_reply reply;
-	uint8_t *payload;
-	size_t len;
+	uint8_t *payload, *records = NULL;
+	size_t len, rlen = 0;
 	int ret;
 
-	ret = transact(c, MMX_MSG_APPLY, cfg, sizeof(*cfg), &reply, &payload,
-		       &len);
+	/* APPLY_RECORDS to a server that says it serves it (1.4) */
+	if (mmx_client_caps(c) & MMX_PROTO_CAP_APPLY_RECORDS) {
+		ret = mmx_wire_encode_config(cfg, &records, &rlen);
+		if (ret == -E2BIG)	/* what a server says to APPLY */
+			return client_error(err, -EINVAL,
+					    "config: %u changes (max %u) or too many properties (max %u)",
+					    cfg->nchange, MMX_MAX_OUTPUTS,
+					    MMX_MAX_SET_PROPS);
+		if (ret)
+			return client_error(err, ret, "config: %s",
+					    strerror(-ret));
+		ret = transact(c, MMX_MSG_APPLY_RECORDS, records, rlen, &reply,
+			       &payload, &len);
+		free(records);
+	} else {
+		ret = transact(c, MMX_MSG_APPLY, cfg, sizeof(*cfg), &reply,
+			       &payload, &len);
+	}
 	if (ret)
 		return client_error(err, ret, "mmxd: %s", strerror(-ret));
 	free(payload);
@@ -557,10 +573,13 @@ const struct mmx_display_ops mmx_client_display_ops = {
 
 uint32_t mmx_client_caps(const struct mmx_client *c)
 {
-	if (c->server.minor >= 3)
+	if (c->server.minor >= 4)
 		return c->server.caps;
+	if (c->server.minor >= 3)
+		return c->server.caps & ~MMX_PROTO_CAP_APPLY_RECORDS;
 	if (c->server.minor >= 1)
-		return c->server.caps & ~MMX_PROTO_CAP_STATE_RECORDS;
+		return c->server.caps & ~(MMX_PROTO_CAP_STATE_RECORDS |
+					  MMX_PROTO_CAP_APPLY_RECORDS);
 	return c->server.caps & 0xfu;
 }
 

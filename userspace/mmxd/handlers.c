@@ -79,7 +79,7 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 	r.major = MMX_PROTO_MAJOR;
 	r.minor = MMX_PROTO_MINOR;
 	r.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
-		 MMX_PROTO_CAP_STATE_RECORDS;
+		 MMX_PROTO_CAP_STATE_RECORDS | MMX_PROTO_CAP_APPLY_RECORDS;
 	if (o->state_flags & MMX_STATE_TRANSFORMS)
 		r.caps |= MMX_PROTO_CAP_POINTER;
 	if (o->state_flags & MMX_STATE_WRITEBACK)
@@ -170,17 +170,35 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 	free(st);
 }
 
-static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
+/* Apply a received config (checked) and reply; frees @cfg. */
+static void apply_config(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len __maybe_unused)
+			 struct mmx_config *cfg)
 {
 	const struct mmx_display_ops *ops;
-	struct mmx_config *cfg;
 	struct mmx_error err;
 	void *ctx;
 	int ret;
 
-	cfg = malloc(sizeof(*cfg));
+	memset(&err, 0, sizeof(err));
+	ops = mmxd_server_ops(s, &ctx);
+	ret = ops->apply(ctx, cfg, &err);
+	free(cfg);
+	mmx_wire_terminate(err.message, sizeof(err.message));
+	if (ret)
+		reply_error(s, c, h, ret, "%s",
+			    err.message[0] ? err.message : "apply failed");
+	else
+		reply_ok(s, c, h, NULL, 0, NULL, 0);
+}
+
+/* APPLY: the whole struct mmx_config, as in 1.0 */
+static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const uint8_t *payload, size_t len __maybe_unused)
+{
+	struct mmx_config *cfg = malloc(sizeof(*cfg));
+
 	if (!cfg) {
 		reply_error(s, c, h, -ENOMEM, "out of memory");
 		return;
@@ -193,16 +211,31 @@ static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 		free(cfg);
 		return;
 	}
-	memset(&err, 0, sizeof(err));
-	ops = mmxd_server_ops(s, &ctx);
-	ret = ops->apply(ctx, cfg, &err);
-	free(cfg);
-	mmx_wire_terminate(err.message, sizeof(err.message));
-	if (ret)
-		reply_error(s, c, h, ret, "%s",
-			    err.message[0] ? err.message : "apply failed");
-	else
-		reply_ok(s, c, h, NULL, 0, NULL, 0);
+	apply_config(s, c, h, cfg);
+}
+
+/* APPLY_RECORDS (1.4): the config records */
+static void handle_apply_records(struct mmxd_server *s, struct mmxd_conn *c,
+				 const struct mmx_proto_header *h,
+				 const uint8_t *payload, size_t len)
+{
+	struct mmx_config *cfg = malloc(sizeof(*cfg));
+	int ret;
+
+	if (!cfg) {
+		reply_error(s, c, h, -ENOMEM, "out of memory");
+		return;
+	}
+	ret = mmx_wire_decode_config(payload, len, cfg);
+	if (ret) {
+		reply_error(s, c, h, ret, "config records: %s",
+			    ret == -E2BIG ?
+			    "more changes, properties or bytes than fit" :
+			    "truncated, trailing bytes or an invalid value");
+		free(cfg);
+		return;
+	}
+	apply_config(s, c, h, cfg);
 }
 
 static void handle_pointer(struct mmxd_server *s, struct mmxd_conn *c,
@@ -314,6 +347,8 @@ static const struct mmxd_request core_requests[] = {
 	CORE(GET_STATE_RECORDS, sizeof(struct mmx_proto_get_state),
 	     MMXD_REQ_HELLO, handle_get_state),
 	CORE(APPLY, sizeof(struct mmx_config), MMXD_REQ_HELLO, handle_apply),
+	CORE(APPLY_RECORDS, 0, MMXD_REQ_HELLO | MMXD_REQ_DATA,
+	     handle_apply_records),
 	CORE(POINTER, sizeof(struct mmx_proto_pointer), MMXD_REQ_HELLO,
 	     handle_pointer),
 	CORE(CAPTURE, sizeof(struct mmx_proto_capture), MMXD_REQ_HELLO,
