@@ -4,8 +4,9 @@
  *
  * libmmx's remote backend: a blocking client of mmxd
  * (Documentation/mmxd-protocol.rst). One request at a time; every socket
- * operation has a timeout (MMX_CLIENT_TIMEOUT_MS), so that a wedged
- * daemon makes calls fail with -ETIMEDOUT instead of hanging. After a
+ * operation has a timeout (MMX_CLIENT_TIMEOUT_MS, MMX_CLIENT_START_MS
+ * until the server has said HELLO), so that a wedged daemon makes calls
+ * fail with -ETIMEDOUT instead of hanging. After a
  * transport or protocol error the connection is unusable and every later
  * call returns -ENOTCONN.
  */
@@ -32,6 +33,12 @@
 
 /* Each send or receive on the socket gives up after this long. */
 #define MMX_CLIENT_TIMEOUT_MS	5000
+/*
+ * ... except up to the server's HELLO: the first client of a socket-activated
+ * mmxd waits for systemd to start it, which takes seconds on a slow or
+ * loaded machine (an emulator).
+ */
+#define MMX_CLIENT_START_MS	30000
 
 struct mmx_client {
 	int fd;
@@ -254,7 +261,7 @@ static int connect_tcp(const char *spec)
 			ret = -errno;
 			continue;
 		}
-		ret = set_timeouts(fd, MMX_CLIENT_TIMEOUT_MS);
+		ret = set_timeouts(fd, MMX_CLIENT_START_MS);
 		if (!ret && connect(fd, ai->ai_addr, ai->ai_addrlen))
 			ret = errno == EAGAIN || errno == EINPROGRESS ?
 			      -ETIMEDOUT : -errno;
@@ -322,7 +329,7 @@ int mmx_client_connect(const char *path, struct mmx_client **out)
 		free(c);
 		return ret;
 	}
-	ret = set_timeouts(c->fd, MMX_CLIENT_TIMEOUT_MS);
+	ret = set_timeouts(c->fd, MMX_CLIENT_START_MS);
 	if (ret)
 		goto err_close;
 	if (connect(c->fd, (struct sockaddr *)&sa, sizeof(sa))) {
@@ -390,6 +397,8 @@ static int handshake(struct mmx_client *c, int tcp)
 			ret = -EPROTO;
 	}
 	free(payload);
+	if (!ret)
+		ret = set_timeouts(c->fd, MMX_CLIENT_TIMEOUT_MS);
 	return ret;
 }
 
