@@ -48,12 +48,4 @@ int recv_bytes(int fd, void *buf, size_t len, int rounds);
 /* A HELLO of this protocol version from client "test". */
 void hello_init(struct mmx_proto_hello *h);
 
-/* A check (unit.h) that @expr is @want. */
-#define CHECK_ERR(expr, want)						\
-	do {								\
-		int _r = (expr);					\
-		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
-			   _r, (int)(want));				\
-	} while (0)
-
 #endif /* MMXD_CLIENT_HARNESS_H */

@@ -19,14 +19,6 @@
 #include "unit.h"
 #include "mmx_wire.h"
 
-/* A check (unit.h) that @expr is @want. */
-#define CHECK_ERR(expr, want)						\
-	do {								\
-		int _r = (expr);					\
-		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
-			   _r, (int)(want));				\
-	} while (0)
-
 /* ---- states ------------------------------------------------------------- */
 
 /* A value of the S31.32 grid near @x (a matrix entry that travels exactly). */

@@ -31,6 +31,14 @@ static int unit_failed_checks;
 		}                                                             \
 	} while (0)
 
+/* UNIT_CHECK that the int @expr is @want (an errno, usually). */
+#define CHECK_ERR(expr, want)						\
+	do {								\
+		int _r = (expr);					\
+		UNIT_CHECK(_r == (want), "%s: %d, expected %d", #expr,	\
+			   _r, (int)(want));				\
+	} while (0)
+
 static inline int unit_run(const struct unit_case *cases, size_t n, int argc,
 			   char **argv)
 {
