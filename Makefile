@@ -93,7 +93,7 @@ check: deps
 
 check-debug: deps
 	$(MAKE) module-debug
-	$(MAKE) all
+	$(MAKE) all && $(MAKE) SANITIZE=1 all
 	tests/run-debug $(CHECK_ARGS)
 
 demo: deps
