@@ -169,14 +169,6 @@ static __always_inline void mmx_st4(u32 *p, mmx_v4u32 v)
 	__builtin_memcpy(p, &v, sizeof(v));
 }
 
-static __always_inline u64 mmx_ld64(const u32 *p)
-{
-	u64 v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /*
  * The pixel pairs at @p + @off[0..NBI - 1] in one vector, built from the
  * values (element by element assignment would go through the stack and
@@ -244,12 +236,7 @@ static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 		r |= MMX_SIMD_BLACK;
 		__builtin_memcpy(dst + i, &r, sizeof(r));
 	}
-	for (; i < n; i++) {
-		const u32 *p = px + off[i];
-
-		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
-				    (u32)(wx[i] & 127), (u32)(wy[i] & 127));
-	}
+	mmx_bilinear_gather_ref(dst, i, n, px, stride, off, wx, wy);
 }
 
 /*
@@ -474,9 +461,7 @@ static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 	for (; i < n; i++) {
 		const u32 *q = row + p->idx[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
-					       mmx_spread(q[1]),
-					       (u32)(p->wx[i] >> 8) & 127));
+		dst[i] = mmx_lerp_px(q[0], q[1], (u32)(p->wx[i] >> 8) & 127);
 	}
 }
 #else
@@ -508,9 +493,7 @@ static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 	for (; i < n; i++) {
 		const u32 *q = row + off[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
-					       mmx_spread(q[1]),
-					       (u32)(wx[i] & 127)));
+		dst[i] = mmx_lerp_px(q[0], q[1], (u32)(wx[i] & 127));
 	}
 }
 #endif
@@ -702,10 +685,7 @@ static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 
 		mmx_st(dst + i, r | MMX_SIMD_BLACK);
 	}
-	for (; i < n; i++)
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(a[i]),
-					       mmx_spread(b[i]), w)) |
-			 MMX_SIMD_BLACK;
+	mmx_vlerp_row_ref(dst, i, n, a, b, w);
 }
 
 /*
@@ -787,13 +767,7 @@ static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 		bot = mmx_pavg(mmx_lane_evens(b0, b1), mmx_lane_odds(b0, b1));
 		mmx_st(dst + i, mmx_unlane(~mmx_pavg(top, bot)) | MMX_SIMD_BLACK);
 	}
-	for (; i < n; i++) {
-		const u32 *p = src + 2 * (size_t)i;
-
-		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
-				 mmx_avg(p[stride], p[stride + 1])) |
-			 MMX_SIMD_BLACK;
-	}
+	mmx_box2_row_ref(dst, i, n, src, stride);
 }
 
 static void mmx_simd_pick2_row(u32 *dst, u32 n, const u32 *src)
@@ -806,8 +780,7 @@ static void mmx_simd_pick2_row(u32 *dst, u32 n, const u32 *src)
 
 		mmx_st(dst + i, mmx_evens(a, b));
 	}
-	for (; i < n; i++)
-		dst[i] = src[2 * (size_t)i];
+	mmx_pick2_row_ref(dst, i, n, src);
 }
 
 static void mmx_simd_opaque_row(u32 *dst, u32 n, const u8 *src)
@@ -816,12 +789,7 @@ static void mmx_simd_opaque_row(u32 *dst, u32 n, const u8 *src)
 
 	for (; i + NPX <= n; i += NPX)
 		mmx_st(dst + i, mmx_ld(src + 4 * (size_t)i) | MMX_SIMD_BLACK);
-	for (; i < n; i++) {
-		const u8 *p = src + 4 * (size_t)i;
-
-		dst[i] = ((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16) |
-			 MMX_SIMD_BLACK;
-	}
+	mmx_opaque_row_ref(dst, i, n, src);
 }
 
 static void mmx_simd_copy_reversed(u32 *dst, const u32 *src, u32 n)
@@ -833,8 +801,7 @@ static void mmx_simd_copy_reversed(u32 *dst, const u32 *src, u32 n)
 
 		mmx_st(dst + i, mmx_reverse(v));
 	}
-	for (; i < n; i++)
-		dst[i] = src[-(ptrdiff_t)i];
+	mmx_copy_reversed_ref(dst, src, i, n);
 }
 
 /* Four rows of four pixels, transposed. */
@@ -1045,21 +1012,7 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 	qx->d1 = (s64)(x1 + j * x2);
 	__builtin_memcpy(&qy->e, &ey, sizeof(qy->e));
 	qy->d1 = (s64)(y1 + j * y2);
-	for (; j < n; j++) {
-		u32 fx = (u32)(qx->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
-		u32 fy = (u32)(qy->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
-
-		ox[j] = (s32)(qx->e >> MMX_SIMD_QSHIFT);
-		oy[j] = (s32)(qy->e >> MMX_SIMD_QSHIFT);
-		if (fx - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA ||
-		    fy - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA)
-			mask |= (u64)1 << j;
-		qx->e = (s64)((u64)qx->e + (u64)qx->d1);
-		qx->d1 = (s64)((u64)qx->d1 + (u64)qx->d2);
-		qy->e = (s64)((u64)qy->e + (u64)qy->d1);
-		qy->d1 = (s64)((u64)qy->d1 + (u64)qy->d2);
-	}
-	return mask;
+	return mask | mmx_quad_steps_ref(ox, oy, j, n, qx, qy);
 }
 
 const struct mmx_simd_ops MMX_SIMD_OPS = {
