@@ -77,40 +77,54 @@ static __always_inline mmx_vu32 mmx_reverse(mmx_vu32 v)
 }
 
 /*
+ * The bytes of @a and @b interleaved (a0 b0 a1 b1 ...) within each 128-bit
+ * lane: unpacklo8 those of bytes 0..7 of the lane, unpackhi8 those of
+ * bytes 8..15 (punpcklbw, punpckhbw).
+ */
+static __always_inline mmx_vu8 mmx_unpacklo8(mmx_vu8 a, mmx_vu8 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20,
+				       5, 21, 6, 22, 7, 23);
+#else
+	return __builtin_shufflevector(a, b, 0, 32, 1, 33, 2, 34, 3, 35, 4, 36,
+				       5, 37, 6, 38, 7, 39, 16, 48, 17, 49, 18,
+				       50, 19, 51, 20, 52, 21, 53, 22, 54, 23,
+				       55);
+#endif
+}
+
+static __always_inline mmx_vu8 mmx_unpackhi8(mmx_vu8 a, mmx_vu8 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12,
+				       28, 13, 29, 14, 30, 15, 31);
+#else
+	return __builtin_shufflevector(a, b, 8, 40, 9, 41, 10, 42, 11, 43, 12,
+				       44, 13, 45, 14, 46, 15, 47, 24, 56, 25,
+				       57, 26, 58, 27, 59, 28, 60, 29, 61, 30,
+				       62, 31, 63);
+#endif
+}
+
+/*
  * Bytes to 16-bit lanes and back, within each 128-bit lane (punpcklbw,
- * punpckhbw, packuswb): widen_lo takes bytes 0..7 of each 128-bit lane,
- * widen_hi bytes 8..15, and pack2 (of values 0..255) undoes them.
+ * punpckhbw with zeros, packuswb): widen_lo takes bytes 0..7 of each
+ * 128-bit lane, widen_hi bytes 8..15, and pack2 (of values 0..255) undoes
+ * them.
  */
 static __always_inline mmx_vs16 mmx_widen_lo(mmx_vu8 v)
 {
 	mmx_vu8 z = { 0 };
 
-#if VB == 16
-	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 16, 1, 17, 2, 18, 3,
-						 19, 4, 20, 5, 21, 6, 22, 7, 23);
-#else
-	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 32, 1, 33, 2, 34, 3,
-						 35, 4, 36, 5, 37, 6, 38, 7, 39,
-						 16, 48, 17, 49, 18, 50, 19, 51,
-						 20, 52, 21, 53, 22, 54, 23, 55);
-#endif
+	return (mmx_vs16)mmx_unpacklo8(v, z);
 }
 
 static __always_inline mmx_vs16 mmx_widen_hi(mmx_vu8 v)
 {
 	mmx_vu8 z = { 0 };
 
-#if VB == 16
-	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 24, 9, 25, 10, 26,
-						 11, 27, 12, 28, 13, 29, 14, 30,
-						 15, 31);
-#else
-	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 40, 9, 41, 10, 42,
-						 11, 43, 12, 44, 13, 45, 14, 46,
-						 15, 47, 24, 56, 25, 57, 26, 58,
-						 27, 59, 28, 60, 29, 61, 30, 62,
-						 31, 63);
-#endif
+	return (mmx_vs16)mmx_unpackhi8(v, z);
 }
 
 static __always_inline mmx_vu32 mmx_pack2(mmx_vs16 lo, mmx_vs16 hi)
@@ -216,26 +230,37 @@ static __always_inline mmx_vhu32 mmx_pack(mmx_vs16 v)
 	return (mmx_vhu32)__builtin_convertvector(v, mmx_vh8);
 }
 
+/*
+ * NBI bilinear samples: the pixel pairs @t (one per u64 lane) and the
+ * pairs below them @b, with the weights @wx, @wy in the 16-bit lanes of
+ * mmx_split_pairs()'s layout.
+ */
+static __always_inline void mmx_bilinear_pairs(u32 *dst, mmx_vu64 t,
+					       mmx_vu64 b, mmx_vs16 wx,
+					       mmx_vs16 wy)
+{
+	mmx_vs16 tl, tr, bl, br;
+	mmx_vhu32 r;
+
+	mmx_split_pairs(t, &tl, &tr);
+	mmx_split_pairs(b, &bl, &br);
+	r = mmx_pack(mmx_vlerp(mmx_vlerp(tl, tr, wx), mmx_vlerp(bl, br, wx),
+			       wy));
+	r |= MMX_SIMD_BLACK;
+	__builtin_memcpy(dst, &r, sizeof(r));
+}
+
 static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 				     size_t stride, const size_t *off,
 				     const u64 *wx, const u64 *wy)
 {
 	u32 i = 0;
 
-	for (; i + NBI <= n; i += NBI) {
-		mmx_vu64 t = mmx_ld_pairs(px, off + i);
-		mmx_vu64 b = mmx_ld_pairs(px + stride, off + i);
-		mmx_vs16 tl, tr, bl, br, top, bot;
-		mmx_vhu32 r;
-
-		mmx_split_pairs(t, &tl, &tr);
-		mmx_split_pairs(b, &bl, &br);
-		top = mmx_vlerp(tl, tr, (mmx_vs16)mmx_ld(wx + i));
-		bot = mmx_vlerp(bl, br, (mmx_vs16)mmx_ld(wx + i));
-		r = mmx_pack(mmx_vlerp(top, bot, (mmx_vs16)mmx_ld(wy + i)));
-		r |= MMX_SIMD_BLACK;
-		__builtin_memcpy(dst + i, &r, sizeof(r));
-	}
+	for (; i + NBI <= n; i += NBI)
+		mmx_bilinear_pairs(dst + i, mmx_ld_pairs(px, off + i),
+				   mmx_ld_pairs(px + stride, off + i),
+				   (mmx_vs16)mmx_ld(wx + i),
+				   (mmx_vs16)mmx_ld(wy + i));
 	mmx_bilinear_gather_ref(dst, i, n, px, stride, off, wx, wy);
 }
 
@@ -269,16 +294,8 @@ static __always_inline void mmx_bilinear_nbi(u32 *dst, const u32 *px,
 					     size_t stride, const u32 *off,
 					     mmx_vs16 wx, mmx_vs16 wy)
 {
-	mmx_vu64 t = mmx_ld_pairs32(px, off), b = mmx_ld_pairs32(px + stride, off);
-	mmx_vs16 tl, tr, bl, br;
-	mmx_vhu32 r;
-
-	mmx_split_pairs(t, &tl, &tr);
-	mmx_split_pairs(b, &bl, &br);
-	r = mmx_pack(mmx_vlerp(mmx_vlerp(tl, tr, wx), mmx_vlerp(bl, br, wx),
-			       wy));
-	r |= MMX_SIMD_BLACK;
-	__builtin_memcpy(dst, &r, sizeof(r));
+	mmx_bilinear_pairs(dst, mmx_ld_pairs32(px, off),
+			   mmx_ld_pairs32(px + stride, off), wx, wy);
 }
 
 #if VB == 32
@@ -402,15 +419,7 @@ static __always_inline void mmx_hlerp_window8(u32 *dst, const u32 *q,
 	mmx_vu32 k = mmx_ld(idx);
 	mmx_vu8 l = (mmx_vu8)mmx_permute(mmx_ld(q), k);
 	mmx_vu8 r = (mmx_vu8)mmx_permute(mmx_ld(q + 1), k);
-	mmx_vu8 lo = __builtin_shufflevector(l, r, 0, 32, 1, 33, 2, 34, 3, 35,
-					     4, 36, 5, 37, 6, 38, 7, 39, 16,
-					     48, 17, 49, 18, 50, 19, 51, 20,
-					     52, 21, 53, 22, 54, 23, 55);
-	mmx_vu8 hi = __builtin_shufflevector(l, r, 8, 40, 9, 41, 10, 42, 11,
-					     43, 12, 44, 13, 45, 14, 46, 15,
-					     47, 24, 56, 25, 57, 26, 58, 27,
-					     59, 28, 60, 29, 61, 30, 62, 31,
-					     63);
+	mmx_vu8 lo = mmx_unpacklo8(l, r), hi = mmx_unpackhi8(l, r);
 
 	mmx_st(dst, mmx_pack2(mmx_lerp_pairs(lo, (mmx_vu64)mmx_ld(wx)),
 			      mmx_lerp_pairs(hi, (mmx_vu64)mmx_ld(wx + 4))));
@@ -654,20 +663,8 @@ static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 		for (; i + NPX <= n; i += NPX) {
 			mmx_vu8 va = (mmx_vu8)mmx_ld(a + i);
 			mmx_vu8 vb = (mmx_vu8)mmx_ld(b + i);
-			mmx_vu8 lo = __builtin_shufflevector(va, vb, 0, 32, 1, 33,
-							     2, 34, 3, 35, 4, 36,
-							     5, 37, 6, 38, 7, 39,
-							     16, 48, 17, 49, 18,
-							     50, 19, 51, 20, 52,
-							     21, 53, 22, 54, 23,
-							     55);
-			mmx_vu8 hi = __builtin_shufflevector(va, vb, 8, 40, 9, 41,
-							     10, 42, 11, 43, 12,
-							     44, 13, 45, 14, 46,
-							     15, 47, 24, 56, 25,
-							     57, 26, 58, 27, 59,
-							     28, 60, 29, 61, 30,
-							     62, 31, 63);
+			mmx_vu8 lo = mmx_unpacklo8(va, vb);
+			mmx_vu8 hi = mmx_unpackhi8(va, vb);
 
 			mmx_st(dst + i, mmx_pack2(mmx_maddubs(lo, wb) >> 7,
 						  mmx_maddubs(hi, wb) >> 7) |
