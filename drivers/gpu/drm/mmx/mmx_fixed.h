@@ -48,10 +48,6 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 	return dividend / divisor;
 }
 
-#ifndef likely
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
-#endif
 #ifndef S64_MAX
 #define S64_MAX		INT64_MAX
 #define S64_MIN		INT64_MIN

@@ -28,6 +28,11 @@ typedef __u64 u64;
 typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
+
+#ifndef likely
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#endif
 #endif
 
 #endif /* _MMX_PURE_H_ */

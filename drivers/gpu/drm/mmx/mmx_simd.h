@@ -189,6 +189,12 @@ static __always_inline u32 mmx_bilerp(u32 tl, u32 tr, u32 bl, u32 br,
 	return mmx_unspread(v) | MMX_SIMD_BLACK;
 }
 
+/* The linear interpolation of two pixels; the top byte is unspecified. */
+static __always_inline u32 mmx_lerp_px(u32 a, u32 b, u32 w)
+{
+	return mmx_unspread(mmx_lerp(mmx_spread(a), mmx_spread(b), w));
+}
+
 /*
  * The plan of the scalar and SSE2 implementations: one group, offsets from
  * pixel 0, weights as MMX_SIMD_LANES4() in pixel order.
@@ -212,6 +218,113 @@ static __always_inline void mmx_hplan_plain(struct mmx_simd_hplan *p, u32 n,
 static __always_inline u32 mmx_avg(u32 a, u32 b)
 {
 	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
+}
+
+/* 64-bit access to two adjacent pixels, whatever their alignment. */
+static __always_inline u64 mmx_ld64(const u32 *p)
+{
+	u64 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __always_inline void mmx_st64(u32 *p, u64 v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+/*
+ * The reference loops over pixels @i to @n - 1: the scalar implementation
+ * (from 0) and the tails the vector loops of the SIMD ones leave (from the
+ * first pixel they did not do). The arguments are those of the ops of the
+ * same name.
+ */
+static __always_inline void mmx_bilinear_gather_ref(u32 *dst, u32 i, u32 n,
+						    const u32 *px,
+						    size_t stride,
+						    const size_t *off,
+						    const u64 *wx,
+						    const u64 *wy)
+{
+	for (; i < n; i++) {
+		const u32 *p = px + off[i];
+
+		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
+				    (u32)(wx[i] & 127), (u32)(wy[i] & 127));
+	}
+}
+
+static __always_inline void mmx_vlerp_row_ref(u32 *dst, u32 i, u32 n,
+					      const u32 *a, const u32 *b,
+					      u32 w)
+{
+	for (; i < n; i++)
+		dst[i] = mmx_lerp_px(a[i], b[i], w) | MMX_SIMD_BLACK;
+}
+
+static __always_inline void mmx_box2_row_ref(u32 *dst, u32 i, u32 n,
+					     const u32 *src, size_t stride)
+{
+	for (; i < n; i++) {
+		const u32 *p = src + 2 * (size_t)i;
+
+		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
+				 mmx_avg(p[stride], p[stride + 1])) |
+			 MMX_SIMD_BLACK;
+	}
+}
+
+static __always_inline void mmx_pick2_row_ref(u32 *dst, u32 i, u32 n,
+					      const u32 *src)
+{
+	for (; i < n; i++)
+		dst[i] = src[2 * (size_t)i];
+}
+
+static __always_inline void mmx_opaque_row_ref(u32 *dst, u32 i, u32 n,
+					       const u8 *src)
+{
+	for (; i < n; i++) {
+		const u8 *p = src + 4 * (size_t)i;
+
+		dst[i] = ((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16) |
+			 MMX_SIMD_BLACK;
+	}
+}
+
+static __always_inline void mmx_copy_reversed_ref(u32 *dst, const u32 *src,
+						  u32 i, u32 n)
+{
+	for (; i < n; i++)
+		dst[i] = src[-(ptrdiff_t)i];
+}
+
+/*
+ * Steps @j to @n - 1 of quad_steps, from the state at step @j; the mask of
+ * those steps (arithmetic modulo 2^64).
+ */
+static __always_inline u64 mmx_quad_steps_ref(s32 *ox, s32 *oy, u32 j, u32 n,
+					      struct mmx_simd_quad *qx,
+					      struct mmx_simd_quad *qy)
+{
+	u64 mask = 0;
+
+	for (; j < n; j++) {
+		u32 fx = (u32)(qx->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
+		u32 fy = (u32)(qy->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
+
+		ox[j] = (s32)(qx->e >> MMX_SIMD_QSHIFT);
+		oy[j] = (s32)(qy->e >> MMX_SIMD_QSHIFT);
+		if (unlikely(fx - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA ||
+			     fy - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA))
+			mask |= (u64)1 << j;
+		qx->e = (s64)((u64)qx->e + (u64)qx->d1);
+		qx->d1 = (s64)((u64)qx->d1 + (u64)qx->d2);
+		qy->e = (s64)((u64)qy->e + (u64)qy->d1);
+		qy->d1 = (s64)((u64)qy->d1 + (u64)qy->d2);
+	}
+	return mask;
 }
 
 extern const struct mmx_simd_ops mmx_simd_scalar;

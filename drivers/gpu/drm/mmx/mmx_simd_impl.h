@@ -77,40 +77,54 @@ static __always_inline mmx_vu32 mmx_reverse(mmx_vu32 v)
 }
 
 /*
+ * The bytes of @a and @b interleaved (a0 b0 a1 b1 ...) within each 128-bit
+ * lane: unpacklo8 those of bytes 0..7 of the lane, unpackhi8 those of
+ * bytes 8..15 (punpcklbw, punpckhbw).
+ */
+static __always_inline mmx_vu8 mmx_unpacklo8(mmx_vu8 a, mmx_vu8 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20,
+				       5, 21, 6, 22, 7, 23);
+#else
+	return __builtin_shufflevector(a, b, 0, 32, 1, 33, 2, 34, 3, 35, 4, 36,
+				       5, 37, 6, 38, 7, 39, 16, 48, 17, 49, 18,
+				       50, 19, 51, 20, 52, 21, 53, 22, 54, 23,
+				       55);
+#endif
+}
+
+static __always_inline mmx_vu8 mmx_unpackhi8(mmx_vu8 a, mmx_vu8 b)
+{
+#if VB == 16
+	return __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12,
+				       28, 13, 29, 14, 30, 15, 31);
+#else
+	return __builtin_shufflevector(a, b, 8, 40, 9, 41, 10, 42, 11, 43, 12,
+				       44, 13, 45, 14, 46, 15, 47, 24, 56, 25,
+				       57, 26, 58, 27, 59, 28, 60, 29, 61, 30,
+				       62, 31, 63);
+#endif
+}
+
+/*
  * Bytes to 16-bit lanes and back, within each 128-bit lane (punpcklbw,
- * punpckhbw, packuswb): widen_lo takes bytes 0..7 of each 128-bit lane,
- * widen_hi bytes 8..15, and pack2 (of values 0..255) undoes them.
+ * punpckhbw with zeros, packuswb): widen_lo takes bytes 0..7 of each
+ * 128-bit lane, widen_hi bytes 8..15, and pack2 (of values 0..255) undoes
+ * them.
  */
 static __always_inline mmx_vs16 mmx_widen_lo(mmx_vu8 v)
 {
 	mmx_vu8 z = { 0 };
 
-#if VB == 16
-	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 16, 1, 17, 2, 18, 3,
-						 19, 4, 20, 5, 21, 6, 22, 7, 23);
-#else
-	return (mmx_vs16)__builtin_shufflevector(v, z, 0, 32, 1, 33, 2, 34, 3,
-						 35, 4, 36, 5, 37, 6, 38, 7, 39,
-						 16, 48, 17, 49, 18, 50, 19, 51,
-						 20, 52, 21, 53, 22, 54, 23, 55);
-#endif
+	return (mmx_vs16)mmx_unpacklo8(v, z);
 }
 
 static __always_inline mmx_vs16 mmx_widen_hi(mmx_vu8 v)
 {
 	mmx_vu8 z = { 0 };
 
-#if VB == 16
-	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 24, 9, 25, 10, 26,
-						 11, 27, 12, 28, 13, 29, 14, 30,
-						 15, 31);
-#else
-	return (mmx_vs16)__builtin_shufflevector(v, z, 8, 40, 9, 41, 10, 42,
-						 11, 43, 12, 44, 13, 45, 14, 46,
-						 15, 47, 24, 56, 25, 57, 26, 58,
-						 27, 59, 28, 60, 29, 61, 30, 62,
-						 31, 63);
-#endif
+	return (mmx_vs16)mmx_unpackhi8(v, z);
 }
 
 static __always_inline mmx_vu32 mmx_pack2(mmx_vs16 lo, mmx_vs16 hi)
@@ -169,14 +183,6 @@ static __always_inline void mmx_st4(u32 *p, mmx_v4u32 v)
 	__builtin_memcpy(p, &v, sizeof(v));
 }
 
-static __always_inline u64 mmx_ld64(const u32 *p)
-{
-	u64 v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /*
  * The pixel pairs at @p + @off[0..NBI - 1] in one vector, built from the
  * values (element by element assignment would go through the stack and
@@ -224,32 +230,38 @@ static __always_inline mmx_vhu32 mmx_pack(mmx_vs16 v)
 	return (mmx_vhu32)__builtin_convertvector(v, mmx_vh8);
 }
 
+/*
+ * NBI bilinear samples: the pixel pairs @t (one per u64 lane) and the
+ * pairs below them @b, with the weights @wx, @wy in the 16-bit lanes of
+ * mmx_split_pairs()'s layout.
+ */
+static __always_inline void mmx_bilinear_pairs(u32 *dst, mmx_vu64 t,
+					       mmx_vu64 b, mmx_vs16 wx,
+					       mmx_vs16 wy)
+{
+	mmx_vs16 tl, tr, bl, br;
+	mmx_vhu32 r;
+
+	mmx_split_pairs(t, &tl, &tr);
+	mmx_split_pairs(b, &bl, &br);
+	r = mmx_pack(mmx_vlerp(mmx_vlerp(tl, tr, wx), mmx_vlerp(bl, br, wx),
+			       wy));
+	r |= MMX_SIMD_BLACK;
+	__builtin_memcpy(dst, &r, sizeof(r));
+}
+
 static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 				     size_t stride, const size_t *off,
 				     const u64 *wx, const u64 *wy)
 {
 	u32 i = 0;
 
-	for (; i + NBI <= n; i += NBI) {
-		mmx_vu64 t = mmx_ld_pairs(px, off + i);
-		mmx_vu64 b = mmx_ld_pairs(px + stride, off + i);
-		mmx_vs16 tl, tr, bl, br, top, bot;
-		mmx_vhu32 r;
-
-		mmx_split_pairs(t, &tl, &tr);
-		mmx_split_pairs(b, &bl, &br);
-		top = mmx_vlerp(tl, tr, (mmx_vs16)mmx_ld(wx + i));
-		bot = mmx_vlerp(bl, br, (mmx_vs16)mmx_ld(wx + i));
-		r = mmx_pack(mmx_vlerp(top, bot, (mmx_vs16)mmx_ld(wy + i)));
-		r |= MMX_SIMD_BLACK;
-		__builtin_memcpy(dst + i, &r, sizeof(r));
-	}
-	for (; i < n; i++) {
-		const u32 *p = px + off[i];
-
-		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
-				    (u32)(wx[i] & 127), (u32)(wy[i] & 127));
-	}
+	for (; i + NBI <= n; i += NBI)
+		mmx_bilinear_pairs(dst + i, mmx_ld_pairs(px, off + i),
+				   mmx_ld_pairs(px + stride, off + i),
+				   (mmx_vs16)mmx_ld(wx + i),
+				   (mmx_vs16)mmx_ld(wy + i));
+	mmx_bilinear_gather_ref(dst, i, n, px, stride, off, wx, wy);
 }
 
 /*
@@ -282,16 +294,8 @@ static __always_inline void mmx_bilinear_nbi(u32 *dst, const u32 *px,
 					     size_t stride, const u32 *off,
 					     mmx_vs16 wx, mmx_vs16 wy)
 {
-	mmx_vu64 t = mmx_ld_pairs32(px, off), b = mmx_ld_pairs32(px + stride, off);
-	mmx_vs16 tl, tr, bl, br;
-	mmx_vhu32 r;
-
-	mmx_split_pairs(t, &tl, &tr);
-	mmx_split_pairs(b, &bl, &br);
-	r = mmx_pack(mmx_vlerp(mmx_vlerp(tl, tr, wx), mmx_vlerp(bl, br, wx),
-			       wy));
-	r |= MMX_SIMD_BLACK;
-	__builtin_memcpy(dst, &r, sizeof(r));
+	mmx_bilinear_pairs(dst, mmx_ld_pairs32(px, off),
+			   mmx_ld_pairs32(px + stride, off), wx, wy);
 }
 
 #if VB == 32
@@ -415,15 +419,7 @@ static __always_inline void mmx_hlerp_window8(u32 *dst, const u32 *q,
 	mmx_vu32 k = mmx_ld(idx);
 	mmx_vu8 l = (mmx_vu8)mmx_permute(mmx_ld(q), k);
 	mmx_vu8 r = (mmx_vu8)mmx_permute(mmx_ld(q + 1), k);
-	mmx_vu8 lo = __builtin_shufflevector(l, r, 0, 32, 1, 33, 2, 34, 3, 35,
-					     4, 36, 5, 37, 6, 38, 7, 39, 16,
-					     48, 17, 49, 18, 50, 19, 51, 20,
-					     52, 21, 53, 22, 54, 23, 55);
-	mmx_vu8 hi = __builtin_shufflevector(l, r, 8, 40, 9, 41, 10, 42, 11,
-					     43, 12, 44, 13, 45, 14, 46, 15,
-					     47, 24, 56, 25, 57, 26, 58, 27,
-					     59, 28, 60, 29, 61, 30, 62, 31,
-					     63);
+	mmx_vu8 lo = mmx_unpacklo8(l, r), hi = mmx_unpackhi8(l, r);
 
 	mmx_st(dst, mmx_pack2(mmx_lerp_pairs(lo, (mmx_vu64)mmx_ld(wx)),
 			      mmx_lerp_pairs(hi, (mmx_vu64)mmx_ld(wx + 4))));
@@ -474,9 +470,7 @@ static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 	for (; i < n; i++) {
 		const u32 *q = row + p->idx[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
-					       mmx_spread(q[1]),
-					       (u32)(p->wx[i] >> 8) & 127));
+		dst[i] = mmx_lerp_px(q[0], q[1], (u32)(p->wx[i] >> 8) & 127);
 	}
 }
 #else
@@ -508,9 +502,7 @@ static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 	for (; i < n; i++) {
 		const u32 *q = row + off[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
-					       mmx_spread(q[1]),
-					       (u32)(wx[i] & 127)));
+		dst[i] = mmx_lerp_px(q[0], q[1], (u32)(wx[i] & 127));
 	}
 }
 #endif
@@ -671,20 +663,8 @@ static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 		for (; i + NPX <= n; i += NPX) {
 			mmx_vu8 va = (mmx_vu8)mmx_ld(a + i);
 			mmx_vu8 vb = (mmx_vu8)mmx_ld(b + i);
-			mmx_vu8 lo = __builtin_shufflevector(va, vb, 0, 32, 1, 33,
-							     2, 34, 3, 35, 4, 36,
-							     5, 37, 6, 38, 7, 39,
-							     16, 48, 17, 49, 18,
-							     50, 19, 51, 20, 52,
-							     21, 53, 22, 54, 23,
-							     55);
-			mmx_vu8 hi = __builtin_shufflevector(va, vb, 8, 40, 9, 41,
-							     10, 42, 11, 43, 12,
-							     44, 13, 45, 14, 46,
-							     15, 47, 24, 56, 25,
-							     57, 26, 58, 27, 59,
-							     28, 60, 29, 61, 30,
-							     62, 31, 63);
+			mmx_vu8 lo = mmx_unpacklo8(va, vb);
+			mmx_vu8 hi = mmx_unpackhi8(va, vb);
 
 			mmx_st(dst + i, mmx_pack2(mmx_maddubs(lo, wb) >> 7,
 						  mmx_maddubs(hi, wb) >> 7) |
@@ -702,10 +682,7 @@ static void mmx_simd_vlerp_row(u32 *dst, u32 n, const u32 *a, const u32 *b,
 
 		mmx_st(dst + i, r | MMX_SIMD_BLACK);
 	}
-	for (; i < n; i++)
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(a[i]),
-					       mmx_spread(b[i]), w)) |
-			 MMX_SIMD_BLACK;
+	mmx_vlerp_row_ref(dst, i, n, a, b, w);
 }
 
 /*
@@ -787,13 +764,7 @@ static void mmx_simd_box2_row(u32 *dst, u32 n, const u32 *src,
 		bot = mmx_pavg(mmx_lane_evens(b0, b1), mmx_lane_odds(b0, b1));
 		mmx_st(dst + i, mmx_unlane(~mmx_pavg(top, bot)) | MMX_SIMD_BLACK);
 	}
-	for (; i < n; i++) {
-		const u32 *p = src + 2 * (size_t)i;
-
-		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
-				 mmx_avg(p[stride], p[stride + 1])) |
-			 MMX_SIMD_BLACK;
-	}
+	mmx_box2_row_ref(dst, i, n, src, stride);
 }
 
 static void mmx_simd_pick2_row(u32 *dst, u32 n, const u32 *src)
@@ -806,8 +777,7 @@ static void mmx_simd_pick2_row(u32 *dst, u32 n, const u32 *src)
 
 		mmx_st(dst + i, mmx_evens(a, b));
 	}
-	for (; i < n; i++)
-		dst[i] = src[2 * (size_t)i];
+	mmx_pick2_row_ref(dst, i, n, src);
 }
 
 static void mmx_simd_opaque_row(u32 *dst, u32 n, const u8 *src)
@@ -816,12 +786,7 @@ static void mmx_simd_opaque_row(u32 *dst, u32 n, const u8 *src)
 
 	for (; i + NPX <= n; i += NPX)
 		mmx_st(dst + i, mmx_ld(src + 4 * (size_t)i) | MMX_SIMD_BLACK);
-	for (; i < n; i++) {
-		const u8 *p = src + 4 * (size_t)i;
-
-		dst[i] = ((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16) |
-			 MMX_SIMD_BLACK;
-	}
+	mmx_opaque_row_ref(dst, i, n, src);
 }
 
 static void mmx_simd_copy_reversed(u32 *dst, const u32 *src, u32 n)
@@ -833,8 +798,7 @@ static void mmx_simd_copy_reversed(u32 *dst, const u32 *src, u32 n)
 
 		mmx_st(dst + i, mmx_reverse(v));
 	}
-	for (; i < n; i++)
-		dst[i] = src[-(ptrdiff_t)i];
+	mmx_copy_reversed_ref(dst, src, i, n);
 }
 
 /* Four rows of four pixels, transposed. */
@@ -1045,21 +1009,7 @@ static u64 mmx_simd_quad_steps(s32 *ox, s32 *oy, u32 n,
 	qx->d1 = (s64)(x1 + j * x2);
 	__builtin_memcpy(&qy->e, &ey, sizeof(qy->e));
 	qy->d1 = (s64)(y1 + j * y2);
-	for (; j < n; j++) {
-		u32 fx = (u32)(qx->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
-		u32 fy = (u32)(qy->e >> (MMX_SIMD_QSHIFT - 16)) & 0xffff;
-
-		ox[j] = (s32)(qx->e >> MMX_SIMD_QSHIFT);
-		oy[j] = (s32)(qy->e >> MMX_SIMD_QSHIFT);
-		if (fx - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA ||
-		    fy - MMX_SIMD_QDELTA >= 65536 - 2 * MMX_SIMD_QDELTA)
-			mask |= (u64)1 << j;
-		qx->e = (s64)((u64)qx->e + (u64)qx->d1);
-		qx->d1 = (s64)((u64)qx->d1 + (u64)qx->d2);
-		qy->e = (s64)((u64)qy->e + (u64)qy->d1);
-		qy->d1 = (s64)((u64)qy->d1 + (u64)qy->d2);
-	}
-	return mask;
+	return mask | mmx_quad_steps_ref(ox, oy, j, n, qx, qy);
 }
 
 const struct mmx_simd_ops MMX_SIMD_OPS = {

@@ -985,7 +985,6 @@ static int mmx_span_log(s64 dn, s64 dd, s64 dmin, s64 qmax)
 
 /* Quotients are stepped by forward differences: struct mmx_simd_quad. */
 #define MMX_QSHIFT	MMX_SIMD_QSHIFT
-#define MMX_DELTA16	MMX_SIMD_QDELTA
 
 /* The quadratic through f0, fm, f1 = 2^16 q at 0, h, 2h (h = 2^lh). */
 static void mmx_quad_fit(struct mmx_simd_quad *q, s64 f0, s64 fm, s64 f1, int lh)
@@ -1222,15 +1221,12 @@ static void mmx_scalar_copy_reversed(u32 *dst, const u32 *src, u32 n)
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (; i + 1 < n; i += 2) {
-		u64 v;
+		u64 v = mmx_ld64(src - (ptrdiff_t)i - 1);
 
-		memcpy(&v, src - (ptrdiff_t)i - 1, sizeof(v));
-		v = v << 32 | v >> 32;
-		memcpy(dst + i, &v, sizeof(v));
+		mmx_st64(dst + i, v << 32 | v >> 32);
 	}
 #endif
-	for (; i < n; i++)
-		dst[i] = src[-(ptrdiff_t)i];
+	mmx_copy_reversed_ref(dst, src, i, n);
 }
 
 /* Output range [lo, hi) of k in [0, n) with 0 <= a + b k < lim (b = +-1). */
@@ -1254,20 +1250,6 @@ static void mmx_axis_range(s64 a, s32 b, u64 lim, u32 n, u32 *lo, u32 *hi)
 		*lo = (u32)l;
 		*hi = (u32)h;
 	}
-}
-
-/* 64-bit access to two adjacent pixels, whatever their alignment. */
-static __always_inline u64 mmx_load2(const u32 *p)
-{
-	u64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static __always_inline void mmx_store2(u32 *p, u64 v)
-{
-	memcpy(p, &v, sizeof(v));
 }
 
 /*
@@ -1298,7 +1280,7 @@ static void mmx_scalar_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 			 * a: two adjacent source pixels of output column u, in
 			 * memory order; b: the same of column u + 1
 			 */
-			u64 a = mmx_load2(p + 2 * k), b = mmx_load2(p + ustep + 2 * k);
+			u64 a = mmx_ld64(p + 2 * k), b = mmx_ld64(p + ustep + 2 * k);
 			u32 *d0, *d1;
 
 			if (xv > 0) {
@@ -1308,8 +1290,8 @@ static void mmx_scalar_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
 				d1 = d + (size_t)(MMX_BAND - 2 - 2 * k) * dstride + u;
 				d0 = d1 + dstride;
 			}
-			mmx_store2(d0, (a & lo) | b << 32);
-			mmx_store2(d1, a >> 32 | (b & hi));
+			mmx_st64(d0, (a & lo) | b << 32);
+			mmx_st64(d1, a >> 32 | (b & hi));
 		}
 	}
 	if (u < u1) {
@@ -1430,14 +1412,7 @@ static void mmx_scalar_bilinear_gather(u32 *dst, u32 n, const u32 *px,
 				       size_t stride, const size_t *off,
 				       const u64 *wx, const u64 *wy)
 {
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		const u32 *p = px + off[i];
-
-		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
-				    (u32)(wx[i] & 127), (u32)(wy[i] & 127));
-	}
+	mmx_bilinear_gather_ref(dst, 0, n, px, stride, off, wx, wy);
 }
 
 static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
@@ -1474,41 +1449,25 @@ static void mmx_scalar_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 	for (i = 0; i < p->n; i++) {
 		const u32 *q = row + p->base[i / 8] + p->idx[i];
 
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(q[0]),
-					       mmx_spread(q[1]),
-					       (u32)(p->wx[i] & 127)));
+		dst[i] = mmx_lerp_px(q[0], q[1], (u32)(p->wx[i] & 127));
 	}
 }
 
 static void mmx_scalar_vlerp_row(u32 *dst, u32 n, const u32 *a,
 				 const u32 *b, u32 w)
 {
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		dst[i] = mmx_unspread(mmx_lerp(mmx_spread(a[i]),
-					       mmx_spread(b[i]), w)) |
-			 MMX_BLACK;
+	mmx_vlerp_row_ref(dst, 0, n, a, b, w);
 }
 
 static void mmx_scalar_box2_row(u32 *dst, u32 n, const u32 *src,
 				size_t stride)
 {
-	const u32 *p = src;
-	u32 i;
-
-	for (i = 0; i < n; i++, p += 2)
-		dst[i] = mmx_avg(mmx_avg(p[0], p[1]),
-				 mmx_avg(p[stride], p[stride + 1])) | MMX_BLACK;
+	mmx_box2_row_ref(dst, 0, n, src, stride);
 }
 
 static void mmx_scalar_opaque_row(u32 *dst, u32 n, const u8 *src)
 {
-	u32 i;
-
-	for (i = 0; i < n; i++, src += 4)
-		dst[i] = ((u32)src[0] | (u32)src[1] << 8 | (u32)src[2] << 16) |
-			 MMX_BLACK;
+	mmx_opaque_row_ref(dst, 0, n, src);
 }
 
 static void mmx_scalar_pick_plan(u32 *dst, const struct mmx_simd_hplan *p,
@@ -1522,34 +1481,14 @@ static void mmx_scalar_pick_plan(u32 *dst, const struct mmx_simd_hplan *p,
 
 static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
 {
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		dst[i] = src[2 * (size_t)i];
+	mmx_pick2_row_ref(dst, 0, n, src);
 }
 
 static u64 mmx_scalar_quad_steps(s32 *ox, s32 *oy, u32 n,
 				 struct mmx_simd_quad *qx,
 				 struct mmx_simd_quad *qy)
 {
-	u64 mask = 0;
-	u32 j;
-
-	for (j = 0; j < n; j++) {
-		u32 fx = (u32)(qx->e >> (MMX_QSHIFT - 16)) & 0xffff;
-		u32 fy = (u32)(qy->e >> (MMX_QSHIFT - 16)) & 0xffff;
-
-		ox[j] = (s32)(qx->e >> MMX_QSHIFT);
-		oy[j] = (s32)(qy->e >> MMX_QSHIFT);
-		if (unlikely(fx - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16 ||
-			     fy - MMX_DELTA16 >= 65536 - 2 * MMX_DELTA16))
-			mask |= (u64)1 << j;
-		qx->e += qx->d1;
-		qx->d1 += qx->d2;
-		qy->e += qy->d1;
-		qy->d1 += qy->d2;
-	}
-	return mask;
+	return mmx_quad_steps_ref(ox, oy, 0, n, qx, qy);
 }
 
 const struct mmx_simd_ops mmx_simd_scalar = {
