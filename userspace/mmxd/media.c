@@ -1087,23 +1087,24 @@ static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
 	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-/* The media requests (STREAM_* and CLOCK_QUERY), after HELLO. */
-#define MEDIA(t, req, f, fn) \
-	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
-
+/* The media requests: STREAM_* and CLOCK_QUERY. */
 static const struct mmxd_request media_requests[] = {
-	MEDIA(STREAM_OPEN, struct mmx_stream_config, 0, handle_open),
-	MEDIA(STREAM_CLOSE, struct mmx_proto_stream_ref, 0, handle_close),
-	MEDIA(STREAM_START, struct mmx_proto_stream_start, 0, handle_start),
-	MEDIA(STREAM_VIDEO, struct mmx_proto_stream_video, MMXD_REQ_STREAM_DATA,
-	      handle_video),
-	MEDIA(STREAM_REPLACE, struct mmx_proto_stream_video,
-	      MMXD_REQ_STREAM_DATA, handle_video),
-	MEDIA(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
-	      handle_retract),
-	MEDIA(STREAM_AUDIO, struct mmx_proto_stream_audio, MMXD_REQ_STREAM_DATA,
-	      handle_audio),
-	MEDIA(CLOCK_QUERY, struct mmx_proto_stream_ref, 0, handle_clock_query),
+	MMXD_MEDIA_REQUEST(STREAM_OPEN, struct mmx_stream_config, 0,
+			   handle_open),
+	MMXD_MEDIA_REQUEST(STREAM_CLOSE, struct mmx_proto_stream_ref, 0,
+			   handle_close),
+	MMXD_MEDIA_REQUEST(STREAM_START, struct mmx_proto_stream_start, 0,
+			   handle_start),
+	MMXD_MEDIA_REQUEST(STREAM_VIDEO, struct mmx_proto_stream_video,
+			   MMXD_REQ_STREAM_DATA, handle_video),
+	MMXD_MEDIA_REQUEST(STREAM_REPLACE, struct mmx_proto_stream_video,
+			   MMXD_REQ_STREAM_DATA, handle_video),
+	MMXD_MEDIA_REQUEST(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
+			   handle_retract),
+	MMXD_MEDIA_REQUEST(STREAM_AUDIO, struct mmx_proto_stream_audio,
+			   MMXD_REQ_STREAM_DATA, handle_audio),
+	MMXD_MEDIA_REQUEST(CLOCK_QUERY, struct mmx_proto_stream_ref, 0,
+			   handle_clock_query),
 };
 
 const struct mmxd_protocol mmxd_media_protocol = {

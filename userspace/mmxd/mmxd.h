@@ -263,6 +263,14 @@ struct mmxd_request {
 	mmxd_handler *handle;
 };
 
+/*
+ * An entry of the media and TIME tables (media.c, time.c): MMX_MSG_@t with
+ * a struct @req payload (@f: more flags, the data ones), after HELLO, in a
+ * server with media streams.
+ */
+#define MMXD_MEDIA_REQUEST(t, req, f, fn) \
+	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
+
 /**
  * struct mmxd_protocol - the requests of one protocol
  * @requests: the table
