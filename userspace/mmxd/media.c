@@ -721,11 +721,9 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
 		return;
 	}
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+	st = mmxd_reply_calloc(s, c, h, sizeof(*st));
+	if (!st)
 		return;
-	}
 	st->conn = c;
 	st->cfg = cfg;
 	st->max_frames = cfg.max_frames ? cfg.max_frames :
@@ -997,11 +995,9 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
 		return;
 	}
-	a = calloc(1, sizeof(*a));
-	if (!a) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+	a = mmxd_reply_calloc(s, c, h, sizeof(*a));
+	if (!a)
 		return;
-	}
 	a->token = ++m->next_token;
 	a->pts = req.pts_ns;
 	if (st->cfg.audio_format == MMX_AUDIO_S16LE) {

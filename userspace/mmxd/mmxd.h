@@ -293,6 +293,9 @@ void mmxd_reply_parts(struct mmxd_server *s, struct mmxd_conn *c,
 void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
 		const struct mmx_proto_header *h, int err, const char *msg,
 		const void *data, size_t len);
+/* @size bytes zeroed for the request, or NULL after replying -ENOMEM. */
+void *mmxd_reply_calloc(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h, size_t size);
 
 /* HELLO, PING, AUTH and the display requests (handlers.c). */
 extern const struct mmxd_protocol mmxd_core_protocol;

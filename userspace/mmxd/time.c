@@ -232,11 +232,9 @@ static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
 		return;
 	}
-	k = calloc(1, sizeof(*k));
-	if (!k) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+	k = mmxd_reply_calloc(s, c, h, sizeof(*k));
+	if (!k)
 		return;
-	}
 	k->conn = c;
 	k->kind = req.kind;
 	switch (req.kind) {
