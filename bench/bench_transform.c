@@ -45,6 +45,7 @@
 #include <drm/mmx_drm.h>
 
 #include "homography.h"
+#include "libmmx.h"
 #include "mmx_simd.h"
 #include "mmx_transform.h"
 
@@ -92,19 +93,6 @@ static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return v[n / 2];
-}
-
-/* 3x3 matrix product r = a b */
-static void mat_mul(double *r, const double *a, const double *b)
-{
-	double t[9];
-	int i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			t[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] +
-				       a[3 * i + 2] * b[6 + j];
-	memcpy(r, t, sizeof(t));
 }
 
 static double round16(double v)
@@ -252,8 +240,8 @@ int main(void)
 	ncpu = ncpu < 1 ? 1 : ncpu;
 	pool_init(&pool, (int)ncpu);
 
-	mat_mul(cases[6].m, to_centre, rot);
-	mat_mul(cases[6].m, cases[6].m, from_centre);
+	mmx_matrix_multiply(cases[6].m, to_centre, rot);
+	mmx_matrix_multiply(cases[6].m, cases[6].m, from_centre);
 	homography(cases[7].m, OUT_W, OUT_H, keystone_q);
 	/* both compositors get the same matrix: exact in 16.16 */
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

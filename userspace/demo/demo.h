@@ -54,8 +54,6 @@ int demo_fb_create(int fd, uint32_t w, uint32_t h, uint32_t format,
 /* Property @name of KMS object @obj: its id and value (either may be NULL). */
 bool demo_prop(int fd, uint32_t obj, uint32_t type, const char *name,
 	       uint32_t *id, uint64_t *value);
-/* A libmmx mode as a KMS mode (vrefresh rounded as the kernel does). */
-void demo_mode_to_drm(const struct mmx_mode *m, drmModeModeInfo *d);
 
 /*
  * The tour of what mmx is for, on the mmx device open as @fd (DRM master):

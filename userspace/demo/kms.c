@@ -2,7 +2,8 @@
 /*
  * mmxdemo's KMS helpers for what libmmx's public API does not offer (it
  * owns its screen framebuffer and planes): framebuffers the demo draws
- * itself, plane property lookups, a libmmx mode as a KMS mode.
+ * itself and plane property lookups (a libmmx mode as a KMS mode is
+ * libmmx's mmx_kms_mode_to_drm()).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -63,34 +64,4 @@ bool demo_prop(int fd, uint32_t obj, uint32_t type, const char *name,
 	}
 	drmModeFreeObjectProperties(props);
 	return found;
-}
-
-void demo_mode_to_drm(const struct mmx_mode *m, drmModeModeInfo *d)
-{
-	uint64_t num = (uint64_t)m->clock * 1000, den;
-
-	memset(d, 0, sizeof(*d));
-	d->clock = m->clock;
-	d->hdisplay = (uint16_t)m->width;
-	d->hsync_start = m->hsync_start;
-	d->hsync_end = m->hsync_end;
-	d->htotal = m->htotal;
-	d->hskew = m->hskew;
-	d->vdisplay = (uint16_t)m->height;
-	d->vsync_start = m->vsync_start;
-	d->vsync_end = m->vsync_end;
-	d->vtotal = m->vtotal;
-	d->vscan = m->vscan;
-	d->flags = m->flags;
-	d->type = m->type;
-	/* the vertical refresh in Hz as the kernel rounds it */
-	den = (uint64_t)m->htotal * m->vtotal;
-	if (m->flags & DRM_MODE_FLAG_INTERLACE)
-		num *= 2;
-	if (m->flags & DRM_MODE_FLAG_DBLSCAN)
-		den *= 2;
-	if (m->vscan > 1)
-		den *= m->vscan;
-	d->vrefresh = den ? (uint32_t)((num + den / 2) / den) : 0;
-	memcpy(d->name, m->name, sizeof(d->name) - 1);
 }

@@ -35,6 +35,7 @@
 #include <xf86drmMode.h>
 
 #include "libmmx.h"
+#include "mmx_kms_mode.h"
 #include "demo.h"
 
 #define MAX_OUTPUTS 8
@@ -187,7 +188,7 @@ static bool pick_mode(const struct mmx_output_info *o, int maxw, int maxh,
 	}
 	if (best < 0)
 		return false;
-	demo_mode_to_drm(&m[best], out);
+	mmx_kms_mode_to_drm(out, &m[best]);
 	return true;
 }
 

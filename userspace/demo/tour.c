@@ -140,57 +140,88 @@ static int save_pair(struct tour *t, const char *name, struct pic *a,
 	return ret;
 }
 
+/* A step's two pictures of one output, before and after a change. */
+struct shots {
+	struct mmx_config *cfg;
+	struct mmx_state *s;	/* the snapshot after */
+	struct pic before, after;
+};
+
+/*
+ * Output @i alone at (@x, 0) as step() lights it, applied (@what) and
+ * captured into @sh->before; then @sh->cfg is empty again, for the caller
+ * to step() the change into.
+ */
+static int shots_before(struct tour *t, struct shots *sh, int i, int32_t x,
+			const char *what)
+{
+	int ret = mmx_config_new(&sh->cfg);
+
+	if (ret)
+		return ret;
+	step(t, sh->cfg, i, x, 0);
+	step_off(t, sh->cfg, 1 - i);
+	ret = apply(t, sh->cfg, what);
+	if (!ret)
+		ret = capture(t, i, &sh->before);
+	if (!ret)
+		mmx_config_reset(sh->cfg);
+	return ret;
+}
+
+/* The change applied (@what), captured into @sh->after; output @i's CRTC. */
+static int shots_after(struct tour *t, struct shots *sh, int i,
+		       const char *what, const struct mmx_crtc_info **crtc)
+{
+	int ret = apply(t, sh->cfg, what);
+
+	if (!ret)
+		ret = capture(t, i, &sh->after);
+	if (ret)
+		return ret;
+	*crtc = crtc_now(t, i, &sh->s);
+	return *crtc ? 0 : -ENOENT;
+}
+
+/* Free what @sh holds; returns @ret. */
+static int shots_end(struct shots *sh, int ret)
+{
+	mmx_config_free(sh->cfg);
+	mmx_state_free(sh->s);
+	free(sh->before.px);
+	free(sh->after.px);
+	return ret;
+}
+
 /* ------------------------------------------------------------------------ */
 
 static int tour_rotate(struct tour *t)
 {
 	int i = t->nout - 1;	/* the second output when there are two */
-	struct pic before = { 0 }, after = { 0 };
+	struct shots sh = { 0 };
 	struct mmx_output_change *c;
-	struct mmx_config *cfg = NULL;
-	struct mmx_state *s = NULL;
 	const struct mmx_crtc_info *crtc;
 	int ret;
 
 	printf("\n---- rotation: %s, RandR's \"normal\" then \"left\"\n",
 	       t->name[i]);
-	ret = mmx_config_new(&cfg);
+	ret = shots_before(t, &sh, i, 0, "rotation: normal");
 	if (ret)
-		return ret;
-	step(t, cfg, i, 0, 0);
-	step_off(t, cfg, 1 - i);
-	ret = apply(t, cfg, "rotation: normal");
-	if (!ret)
-		ret = capture(t, i, &before);
-	if (ret)
-		goto out;
-	mmx_config_reset(cfg);
-	c = step(t, cfg, i, 0, 0);
+		return shots_end(&sh, ret);
+	c = step(t, sh.cfg, i, 0, 0);
 	c->rotation = MMX_ROTATE_90;
-	ret = apply(t, cfg, "rotation: left");
-	if (!ret)
-		ret = capture(t, i, &after);
+	ret = shots_after(t, &sh, i, "rotation: left", &crtc);
 	if (ret)
-		goto out;
-	crtc = crtc_now(t, i, &s);
-	if (!crtc) {
-		ret = -ENOENT;
-		goto out;
-	}
+		return shots_end(&sh, ret);
 	printf("%s: mode %s, rotation 0x%x (left), shows the %ux%u screen area at +%d+%d\n",
 	       t->name[i], t->mode[i].name, crtc->rotation, crtc->width,
 	       crtc->height, crtc->x, crtc->y);
-	ret = save_pair(t, "rotate", &before, &after);
+	ret = save_pair(t, "rotate", &sh.before, &sh.after);
 	if (!ret)
 		printf("summary: rotation: %s %s turned left: the screen's %ux%u area shown on a %ux%u output (rotate.png: normal | left)\n",
 		       t->name[i], t->mode[i].name, crtc->width, crtc->height,
 		       t->mode[i].width, t->mode[i].height);
-out:
-	mmx_config_free(cfg);
-	mmx_state_free(s);
-	free(before.px);
-	free(after.px);
-	return ret;
+	return shots_end(&sh, ret);
 }
 
 /*
@@ -231,10 +262,8 @@ static int tour_keystone(struct tour *t)
 		-(double)w * 0.15, 0, (double)w * 1.15, 0,
 		0, h, w, h,
 	};
-	struct pic before = { 0 }, after = { 0 };
+	struct shots sh = { 0 };
 	struct mmx_output_change *c;
-	struct mmx_config *cfg = NULL;
-	struct mmx_state *s = NULL;
 	const struct mmx_crtc_info *crtc;
 	double m[9];
 	int ret;
@@ -246,30 +275,15 @@ static int tour_keystone(struct tour *t)
 		fprintf(stderr, "mmxdemo: keystone matrix: %s\n", strerror(-ret));
 		return ret;
 	}
-	ret = mmx_config_new(&cfg);
+	ret = shots_before(t, &sh, 0, x0, "keystone: before");
 	if (ret)
-		return ret;
-	step(t, cfg, 0, x0, 0);
-	step_off(t, cfg, 1);
-	ret = apply(t, cfg, "keystone: before");
-	if (!ret)
-		ret = capture(t, 0, &before);
-	if (ret)
-		goto out;
-	mmx_config_reset(cfg);
-	c = step(t, cfg, 0, x0, 0);
+		return shots_end(&sh, ret);
+	c = step(t, sh.cfg, 0, x0, 0);
 	memcpy(c->transform.matrix, m, sizeof(m));
 	snprintf(c->transform.filter, sizeof(c->transform.filter), "bilinear");
-	ret = apply(t, cfg, "keystone: after");
-	if (!ret)
-		ret = capture(t, 0, &after);
+	ret = shots_after(t, &sh, 0, "keystone: after", &crtc);
 	if (ret)
-		goto out;
-	crtc = crtc_now(t, 0, &s);
-	if (!crtc) {
-		ret = -ENOENT;
-		goto out;
-	}
+		return shots_end(&sh, ret);
 	printf("%s: corners (0,0) (%u,0) (0,%u) (%u,%u) show screen points (%.0f,%.0f) (%.0f,%.0f) (%.0f,%.0f) (%.0f,%.0f) of its area\n",
 	       t->name[0], w, h, w, h, corners[0], corners[1], corners[2],
 	       corners[3], corners[4], corners[5], corners[6], corners[7]);
@@ -283,17 +297,12 @@ static int tour_keystone(struct tour *t)
 	printf("%s: bounding box %ux%u at %+d%+d from its position +%d+%d\n",
 	       t->name[0], crtc->width, crtc->height, crtc->bbox_x,
 	       crtc->bbox_y, crtc->x, crtc->y);
-	keystone_outline(&before, &after, m, w, h);
-	ret = save_pair(t, "keystone", &before, &after);
+	keystone_outline(&sh.before, &sh.after, m, w, h);
+	ret = save_pair(t, "keystone", &sh.before, &sh.after);
 	if (!ret)
 		printf("summary: keystone: %s's picture pre-distorted into a trapezoid 30%% narrower at the top, bilinear (keystone.png: before | after)\n",
 		       t->name[0]);
-out:
-	mmx_config_free(cfg);
-	mmx_state_free(s);
-	free(before.px);
-	free(after.px);
-	return ret;
+	return shots_end(&sh, ret);
 }
 
 /* Three quarters of @c's brightness. */

@@ -198,10 +198,14 @@ bool mmx_kms_props_find(const struct mmx_kms_props *p, const char *name,
 	return false;
 }
 
-/* Vertical refresh in mHz from the timings (as xrandr computes it). */
-static uint32_t mmx_kms_refresh_mhz(const drmModeModeInfo *d)
+/*
+ * Vertical refresh from the timings in units of 1/@per_hz Hz, rounded to
+ * the nearest: 1 as the kernel rounds it (drm_mode_vrefresh()), 1000 for
+ * mHz as xrandr computes it.
+ */
+static uint32_t mmx_kms_refresh(const drmModeModeInfo *d, uint32_t per_hz)
 {
-	uint64_t num = (uint64_t)d->clock * 1000000, den;
+	uint64_t num = (uint64_t)d->clock * 1000 * per_hz, den;
 
 	den = (uint64_t)d->htotal * d->vtotal;
 	if (d->flags & DRM_MODE_FLAG_INTERLACE)
@@ -231,9 +235,10 @@ void mmx_kms_mode_from_drm(struct mmx_mode *m, const drmModeModeInfo *d)
 	m->vscan = d->vscan;
 	m->flags = d->flags;
 	m->type = d->type;
-	m->refresh_mhz = mmx_kms_refresh_mhz(d);
+	m->refresh_mhz = mmx_kms_refresh(d, 1000);
 }
 
+/* mmx_kms_mode_to_drm - see mmx_kms_mode.h */
 void mmx_kms_mode_to_drm(drmModeModeInfo *d, const struct mmx_mode *m)
 {
 	memset(d, 0, sizeof(*d));
@@ -250,7 +255,7 @@ void mmx_kms_mode_to_drm(drmModeModeInfo *d, const struct mmx_mode *m)
 	d->vscan = m->vscan;
 	d->flags = m->flags;
 	d->type = m->type ? m->type : DRM_MODE_TYPE_USERDEF;
-	d->vrefresh = (mmx_kms_refresh_mhz(d) + 500) / 1000;
+	d->vrefresh = mmx_kms_refresh(d, 1);
 	if (m->name[0])
 		snprintf(d->name, sizeof(d->name), "%.*s",
 			 (int)sizeof(d->name) - 1, m->name);

@@ -17,6 +17,7 @@
 #include <xf86drmMode.h>
 
 #include "mmx_internal.h"
+#include "mmx_kms_mode.h"
 #include "mmx_screen_pattern.h"
 
 #define MMX_KMS_MAX_PLANES	64
@@ -239,7 +240,6 @@ void mmx_kms_forget(struct mmx_kms *k);
 void mmx_kms_sync_records(struct mmx_kms *k, uint32_t index,
 			  const struct mmx_kms_crtc_now *now);
 void mmx_kms_mode_from_drm(struct mmx_mode *m, const drmModeModeInfo *d);
-void mmx_kms_mode_to_drm(drmModeModeInfo *d, const struct mmx_mode *m);
 bool mmx_kms_matrix_is_identity(const int64_t f[9]);
 void mmx_kms_output_name(char *buf, size_t size, uint32_t type,
 			 uint32_t type_id);

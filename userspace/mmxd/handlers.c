@@ -42,6 +42,16 @@ void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
 	mmxd_reply_parts(s, c, h, err, msg, data, len, NULL, 0);
 }
 
+void *mmxd_reply_calloc(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h, size_t size)
+{
+	void *p = calloc(1, size);
+
+	if (!p)
+		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+	return p;
+}
+
 static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h, int err,
 			const char *fmt, ...)
@@ -148,11 +158,9 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			    req.probe, req.pad);
 		return;
 	}
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		reply_error(s, c, h, -ENOMEM, "out of memory");
+	st = mmxd_reply_calloc(s, c, h, sizeof(*st));
+	if (!st)
 		return;
-	}
 	ops = mmxd_server_ops(s, &ctx);
 	ret = ops->state(ctx, (int)req.probe, st);
 	if (ret) {

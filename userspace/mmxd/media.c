@@ -293,15 +293,24 @@ int mmxd_media_stream_audio(struct mmxd_media *m, const struct mmxd_conn *c,
 	return 0;
 }
 
+/* Stream @id in @st when its clock runs: 0, -ENOENT or -EAGAIN. */
+static int started_stream(const struct mmxd_media *m, uint32_t id,
+			  struct mstream **st)
+{
+	*st = stream_by_id(m, id);
+	if (!*st)
+		return -ENOENT;
+	return (*st)->started ? 0 : -EAGAIN;
+}
+
 int mmxd_media_stream_time(struct mmxd_media *m, uint32_t stream,
 			   int64_t mono, int64_t *ns)
 {
-	struct mstream *st = stream_by_id(m, stream);
+	struct mstream *st;
+	int ret = started_stream(m, stream, &st);
 
-	if (!st)
-		return -ENOENT;
-	if (!st->started)
-		return -EAGAIN;
+	if (ret)
+		return ret;
 	*ns = stream_at(m, st, mono);
 	return 0;
 }
@@ -309,12 +318,11 @@ int mmxd_media_stream_time(struct mmxd_media *m, uint32_t stream,
 int mmxd_media_stream_mono(struct mmxd_media *m, uint32_t stream, int64_t t,
 			   int64_t *mono)
 {
-	struct mstream *st = stream_by_id(m, stream);
+	struct mstream *st;
+	int ret = started_stream(m, stream, &st);
 
-	if (!st)
-		return -ENOENT;
-	if (!st->started)
-		return -EAGAIN;
+	if (ret)
+		return ret;
 	*mono = stream_to_mono(m, st, t);
 	return 0;
 }
@@ -379,6 +387,32 @@ static struct mframe *find_frame(struct mstream *st, uint64_t id)
 		if (f->id == id && f->state != F_RETRACTING)
 			return f;
 	return NULL;
+}
+
+/*
+ * Take pending frame @f back, told to the client as @status: a frame not
+ * at the kernel yet ends now; a scheduled one is retracted and ends with
+ * the kernel's event (RETRACTED, reported as @status). 0, or the retract's
+ * -errno (-EBUSY: too late) with @f as it was.
+ */
+static int frame_withdraw(struct mmxd_server *s, struct mmxd_media *m,
+			  struct mstream *st, struct mframe *f,
+			  uint32_t status)
+{
+	int ret;
+
+	if (f->state != F_SCHEDULED) {
+		if (f->state == F_DECODING)
+			m->ops->decode_cancel(m->ctx, f->token);
+		frame_end(s, st, f, status, 0, 0, 0, 0);
+		return 0;
+	}
+	ret = m->ops->retract(m->ctx, f->sched);
+	if (ret)
+		return ret;
+	f->state = F_RETRACTING;
+	f->report = status;
+	return 0;
 }
 
 static int free_buffer(struct mstream *st)
@@ -687,11 +721,9 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
 		return;
 	}
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+	st = mmxd_reply_calloc(s, c, h, sizeof(*st));
+	if (!st)
 		return;
-	}
 	st->conn = c;
 	st->cfg = cfg;
 	st->max_frames = cfg.max_frames ? cfg.max_frames :
@@ -770,15 +802,20 @@ _Static_assert(offsetof(struct mmx_proto_stream_ref, stream) == 0 &&
 	       offsetof(struct mmx_proto_stream_audio, stream) == 0,
 	       "media requests start with the stream id");
 
-/* The stream @payload names, @c's, or NULL after replying -ENOENT. */
+/*
+ * The stream @payload names, @c's, or NULL after replying -ENOENT; the
+ * request's @size fixed bytes copied to @req.
+ */
 static struct mstream *request_stream(struct mmxd_server *s,
 				      struct mmxd_conn *c,
 				      const struct mmx_proto_header *h,
-				      const uint8_t *payload)
+				      const uint8_t *payload, void *req,
+				      size_t size)
 {
 	struct mstream *st = stream_of_conn(mmxd_server_media(s), c);
 	uint32_t id;
 
+	memcpy(req, payload, size);
 	memcpy(&id, payload, sizeof(id));
 	if (st && st->id == id)
 		return st;
@@ -794,8 +831,7 @@ static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
 	struct mmx_proto_stream_start req;
 	struct mstream *st;
 
-	memcpy(&req, payload, sizeof(req));
-	st = request_stream(s, c, h, payload);
+	st = request_stream(s, c, h, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (req.pad || req.delay_ns < 0 ||
@@ -826,10 +862,10 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 	struct mframe *f, *old = NULL;
 	struct mstream *st;
 	size_t dlen;
+	int ret;
 
-	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
-	st = request_stream(s, c, h, payload);
+	st = request_stream(s, c, h, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
@@ -862,25 +898,13 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
-	if (old) {
-		if (old->state == F_SCHEDULED) {
-			int ret = m->ops->retract(m->ctx, old->sched);
-
-			if (ret) {
-				free(f->jpeg);
-				free(f);
-				mmxd_reply(s, c, h, ret,
-					   ret == -EBUSY ? "too late" :
-					   "retract failed", NULL, 0);
-				return;
-			}
-			old->state = F_RETRACTING;
-			old->report = MMX_STREAM_REPLACED;
-		} else {
-			if (old->state == F_DECODING)
-				m->ops->decode_cancel(m->ctx, old->token);
-			frame_end(s, st, old, MMX_STREAM_REPLACED, 0, 0, 0, 0);
-		}
+	ret = old ? frame_withdraw(s, m, st, old, MMX_STREAM_REPLACED) : 0;
+	if (ret) {
+		free(f->jpeg);
+		free(f);
+		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+			   "retract failed", NULL, 0);
+		return;
 	}
 	memcpy(f->jpeg, payload + sizeof(req), dlen);
 	f->len = dlen;
@@ -912,10 +936,9 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	struct mmx_proto_stream_retract req;
 	struct mstream *st;
 	struct mframe *f;
-	int ret;
+	int scheduled, ret;
 
-	memcpy(&req, payload, sizeof(req));
-	st = request_stream(s, c, h, payload);
+	st = request_stream(s, c, h, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (req.pad) {
@@ -927,21 +950,15 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
 		return;
 	}
-	if (f->state == F_SCHEDULED) {
-		ret = m->ops->retract(m->ctx, f->sched);
-		if (ret) {
-			mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
-				   "retract failed", NULL, 0);
-			return;
-		}
-		/* the kernel's RETRACTED event ends it */
-		f->state = F_RETRACTING;
-	} else {
-		if (f->state == F_DECODING)
-			m->ops->decode_cancel(m->ctx, f->token);
-		frame_end(s, st, f, MMX_STREAM_RETRACTED, 0, 0, 0, 0);
-		pump(s, m, st);
+	scheduled = f->state == F_SCHEDULED;
+	ret = frame_withdraw(s, m, st, f, MMX_STREAM_RETRACTED);
+	if (ret) {
+		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+			   "retract failed", NULL, 0);
+		return;
 	}
+	if (!scheduled)
+		pump(s, m, st);	/* its framebuffer is free */
 	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
@@ -957,9 +974,8 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	size_t dlen, fsize;
 	int ret;
 
-	memcpy(&req, payload, sizeof(req));
 	dlen = len - sizeof(req);
-	st = request_stream(s, c, h, payload);
+	st = request_stream(s, c, h, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (!st->audio) {
@@ -979,11 +995,9 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
 		return;
 	}
-	a = calloc(1, sizeof(*a));
-	if (!a) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+	a = mmxd_reply_calloc(s, c, h, sizeof(*a));
+	if (!a)
 		return;
-	}
 	a->token = ++m->next_token;
 	a->pts = req.pts_ns;
 	if (st->cfg.audio_format == MMX_AUDIO_S16LE) {
@@ -1033,10 +1047,11 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 			       const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = mmxd_server_media(s);
+	struct mmx_proto_stream_ref req;
 	struct mmx_stream_clock r;
 	struct mstream *st;
 
-	st = request_stream(s, c, h, payload);
+	st = request_stream(s, c, h, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	memset(&r, 0, sizeof(r));
@@ -1058,31 +1073,34 @@ static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mstream *st = request_stream(s, c, h, payload);
+	struct mmx_proto_stream_ref req;
+	struct mstream *st;
 
+	st = request_stream(s, c, h, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	stream_free(s, mmxd_server_media(s), st);
 	mmxd_reply(s, c, h, 0, "", NULL, 0);
 }
 
-/* The media requests (STREAM_* and CLOCK_QUERY), after HELLO. */
-#define MEDIA(t, req, f, fn) \
-	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
-
+/* The media requests: STREAM_* and CLOCK_QUERY. */
 static const struct mmxd_request media_requests[] = {
-	MEDIA(STREAM_OPEN, struct mmx_stream_config, 0, handle_open),
-	MEDIA(STREAM_CLOSE, struct mmx_proto_stream_ref, 0, handle_close),
-	MEDIA(STREAM_START, struct mmx_proto_stream_start, 0, handle_start),
-	MEDIA(STREAM_VIDEO, struct mmx_proto_stream_video, MMXD_REQ_STREAM_DATA,
-	      handle_video),
-	MEDIA(STREAM_REPLACE, struct mmx_proto_stream_video,
-	      MMXD_REQ_STREAM_DATA, handle_video),
-	MEDIA(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
-	      handle_retract),
-	MEDIA(STREAM_AUDIO, struct mmx_proto_stream_audio, MMXD_REQ_STREAM_DATA,
-	      handle_audio),
-	MEDIA(CLOCK_QUERY, struct mmx_proto_stream_ref, 0, handle_clock_query),
+	MMXD_MEDIA_REQUEST(STREAM_OPEN, struct mmx_stream_config, 0,
+			   handle_open),
+	MMXD_MEDIA_REQUEST(STREAM_CLOSE, struct mmx_proto_stream_ref, 0,
+			   handle_close),
+	MMXD_MEDIA_REQUEST(STREAM_START, struct mmx_proto_stream_start, 0,
+			   handle_start),
+	MMXD_MEDIA_REQUEST(STREAM_VIDEO, struct mmx_proto_stream_video,
+			   MMXD_REQ_STREAM_DATA, handle_video),
+	MMXD_MEDIA_REQUEST(STREAM_REPLACE, struct mmx_proto_stream_video,
+			   MMXD_REQ_STREAM_DATA, handle_video),
+	MMXD_MEDIA_REQUEST(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
+			   handle_retract),
+	MMXD_MEDIA_REQUEST(STREAM_AUDIO, struct mmx_proto_stream_audio,
+			   MMXD_REQ_STREAM_DATA, handle_audio),
+	MMXD_MEDIA_REQUEST(CLOCK_QUERY, struct mmx_proto_stream_ref, 0,
+			   handle_clock_query),
 };
 
 const struct mmxd_protocol mmxd_media_protocol = {

@@ -336,13 +336,16 @@ static int fill_submit(struct kms_media *k, const struct mmxd_video_target *t,
 	return 0;
 }
 
-static int kms_replace(void *ctx, uint64_t sched,
-		       const struct mmxd_video_target *t, uint32_t fb,
-		       int32_t x, int32_t y, uint32_t w, uint32_t h,
-		       int64_t exec_ns, int64_t expire_ns, uint64_t user,
-		       uint64_t *new_sched)
+/*
+ * Submit a frame's commit as a new entry, or (@old not NULL) as the
+ * replacement of pending entry *@old; the new entry's id in @sched.
+ */
+static int submit_frame(struct kms_media *k, const uint64_t *old,
+			const struct mmxd_video_target *t, uint32_t fb,
+			int32_t x, int32_t y, uint32_t w, uint32_t h,
+			int64_t exec_ns, int64_t expire_ns, uint64_t user,
+			uint64_t *sched)
 {
-	struct kms_media *k = ctx;
 	uint32_t objs[1], counts[1];
 	uint64_t values[P_COUNT];
 	struct drm_mmx_schedule_replace r;
@@ -352,11 +355,26 @@ static int kms_replace(void *ctx, uint64_t sched,
 			  objs, counts, values, &r.submit);
 	if (ret)
 		return ret;
-	r.schedule_id = sched;
-	if (drmIoctl(k->fd, DRM_IOCTL_MMX_SCHEDULE_REPLACE, &r))
+	if (old) {
+		r.schedule_id = *old;
+		ret = drmIoctl(k->fd, DRM_IOCTL_MMX_SCHEDULE_REPLACE, &r);
+	} else {
+		ret = drmIoctl(k->fd, DRM_IOCTL_MMX_SCHEDULE_SUBMIT, &r.submit);
+	}
+	if (ret)
 		return -errno;
-	*new_sched = r.submit.schedule_id;
+	*sched = r.submit.schedule_id;
 	return 0;
+}
+
+static int kms_replace(void *ctx, uint64_t sched,
+		       const struct mmxd_video_target *t, uint32_t fb,
+		       int32_t x, int32_t y, uint32_t w, uint32_t h,
+		       int64_t exec_ns, int64_t expire_ns, uint64_t user,
+		       uint64_t *new_sched)
+{
+	return submit_frame(ctx, &sched, t, fb, x, y, w, h, exec_ns,
+			    expire_ns, user, new_sched);
 }
 
 static int kms_schedule(void *ctx, const struct mmxd_video_target *t,
@@ -364,20 +382,8 @@ static int kms_schedule(void *ctx, const struct mmxd_video_target *t,
 			uint32_t h, int64_t exec_ns, int64_t expire_ns,
 			uint64_t user, uint64_t *sched)
 {
-	struct kms_media *k = ctx;
-	uint32_t objs[1], counts[1];
-	uint64_t values[P_COUNT];
-	struct drm_mmx_schedule_submit sub;
-	int ret;
-
-	ret = fill_submit(k, t, fb, x, y, w, h, exec_ns, expire_ns, user,
-			  objs, counts, values, &sub);
-	if (ret)
-		return ret;
-	if (drmIoctl(k->fd, DRM_IOCTL_MMX_SCHEDULE_SUBMIT, &sub))
-		return -errno;
-	*sched = sub.schedule_id;
-	return 0;
+	return submit_frame(ctx, NULL, t, fb, x, y, w, h, exec_ns, expire_ns,
+			    user, sched);
 }
 
 static int kms_retract(void *ctx, uint64_t sched)

@@ -263,6 +263,14 @@ struct mmxd_request {
 	mmxd_handler *handle;
 };
 
+/*
+ * An entry of the media and TIME tables (media.c, time.c): MMX_MSG_@t with
+ * a struct @req payload (@f: more flags, the data ones), after HELLO, in a
+ * server with media streams.
+ */
+#define MMXD_MEDIA_REQUEST(t, req, f, fn) \
+	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
+
 /**
  * struct mmxd_protocol - the requests of one protocol
  * @requests: the table
@@ -285,6 +293,9 @@ void mmxd_reply_parts(struct mmxd_server *s, struct mmxd_conn *c,
 void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
 		const struct mmx_proto_header *h, int err, const char *msg,
 		const void *data, size_t len);
+/* @size bytes zeroed for the request, or NULL after replying -ENOMEM. */
+void *mmxd_reply_calloc(struct mmxd_server *s, struct mmxd_conn *c,
+			const struct mmx_proto_header *h, size_t size);
 
 /* HELLO, PING, AUTH and the display requests (handlers.c). */
 extern const struct mmxd_protocol mmxd_core_protocol;

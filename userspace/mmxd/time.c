@@ -232,11 +232,9 @@ static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
 		mmxd_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
 		return;
 	}
-	k = calloc(1, sizeof(*k));
-	if (!k) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+	k = mmxd_reply_calloc(s, c, h, sizeof(*k));
+	if (!k)
 		return;
-	}
 	k->conn = c;
 	k->kind = req.kind;
 	switch (req.kind) {
@@ -803,24 +801,27 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	mmxd_reply(s, c, h, ret, "too late", NULL, 0);
 }
 
-/* TIME's requests but CLOCK_QUERY (media.c's): after HELLO, with media. */
-#define TIME(t, req, f, fn) \
-	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
-
+/* TIME's requests but CLOCK_QUERY (media.c's). */
 static const struct mmxd_request time_requests[] = {
-	TIME(CLOCK_CREATE, struct mmx_proto_clock_create, 0, handle_create),
-	TIME(CLOCK_START, struct mmx_proto_clock_at, 0, handle_start_stop),
-	TIME(CLOCK_STOP, struct mmx_proto_clock_at, 0, handle_start_stop),
-	TIME(CLOCK_SET_RATE, struct mmx_proto_clock_rate, 0, handle_rate),
-	TIME(CLOCK_READ, struct mmx_proto_clock_ref, 0, handle_read),
-	TIME(CLOCK_DESTROY, struct mmx_proto_clock_ref, 0, handle_read),
+	MMXD_MEDIA_REQUEST(CLOCK_CREATE, struct mmx_proto_clock_create, 0,
+			   handle_create),
+	MMXD_MEDIA_REQUEST(CLOCK_START, struct mmx_proto_clock_at, 0,
+			   handle_start_stop),
+	MMXD_MEDIA_REQUEST(CLOCK_STOP, struct mmx_proto_clock_at, 0,
+			   handle_start_stop),
+	MMXD_MEDIA_REQUEST(CLOCK_SET_RATE, struct mmx_proto_clock_rate, 0,
+			   handle_rate),
+	MMXD_MEDIA_REQUEST(CLOCK_READ, struct mmx_proto_clock_ref, 0,
+			   handle_read),
+	MMXD_MEDIA_REQUEST(CLOCK_DESTROY, struct mmx_proto_clock_ref, 0,
+			   handle_read),
 	/* an AUDIO request's samples follow */
-	TIME(SCHEDULE_SUBMIT, struct mmx_schedule_request, MMXD_REQ_DATA,
-	     handle_submit),
-	TIME(SCHEDULE_REPLACE, struct mmx_proto_schedule_replace,
-	     MMXD_REQ_DATA, handle_submit),
-	TIME(SCHEDULE_RETRACT, struct mmx_proto_schedule_ref, 0,
-	     handle_retract),
+	MMXD_MEDIA_REQUEST(SCHEDULE_SUBMIT, struct mmx_schedule_request,
+			   MMXD_REQ_DATA, handle_submit),
+	MMXD_MEDIA_REQUEST(SCHEDULE_REPLACE, struct mmx_proto_schedule_replace,
+			   MMXD_REQ_DATA, handle_submit),
+	MMXD_MEDIA_REQUEST(SCHEDULE_RETRACT, struct mmx_proto_schedule_ref, 0,
+			   handle_retract),
 };
 
 const struct mmxd_protocol mmxd_time_protocol = {

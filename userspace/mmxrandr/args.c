@@ -64,6 +64,17 @@ static int need_output(struct parser *p)
 	return 0;
 }
 
+/* The argument of an option of the latest --output, in @a. */
+static int output_arg(struct parser *p, const char **a)
+{
+	int ret = need_output(p);
+
+	if (ret)
+		return ret;
+	*a = next_arg(p);
+	return *a ? 0 : -EINVAL;
+}
+
 /* A strict finite double: the whole string. */
 static int parse_double(const char *s, double *v)
 {
@@ -362,12 +373,9 @@ static int output_option(struct parser *p, const char *opt)
 	for (k = 0; k < (int)(sizeof(relations) / sizeof(relations[0])); k++) {
 		if (strcmp(opt, relations[k].name))
 			continue;
-		ret = need_output(p);
+		ret = output_arg(p, &a);
 		if (ret)
 			return ret;
-		a = next_arg(p);
-		if (!a)
-			return -EINVAL;
 		o->relation = relations[k].relation;
 		o->relative_to = a;
 		o->changes |= MMXR_CH_RELATION;
@@ -412,12 +420,9 @@ static int output_option(struct parser *p, const char *opt)
 	    strcmp(opt, "--filter") && strcmp(opt, "--panning") &&
 	    strcmp(opt, "--keystone") && strcmp(opt, "--crtc"))
 		return perr(p, "unrecognized option '%s'", opt);
-	ret = need_output(p);
+	ret = output_arg(p, &a);
 	if (ret)
 		return ret;
-	a = next_arg(p);
-	if (!a)
-		return -EINVAL;
 
 	if (!strcmp(opt, "--mode")) {
 		if (!strncmp(a, "0x", 2) && a[2]) {
