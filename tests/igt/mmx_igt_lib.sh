@@ -1,13 +1,31 @@
 # SPDX-License-Identifier: MIT
 #
 # mmx_igt_lib - the IGT-style subtest helpers of the guest shell tests and
-# the helpers they share (run, mmx_dri, mmxd_fbs, alive, stat_of),
-# sourced by them (installed next to them as build/igt/mmx_igt_lib):
+# the helpers they share (other_option, run, mmx_dri, mmxd_fbs, alive,
+# stat_of), sourced by them (installed next to them as build/igt/mmx_igt_lib):
 #
 #   lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 #
 # The sourcing script sets $only (comma-separated subtests to run, empty for
 # all) and $failed (0); result() sets failed=1 on FAIL.
+
+# other_option NAME SUBTESTS OPTION: the options every script takes but
+# --subtest, last in its option loop: --list prints SUBTESTS one a line
+# (a script with none takes no --list), -h/--help the script's header
+# comment, each exiting 0; anything else is an unknown option of script
+# NAME: exit 2.
+other_option() {
+	case $3 in
+	--list)
+		if [ -n "$2" ]; then
+			for t in $2; do echo "$t"; done
+			exit 0
+		fi ;;
+	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	esac
+	echo "$1: unknown option '$3'" >&2
+	exit 2
+}
 
 # wanted NAME: is subtest NAME selected by --subtest?
 wanted() {

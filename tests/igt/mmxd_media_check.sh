@@ -34,18 +34,17 @@ cookie=/run/mmx/cookie
 audio=
 log=/tmp/mmxd.log
 
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--subtest) only=$2; shift ;;
 	--cycles) cycles=$2; shift ;;
 	--audio-device) audio=$2; shift ;;
-	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "mmxd_media_check: unknown option '$1'" >&2; exit 2 ;;
+	*) other_option mmxd_media_check "" "$1" ;;
 	esac
 	shift
 done
-
-lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 # pids of mmx-jpegd processes, sorted, on one line
 decoders() {

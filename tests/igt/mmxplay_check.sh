@@ -48,20 +48,16 @@ log=/tmp/mmxplay_mmxd.log
 dir=/tmp/mmxplay_check
 all="play-unix play-tcp captures play-mpeg play-no-audio corrupt-avi corrupt-frames"
 
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seconds) seconds=$2; shift ;;
 	--subtest) only=$2; shift ;;
-	--list) for t in $all; do echo "$t"; done; exit 0 ;;
-	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "mmxplay_check: unknown option '$1'" >&2; exit 2 ;;
+	*) other_option mmxplay_check "$all" "$1" ;;
 	esac
 	shift
 done
-
-lib=$(dirname "$0")/mmx_igt_lib
-[ -f "$lib" ] || lib=$lib.sh
-. "$lib"
 
 for p in mmxd mmxplay mmx_test_media; do
 	command -v $p >/dev/null || { echo "mmxplay_check: $p not on PATH" >&2; exit 2; }
