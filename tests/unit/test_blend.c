@@ -369,7 +369,4 @@ static const struct unit_case cases[] = {
 	{ "frame-fill", "fill honours width and stride", test_fill },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -899,7 +899,4 @@ static const struct unit_case cases[] = {
 	  test_edid_decode },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, N(cases), argc, argv);
-}
+UNIT_MAIN(cases)

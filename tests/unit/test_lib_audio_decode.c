@@ -449,7 +449,7 @@ int main(int argc, char **argv)
 			"libmp3lame0)\n");
 		return 1;
 	}
-	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	ret = UNIT_RUN(cases, argc, argv);
 	free(mp2.data);
 	free(mp3.data);
 	free(ref_mp2);

@@ -1049,7 +1049,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (make_corpus())
 		return 1;
-	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	ret = UNIT_RUN(cases, argc, argv);
 	free_corpus();
 	return ret;
 }

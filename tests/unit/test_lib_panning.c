@@ -211,7 +211,4 @@ static const struct unit_case cases[] = {
 	  test_pointer_on_border },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

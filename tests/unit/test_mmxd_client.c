@@ -589,7 +589,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/sub/mmxd.sock", dir);
-	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	ret = UNIT_RUN(cases, argc, argv);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	rmdir(path);

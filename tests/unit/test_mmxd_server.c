@@ -1109,7 +1109,4 @@ static const struct unit_case cases[] = {
 	  test_fuzz_garbage },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

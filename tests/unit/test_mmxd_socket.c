@@ -900,5 +900,5 @@ int main(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	signal(SIGPIPE, SIG_IGN);
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	return UNIT_RUN(cases, argc, argv);
 }

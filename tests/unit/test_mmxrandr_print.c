@@ -284,7 +284,4 @@ static const struct unit_case cases[] = {
 	{ "print-signal-lists", "CompatibilityList/CloneList as outputs and signals", test_signal_lists },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -517,7 +517,4 @@ static const struct unit_case cases[] = {
 	{ "refusals", "bad rotations, empty and absurd geometries are refused", test_refusals },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

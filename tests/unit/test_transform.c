@@ -1014,5 +1014,5 @@ int main(int argc, char **argv)
 {
 	/* the pixman tests check the implementation the driver would use */
 	mmx_simd_init();
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	return UNIT_RUN(cases, argc, argv);
 }

@@ -61,4 +61,17 @@ static inline int unit_run(const struct unit_case *cases, size_t n, int argc,
 	return failed ? 1 : 0;
 }
 
+/* The number of elements of the array @a. */
+#define UNIT_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* unit_run() of the array @cases. */
+#define UNIT_RUN(cases, argc, argv) unit_run((cases), UNIT_N(cases), (argc), (argv))
+
+/* A main() that runs the array @cases and does nothing else. */
+#define UNIT_MAIN(cases)						\
+	int main(int argc, char **argv)					\
+	{								\
+		return UNIT_RUN(cases, argc, argv);			\
+	}
+
 #endif
