@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "unit.h"
+#include "mmx_state_build.h"
 #include "mmx_wire.h"
 
 /* ---- states ------------------------------------------------------------- */
@@ -30,17 +31,7 @@ static double on_grid(double x)
 static void mode_fill(struct mmx_mode *m, uint32_t id, uint32_t w, uint32_t h,
 		      uint32_t refresh_mhz)
 {
-	memset(m, 0, sizeof(*m));
-	m->id = id;
-	snprintf(m->name, sizeof(m->name), "%ux%u", w, h);
-	m->width = w;
-	m->height = h;
-	m->hsync_start = (uint16_t)(w + 48);
-	m->hsync_end = (uint16_t)(w + 80);
-	m->htotal = (uint16_t)(w + 160);
-	m->vsync_start = (uint16_t)(h + 3);
-	m->vsync_end = (uint16_t)(h + 8);
-	m->vtotal = (uint16_t)(h + 30);
+	t_mode_timing(m, id, w, h, 48, 32, w + 160, 3, 5, h + 30);
 	m->clock = (uint32_t)((uint64_t)m->htotal * m->vtotal *
 			      refresh_mhz / 1000000);
 	m->type = 0x48;
@@ -69,48 +60,29 @@ static void mode_odd(struct mmx_mode *m, uint32_t id)
 	m->refresh_mhz = 59940;
 }
 
-static void prop_range(struct mmx_property *p, const char *name, uint32_t id,
-		       uint64_t min, uint64_t max, uint64_t value)
-{
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = MMX_PROP_SIGNED_RANGE;
-	p->id = id;
-	p->min = min;
-	p->max = max;
-	p->value = value;
-}
-
+/* An enum of @nenum values "value N", N << 33 | N, the last one set. */
 static void prop_enum(struct mmx_property *p, const char *name, uint32_t id,
 		      uint32_t nenum)
 {
+	static const char *const names[] = {
+		"value 0", "value 1", "value 2", "value 3",
+	};
 	uint32_t i;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = MMX_PROP_ENUM;
-	p->flags = MMX_PROP_IMMUTABLE;
-	p->id = id;
-	p->nenum = nenum;
-	for (i = 0; i < nenum; i++) {
-		snprintf(p->enums[i].name, sizeof(p->enums[i].name),
-			 "value %u", i);
+	t_enum_prop(p, name, MMX_PROP_ENUM, MMX_PROP_IMMUTABLE, id, names,
+		    nenum, 0);
+	for (i = 0; i < nenum; i++)
 		p->enums[i].value = (uint64_t)i << 33 | i;
-	}
 	p->value = nenum ? p->enums[nenum - 1].value : 0;
 }
 
+/* A blob of @len bytes of i * 37 + 11 (blob id @id + 1000). */
 static void prop_blob(struct mmx_property *p, const char *name, uint32_t id,
 		      uint32_t len)
 {
 	uint32_t i;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = MMX_PROP_BLOB;
-	p->id = id;
-	p->value = id + 1000;
-	p->blob_len = len;
+	t_blob_prop(p, name, 0, id, id + 1000, len);
 	for (i = 0; i < len; i++)
 		p->blob[i] = (uint8_t)(i * 37 + 11);
 }
@@ -127,18 +99,11 @@ static void output_fill(struct mmx_state *s, uint32_t i, uint32_t nmode)
 		{ 800, 600 }, { 640, 480 },
 	};
 	struct mmx_output_info *o = &s->outputs[i];
+	char name[MMX_NAME_LEN];
 	uint32_t j;
 
-	memset(o, 0, sizeof(*o));
-	o->id = 50 + i;
-	snprintf(o->name, sizeof(o->name), "Virtual-%u", i + 1);
-	o->connection = MMX_CONNECTED;
-	o->mm_width = 520;
-	o->mm_height = 290;
-	o->ncrtc = s->ncrtc;
-	for (j = 0; j < s->ncrtc; j++)
-		o->crtcs[j] = 40 + j;
-	o->nclone = 0;
+	snprintf(name, sizeof(name), "Virtual-%u", i + 1);
+	t_output(o, 50 + i, name, 520, 290, s->ncrtc, 40);
 	o->nmode = nmode;
 	o->npreferred = nmode ? 1 : 0;
 	for (j = 0; j < nmode; j++)
@@ -148,28 +113,17 @@ static void output_fill(struct mmx_state *s, uint32_t i, uint32_t nmode)
 	prop_blob(&o->props[0], "EDID", 1, 128);
 	prop_enum(&o->props[1], "DPMS", 2, 4);
 	prop_enum(&o->props[2], "link-status", 5, 2);
-	prop_range(&o->props[3], "non-desktop", 6, 0, 1, 0);
-	prop_range(&o->props[4], "CRTC_ID", 20, 0, UINT32_MAX, 40 + i);
+	t_range_prop(&o->props[3], "non-desktop", MMX_PROP_SIGNED_RANGE, 0, 6,
+		     0, 1, 0);
+	t_range_prop(&o->props[4], "CRTC_ID", MMX_PROP_SIGNED_RANGE, 0, 20, 0,
+		     UINT32_MAX, 40 + i);
 }
 
 static void crtc_fill(struct mmx_state *s, uint32_t i)
 {
 	struct mmx_crtc_info *c = &s->crtcs[i];
-	uint32_t j;
 
-	memset(c, 0, sizeof(*c));
-	c->id = 40 + i;
-	c->index = i;
-	c->rotations = 0x3f;
-	c->rotation = MMX_ROTATE_0;
-	c->npossible = s->noutput;
-	for (j = 0; j < s->noutput; j++)
-		c->possible[j] = 50 + j;
-	mmx_matrix_identity(c->pending.matrix);
-	mmx_matrix_identity(c->current.matrix);
-	c->pending.identity = c->current.identity = 1;
-	strcpy(c->pending.filter, "nearest");
-	strcpy(c->current.filter, "nearest");
+	t_crtc(c, 40 + i, i, s->noutput, 50);
 	if (i < s->noutput) {
 		c->mode_valid = 1;
 		mode_fill(&c->mode, 100, 1920, 1080, 60000);
