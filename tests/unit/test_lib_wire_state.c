@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "unit.h"
@@ -255,27 +256,74 @@ static void state_transformed(struct mmx_state *s)
 		}							\
 	} while (0)
 
+/* A member of a struct, compared byte for byte by same_fields(). */
+struct field {
+	const char *name;
+	size_t offset, size;
+};
+
+#define FIELD(type, member)						\
+	{ #member, offsetof(type, member), sizeof(((type *)0)->member) }
+
+/*
+ * Whether the @n @fields of @a and @b are the same, in the order given;
+ * at the first that differs, say "differs: @what[@i].NAME" (@what NULL:
+ * "differs: NAME").
+ */
+static int same_fields(const void *a, const void *b,
+		       const struct field *fields, size_t n, const char *what,
+		       uint32_t i)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct field *f = &fields[k];
+
+		if (!memcmp((const char *)a + f->offset,
+			    (const char *)b + f->offset, f->size))
+			continue;
+		if (what)
+			fprintf(stderr, "differs: %s[%u].%s\n", what, i,
+				f->name);
+		else
+			fprintf(stderr, "differs: %s\n", f->name);
+		return -1;
+	}
+	return 0;
+}
+
+#define C(member) FIELD(struct mmx_crtc_info, member)
+static const struct field crtc_fields[] = {
+	C(id), C(index), C(x), C(y), C(width), C(height), C(bbox_x),
+	C(bbox_y), C(mode_valid), C(rotation), C(rotations), C(noutput),
+	C(outputs), C(npossible), C(possible), C(mode),
+};
+#undef C
+
+#define O(member) FIELD(struct mmx_output_info, member)
+static const struct field output_fields[] = {
+	O(id), O(name), O(connection), O(crtc), O(mm_width), O(mm_height),
+	O(subpixel), O(primary), O(ncrtc), O(crtcs), O(nclone), O(clones),
+	O(nmode), O(npreferred),
+};
+#undef O
+
+#define S(member) FIELD(struct mmx_state, member)
+static const struct field state_fields[] = {
+	S(flags), S(pan_mode), S(driver), S(timestamp), S(config_timestamp),
+	S(screen_width), S(screen_height), S(min_width), S(min_height),
+	S(max_width), S(max_height), S(primary), S(pointer_x), S(pointer_y),
+	S(ncrtc), S(noutput),
+};
+#undef S
+
 static int same_crtc(const struct mmx_crtc_info *a,
 		     const struct mmx_crtc_info *b, uint32_t i)
 {
 	int k;
 
-	SAME(a->id, b->id, "crtcs[%u].id", i);
-	SAME(a->index, b->index, "crtcs[%u].index", i);
-	SAME(a->x, b->x, "crtcs[%u].x", i);
-	SAME(a->y, b->y, "crtcs[%u].y", i);
-	SAME(a->width, b->width, "crtcs[%u].width", i);
-	SAME(a->height, b->height, "crtcs[%u].height", i);
-	SAME(a->bbox_x, b->bbox_x, "crtcs[%u].bbox_x", i);
-	SAME(a->bbox_y, b->bbox_y, "crtcs[%u].bbox_y", i);
-	SAME(a->mode_valid, b->mode_valid, "crtcs[%u].mode_valid", i);
-	SAME(a->rotation, b->rotation, "crtcs[%u].rotation", i);
-	SAME(a->rotations, b->rotations, "crtcs[%u].rotations", i);
-	SAME(a->noutput, b->noutput, "crtcs[%u].noutput", i);
-	SAME(a->outputs, b->outputs, "crtcs[%u].outputs", i);
-	SAME(a->npossible, b->npossible, "crtcs[%u].npossible", i);
-	SAME(a->possible, b->possible, "crtcs[%u].possible", i);
-	SAME(a->mode, b->mode, "crtcs[%u].mode", i);
+	if (same_fields(a, b, crtc_fields, UNIT_N(crtc_fields), "crtcs", i))
+		return -1;
 	for (k = 0; k < 9; k++) {
 		SAME(a->pending.matrix[k], b->pending.matrix[k],
 		     "crtcs[%u].pending.matrix[%d]: %.17g %.17g", i, k,
@@ -296,20 +344,8 @@ static int same_output(const struct mmx_output_info *a,
 {
 	uint32_t j;
 
-	SAME(a->id, b->id, "outputs[%u].id", i);
-	SAME(a->name, b->name, "outputs[%u].name", i);
-	SAME(a->connection, b->connection, "outputs[%u].connection", i);
-	SAME(a->crtc, b->crtc, "outputs[%u].crtc", i);
-	SAME(a->mm_width, b->mm_width, "outputs[%u].mm_width", i);
-	SAME(a->mm_height, b->mm_height, "outputs[%u].mm_height", i);
-	SAME(a->subpixel, b->subpixel, "outputs[%u].subpixel", i);
-	SAME(a->primary, b->primary, "outputs[%u].primary", i);
-	SAME(a->ncrtc, b->ncrtc, "outputs[%u].ncrtc", i);
-	SAME(a->crtcs, b->crtcs, "outputs[%u].crtcs", i);
-	SAME(a->nclone, b->nclone, "outputs[%u].nclone", i);
-	SAME(a->clones, b->clones, "outputs[%u].clones", i);
-	SAME(a->nmode, b->nmode, "outputs[%u].nmode", i);
-	SAME(a->npreferred, b->npreferred, "outputs[%u].npreferred", i);
+	if (same_fields(a, b, output_fields, UNIT_N(output_fields), "outputs", i))
+		return -1;
 	for (j = 0; j < MMX_MAX_MODES; j++)
 		SAME(a->modes[j], b->modes[j], "outputs[%u].modes[%u]", i, j);
 	SAME(a->nprop, b->nprop, "outputs[%u].nprop", i);
@@ -332,22 +368,8 @@ static int same_state(const struct mmx_state *a, const struct mmx_state *b)
 {
 	uint32_t i;
 
-	SAME(a->flags, b->flags, "flags");
-	SAME(a->pan_mode, b->pan_mode, "pan_mode");
-	SAME(a->driver, b->driver, "driver");
-	SAME(a->timestamp, b->timestamp, "timestamp");
-	SAME(a->config_timestamp, b->config_timestamp, "config_timestamp");
-	SAME(a->screen_width, b->screen_width, "screen_width");
-	SAME(a->screen_height, b->screen_height, "screen_height");
-	SAME(a->min_width, b->min_width, "min_width");
-	SAME(a->min_height, b->min_height, "min_height");
-	SAME(a->max_width, b->max_width, "max_width");
-	SAME(a->max_height, b->max_height, "max_height");
-	SAME(a->primary, b->primary, "primary");
-	SAME(a->pointer_x, b->pointer_x, "pointer_x");
-	SAME(a->pointer_y, b->pointer_y, "pointer_y");
-	SAME(a->ncrtc, b->ncrtc, "ncrtc");
-	SAME(a->noutput, b->noutput, "noutput");
+	if (same_fields(a, b, state_fields, UNIT_N(state_fields), NULL, 0))
+		return -1;
 	for (i = 0; i < MMX_MAX_CRTCS; i++)
 		if (same_crtc(&a->crtcs[i], &b->crtcs[i], i))
 			return -1;
