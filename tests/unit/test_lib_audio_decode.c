@@ -395,9 +395,7 @@ static int test_fuzz(void)
 	for (i = 0; i < 60; i++) {
 		memcpy(buf, mp2.data, mp2.len);
 		for (k = 0; k < 1 + i % 20; k++) {
-			rng ^= rng << 13;
-			rng ^= rng >> 7;
-			rng ^= rng << 17;
+			unit_xorshift64(&rng);
 			buf[rng % mp2.len] ^= 1 << (rng >> 40) % 8;
 		}
 		if (i >= 50)	/* noise */

@@ -64,10 +64,7 @@ static uint64_t rng_state = 0x6d6d782d6a706567ull;	/* fixed seed */
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return unit_xorshift64(&rng_state);
 }
 
 static const struct item *item(const char *name)

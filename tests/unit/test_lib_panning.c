@@ -82,10 +82,7 @@ static uint32_t rng_state = 0x2545f491;
 
 static uint32_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return rng_state;
+	return unit_xorshift32(&rng_state);
 }
 
 static int rnd(int lo, int hi)

@@ -23,14 +23,11 @@
 #include "mmx_resample.h"
 #include "unit.h"
 
-static u64 rng_state = 0x2545f4914f6cdd1dull;
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
 static u32 rng32(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state >> 16);
+	return (u32)(unit_xorshift64(&rng_state) >> 16);
 }
 
 /* A framebuffer of random ARGB8888 pixels. */
