@@ -14,6 +14,29 @@
 #include "mmxrandr.h"
 #include "mmxrandr_state.h"
 
+/* eDP-1's properties as --verbose and --prop print them */
+#define EDP_PROPS \
+	"\tConnectorType: Panel \n" \
+	"\t\tsupported: unknown, VGA, Panel\n" \
+	"\tSignalFormat: DisplayPort \n" \
+	"\t\tsupported: DisplayPort\n" \
+	"\tSignalProperties: Lane4+HiSpeed \n" \
+	"\t\tsupported: Lane1+LowSpeed, Lane1+HiSpeed, Lane2+LowSpeed, Lane2+HiSpeed, Lane4+LowSpeed, Lane4+HiSpeed\n" \
+	"\tConnectorNumber: 1 \n" \
+	"\t\trange: (0, 8)\n"
+
+/* VGA-1's, with its EDID */
+#define VGA_PROPS \
+	"\tSignalFormat: VGA \n" \
+	"\t\tsupported: VGA\n" \
+	"\tlink-status: Good \n" \
+	"\t\tsupported: Good, Bad\n" \
+	"\tbrightness-test: 50 \n" \
+	"\t\trange: (0, 100)\n" \
+	"\tEDID: \n" \
+	"\t\t00ffffffffffff008899aabbccddeeff\n" \
+	"\t\t10213243\n"
+
 static const char golden_normal[] =
 	"Screen 0: minimum 8 x 8, current 1024 x 768, maximum 8192 x 8192\n"
 	"eDP-1 connected primary 1024x768+0+0 (normal left inverted right x axis y axis) 309mm x 174mm\n"
@@ -50,14 +73,7 @@ static const char golden_verbose[] =
 	"\t            0.000000 2.000000 0.000000\n"
 	"\t            0.000000 0.000000 1.000000\n"
 	"\t           filter: bilinear\n"
-	"\tConnectorType: Panel \n"
-	"\t\tsupported: unknown, VGA, Panel\n"
-	"\tSignalFormat: DisplayPort \n"
-	"\t\tsupported: DisplayPort\n"
-	"\tSignalProperties: Lane4+HiSpeed \n"
-	"\t\tsupported: Lane1+LowSpeed, Lane1+HiSpeed, Lane2+LowSpeed, Lane2+HiSpeed, Lane4+LowSpeed, Lane4+HiSpeed\n"
-	"\tConnectorNumber: 1 \n"
-	"\t\trange: (0, 8)\n"
+	EDP_PROPS
 	"  1024x768 (0x48) 65.000MHz -HSync -VSync *current +preferred\n"
 	"        h: width  1024 start 1048 end 1184 total 1344 skew    0 clock  48.36KHz\n"
 	"        v: height  768 start  771 end  777 total  806           clock  60.00Hz\n"
@@ -80,15 +96,7 @@ static const char golden_verbose[] =
 	"\t            0.000000 1.000000 0.000000\n"
 	"\t            0.000000 0.000000 1.000000\n"
 	"\t           filter: \n"
-	"\tSignalFormat: VGA \n"
-	"\t\tsupported: VGA\n"
-	"\tlink-status: Good \n"
-	"\t\tsupported: Good, Bad\n"
-	"\tbrightness-test: 50 \n"
-	"\t\trange: (0, 100)\n"
-	"\tEDID: \n"
-	"\t\t00ffffffffffff008899aabbccddeeff\n"
-	"\t\t10213243\n"
+	VGA_PROPS
 	"  1024x768 (0x48) 65.000MHz -HSync -VSync +preferred\n"
 	"        h: width  1024 start 1048 end 1184 total 1344 skew    0 clock  48.36KHz\n"
 	"        v: height  768 start  771 end  777 total  806           clock  60.00Hz\n"
@@ -99,27 +107,12 @@ static const char golden_verbose[] =
 static const char golden_props[] =
 	"Screen 0: minimum 8 x 8, current 1024 x 768, maximum 8192 x 8192\n"
 	"eDP-1 connected primary 2048x1536+0+0 (normal left inverted right x axis y axis) 309mm x 174mm panning 2048x1536+0+0 tracking 2048x1536+0+0 border 1/2/3/4\n"
-	"\tConnectorType: Panel \n"
-	"\t\tsupported: unknown, VGA, Panel\n"
-	"\tSignalFormat: DisplayPort \n"
-	"\t\tsupported: DisplayPort\n"
-	"\tSignalProperties: Lane4+HiSpeed \n"
-	"\t\tsupported: Lane1+LowSpeed, Lane1+HiSpeed, Lane2+LowSpeed, Lane2+HiSpeed, Lane4+LowSpeed, Lane4+HiSpeed\n"
-	"\tConnectorNumber: 1 \n"
-	"\t\trange: (0, 8)\n"
+	EDP_PROPS
 	"   1024x768      60.00*+\n"
 	"   800x600       60.32    75.00  \n"
 	"   640x480       59.94  \n"
 	"VGA-1 connected (normal left inverted right x axis y axis)\n"
-	"\tSignalFormat: VGA \n"
-	"\t\tsupported: VGA\n"
-	"\tlink-status: Good \n"
-	"\t\tsupported: Good, Bad\n"
-	"\tbrightness-test: 50 \n"
-	"\t\trange: (0, 100)\n"
-	"\tEDID: \n"
-	"\t\t00ffffffffffff008899aabbccddeeff\n"
-	"\t\t10213243\n"
+	VGA_PROPS
 	"   1024x768      60.00 +\n"
 	"   640x480       59.94  \n";
 /* Print @s with @flags into a string; compare with @want line by line. */
