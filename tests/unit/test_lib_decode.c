@@ -24,6 +24,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,48 +164,55 @@ static void free_corpus(void)
 	}
 }
 
-static int count_fds(void)
+/* Entries of directory @path that @want() takes, or -1. */
+static int count_entries(const char *path, bool (*want)(const char *name))
 {
-	DIR *d = opendir("/proc/self/fd");
+	DIR *d = opendir(path);
 	struct dirent *e;
 	int n = 0;
 
 	if (!d)
 		return -1;
 	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
+		n += want(e->d_name);
 	closedir(d);
-	return n - 1;	/* the directory's own fd */
+	return n;
+}
+
+static bool is_fd(const char *name)
+{
+	return name[0] != '.';
+}
+
+/* Whether /proc entry @name is a process whose parent is this one. */
+static bool is_child(const char *name)
+{
+	char path[300], buf[512], *p;
+	int ppid;
+	FILE *f;
+
+	if (name[0] < '0' || name[0] > '9')
+		return false;
+	snprintf(path, sizeof(path), "/proc/%s/stat", name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	return p && sscanf(p, ") %*c %d", &ppid) == 1 && ppid == getpid();
+}
+
+static int count_fds(void)
+{
+	int n = count_entries("/proc/self/fd", is_fd);
+
+	return n < 0 ? n : n - 1;	/* the directory's own fd */
 }
 
 /* Live children of this process (zombies included), from /proc. */
 static int count_children(void)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char path[300], buf[512], *p;
-		int ppid;
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-		fclose(f);
-		if (p && sscanf(p, ") %*c %d", &ppid) == 1 &&
-		    ppid == getpid())
-			n++;
-	}
-	closedir(d);
-	return n;
+	return count_entries("/proc", is_child);
 }
 
 static struct mmx_decode_pool *pool_new(unsigned int workers,
