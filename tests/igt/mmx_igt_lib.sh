@@ -2,7 +2,8 @@
 #
 # mmx_igt_lib - the IGT-style subtest helpers of the guest shell tests and
 # the helpers they share (other_option, run, mmx_dri, mmxd_fbs, alive,
-# stat_of), sourced by them (installed next to them as build/igt/mmx_igt_lib):
+# wait_socket, stat_of), sourced by them (installed next to them as
+# build/igt/mmx_igt_lib):
 #
 #   lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 #
@@ -90,6 +91,18 @@ mmxd_fbs() {
 # alive: is the daemon the script started ($daemon_pid) still running?
 alive() {
 	[ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null
+}
+
+# wait_socket PATH: wait up to 20 s, while the daemon is alive, for it to
+# make the socket PATH; $i is then the number of 0.2 s waits. Fails when
+# there is no socket.
+wait_socket() {
+	i=0
+	while [ ! -S "$1" ] && [ $i -lt 100 ] && alive; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ -S "$1" ]
 }
 
 # stat_of FILE KEY: KEY's value on mmxplay's "mmxplay-stats:" line in FILE.

@@ -44,7 +44,7 @@ all="start lit-at-start unprivileged-refused public-api many-clients fuzz
 disconnect-mid-request mmxrandr-remote second-instance sigterm"
 
 # subtest helpers: other_option, wanted, start, result, msg, run, mmx_dri,
-# mmxd_fbs, alive
+# mmxd_fbs, alive, wait_socket
 lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 while [ $# -gt 0 ]; do
@@ -72,12 +72,7 @@ st=SUCCESS
 rm -rf /run/mmx
 mmxd --socket $sock --pidfile $pidfile --verbose >$log 2>&1 &
 daemon_pid=$!
-i=0
-while [ ! -S $sock ] && [ $i -lt 100 ] && alive; do
-	sleep 0.2
-	i=$((i + 1))
-done
-if [ ! -S $sock ]; then
+if ! wait_socket $sock; then
 	msg "no socket at $sock after $((i / 5)) s"
 	sed 's/^/    | /' $log >&2
 	st=FAIL

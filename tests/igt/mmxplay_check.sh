@@ -84,12 +84,7 @@ else
 	mmxd -v --listen tcp:127.0.0.1:$port --no-audio >$log 2>&1 &
 fi
 daemon_pid=$!
-i=0
-while [ ! -S $sock ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ ! -S $sock ] || ! alive; then
+if ! wait_socket $sock || ! alive; then
 	echo "mmxplay_check: mmxd did not start" >&2
 	sed 's/^/    | /' $log >&2
 	for t in $all; do wanted $t && echo "Subtest $t: FAIL"; done
