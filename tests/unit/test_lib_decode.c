@@ -215,6 +215,12 @@ static int count_children(void)
 	return count_entries("/proc", is_child);
 }
 
+/* UNIT_CHECK that there are @fds fds and @children children, as before. */
+#define CHECK_NO_LEAK(fds, children) \
+	UNIT_CHECK(count_fds() == (fds) && count_children() == (children), \
+		   "fds %d -> %d, children %d -> %d", (fds), count_fds(), \
+		   (children), count_children())
+
 static struct mmx_decode_pool *pool_new(unsigned int workers,
 					unsigned int timeout_ms,
 					unsigned int queue, const char *user)
@@ -234,6 +240,14 @@ static struct mmx_decode_pool *pool_new(unsigned int workers,
 		return NULL;
 	}
 	return p;
+}
+
+/* Stop (SIGSTOP) @p's first worker: its pid, or -1. */
+static pid_t stop_worker(struct mmx_decode_pool *p)
+{
+	pid_t pid = mmx_decode_worker_pid(p, 0);
+
+	return pid > 0 && !kill(pid, SIGSTOP) ? pid : -1;
 }
 
 /* Collect @want results, waiting on the pool's fd up to @timeout_ms. */
@@ -712,8 +726,8 @@ static int test_crash(void)
 	int n;
 
 	UNIT_CHECK(p && dst, "pool");
-	pid = mmx_decode_worker_pid(p, 0);
-	UNIT_CHECK(pid > 0 && !kill(pid, SIGSTOP), "stop %d", pid);
+	pid = stop_worker(p);
+	UNIT_CHECK(pid > 0, "stop %d", mmx_decode_worker_pid(p, 0));
 	UNIT_CHECK(!mmx_decode_submit(p, 7, it->jpg, it->len, dst, it->w * 4,
 				      it->w, it->h), "submit");
 	mmx_decode_get_stats(p, &st);
@@ -736,9 +750,7 @@ static int test_crash(void)
 		   "after the crash: %d", n);
 	mmx_decode_pool_free(p);
 	free(dst);
-	UNIT_CHECK(count_fds() == fds && count_children() == children,
-		   "fds %d -> %d, children %d -> %d", fds, count_fds(),
-		   children, count_children());
+	CHECK_NO_LEAK(fds, children);
 	return 0;
 }
 
@@ -755,8 +767,8 @@ static int test_timeout(void)
 	int n;
 
 	UNIT_CHECK(p && dst, "pool");
-	pid = mmx_decode_worker_pid(p, 0);
-	UNIT_CHECK(pid > 0 && !kill(pid, SIGSTOP), "stop %d", pid);
+	pid = stop_worker(p);
+	UNIT_CHECK(pid > 0, "stop %d", mmx_decode_worker_pid(p, 0));
 	t0 = now_ms();
 	UNIT_CHECK(!mmx_decode_submit(p, 5, it->jpg, it->len, dst, it->w * 4,
 				      it->w, it->h), "submit");
@@ -922,9 +934,7 @@ static int test_bad_path(void)
 	cfg.path = "/bin/true";
 	ret = mmx_decode_pool_new(&cfg, &p, &err);
 	UNIT_CHECK(ret == -ENOEXEC && !p, "%d %s", ret, err.message);
-	UNIT_CHECK(count_fds() == fds && count_children() == children,
-		   "fds %d -> %d, children %d -> %d", fds, count_fds(),
-		   children, count_children());
+	CHECK_NO_LEAK(fds, children);
 	return 0;
 }
 
@@ -1007,9 +1017,7 @@ static int test_leaks(void)
 		mmx_decode_pool_free(p);
 	}
 	free(dst);
-	UNIT_CHECK(count_fds() == fds && count_children() == children,
-		   "fds %d -> %d, children %d -> %d", fds, count_fds(),
-		   children, count_children());
+	CHECK_NO_LEAK(fds, children);
 	return 0;
 }
 
