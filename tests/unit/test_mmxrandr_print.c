@@ -115,19 +115,29 @@ static const char golden_props[] =
 	VGA_PROPS
 	"   1024x768      60.00 +\n"
 	"   640x480       59.94  \n";
+/* @s printed with @flags, in a malloc'ed string (NULL if none). */
+static char *print_text(const struct mmx_state *s, uint32_t flags)
+{
+	char *got = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&got, &len);
+
+	if (!f)
+		return NULL;
+	mmxr_print_state(f, s, flags);
+	fclose(f);
+	return got;
+}
+
 /* Print @s with @flags into a string; compare with @want line by line. */
 static int check_text(const struct mmx_state *s, uint32_t flags,
 		      const char *want)
 {
-	char *got = NULL, *g, *w;
-	size_t len = 0;
-	FILE *f = open_memstream(&got, &len);
+	char *got = print_text(s, flags), *g, *w;
 	int line = 1, ret = 0;
 
-	if (!f)
+	if (!got)
 		return -1;
-	mmxr_print_state(f, s, flags);
-	fclose(f);
 	for (g = got, w = (char *)want; *g && *w && *g == *w; g++, w++)
 		if (*g == '\n')
 			line++;
@@ -204,9 +214,7 @@ static int test_props(void)
 static int test_details(void)
 {
 	struct mmx_state *s = t_state();
-	char *got = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *got;
 
 	/* no panning tracking clause when tracking equals the area and
 	 * borders are 0; an unset primary; an empty EDID is not listed;
@@ -219,11 +227,9 @@ static int test_details(void)
 	s->primary = 0;
 	s->outputs[1].props[3].blob_len = 0;
 	s->outputs[1].connection = MMX_UNKNOWN_CONNECTION;
-	f = open_memstream(&got, &len);
-	UNIT_CHECK(f, "memstream");
-	mmxr_print_state(f, s, MMXR_PRINT_PROPS);
-	fclose(f);
+	got = print_text(s, MMXR_PRINT_PROPS);
 	free(s);
+	UNIT_CHECK(got, "memstream");
 	UNIT_CHECK(strstr(got, "eDP-1 connected 1024x768+0+0 (normal left inverted right x axis y axis) 309mm x 174mm panning 1024x768+0+0\n"),
 		   "%s", got);
 	UNIT_CHECK(!strstr(got, "EDID"), "empty EDID listed");
@@ -242,25 +248,18 @@ static int test_signal_lists(void)
 	struct mmx_output_info *e = &s->outputs[0];
 	struct mmx_property *p = &e->props[e->nprop++];
 	const uint32_t entries[4] = { T_VGA, 0, T_EDP, 0 };
-	char *got = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *got;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "CompatibilityList");
-	p->type = MMX_PROP_BLOB;
-	p->flags = MMX_PROP_IMMUTABLE;
-	p->blob_len = sizeof(entries);
+	t_blob_prop(p, "CompatibilityList", MMX_PROP_IMMUTABLE, 0, 0,
+		    sizeof(entries));
 	memcpy(p->blob, entries, sizeof(entries));
 	p = &e->props[e->nprop++];
 	*p = e->props[e->nprop - 2];
 	snprintf(p->name, sizeof(p->name), "CloneList");
 	p->blob_len = 6;	/* not a whole entry: bytes */
-	f = open_memstream(&got, &len);
-	UNIT_CHECK(f, "memstream");
-	mmxr_print_state(f, s, MMXR_PRINT_PROPS);
-	fclose(f);
+	got = print_text(s, MMXR_PRINT_PROPS);
 	free(s);
+	UNIT_CHECK(got, "memstream");
 	UNIT_CHECK(strstr(got, "\tCompatibilityList: VGA-1:VGA eDP-1:DisplayPort \n"),
 		   "%s", got);
 	UNIT_CHECK(strstr(got, "\tCloneList: 41 0 0 0 0 0 \n"), "%s", got);
