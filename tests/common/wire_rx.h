@@ -76,4 +76,25 @@ static inline int wire_rx_take(struct wire_rx *rx, struct mmx_proto_header *h,
 	return 1;
 }
 
+/* A message as the test clients keep it, its payload split. */
+struct wire_msg {
+	struct mmx_proto_header h;
+	struct mmx_proto_reply r;	/* a REPLY's first bytes */
+	uint8_t *data;			/* after the reply struct */
+	size_t len;			/* of data */
+	uint8_t *raw;			/* the payload, malloc'ed */
+};
+
+/*
+ * Decode the REPLY that starts @m's payload (@m->raw, @m->h.length bytes
+ * with the header, checked by wire_rx_take() or the caller to hold a
+ * REPLY): @m->r, and @m->data/@m->len what follows it.
+ */
+static inline void wire_msg_reply(struct wire_msg *m)
+{
+	memcpy(&m->r, m->raw, sizeof(m->r));
+	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
+	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
+}
+
 #endif /* MMX_TEST_WIRE_RX_H */

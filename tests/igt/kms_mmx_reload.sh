@@ -29,26 +29,21 @@ cycles=20
 params=
 only=
 failed=0
+all="rmmod-busy rmmod-idle load-bad-params load-connector-kinds reload-cycles
+reload-no-leak"
+
+# subtest helpers: other_option, wanted, start, result, msg
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cycles) cycles=$2; shift ;;
 	--params) params=$2; shift ;;
 	--subtest) only=$2; shift ;;
-	--list)
-		for t in rmmod-busy rmmod-idle load-bad-params \
-			 load-connector-kinds reload-cycles reload-no-leak; do
-			echo "$t"
-		done
-		exit 0 ;;
-	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "kms_mmx_reload: unknown option '$1'" >&2; exit 2 ;;
+	*) other_option kms_mmx_reload "$all" "$1" ;;
 	esac
 	shift
 done
-
-# subtest helpers: wanted, start, result, msg
-lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 loaded() {
 	[ -e /sys/module/mmx ]
@@ -226,6 +221,16 @@ one_cycle() {
 	return 0
 }
 
+# snapshot: with the caches dropped, what reload-no-leak compares, on one
+# line: debugfs dri entries, /sys/class/drm entries, MemAvailable and
+# SUnreclaim (kB)
+snapshot() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+	echo "$(dri_entries) $(drm_class_entries) $(meminfo MemAvailable)" \
+	     "$(meminfo SUnreclaim)"
+}
+
 leak_ok=
 if wanted reload-cycles || wanted reload-no-leak; then
 	start reload-cycles "$cycles x (modprobe, a client modesets every output at its preferred mode and exits, rmmod)"
@@ -234,24 +239,18 @@ if wanted reload-cycles || wanted reload-no-leak; then
 	# two warm-up cycles, then the baseline
 	one_cycle 0 || st=FAIL
 	one_cycle 0 || st=FAIL
-	sync
-	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
-	dri0=$(dri_entries)
-	cls0=$(drm_class_entries)
-	avail0=$(meminfo MemAvailable)
-	slab0=$(meminfo SUnreclaim)
+	read -r dri0 cls0 avail0 slab0 <<EOF
+$(snapshot)
+EOF
 	i=1
 	while [ $i -le "$cycles" ] && [ $st = SUCCESS ]; do
 		one_cycle $i || st=FAIL
 		i=$((i + 1))
 	done
 	echo "  $((i - 1)) cycles done"
-	sync
-	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
-	dri1=$(dri_entries)
-	cls1=$(drm_class_entries)
-	avail1=$(meminfo MemAvailable)
-	slab1=$(meminfo SUnreclaim)
+	read -r dri1 cls1 avail1 slab1 <<EOF
+$(snapshot)
+EOF
 	leak_ok=$st
 	result reload-cycles $st
 fi

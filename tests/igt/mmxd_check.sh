@@ -40,25 +40,21 @@ sock=/run/mmx/mmxd.sock
 pidfile=/run/mmxd.pid
 log=/tmp/mmxd.log
 
+all="start lit-at-start unprivileged-refused public-api many-clients fuzz
+disconnect-mid-request mmxrandr-remote second-instance sigterm"
+
+# subtest helpers: other_option, wanted, start, result, msg, run, mmx_dri,
+# mmxd_fbs, alive, wait_socket
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--messages) messages=$2; shift ;;
 	--subtest) only=$2; shift ;;
-	--list)
-		for t in start lit-at-start unprivileged-refused public-api \
-			 many-clients fuzz disconnect-mid-request \
-			 mmxrandr-remote second-instance sigterm; do
-			echo "$t"
-		done
-		exit 0 ;;
-	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "mmxd_check: unknown option '$1'" >&2; exit 2 ;;
+	*) other_option mmxd_check "$all" "$1" ;;
 	esac
 	shift
 done
-
-# subtest helpers: wanted, start, result, msg, run, mmx_dri, mmxd_fbs, alive
-lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 mode_of() {
 	stat -c %a "$1" 2>/dev/null
@@ -76,12 +72,7 @@ st=SUCCESS
 rm -rf /run/mmx
 mmxd --socket $sock --pidfile $pidfile --verbose >$log 2>&1 &
 daemon_pid=$!
-i=0
-while [ ! -S $sock ] && [ $i -lt 100 ] && alive; do
-	sleep 0.2
-	i=$((i + 1))
-done
-if [ ! -S $sock ]; then
+if ! wait_socket $sock; then
 	msg "no socket at $sock after $((i / 5)) s"
 	sed 's/^/    | /' $log >&2
 	st=FAIL

@@ -138,16 +138,8 @@ static int conn_send(struct conn *c, const void *buf, size_t len)
 	return 0;
 }
 
-struct reply {
-	struct mmx_proto_header h;
-	struct mmx_proto_reply r;
-	uint8_t *data;
-	size_t len;
-	uint8_t *raw;
-};
-
 /* The next message, within 10 s. */
-static int conn_reply(struct conn *c, struct reply *m)
+static int conn_reply(struct conn *c, struct wire_msg *m)
 {
 	int ret;
 
@@ -163,9 +155,7 @@ static int conn_reply(struct conn *c, struct reply *m)
 	}
 	if (ret < 0)
 		return ret;
-	memcpy(&m->r, m->raw, sizeof(m->r));
-	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
-	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
+	wire_msg_reply(m);
 	return 0;
 }
 
@@ -196,10 +186,10 @@ static int msg_put(uint8_t *buf, uint16_t type, uint32_t seq,
 
 /* Send a request and wait for its reply; returns its error or 1000+. */
 static int request(struct conn *c, uint16_t type, uint32_t seq,
-		   const void *payload, size_t len, struct reply *out)
+		   const void *payload, size_t len, struct wire_msg *out)
 {
 	uint8_t *buf = malloc(MMX_PROTO_HEADER_SIZE + len);
-	struct reply m;
+	struct wire_msg m;
 	int ret;
 
 	if (!buf)
@@ -228,7 +218,7 @@ static int request(struct conn *c, uint16_t type, uint32_t seq,
 	return ret;
 }
 
-static int hello(struct conn *c, struct reply *out)
+static int hello(struct conn *c, struct wire_msg *out)
 {
 	struct mmx_proto_hello h = {
 		.major = MMX_PROTO_MAJOR,
@@ -246,7 +236,7 @@ static int hello(struct conn *c, struct reply *out)
 static int cmd_hello(int expect)
 {
 	struct conn c;
-	struct reply m;
+	struct wire_msg m;
 	int ret;
 
 	ret = conn_open(&c);
@@ -350,7 +340,7 @@ static int cmd_fuzz(unsigned int total, unsigned long seed)
 	unsigned int sent = 0, resets = 0, errors = 0, i;
 	uint32_t expect[32];
 	struct conn c = { .fd = -1 };
-	struct reply m;
+	struct wire_msg m;
 
 	rng = seed * 0x9e3779b97f4a7c15ull + 1;
 	if (!batch)
@@ -472,7 +462,7 @@ static int cmd_many(unsigned int n)
 	struct conn *cs = calloc(n, sizeof(*cs));
 	uint8_t req[MMX_PROTO_HEADER_SIZE + sizeof(gs)];
 	unsigned int i, ok = 0;
-	struct reply m;
+	struct wire_msg m;
 
 	if (!cs)
 		return 1;
@@ -507,7 +497,7 @@ static int cmd_state_records(void)
 	const size_t frame = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
 	struct mmx_proto_get_state gs = { .probe = 0 };
 	static struct mmx_state whole, back;
-	struct reply old, rec;
+	struct wire_msg old, rec;
 	uint8_t *enc = NULL;
 	size_t enc_len = 0;
 	struct conn c;

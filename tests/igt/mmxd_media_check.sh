@@ -34,18 +34,18 @@ cookie=/run/mmx/cookie
 audio=
 log=/tmp/mmxd.log
 
+# subtest helpers: other_option, wanted, start, result, msg, alive, wait_socket
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--subtest) only=$2; shift ;;
 	--cycles) cycles=$2; shift ;;
 	--audio-device) audio=$2; shift ;;
-	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "mmxd_media_check: unknown option '$1'" >&2; exit 2 ;;
+	*) other_option mmxd_media_check "" "$1" ;;
 	esac
 	shift
 done
-
-lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 # pids of mmx-jpegd processes, sorted, on one line
 decoders() {
@@ -81,12 +81,8 @@ fi
 mmxd --socket $sock --listen tcp:127.0.0.1:$port --auth-file $cookie \
 	--decoders 2 "$@" --verbose >$log 2>&1 &
 daemon_pid=$!
-i=0
-while [ ! -S $sock ] && [ $i -lt 100 ] && alive; do
-	sleep 0.2
-	i=$((i + 1))
-done
-if [ ! -S $sock ]; then
+if ! wait_socket $sock; then
+	# shellcheck disable=SC2154 # i: wait_socket's count
 	msg "no socket after $((i / 5)) s"
 	st=FAIL
 else

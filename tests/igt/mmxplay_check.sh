@@ -48,20 +48,16 @@ log=/tmp/mmxplay_mmxd.log
 dir=/tmp/mmxplay_check
 all="play-unix play-tcp captures play-mpeg play-no-audio corrupt-avi corrupt-frames"
 
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seconds) seconds=$2; shift ;;
 	--subtest) only=$2; shift ;;
-	--list) for t in $all; do echo "$t"; done; exit 0 ;;
-	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "mmxplay_check: unknown option '$1'" >&2; exit 2 ;;
+	*) other_option mmxplay_check "$all" "$1" ;;
 	esac
 	shift
 done
-
-lib=$(dirname "$0")/mmx_igt_lib
-[ -f "$lib" ] || lib=$lib.sh
-. "$lib"
 
 for p in mmxd mmxplay mmx_test_media; do
 	command -v $p >/dev/null || { echo "mmxplay_check: $p not on PATH" >&2; exit 2; }
@@ -88,12 +84,7 @@ else
 	mmxd -v --listen tcp:127.0.0.1:$port --no-audio >$log 2>&1 &
 fi
 daemon_pid=$!
-i=0
-while [ ! -S $sock ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ ! -S $sock ] || ! alive; then
+if ! wait_socket $sock || ! alive; then
 	echo "mmxplay_check: mmxd did not start" >&2
 	sed 's/^/    | /' $log >&2
 	for t in $all; do wanted $t && echo "Subtest $t: FAIL"; done

@@ -44,19 +44,17 @@ T=/tmp/mmxrandr_e2e.$$
 ALL="query-layout mode-placement capture-pattern transform-capture keystone
 panning-pointer fb-growth set-property bad-options dryrun hold-mmxd local-hold"
 
+# subtest helpers: other_option, wanted, start, result, msg
+lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--subtest) only=$2; shift ;;
 	--keep) keep=$2; shift ;;
-	--list) for t in $ALL; do echo "$t"; done; exit 0 ;;
-	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "mmxrandr_e2e: unknown option '$1'" >&2; exit 2 ;;
+	*) other_option mmxrandr_e2e "$ALL" "$1" ;;
 	esac
 	shift
 done
-
-# subtest helpers: wanted, start, result, msg
-lib=$(dirname "$0")/mmx_igt_lib; [ -f "$lib" ] || lib=$lib.sh; . "$lib"
 
 fail() {
 	msg "$*"

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -86,6 +87,17 @@ void pump(int n)
 {
 	while (n-- > 0)
 		mmxd_server_step(srv, 0, -1);
+}
+
+int clients_gone(int rounds)
+{
+	unsigned int n;
+
+	pump(rounds);
+	n = mmxd_server_nclients(srv);
+	if (n)
+		fprintf(stderr, "%u clients left\n", n);
+	return n == 0;
 }
 
 int send_bytes(int fd, const void *buf, size_t len)
@@ -171,4 +183,19 @@ void hello_init(struct mmx_proto_hello *h)
 	h->state_size = sizeof(struct mmx_state);
 	h->config_size = sizeof(struct mmx_config);
 	strcpy(h->client, "test");
+}
+
+int fake_capture_fill(uint32_t cw, uint32_t ch, uint32_t base, uint32_t step,
+		      uint32_t *w, uint32_t *h, uint32_t **pixels)
+{
+	uint32_t i;
+
+	*w = cw;
+	*h = ch;
+	*pixels = malloc((size_t)cw * ch * 4);
+	if (!*pixels)
+		return -ENOMEM;
+	for (i = 0; i < cw * ch; i++)
+		(*pixels)[i] = base + i * step;
+	return 0;
 }

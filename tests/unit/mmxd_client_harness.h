@@ -5,7 +5,8 @@
  * test_mmxd_media.c, test_mmxd_time.c): the server under test, new clients,
  * pumping the server's loop, sending and receiving whole buffers, and a
  * display backend that answers nothing but HELLO. Built once
- * (mmxd_client_harness.c) and linked into each of them.
+ * (mmxd_client_harness.c) and linked into each of them and into
+ * test_mmxd_client.c, whose fake display captures with fake_capture_fill().
  */
 #ifndef MMXD_CLIENT_HARNESS_H
 #define MMXD_CLIENT_HARNESS_H
@@ -33,6 +34,12 @@ int client_new(void);
 /* @n rounds of the server's loop without waiting. */
 void pump(int n);
 
+/*
+ * Whether srv has no client left after @rounds of its loop (pump()); if
+ * it has, how many is said on stderr.
+ */
+int clients_gone(int rounds);
+
 /* Send all of @buf, pumping the server while the socket is full. */
 int send_bytes(int fd, const void *buf, size_t len);
 
@@ -47,5 +54,12 @@ int recv_bytes(int fd, void *buf, size_t len, int rounds);
 
 /* A HELLO of this protocol version from client "test". */
 void hello_init(struct mmx_proto_hello *h);
+
+/*
+ * For a fake display's capture(): a @cw x @ch image whose pixel i is
+ * @base + i * @step, malloc'ed in *@pixels; 0 or -ENOMEM.
+ */
+int fake_capture_fill(uint32_t cw, uint32_t ch, uint32_t base, uint32_t step,
+		      uint32_t *w, uint32_t *h, uint32_t **pixels);
 
 #endif /* MMXD_CLIENT_HARNESS_H */

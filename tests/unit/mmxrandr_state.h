@@ -15,64 +15,23 @@
 
 #include "libmmx.h"
 #include "mmx_state.h"	/* the tests build snapshots by hand */
+#include "mmx_state_build.h"
 
 #define T_EDP		40
 #define T_VGA		41
 #define T_CRTC0		30
 #define T_CRTC1		31
 
+/* A mode with sync at +24..+160 pixels and +3..+9 lines, as VESA's. */
 static inline void t_mode(struct mmx_mode *m, uint32_t id, uint32_t w,
 			  uint32_t h, uint32_t clock, uint32_t htotal,
 			  uint32_t vtotal, uint32_t flags)
 {
-	memset(m, 0, sizeof(*m));
-	m->id = id;
-	snprintf(m->name, sizeof(m->name), "%ux%u", w, h);
-	m->width = w;
-	m->height = h;
+	t_mode_timing(m, id, w, h, 24, 136, htotal, 3, 6, vtotal);
 	m->clock = clock;
-	m->hsync_start = (uint16_t)(w + 24);
-	m->hsync_end = (uint16_t)(w + 160);
-	m->htotal = (uint16_t)htotal;
-	m->vsync_start = (uint16_t)(h + 3);
-	m->vsync_end = (uint16_t)(h + 9);
-	m->vtotal = (uint16_t)vtotal;
 	m->flags = flags;
 	m->refresh_mhz = (uint32_t)((uint64_t)clock * 1000000ull /
 				    ((uint64_t)htotal * vtotal));
-}
-
-static inline void t_enum_prop(struct mmx_property *p, const char *name,
-			       uint32_t type, uint32_t flags,
-			       const char *const *names, uint32_t n,
-			       uint64_t value)
-{
-	uint32_t k;
-
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = type;
-	p->flags = flags;
-	p->nenum = n;
-	for (k = 0; k < n; k++) {
-		snprintf(p->enums[k].name, sizeof(p->enums[k].name), "%s",
-			 names[k]);
-		p->enums[k].value = k;
-	}
-	p->value = value;
-}
-
-static inline void t_range_prop(struct mmx_property *p, const char *name,
-				uint32_t flags, uint64_t min, uint64_t max,
-				uint64_t value)
-{
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = MMX_PROP_RANGE;
-	p->flags = flags;
-	p->min = min;
-	p->max = max;
-	p->value = value;
 }
 
 /* A freshly allocated state; free() it. */
@@ -106,34 +65,13 @@ static inline struct mmx_state *t_state(void)
 	s->primary = T_EDP;
 	s->ncrtc = 2;
 	s->noutput = 2;
-	for (k = 0; k < 2; k++) {
-		struct mmx_crtc_info *c = &s->crtcs[k];
-
-		c->id = T_CRTC0 + k;
-		c->index = k;
-		c->rotation = MMX_ROTATE_0;
-		c->rotations = 0x3f;
-		c->npossible = 2;
-		c->possible[0] = T_EDP;
-		c->possible[1] = T_VGA;
-		mmx_matrix_identity(c->current.matrix);
-		c->current.identity = 1;
-		snprintf(c->current.filter, sizeof(c->current.filter),
-			 "nearest");
-		c->pending = c->current;
-	}
+	for (k = 0; k < 2; k++)	/* either can drive T_EDP and T_VGA */
+		t_crtc(&s->crtcs[k], T_CRTC0 + k, k, 2, T_EDP);
 
 	e = &s->outputs[0];
-	e->id = T_EDP;
-	snprintf(e->name, sizeof(e->name), "eDP-1");
-	e->connection = MMX_CONNECTED;
+	t_output(e, T_EDP, "eDP-1", 309, 174, 2, T_CRTC0);
 	e->crtc = T_CRTC0;
-	e->mm_width = 309;
-	e->mm_height = 174;
 	e->primary = 1;
-	e->ncrtc = 2;
-	e->crtcs[0] = T_CRTC0;
-	e->crtcs[1] = T_CRTC1;
 	e->nmode = 4;
 	e->npreferred = 1;
 	/* 1024x768@60 (-HSync -VSync), 800x600@60.32, 800x600@75, 640x480@59.94 */
@@ -143,40 +81,28 @@ static inline struct mmx_state *t_state(void)
 	t_mode(&e->modes[3], 0x4b, 640, 480, 25175, 800, 525, 0xa);
 	e->nprop = 4;
 	t_enum_prop(&e->props[0], "ConnectorType", MMX_PROP_ENUM,
-		    MMX_PROP_IMMUTABLE, ctypes, 3, 2);
+		    MMX_PROP_IMMUTABLE, 0, ctypes, 3, 2);
 	t_enum_prop(&e->props[1], "SignalFormat", MMX_PROP_ENUM,
-		    MMX_PROP_IMMUTABLE, dp_signal, 1, 0);
-	t_enum_prop(&e->props[2], "SignalProperties", MMX_PROP_ENUM, 0,
+		    MMX_PROP_IMMUTABLE, 0, dp_signal, 1, 0);
+	t_enum_prop(&e->props[2], "SignalProperties", MMX_PROP_ENUM, 0, 0,
 		    dp_props, 6, 5);
-	t_range_prop(&e->props[3], "ConnectorNumber", MMX_PROP_IMMUTABLE, 0,
-		     8, 1);
+	t_range_prop(&e->props[3], "ConnectorNumber", MMX_PROP_RANGE,
+		     MMX_PROP_IMMUTABLE, 0, 0, 8, 1);
 
 	v = &s->outputs[1];
-	v->id = T_VGA;
-	snprintf(v->name, sizeof(v->name), "VGA-1");
-	v->connection = MMX_CONNECTED;
-	v->mm_width = 340;
-	v->mm_height = 270;
-	v->ncrtc = 2;
-	v->crtcs[0] = T_CRTC0;
-	v->crtcs[1] = T_CRTC1;
-	v->nclone = 0;
+	t_output(v, T_VGA, "VGA-1", 340, 270, 2, T_CRTC0);
 	v->nmode = 2;
 	v->npreferred = 1;
 	t_mode(&v->modes[0], 0x48, 1024, 768, 65000, 1344, 806, 0xa);
 	t_mode(&v->modes[1], 0x4b, 640, 480, 25175, 800, 525, 0xa);
 	v->nprop = 4;
-	t_enum_prop(&v->props[0], "SignalFormat", MMX_PROP_ENUM, 0,
+	t_enum_prop(&v->props[0], "SignalFormat", MMX_PROP_ENUM, 0, 0,
 		    vga_signal, 1, 0);
-	t_enum_prop(&v->props[1], "link-status", MMX_PROP_ENUM, 0, link, 2,
-		    0);
-	t_range_prop(&v->props[2], "brightness-test", 0, 0, 100, 50);
-	memset(&v->props[3], 0, sizeof(v->props[3]));
-	snprintf(v->props[3].name, sizeof(v->props[3].name), "EDID");
-	v->props[3].type = MMX_PROP_BLOB;
-	v->props[3].flags = MMX_PROP_IMMUTABLE;
-	v->props[3].value = 77;
-	v->props[3].blob_len = 20;
+	t_enum_prop(&v->props[1], "link-status", MMX_PROP_ENUM, 0, 0, link,
+		    2, 0);
+	t_range_prop(&v->props[2], "brightness-test", MMX_PROP_RANGE, 0, 0, 0,
+		     100, 50);
+	t_blob_prop(&v->props[3], "EDID", MMX_PROP_IMMUTABLE, 0, 77, 20);
 	for (k = 0; k < 20; k++)
 		v->props[3].blob[k] = k < 8 ? (k == 0 || k == 7 ? 0 : 0xff) :
 			(uint8_t)(k * 17);

@@ -20,10 +20,7 @@ static uint32_t rng_state = 0x12345678;
 
 static uint32_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return rng_state;
+	return unit_xorshift32(&rng_state);
 }
 
 static const struct {
@@ -369,7 +366,4 @@ static const struct unit_case cases[] = {
 	{ "frame-fill", "fill honours width and stride", test_fill },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

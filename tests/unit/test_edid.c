@@ -135,6 +135,24 @@ static const struct {
 #include "tests/mmx_cases_edid_preset.h"
 };
 
+/*
+ * From sink *@i on, the first that has an EDID, built into @e (its size
+ * in *@n), with *@i its index; NULL after the last sink.
+ */
+static const struct mmx_sink *edid_from(size_t *i, uint8_t *e, int *n)
+{
+	for (; *i < MMX_SINK_COUNT; (*i)++) {
+		*n = mmx_edid_build(&mmx_sinks[*i], e, MMX_EDID_MAX_SIZE);
+		if (*n > 0)
+			return &mmx_sinks[*i];
+	}
+	return NULL;
+}
+
+/* Every sink @s (index @i) that has an EDID, built into @e, @n bytes. */
+#define for_each_edid(s, i, e, n) \
+	for ((i) = 0; ((s) = edid_from(&(i), (e), &(n))); (i)++)
+
 static int test_presets_build(void)
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
@@ -182,16 +200,14 @@ static int test_presets_build(void)
 static int test_vendor_product(void)
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
+	const struct mmx_sink *s;
 	size_t i;
+	int n;
 
-	for (i = 0; i < MMX_SINK_COUNT; i++) {
-		const struct mmx_sink *s = &mmx_sinks[i];
-		uint16_t v;
+	for_each_edid(s, i, e, n) {
+		uint16_t v = e[8] << 8 | e[9];
 		char id[4];
 
-		if (mmx_edid_build(s, e, sizeof(e)) <= 0)
-			continue;
-		v = e[8] << 8 | e[9];
 		id[0] = '@' + (v >> 10 & 31);
 		id[1] = '@' + (v >> 5 & 31);
 		id[2] = '@' + (v & 31);
@@ -212,17 +228,16 @@ static int test_vendor_product(void)
 static int test_name_descriptor(void)
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
+	const struct mmx_sink *s;
 	size_t i;
+	int n;
 
-	for (i = 0; i < MMX_SINK_COUNT; i++) {
-		const struct mmx_sink *s = &mmx_sinks[i];
-		const uint8_t *d;
+	for_each_edid(s, i, e, n) {
+		const uint8_t *d = find_desc(e, 0xfc);
 		char name[14];
 		int k;
 
-		if (mmx_edid_build(s, e, sizeof(e)) <= 0)
-			continue;
-		d = find_desc(e, 0xfc);
+
 		UNIT_CHECK(d, "%s: no name descriptor", s->name);
 		for (k = 0; k < 13 && d[5 + k] != 0x0a; k++)
 			name[k] = d[5 + k];
@@ -247,19 +262,16 @@ static int test_range_covers_timings(void)
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
 	struct mmx_timing t[8];
+	const struct mmx_sink *s;
 	size_t i, k;
 	int n, j;
 
-	for (i = 0; i < MMX_SINK_COUNT; i++) {
-		const struct mmx_sink *s = &mmx_sinks[i];
-		const uint8_t *d;
+	for_each_edid(s, i, e, n) {
+		const uint8_t *d = find_desc(e, 0xfd);
 		struct range r;
 		uint32_t est;
 
-		n = mmx_edid_build(s, e, sizeof(e));
-		if (n <= 0)
-			continue;
-		d = find_desc(e, 0xfd);
+
 		UNIT_CHECK(d, "%s: no range descriptor", s->name);
 		UNIT_CHECK(d[4] == 0, "%s: range offsets", s->name);
 		r.vmin = d[5];
@@ -367,16 +379,13 @@ static int test_dtd_roundtrip(void)
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
 	struct mmx_timing t[8];
+	const struct mmx_sink *s;
 	size_t i;
 	int n, j;
 
-	for (i = 0; i < MMX_SINK_COUNT; i++) {
-		const struct mmx_sink *s = &mmx_sinks[i];
+	for_each_edid(s, i, e, n) {
 		const uint8_t *d;
 
-		n = mmx_edid_build(s, e, sizeof(e));
-		if (n <= 0)
-			continue;
 		n = mmx_edid_timings(e, n, t, N(t));
 		UNIT_CHECK(n == (int)s->num_timings, "%s: %d timings", s->name,
 			   n);
@@ -696,6 +705,7 @@ static int test_sink_signal(void)
 static int test_sink_from_edid(void)
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
+	const struct mmx_sink *s;
 	struct mmx_sink raw;
 	size_t i;
 	unsigned int k;
@@ -703,12 +713,7 @@ static int test_sink_from_edid(void)
 
 	memset(e, 0, sizeof(e));
 	UNIT_CHECK(mmx_sink_from_edid(&raw, e, 100) == -EINVAL, "bad EDID");
-	for (i = 0; i < MMX_SINK_COUNT; i++) {
-		const struct mmx_sink *s = &mmx_sinks[i];
-
-		n = mmx_edid_build(s, e, sizeof(e));
-		if (n <= 0)
-			continue;
+	for_each_edid(s, i, e, n) {
 		UNIT_CHECK(!mmx_sink_from_edid(&raw, e, n), "%s", s->name);
 		UNIT_CHECK(raw.present && raw.has_edid &&
 			   raw.digital == s->digital &&
@@ -851,21 +856,18 @@ static int edid_decode_check(const struct mmx_sink *s, const uint8_t *e,
 static int test_edid_decode(void)
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
+	const struct mmx_sink *s;
 	size_t i;
 	int n, r;
 
-	for (i = 0; i < MMX_SINK_COUNT; i++) {
-		n = mmx_edid_build(&mmx_sinks[i], e, sizeof(e));
-		if (n <= 0)
-			continue;
-		r = edid_decode_check(&mmx_sinks[i], e, n);
+	for_each_edid(s, i, e, n) {
+		r = edid_decode_check(s, e, n);
 		if (r < 0) {
 			fprintf(stderr, "note: " EDID_DECODE
 				" not installed (Debian package edid-decode), skipped\n");
 			return 0;
 		}
-		UNIT_CHECK(r == 1, "%s: edid-decode --check failed",
-			   mmx_sinks[i].name);
+		UNIT_CHECK(r == 1, "%s: edid-decode --check failed", s->name);
 	}
 	return 0;
 }
@@ -899,7 +901,4 @@ static const struct unit_case cases[] = {
 	  test_edid_decode },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, N(cases), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -395,9 +395,7 @@ static int test_fuzz(void)
 	for (i = 0; i < 60; i++) {
 		memcpy(buf, mp2.data, mp2.len);
 		for (k = 0; k < 1 + i % 20; k++) {
-			rng ^= rng << 13;
-			rng ^= rng >> 7;
-			rng ^= rng << 17;
+			unit_xorshift64(&rng);
 			buf[rng % mp2.len] ^= 1 << (rng >> 40) % 8;
 		}
 		if (i >= 50)	/* noise */
@@ -449,7 +447,7 @@ int main(int argc, char **argv)
 			"libmp3lame0)\n");
 		return 1;
 	}
-	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	ret = UNIT_RUN(cases, argc, argv);
 	free(mp2.data);
 	free(mp3.data);
 	free(ref_mp2);

@@ -433,7 +433,4 @@ static const struct unit_case cases[] = {
 	{ "clock-now", "the CLOCK_MONOTONIC wrappers", test_clock_now },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -24,6 +24,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +65,7 @@ static uint64_t rng_state = 0x6d6d782d6a706567ull;	/* fixed seed */
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return unit_xorshift64(&rng_state);
 }
 
 static const struct item *item(const char *name)
@@ -166,49 +164,62 @@ static void free_corpus(void)
 	}
 }
 
-static int count_fds(void)
+/* Entries of directory @path that @want() takes, or -1. */
+static int count_entries(const char *path, bool (*want)(const char *name))
 {
-	DIR *d = opendir("/proc/self/fd");
+	DIR *d = opendir(path);
 	struct dirent *e;
 	int n = 0;
 
 	if (!d)
 		return -1;
 	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
+		n += want(e->d_name);
 	closedir(d);
-	return n - 1;	/* the directory's own fd */
+	return n;
+}
+
+static bool is_fd(const char *name)
+{
+	return name[0] != '.';
+}
+
+/* Whether /proc entry @name is a process whose parent is this one. */
+static bool is_child(const char *name)
+{
+	char path[300], buf[512], *p;
+	int ppid;
+	FILE *f;
+
+	if (name[0] < '0' || name[0] > '9')
+		return false;
+	snprintf(path, sizeof(path), "/proc/%s/stat", name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	return p && sscanf(p, ") %*c %d", &ppid) == 1 && ppid == getpid();
+}
+
+static int count_fds(void)
+{
+	int n = count_entries("/proc/self/fd", is_fd);
+
+	return n < 0 ? n : n - 1;	/* the directory's own fd */
 }
 
 /* Live children of this process (zombies included), from /proc. */
 static int count_children(void)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char path[300], buf[512], *p;
-		int ppid;
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-		fclose(f);
-		if (p && sscanf(p, ") %*c %d", &ppid) == 1 &&
-		    ppid == getpid())
-			n++;
-	}
-	closedir(d);
-	return n;
+	return count_entries("/proc", is_child);
 }
+
+/* UNIT_CHECK that there are @fds fds and @children children, as before. */
+#define CHECK_NO_LEAK(fds, children) \
+	UNIT_CHECK(count_fds() == (fds) && count_children() == (children), \
+		   "fds %d -> %d, children %d -> %d", (fds), count_fds(), \
+		   (children), count_children())
 
 static struct mmx_decode_pool *pool_new(unsigned int workers,
 					unsigned int timeout_ms,
@@ -229,6 +240,14 @@ static struct mmx_decode_pool *pool_new(unsigned int workers,
 		return NULL;
 	}
 	return p;
+}
+
+/* Stop (SIGSTOP) @p's first worker: its pid, or -1. */
+static pid_t stop_worker(struct mmx_decode_pool *p)
+{
+	pid_t pid = mmx_decode_worker_pid(p, 0);
+
+	return pid > 0 && !kill(pid, SIGSTOP) ? pid : -1;
 }
 
 /* Collect @want results, waiting on the pool's fd up to @timeout_ms. */
@@ -707,8 +726,8 @@ static int test_crash(void)
 	int n;
 
 	UNIT_CHECK(p && dst, "pool");
-	pid = mmx_decode_worker_pid(p, 0);
-	UNIT_CHECK(pid > 0 && !kill(pid, SIGSTOP), "stop %d", pid);
+	pid = stop_worker(p);
+	UNIT_CHECK(pid > 0, "stop %d", mmx_decode_worker_pid(p, 0));
 	UNIT_CHECK(!mmx_decode_submit(p, 7, it->jpg, it->len, dst, it->w * 4,
 				      it->w, it->h), "submit");
 	mmx_decode_get_stats(p, &st);
@@ -731,9 +750,7 @@ static int test_crash(void)
 		   "after the crash: %d", n);
 	mmx_decode_pool_free(p);
 	free(dst);
-	UNIT_CHECK(count_fds() == fds && count_children() == children,
-		   "fds %d -> %d, children %d -> %d", fds, count_fds(),
-		   children, count_children());
+	CHECK_NO_LEAK(fds, children);
 	return 0;
 }
 
@@ -750,8 +767,8 @@ static int test_timeout(void)
 	int n;
 
 	UNIT_CHECK(p && dst, "pool");
-	pid = mmx_decode_worker_pid(p, 0);
-	UNIT_CHECK(pid > 0 && !kill(pid, SIGSTOP), "stop %d", pid);
+	pid = stop_worker(p);
+	UNIT_CHECK(pid > 0, "stop %d", mmx_decode_worker_pid(p, 0));
 	t0 = now_ms();
 	UNIT_CHECK(!mmx_decode_submit(p, 5, it->jpg, it->len, dst, it->w * 4,
 				      it->w, it->h), "submit");
@@ -917,9 +934,7 @@ static int test_bad_path(void)
 	cfg.path = "/bin/true";
 	ret = mmx_decode_pool_new(&cfg, &p, &err);
 	UNIT_CHECK(ret == -ENOEXEC && !p, "%d %s", ret, err.message);
-	UNIT_CHECK(count_fds() == fds && count_children() == children,
-		   "fds %d -> %d, children %d -> %d", fds, count_fds(),
-		   children, count_children());
+	CHECK_NO_LEAK(fds, children);
 	return 0;
 }
 
@@ -1002,9 +1017,7 @@ static int test_leaks(void)
 		mmx_decode_pool_free(p);
 	}
 	free(dst);
-	UNIT_CHECK(count_fds() == fds && count_children() == children,
-		   "fds %d -> %d, children %d -> %d", fds, count_fds(),
-		   children, count_children());
+	CHECK_NO_LEAK(fds, children);
 	return 0;
 }
 
@@ -1049,7 +1062,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (make_corpus())
 		return 1;
-	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	ret = UNIT_RUN(cases, argc, argv);
 	free_corpus();
 	return ret;
 }

@@ -254,5 +254,5 @@ int main(int argc, char **argv)
 		{ "filters", "filter names and RandR aliases", test_filters },
 	};
 
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	return UNIT_RUN(cases, argc, argv);
 }

@@ -488,7 +488,4 @@ static const struct unit_case cases[] = {
 	  test_clip },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -14,9 +14,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "unit.h"
+#include "mmx_state_build.h"
 #include "mmx_wire.h"
 
 /* ---- states ------------------------------------------------------------- */
@@ -30,17 +32,7 @@ static double on_grid(double x)
 static void mode_fill(struct mmx_mode *m, uint32_t id, uint32_t w, uint32_t h,
 		      uint32_t refresh_mhz)
 {
-	memset(m, 0, sizeof(*m));
-	m->id = id;
-	snprintf(m->name, sizeof(m->name), "%ux%u", w, h);
-	m->width = w;
-	m->height = h;
-	m->hsync_start = (uint16_t)(w + 48);
-	m->hsync_end = (uint16_t)(w + 80);
-	m->htotal = (uint16_t)(w + 160);
-	m->vsync_start = (uint16_t)(h + 3);
-	m->vsync_end = (uint16_t)(h + 8);
-	m->vtotal = (uint16_t)(h + 30);
+	t_mode_timing(m, id, w, h, 48, 32, w + 160, 3, 5, h + 30);
 	m->clock = (uint32_t)((uint64_t)m->htotal * m->vtotal *
 			      refresh_mhz / 1000000);
 	m->type = 0x48;
@@ -69,48 +61,29 @@ static void mode_odd(struct mmx_mode *m, uint32_t id)
 	m->refresh_mhz = 59940;
 }
 
-static void prop_range(struct mmx_property *p, const char *name, uint32_t id,
-		       uint64_t min, uint64_t max, uint64_t value)
-{
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = MMX_PROP_SIGNED_RANGE;
-	p->id = id;
-	p->min = min;
-	p->max = max;
-	p->value = value;
-}
-
+/* An enum of @nenum values "value N", N << 33 | N, the last one set. */
 static void prop_enum(struct mmx_property *p, const char *name, uint32_t id,
 		      uint32_t nenum)
 {
+	static const char *const names[] = {
+		"value 0", "value 1", "value 2", "value 3",
+	};
 	uint32_t i;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = MMX_PROP_ENUM;
-	p->flags = MMX_PROP_IMMUTABLE;
-	p->id = id;
-	p->nenum = nenum;
-	for (i = 0; i < nenum; i++) {
-		snprintf(p->enums[i].name, sizeof(p->enums[i].name),
-			 "value %u", i);
+	t_enum_prop(p, name, MMX_PROP_ENUM, MMX_PROP_IMMUTABLE, id, names,
+		    nenum, 0);
+	for (i = 0; i < nenum; i++)
 		p->enums[i].value = (uint64_t)i << 33 | i;
-	}
 	p->value = nenum ? p->enums[nenum - 1].value : 0;
 }
 
+/* A blob of @len bytes of i * 37 + 11 (blob id @id + 1000). */
 static void prop_blob(struct mmx_property *p, const char *name, uint32_t id,
 		      uint32_t len)
 {
 	uint32_t i;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->type = MMX_PROP_BLOB;
-	p->id = id;
-	p->value = id + 1000;
-	p->blob_len = len;
+	t_blob_prop(p, name, 0, id, id + 1000, len);
 	for (i = 0; i < len; i++)
 		p->blob[i] = (uint8_t)(i * 37 + 11);
 }
@@ -127,18 +100,11 @@ static void output_fill(struct mmx_state *s, uint32_t i, uint32_t nmode)
 		{ 800, 600 }, { 640, 480 },
 	};
 	struct mmx_output_info *o = &s->outputs[i];
+	char name[MMX_NAME_LEN];
 	uint32_t j;
 
-	memset(o, 0, sizeof(*o));
-	o->id = 50 + i;
-	snprintf(o->name, sizeof(o->name), "Virtual-%u", i + 1);
-	o->connection = MMX_CONNECTED;
-	o->mm_width = 520;
-	o->mm_height = 290;
-	o->ncrtc = s->ncrtc;
-	for (j = 0; j < s->ncrtc; j++)
-		o->crtcs[j] = 40 + j;
-	o->nclone = 0;
+	snprintf(name, sizeof(name), "Virtual-%u", i + 1);
+	t_output(o, 50 + i, name, 520, 290, s->ncrtc, 40);
 	o->nmode = nmode;
 	o->npreferred = nmode ? 1 : 0;
 	for (j = 0; j < nmode; j++)
@@ -148,28 +114,17 @@ static void output_fill(struct mmx_state *s, uint32_t i, uint32_t nmode)
 	prop_blob(&o->props[0], "EDID", 1, 128);
 	prop_enum(&o->props[1], "DPMS", 2, 4);
 	prop_enum(&o->props[2], "link-status", 5, 2);
-	prop_range(&o->props[3], "non-desktop", 6, 0, 1, 0);
-	prop_range(&o->props[4], "CRTC_ID", 20, 0, UINT32_MAX, 40 + i);
+	t_range_prop(&o->props[3], "non-desktop", MMX_PROP_SIGNED_RANGE, 0, 6,
+		     0, 1, 0);
+	t_range_prop(&o->props[4], "CRTC_ID", MMX_PROP_SIGNED_RANGE, 0, 20, 0,
+		     UINT32_MAX, 40 + i);
 }
 
 static void crtc_fill(struct mmx_state *s, uint32_t i)
 {
 	struct mmx_crtc_info *c = &s->crtcs[i];
-	uint32_t j;
 
-	memset(c, 0, sizeof(*c));
-	c->id = 40 + i;
-	c->index = i;
-	c->rotations = 0x3f;
-	c->rotation = MMX_ROTATE_0;
-	c->npossible = s->noutput;
-	for (j = 0; j < s->noutput; j++)
-		c->possible[j] = 50 + j;
-	mmx_matrix_identity(c->pending.matrix);
-	mmx_matrix_identity(c->current.matrix);
-	c->pending.identity = c->current.identity = 1;
-	strcpy(c->pending.filter, "nearest");
-	strcpy(c->current.filter, "nearest");
+	t_crtc(c, 40 + i, i, s->noutput, 50);
 	if (i < s->noutput) {
 		c->mode_valid = 1;
 		mode_fill(&c->mode, 100, 1920, 1080, 60000);
@@ -301,27 +256,74 @@ static void state_transformed(struct mmx_state *s)
 		}							\
 	} while (0)
 
+/* A member of a struct, compared byte for byte by same_fields(). */
+struct field {
+	const char *name;
+	size_t offset, size;
+};
+
+#define FIELD(type, member)						\
+	{ #member, offsetof(type, member), sizeof(((type *)0)->member) }
+
+/*
+ * Whether the @n @fields of @a and @b are the same, in the order given;
+ * at the first that differs, say "differs: @what[@i].NAME" (@what NULL:
+ * "differs: NAME").
+ */
+static int same_fields(const void *a, const void *b,
+		       const struct field *fields, size_t n, const char *what,
+		       uint32_t i)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct field *f = &fields[k];
+
+		if (!memcmp((const char *)a + f->offset,
+			    (const char *)b + f->offset, f->size))
+			continue;
+		if (what)
+			fprintf(stderr, "differs: %s[%u].%s\n", what, i,
+				f->name);
+		else
+			fprintf(stderr, "differs: %s\n", f->name);
+		return -1;
+	}
+	return 0;
+}
+
+#define C(member) FIELD(struct mmx_crtc_info, member)
+static const struct field crtc_fields[] = {
+	C(id), C(index), C(x), C(y), C(width), C(height), C(bbox_x),
+	C(bbox_y), C(mode_valid), C(rotation), C(rotations), C(noutput),
+	C(outputs), C(npossible), C(possible), C(mode),
+};
+#undef C
+
+#define O(member) FIELD(struct mmx_output_info, member)
+static const struct field output_fields[] = {
+	O(id), O(name), O(connection), O(crtc), O(mm_width), O(mm_height),
+	O(subpixel), O(primary), O(ncrtc), O(crtcs), O(nclone), O(clones),
+	O(nmode), O(npreferred),
+};
+#undef O
+
+#define S(member) FIELD(struct mmx_state, member)
+static const struct field state_fields[] = {
+	S(flags), S(pan_mode), S(driver), S(timestamp), S(config_timestamp),
+	S(screen_width), S(screen_height), S(min_width), S(min_height),
+	S(max_width), S(max_height), S(primary), S(pointer_x), S(pointer_y),
+	S(ncrtc), S(noutput),
+};
+#undef S
+
 static int same_crtc(const struct mmx_crtc_info *a,
 		     const struct mmx_crtc_info *b, uint32_t i)
 {
 	int k;
 
-	SAME(a->id, b->id, "crtcs[%u].id", i);
-	SAME(a->index, b->index, "crtcs[%u].index", i);
-	SAME(a->x, b->x, "crtcs[%u].x", i);
-	SAME(a->y, b->y, "crtcs[%u].y", i);
-	SAME(a->width, b->width, "crtcs[%u].width", i);
-	SAME(a->height, b->height, "crtcs[%u].height", i);
-	SAME(a->bbox_x, b->bbox_x, "crtcs[%u].bbox_x", i);
-	SAME(a->bbox_y, b->bbox_y, "crtcs[%u].bbox_y", i);
-	SAME(a->mode_valid, b->mode_valid, "crtcs[%u].mode_valid", i);
-	SAME(a->rotation, b->rotation, "crtcs[%u].rotation", i);
-	SAME(a->rotations, b->rotations, "crtcs[%u].rotations", i);
-	SAME(a->noutput, b->noutput, "crtcs[%u].noutput", i);
-	SAME(a->outputs, b->outputs, "crtcs[%u].outputs", i);
-	SAME(a->npossible, b->npossible, "crtcs[%u].npossible", i);
-	SAME(a->possible, b->possible, "crtcs[%u].possible", i);
-	SAME(a->mode, b->mode, "crtcs[%u].mode", i);
+	if (same_fields(a, b, crtc_fields, UNIT_N(crtc_fields), "crtcs", i))
+		return -1;
 	for (k = 0; k < 9; k++) {
 		SAME(a->pending.matrix[k], b->pending.matrix[k],
 		     "crtcs[%u].pending.matrix[%d]: %.17g %.17g", i, k,
@@ -342,20 +344,8 @@ static int same_output(const struct mmx_output_info *a,
 {
 	uint32_t j;
 
-	SAME(a->id, b->id, "outputs[%u].id", i);
-	SAME(a->name, b->name, "outputs[%u].name", i);
-	SAME(a->connection, b->connection, "outputs[%u].connection", i);
-	SAME(a->crtc, b->crtc, "outputs[%u].crtc", i);
-	SAME(a->mm_width, b->mm_width, "outputs[%u].mm_width", i);
-	SAME(a->mm_height, b->mm_height, "outputs[%u].mm_height", i);
-	SAME(a->subpixel, b->subpixel, "outputs[%u].subpixel", i);
-	SAME(a->primary, b->primary, "outputs[%u].primary", i);
-	SAME(a->ncrtc, b->ncrtc, "outputs[%u].ncrtc", i);
-	SAME(a->crtcs, b->crtcs, "outputs[%u].crtcs", i);
-	SAME(a->nclone, b->nclone, "outputs[%u].nclone", i);
-	SAME(a->clones, b->clones, "outputs[%u].clones", i);
-	SAME(a->nmode, b->nmode, "outputs[%u].nmode", i);
-	SAME(a->npreferred, b->npreferred, "outputs[%u].npreferred", i);
+	if (same_fields(a, b, output_fields, UNIT_N(output_fields), "outputs", i))
+		return -1;
 	for (j = 0; j < MMX_MAX_MODES; j++)
 		SAME(a->modes[j], b->modes[j], "outputs[%u].modes[%u]", i, j);
 	SAME(a->nprop, b->nprop, "outputs[%u].nprop", i);
@@ -378,22 +368,8 @@ static int same_state(const struct mmx_state *a, const struct mmx_state *b)
 {
 	uint32_t i;
 
-	SAME(a->flags, b->flags, "flags");
-	SAME(a->pan_mode, b->pan_mode, "pan_mode");
-	SAME(a->driver, b->driver, "driver");
-	SAME(a->timestamp, b->timestamp, "timestamp");
-	SAME(a->config_timestamp, b->config_timestamp, "config_timestamp");
-	SAME(a->screen_width, b->screen_width, "screen_width");
-	SAME(a->screen_height, b->screen_height, "screen_height");
-	SAME(a->min_width, b->min_width, "min_width");
-	SAME(a->min_height, b->min_height, "min_height");
-	SAME(a->max_width, b->max_width, "max_width");
-	SAME(a->max_height, b->max_height, "max_height");
-	SAME(a->primary, b->primary, "primary");
-	SAME(a->pointer_x, b->pointer_x, "pointer_x");
-	SAME(a->pointer_y, b->pointer_y, "pointer_y");
-	SAME(a->ncrtc, b->ncrtc, "ncrtc");
-	SAME(a->noutput, b->noutput, "noutput");
+	if (same_fields(a, b, state_fields, UNIT_N(state_fields), NULL, 0))
+		return -1;
 	for (i = 0; i < MMX_MAX_CRTCS; i++)
 		if (same_crtc(&a->crtcs[i], &b->crtcs[i], i))
 			return -1;
@@ -1053,7 +1029,4 @@ static const struct unit_case cases[] = {
 	  test_accessors },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -17,6 +17,7 @@
 
 #include "unit.h"
 #include "mmxd.h"
+#include "mmxd_client_harness.h"	/* fake_capture_fill() */
 #include "mmx_internal.h"
 #include "mmx_wire.h"
 
@@ -61,18 +62,9 @@ static int fake_pointer(void *ctx, int32_t x, int32_t y)
 static int fake_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
 			uint32_t **pixels)
 {
-	uint32_t i;
-
 	(void)ctx;
 	(void)crtc;
-	*w = 64;
-	*h = 48;
-	*pixels = malloc(64 * 48 * 4);
-	if (!*pixels)
-		return -ENOMEM;
-	for (i = 0; i < 64 * 48; i++)
-		(*pixels)[i] = i * 2654435761u;
-	return 0;
+	return fake_capture_fill(64, 48, 0, 2654435761u, w, h, pixels);
 }
 
 static const struct mmx_display_ops fake_ops = {
@@ -589,7 +581,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/sub/mmxd.sock", dir);
-	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	ret = UNIT_RUN(cases, argc, argv);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	rmdir(path);

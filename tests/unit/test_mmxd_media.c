@@ -453,7 +453,4 @@ static const struct unit_case cases[] = {
 	  test_fuzz },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

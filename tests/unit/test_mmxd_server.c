@@ -94,20 +94,12 @@ static int fake_pointer(void *ctx, int32_t x, int32_t y)
 static int fake_capture(void *ctx, uint32_t crtc, uint32_t *w, uint32_t *h,
 			uint32_t **pixels)
 {
-	uint32_t i;
-
 	(void)ctx;
 	fake.ncapture++;
 	if (crtc != 40)
 		return -ENOENT;
-	*w = 4;
-	*h = 3;
-	*pixels = malloc(12 * 4);
-	if (!*pixels)
-		return -ENOMEM;
-	for (i = 0; i < 12; i++)
-		(*pixels)[i] = 0xff000000u | i * 0x010203u;
-	return 0;
+	/* 0xff000000 | i * 0x010203: the alpha byte over 12 small values */
+	return fake_capture_fill(4, 3, 0xff000000u, 0x010203u, w, h, pixels);
 }
 
 static const struct mmx_display_ops fake_ops = {
@@ -140,22 +132,14 @@ static void server_stop(void)
 	srv = NULL;
 }
 
-struct msg {
-	struct mmx_proto_header h;
-	struct mmx_proto_reply r;
-	uint8_t *data;		/* after the reply struct */
-	size_t len;		/* of data */
-	uint8_t *raw;
-};
-
-static void msg_free(struct msg *m)
+static void msg_free(struct wire_msg *m)
 {
 	free(m->raw);
 	memset(m, 0, sizeof(*m));
 }
 
 /* Receive one message from the server (a REPLY is decoded). */
-static int recv_msg(int fd, struct msg *m)
+static int recv_msg(int fd, struct wire_msg *m)
 {
 	uint8_t hdr[MMX_PROTO_HEADER_SIZE];
 	size_t len;
@@ -178,17 +162,15 @@ static int recv_msg(int fd, struct msg *m)
 		msg_free(m);
 		return ret;
 	}
-	memcpy(&m->r, m->raw, sizeof(m->r));
-	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
-	m->len = len - MMX_PROTO_REPLY_SIZE;
+	wire_msg_reply(m);
 	return 0;
 }
 
 /* Send a request, receive its reply; returns the reply's error. */
 static int request(int fd, uint16_t type, uint32_t seq, const void *payload,
-		   size_t len, struct msg *m)
+		   size_t len, struct wire_msg *m)
 {
-	struct msg tmp;
+	struct wire_msg tmp;
 	int ret;
 
 	if (!m)
@@ -254,7 +236,7 @@ static int test_hello_state(void)
 	struct mmx_proto_get_state gs = { .probe = 1 };
 	struct mmx_proto_hello_reply hr;
 	struct mmx_proto_hello h;
-	struct msg m;
+	struct wire_msg m;
 	int fd, ok;
 
 	UNIT_CHECK(!server_start(0, 0), "server");
@@ -302,7 +284,7 @@ static int test_apply_pointer_capture(void)
 	struct mmx_proto_capture_reply cr;
 	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
 	uint32_t px[12];
-	struct msg m;
+	struct wire_msg m;
 	int fd, i;
 
 	UNIT_CHECK(cfg, "alloc");
@@ -365,7 +347,7 @@ static int test_partial_reads(void)
 	struct mmx_proto_get_state gs = { .probe = 0 };
 	uint8_t buf[MMX_PROTO_HEADER_SIZE + sizeof(gs)];
 	uint8_t probe;
-	struct msg m;
+	struct wire_msg m;
 	size_t i;
 	int fd;
 
@@ -401,7 +383,7 @@ static int test_several_in_one_write(void)
 	uint32_t seqs[3] = { 100, 101, 102 };
 	uint16_t types[3] = { MMX_MSG_PING, MMX_MSG_POINTER, MMX_MSG_PING };
 	size_t off = 0;
-	struct msg m;
+	struct wire_msg m;
 	int fd, i;
 
 	UNIT_CHECK(!server_start(0, 0), "server");
@@ -499,7 +481,7 @@ static int test_bad_requests(void)
 	/* header flags, unknown, reserved and server-only types */
 	UNIT_CHECK(!send_msg(fd, MMX_MSG_PING, 1, 12, NULL, 0), "send");
 	{
-		struct msg m;
+		struct wire_msg m;
 
 		UNIT_CHECK(!recv_msg(fd, &m), "no reply to flags");
 		UNIT_CHECK(m.h.sequence == 12 && m.r.error == -EINVAL,
@@ -532,7 +514,7 @@ static int test_versions(void)
 	struct mmx_proto_hello h;
 	struct mmx_proto_hello_reply hr;
 	struct mmx_proto_get_state gs = { 0 };
-	struct msg m;
+	struct wire_msg m;
 	int fd;
 
 	UNIT_CHECK(!server_start(0, 0), "server");
@@ -577,7 +559,7 @@ static int test_state_records(void)
 	const size_t frame = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
 	struct mmx_proto_hello h;
 	size_t old_bytes;
-	struct msg m;
+	struct wire_msg m;
 	int fd, ok, ret;
 
 	UNIT_CHECK(!server_start(0, 0), "server");
@@ -644,7 +626,7 @@ static int test_apply_records(void)
 	struct mmx_proto_hello h;
 	uint8_t *rec = NULL, *bad = NULL;
 	size_t len = 0;
-	struct msg m;
+	struct wire_msg m;
 	int fd, ok;
 
 	UNIT_CHECK(cfg, "alloc");
@@ -723,7 +705,7 @@ static int test_unsyncable(void)
 			       0, 5, MMX_PROTO_HEADER_SIZE - 1 };
 	int wants[] = { -EMSGSIZE, -EMSGSIZE, -EMSGSIZE, -EPROTO, -EPROTO,
 			-EPROTO };
-	struct msg m;
+	struct wire_msg m;
 	unsigned int i;
 	int fd, other;
 
@@ -802,7 +784,7 @@ static int test_disconnect_mid_request(void)
 	UNIT_CHECK(!send_msg(fd, MMX_MSG_PING, 0, 33, NULL, 0), "send");
 	shutdown(fd, SHUT_WR);
 	{
-		struct msg m;
+		struct wire_msg m;
 
 		UNIT_CHECK(!recv_msg(fd, &m), "half-closed client not served");
 		UNIT_CHECK(m.h.sequence == 33 && !m.r.error, "bad reply");
@@ -821,7 +803,7 @@ static int test_many_clients(void)
 {
 	struct mmx_proto_get_state gs = { .probe = 0 };
 	int fds[40];
-	struct msg m;
+	struct wire_msg m;
 	int i, n = 40, extra;
 
 	UNIT_CHECK(!server_start(n, 0), "server");
@@ -855,9 +837,7 @@ static int test_many_clients(void)
 	close(extra);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
-	pump(3);
-	UNIT_CHECK(mmxd_server_nclients(srv) == 0, "%u clients left",
-		   mmxd_server_nclients(srv));
+	UNIT_CHECK(clients_gone(3), "clients left");
 	server_stop();
 	return 0;
 }
@@ -960,7 +940,7 @@ static int fuzz_send(int fd, const uint8_t *buf, size_t len,
 }
 
 /* Pop the next message from @rx, receiving more as needed. */
-static int rx_msg(int fd, struct wire_rx *rx, struct msg *m)
+static int rx_msg(int fd, struct wire_rx *rx, struct wire_msg *m)
 {
 	int rounds = 3000, eof = 0, ret;
 
@@ -976,9 +956,7 @@ static int rx_msg(int fd, struct wire_rx *rx, struct msg *m)
 	}
 	if (ret < 0)
 		return ret;
-	memcpy(&m->r, m->raw, sizeof(m->r));
-	m->data = m->raw + MMX_PROTO_REPLY_SIZE;
-	m->len = m->h.length - MMX_PROTO_HEADER_SIZE - MMX_PROTO_REPLY_SIZE;
+	wire_msg_reply(m);
 	return 0;
 }
 
@@ -990,7 +968,7 @@ static int test_fuzz_messages(void)
 	uint32_t expect[64];
 	unsigned int sent = 0, answered = 0, resets = 0;
 	int fd = -1;
-	struct msg m;
+	struct wire_msg m;
 
 	UNIT_CHECK(batch, "alloc");
 	UNIT_CHECK(!server_start(0, 0), "server");
@@ -1076,8 +1054,7 @@ static int test_fuzz_garbage(void)
 		close(fd);
 		pump(2);
 	}
-	UNIT_CHECK(mmxd_server_nclients(srv) == 0, "%u clients left",
-		   mmxd_server_nclients(srv));
+	UNIT_CHECK(clients_gone(0), "clients left");
 	fd = client_new();
 	CHECK_ERR(ping(fd, 1), 0);
 	CHECK_ERR(hello(fd), 0);
@@ -1121,7 +1098,4 @@ static const struct unit_case cases[] = {
 	  test_fuzz_garbage },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -886,7 +886,7 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
-	ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	ret = UNIT_RUN(cases, argc, argv);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		ret = 1;

@@ -374,7 +374,4 @@ static const struct unit_case cases[] = {
 	{ "args-bad-stops", "a bad option stops the parse", test_bad_stops },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

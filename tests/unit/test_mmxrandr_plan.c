@@ -522,8 +522,7 @@ static const struct unit_case cases[] = {
 
 int main(int argc, char **argv)
 {
-	int ret = unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc,
-			   argv);
+	int ret = UNIT_RUN(cases, argc, argv);
 
 	free(st);
 	return ret;

@@ -14,6 +14,29 @@
 #include "mmxrandr.h"
 #include "mmxrandr_state.h"
 
+/* eDP-1's properties as --verbose and --prop print them */
+#define EDP_PROPS \
+	"\tConnectorType: Panel \n" \
+	"\t\tsupported: unknown, VGA, Panel\n" \
+	"\tSignalFormat: DisplayPort \n" \
+	"\t\tsupported: DisplayPort\n" \
+	"\tSignalProperties: Lane4+HiSpeed \n" \
+	"\t\tsupported: Lane1+LowSpeed, Lane1+HiSpeed, Lane2+LowSpeed, Lane2+HiSpeed, Lane4+LowSpeed, Lane4+HiSpeed\n" \
+	"\tConnectorNumber: 1 \n" \
+	"\t\trange: (0, 8)\n"
+
+/* VGA-1's, with its EDID */
+#define VGA_PROPS \
+	"\tSignalFormat: VGA \n" \
+	"\t\tsupported: VGA\n" \
+	"\tlink-status: Good \n" \
+	"\t\tsupported: Good, Bad\n" \
+	"\tbrightness-test: 50 \n" \
+	"\t\trange: (0, 100)\n" \
+	"\tEDID: \n" \
+	"\t\t00ffffffffffff008899aabbccddeeff\n" \
+	"\t\t10213243\n"
+
 static const char golden_normal[] =
 	"Screen 0: minimum 8 x 8, current 1024 x 768, maximum 8192 x 8192\n"
 	"eDP-1 connected primary 1024x768+0+0 (normal left inverted right x axis y axis) 309mm x 174mm\n"
@@ -50,14 +73,7 @@ static const char golden_verbose[] =
 	"\t            0.000000 2.000000 0.000000\n"
 	"\t            0.000000 0.000000 1.000000\n"
 	"\t           filter: bilinear\n"
-	"\tConnectorType: Panel \n"
-	"\t\tsupported: unknown, VGA, Panel\n"
-	"\tSignalFormat: DisplayPort \n"
-	"\t\tsupported: DisplayPort\n"
-	"\tSignalProperties: Lane4+HiSpeed \n"
-	"\t\tsupported: Lane1+LowSpeed, Lane1+HiSpeed, Lane2+LowSpeed, Lane2+HiSpeed, Lane4+LowSpeed, Lane4+HiSpeed\n"
-	"\tConnectorNumber: 1 \n"
-	"\t\trange: (0, 8)\n"
+	EDP_PROPS
 	"  1024x768 (0x48) 65.000MHz -HSync -VSync *current +preferred\n"
 	"        h: width  1024 start 1048 end 1184 total 1344 skew    0 clock  48.36KHz\n"
 	"        v: height  768 start  771 end  777 total  806           clock  60.00Hz\n"
@@ -80,15 +96,7 @@ static const char golden_verbose[] =
 	"\t            0.000000 1.000000 0.000000\n"
 	"\t            0.000000 0.000000 1.000000\n"
 	"\t           filter: \n"
-	"\tSignalFormat: VGA \n"
-	"\t\tsupported: VGA\n"
-	"\tlink-status: Good \n"
-	"\t\tsupported: Good, Bad\n"
-	"\tbrightness-test: 50 \n"
-	"\t\trange: (0, 100)\n"
-	"\tEDID: \n"
-	"\t\t00ffffffffffff008899aabbccddeeff\n"
-	"\t\t10213243\n"
+	VGA_PROPS
 	"  1024x768 (0x48) 65.000MHz -HSync -VSync +preferred\n"
 	"        h: width  1024 start 1048 end 1184 total 1344 skew    0 clock  48.36KHz\n"
 	"        v: height  768 start  771 end  777 total  806           clock  60.00Hz\n"
@@ -99,42 +107,37 @@ static const char golden_verbose[] =
 static const char golden_props[] =
 	"Screen 0: minimum 8 x 8, current 1024 x 768, maximum 8192 x 8192\n"
 	"eDP-1 connected primary 2048x1536+0+0 (normal left inverted right x axis y axis) 309mm x 174mm panning 2048x1536+0+0 tracking 2048x1536+0+0 border 1/2/3/4\n"
-	"\tConnectorType: Panel \n"
-	"\t\tsupported: unknown, VGA, Panel\n"
-	"\tSignalFormat: DisplayPort \n"
-	"\t\tsupported: DisplayPort\n"
-	"\tSignalProperties: Lane4+HiSpeed \n"
-	"\t\tsupported: Lane1+LowSpeed, Lane1+HiSpeed, Lane2+LowSpeed, Lane2+HiSpeed, Lane4+LowSpeed, Lane4+HiSpeed\n"
-	"\tConnectorNumber: 1 \n"
-	"\t\trange: (0, 8)\n"
+	EDP_PROPS
 	"   1024x768      60.00*+\n"
 	"   800x600       60.32    75.00  \n"
 	"   640x480       59.94  \n"
 	"VGA-1 connected (normal left inverted right x axis y axis)\n"
-	"\tSignalFormat: VGA \n"
-	"\t\tsupported: VGA\n"
-	"\tlink-status: Good \n"
-	"\t\tsupported: Good, Bad\n"
-	"\tbrightness-test: 50 \n"
-	"\t\trange: (0, 100)\n"
-	"\tEDID: \n"
-	"\t\t00ffffffffffff008899aabbccddeeff\n"
-	"\t\t10213243\n"
+	VGA_PROPS
 	"   1024x768      60.00 +\n"
 	"   640x480       59.94  \n";
+/* @s printed with @flags, in a malloc'ed string (NULL if none). */
+static char *print_text(const struct mmx_state *s, uint32_t flags)
+{
+	char *got = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&got, &len);
+
+	if (!f)
+		return NULL;
+	mmxr_print_state(f, s, flags);
+	fclose(f);
+	return got;
+}
+
 /* Print @s with @flags into a string; compare with @want line by line. */
 static int check_text(const struct mmx_state *s, uint32_t flags,
 		      const char *want)
 {
-	char *got = NULL, *g, *w;
-	size_t len = 0;
-	FILE *f = open_memstream(&got, &len);
+	char *got = print_text(s, flags), *g, *w;
 	int line = 1, ret = 0;
 
-	if (!f)
+	if (!got)
 		return -1;
-	mmxr_print_state(f, s, flags);
-	fclose(f);
 	for (g = got, w = (char *)want; *g && *w && *g == *w; g++, w++)
 		if (*g == '\n')
 			line++;
@@ -211,9 +214,7 @@ static int test_props(void)
 static int test_details(void)
 {
 	struct mmx_state *s = t_state();
-	char *got = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *got;
 
 	/* no panning tracking clause when tracking equals the area and
 	 * borders are 0; an unset primary; an empty EDID is not listed;
@@ -226,11 +227,9 @@ static int test_details(void)
 	s->primary = 0;
 	s->outputs[1].props[3].blob_len = 0;
 	s->outputs[1].connection = MMX_UNKNOWN_CONNECTION;
-	f = open_memstream(&got, &len);
-	UNIT_CHECK(f, "memstream");
-	mmxr_print_state(f, s, MMXR_PRINT_PROPS);
-	fclose(f);
+	got = print_text(s, MMXR_PRINT_PROPS);
 	free(s);
+	UNIT_CHECK(got, "memstream");
 	UNIT_CHECK(strstr(got, "eDP-1 connected 1024x768+0+0 (normal left inverted right x axis y axis) 309mm x 174mm panning 1024x768+0+0\n"),
 		   "%s", got);
 	UNIT_CHECK(!strstr(got, "EDID"), "empty EDID listed");
@@ -249,25 +248,18 @@ static int test_signal_lists(void)
 	struct mmx_output_info *e = &s->outputs[0];
 	struct mmx_property *p = &e->props[e->nprop++];
 	const uint32_t entries[4] = { T_VGA, 0, T_EDP, 0 };
-	char *got = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *got;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "CompatibilityList");
-	p->type = MMX_PROP_BLOB;
-	p->flags = MMX_PROP_IMMUTABLE;
-	p->blob_len = sizeof(entries);
+	t_blob_prop(p, "CompatibilityList", MMX_PROP_IMMUTABLE, 0, 0,
+		    sizeof(entries));
 	memcpy(p->blob, entries, sizeof(entries));
 	p = &e->props[e->nprop++];
 	*p = e->props[e->nprop - 2];
 	snprintf(p->name, sizeof(p->name), "CloneList");
 	p->blob_len = 6;	/* not a whole entry: bytes */
-	f = open_memstream(&got, &len);
-	UNIT_CHECK(f, "memstream");
-	mmxr_print_state(f, s, MMXR_PRINT_PROPS);
-	fclose(f);
+	got = print_text(s, MMXR_PRINT_PROPS);
 	free(s);
+	UNIT_CHECK(got, "memstream");
 	UNIT_CHECK(strstr(got, "\tCompatibilityList: VGA-1:VGA eDP-1:DisplayPort \n"),
 		   "%s", got);
 	UNIT_CHECK(strstr(got, "\tCloneList: 41 0 0 0 0 0 \n"), "%s", got);
@@ -284,7 +276,4 @@ static const struct unit_case cases[] = {
 	{ "print-signal-lists", "CompatibilityList/CloneList as outputs and signals", test_signal_lists },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

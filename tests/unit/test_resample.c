@@ -17,20 +17,18 @@
  * Bilinear: hand-worked values (a uniform plane stays uniform up to its
  * edges, which repeat; a half-pixel source offset averages neighbours).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "mmx_resample.h"
 #include "unit.h"
 
-static u64 rng_state = 0x2545f4914f6cdd1dull;
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
 static u32 rng32(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state >> 16);
+	return (u32)(unit_xorshift64(&rng_state) >> 16);
 }
 
 /* A framebuffer of random ARGB8888 pixels. */
@@ -54,21 +52,28 @@ struct rect {
 	s64 x1, y1, x2, y2;
 };
 
+/* @r mirrored left-right (@x) and/or top-bottom (@y) in a @w x @h rectangle. */
+static struct rect reflect(struct rect r, s64 w, s64 h, bool x, bool y)
+{
+	struct rect t = r;
+
+	if (x) {
+		r.x1 = w - t.x2;
+		r.x2 = w - t.x1;
+	}
+	if (y) {
+		r.y1 = h - t.y2;
+		r.y2 = h - t.y1;
+	}
+	return r;
+}
+
 /* drm_rect_rotate() of @r within a @w x @h (16.16) rectangle, from its doc. */
 static struct rect rotate(struct rect r, s64 w, s64 h, unsigned int rot)
 {
 	struct rect t;
 
-	if (rot & MMX_REFLECT_X) {
-		t = r;
-		r.x1 = w - t.x2;
-		r.x2 = w - t.x1;
-	}
-	if (rot & MMX_REFLECT_Y) {
-		t = r;
-		r.y1 = h - t.y2;
-		r.y2 = h - t.y1;
-	}
+	r = reflect(r, w, h, rot & MMX_REFLECT_X, rot & MMX_REFLECT_Y);
 	t = r;
 	switch (rot & 0xf) {
 	case MMX_ROTATE_90:	/* counter-clockwise: top-right goes top-left */
@@ -77,11 +82,8 @@ static struct rect rotate(struct rect r, s64 w, s64 h, unsigned int rot)
 		r.y1 = w - t.x2;
 		r.y2 = w - t.x1;
 		break;
-	case MMX_ROTATE_180:
-		r.x1 = w - t.x2;
-		r.x2 = w - t.x1;
-		r.y1 = h - t.y2;
-		r.y2 = h - t.y1;
+	case MMX_ROTATE_180:	/* both reflections */
+		r = reflect(r, w, h, true, true);
 		break;
 	case MMX_ROTATE_270:
 		r.x1 = h - t.y2;
@@ -517,7 +519,4 @@ static const struct unit_case cases[] = {
 	{ "refusals", "bad rotations, empty and absurd geometries are refused", test_refusals },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -709,7 +709,4 @@ static const struct unit_case cases[] = {
 	  test_flags_match_drm },
 };
 
-int main(int argc, char **argv)
-{
-	return unit_run(cases, N(cases), argc, argv);
-}
+UNIT_MAIN(cases)

@@ -35,14 +35,11 @@
 #define FX(d)	((s64)llround((d) * 4294967296.0))
 
 /* Deterministic xorshift so failures reproduce. */
-static u64 rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static u64 rng64(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return unit_xorshift64(&rng_state);
 }
 
 static double rnd(double lo, double hi)
@@ -1014,5 +1011,5 @@ int main(int argc, char **argv)
 {
 	/* the pixman tests check the implementation the driver would use */
 	mmx_simd_init();
-	return unit_run(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
+	return UNIT_RUN(cases, argc, argv);
 }

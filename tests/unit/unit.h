@@ -7,6 +7,7 @@
 #ifndef MMX_UNIT_H
 #define MMX_UNIT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,5 +61,39 @@ static inline int unit_run(const struct unit_case *cases, size_t n, int argc,
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
+
+/*
+ * Marsaglia's xorshift generators, 32 bits (13, 17, 5) and 64 bits
+ * (13, 7, 17): the next value of the state *@s, which each test seeds
+ * with a constant so that a failure reproduces.
+ */
+static inline uint32_t unit_xorshift32(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static inline uint64_t unit_xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* The number of elements of the array @a. */
+#define UNIT_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* unit_run() of the array @cases. */
+#define UNIT_RUN(cases, argc, argv) unit_run((cases), UNIT_N(cases), (argc), (argv))
+
+/* A main() that runs the array @cases and does nothing else. */
+#define UNIT_MAIN(cases)						\
+	int main(int argc, char **argv)					\
+	{								\
+		return UNIT_RUN(cases, argc, argv);			\
+	}
 
 #endif
