@@ -66,25 +66,13 @@ static const char *const ct_names[15] = {
 	"DisplayPort",
 };
 
-/* SignalProperties value names (RandR). */
-static const char *const tv_std_names[] = {
-	"NTSC", "NTSC-M", "NTSC-J", "NTSC-N", "NTSC-4.43", "NTSC-film",
-	"PAL", "PAL-B", "PAL-G", "PAL-H", "PAL-I", "PAL-M", "PAL-D", "PAL-N",
-	"PAL-Nc", "PAL-L", "PAL-60",
-	"SECAM", "SECAM-L", "SECAM-B", "SECAM-G", "SECAM-D", "SECAM-K",
-	"SECAM-H",
-};
-static const char *const tmds_names[] = { "SingleLink", "DualLink" };
-static const char *const dp_names[] = {
-	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
-};
-
 /*
  * The signal attributes in RandR's order: a SignalProperties enum value is
  * the set of its attributes, attribute p being bit p (uAPI header).
  */
 #define sp_attr_names randr_signal_attrs
 #define SP_ATTRS ((int)MMX_ARRAY_SIZE(sp_attr_names))
+_Static_assert(SP_ATTRS == RANDR_SIGNAL_END, "randr_signal_group is stale");
 
 #define F(x) (1u << SF_##x)
 #define F_COMPOSITE_ALL (F(COMPOSITE) | F(COMPOSITE_PAL) | \
@@ -162,22 +150,25 @@ static bool is_tv_format(int f)
 	return f >= SF_COMPOSITE && f <= SF_SVIDEO;
 }
 
+/* Whether NAME is one of RandR's signal attributes [FIRST, END). */
+static bool attr_in(const char *name, int first, int end)
+{
+	int i;
+
+	for (i = first; i < end; i++)
+		if (!strcmp(name, sp_attr_names[i]))
+			return true;
+	return false;
+}
+
 /* Whether NAME is a SignalProperties value the format F takes. */
 static bool format_takes(int f, const char *name)
 {
-	size_t i;
-
 	switch (f) {
 	case SF_TMDS:
-		for (i = 0; i < MMX_ARRAY_SIZE(tmds_names); i++)
-			if (!strcmp(name, tmds_names[i]))
-				return true;
-		return false;
+		return attr_in(name, RANDR_SIGNAL_TMDS, RANDR_SIGNAL_DP);
 	case SF_DISPLAYPORT:
-		for (i = 0; i < MMX_ARRAY_SIZE(dp_names); i++)
-			if (!strcmp(name, dp_names[i]))
-				return true;
-		return false;
+		return attr_in(name, RANDR_SIGNAL_DP, RANDR_SIGNAL_END);
 	case SF_COMPOSITE_PAL:
 		return !strncmp(name, "PAL", 3);
 	case SF_COMPOSITE_NTSC:
@@ -186,10 +177,7 @@ static bool format_takes(int f, const char *name)
 		return !strncmp(name, "SECAM", 5);
 	case SF_COMPOSITE:
 	case SF_SVIDEO:
-		for (i = 0; i < MMX_ARRAY_SIZE(tv_std_names); i++)
-			if (!strcmp(name, tv_std_names[i]))
-				return true;
-		return false;
+		return attr_in(name, RANDR_SIGNAL_TV, RANDR_SIGNAL_TMDS);
 	default:
 		return false;
 	}
