@@ -1926,12 +1926,39 @@ static void refuse_mode(struct mmx_dev *d, struct mmx_output *o,
 				     DRM_MODE_ATOMIC_TEST_ONLY));
 }
 
+/*
+ * SignalProperties sets a kind refuses: with FORMAT set alongside (NULL:
+ * the current one), SET, WHY for the messages (NULL: SET).
+ */
+static const struct bad_signal {
+	const char *kind, *format, *set, *why;
+} bad_signals[] = {
+	{ "DVI-I", NULL, "SingleLink|DualLink", NULL },
+	{ "DVI-I", "TMDS", "SingleLink|DualLink", NULL },
+	{ "DVI-I", "VGA", "DualLink", "DualLink (VGA takes none)" },
+	{ "DVI-I", "VGA", "SingleLink", "SingleLink (VGA takes none)" },
+	{ "DP", NULL, "Lane1|Lane2|HiSpeed", NULL },
+	{ "DP", NULL, "Lane2|Lane4|LowSpeed", NULL },
+	{ "DP", NULL, "Lane4|LowSpeed|HiSpeed", NULL },
+	{ "eDP", NULL, "Lane1|Lane4|HiSpeed", NULL },
+	{ "Composite", "Composite-NTSC", "PAL-B", NULL },
+	{ "Composite", "Composite-NTSC", "SECAM-L", NULL },
+	{ "Composite", "Composite-PAL", "NTSC-M", NULL },
+	{ "Composite", "Composite-SECAM", "PAL", NULL },
+	{ "Composite", "Composite", "PAL-B|NTSC-M",
+	  "PAL-B|NTSC-M (two standards)" },
+	{ "Composite", "Composite-PAL", "PAL-B|PAL-I",
+	  "PAL-B|PAL-I (two standards)" },
+	{ "SVIDEO", NULL, "NTSC-M|PAL-B", "NTSC-M|PAL-B (two standards)" },
+};
+
 static void test_signal_invalid(struct mmx_dev *d)
 {
 	uint64_t lane1 = 0, single = 0, pal_b = 0;
 	struct mmx_output *o;
 	drmModeModeInfo m;
 	int f, tested = 0;
+	size_t i;
 
 	prepare(d);
 	lane1 = sp_bit_anywhere(d, "Lane1");
@@ -1963,15 +1990,14 @@ static void test_signal_invalid(struct mmx_dev *d)
 		tested++;
 	}
 
+	for (i = 0; i < MMX_ARRAY_SIZE(bad_signals); i++) {
+		const struct bad_signal *b = &bad_signals[i];
+
+		if ((o = find_output(d, b->kind)))
+			refuse_props(d, o, b->format, sp_bits(d, o, b->set),
+				     b->why ? b->why : b->set);
+	}
 	if ((o = find_output(d, "DVI-I"))) {
-		refuse_props(d, o, NULL, sp_bits(d, o, "SingleLink|DualLink"),
-			     "SingleLink|DualLink");
-		refuse_props(d, o, "TMDS", sp_bits(d, o, "SingleLink|DualLink"),
-			     "SingleLink|DualLink");
-		refuse_props(d, o, "VGA", sp_bits(d, o, "DualLink"),
-			     "DualLink (VGA takes none)");
-		refuse_props(d, o, "VGA", sp_bits(d, o, "SingleLink"),
-			     "SingleLink (VGA takes none)");
 		/* single link: 165 MHz at most */
 		mode_with_clock(&m, 200000);
 		refuse_mode(d, o, NULL, "SingleLink", &m,
@@ -1985,12 +2011,6 @@ static void test_signal_invalid(struct mmx_dev *d)
 			    "a 340 MHz mode on dual-link TMDS");
 	}
 	if ((o = find_output(d, "DP"))) {
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane1|Lane2|HiSpeed"),
-			     "Lane1|Lane2|HiSpeed");
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane2|Lane4|LowSpeed"),
-			     "Lane2|Lane4|LowSpeed");
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane4|LowSpeed|HiSpeed"),
-			     "Lane4|LowSpeed|HiSpeed");
 		/* 4K60 (CVT-RB, 533.25 MHz) on one low-speed lane */
 		{
 			struct timing t = { 533250, 3840, 3888, 3920, 4000,
@@ -2003,22 +2023,7 @@ static void test_signal_invalid(struct mmx_dev *d)
 		refuse_mode(d, o, NULL, "Lane4|HiSpeed", &m,
 			    "3840x2160@60 (12.8 Gbit/s) on Lane4|HiSpeed (8.64 Gbit/s)");
 	}
-	if ((o = find_output(d, "eDP")))
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane1|Lane4|HiSpeed"),
-			     "Lane1|Lane4|HiSpeed");
 	if ((o = find_output(d, "Composite"))) {
-		refuse_props(d, o, "Composite-NTSC", sp_bits(d, o, "PAL-B"),
-			     "PAL-B");
-		refuse_props(d, o, "Composite-NTSC", sp_bits(d, o, "SECAM-L"),
-			     "SECAM-L");
-		refuse_props(d, o, "Composite-PAL", sp_bits(d, o, "NTSC-M"),
-			     "NTSC-M");
-		refuse_props(d, o, "Composite-SECAM", sp_bits(d, o, "PAL"),
-			     "PAL");
-		refuse_props(d, o, "Composite", sp_bits(d, o, "PAL-B|NTSC-M"),
-			     "PAL-B|NTSC-M (two standards)");
-		refuse_props(d, o, "Composite-PAL", sp_bits(d, o, "PAL-B|PAL-I"),
-			     "PAL-B|PAL-I (two standards)");
 		if (single)
 			refuse_props(d, o, "Composite-PAL", single, "SingleLink");
 		/* an NTSC link cannot carry a PAL or a VGA timing */
@@ -2026,9 +2031,6 @@ static void test_signal_invalid(struct mmx_dev *d)
 		refuse_mode(d, o, "Composite-NTSC", NULL, &m,
 			    "a 640x480@60 progressive mode on Composite-NTSC");
 	}
-	if ((o = find_output(d, "SVIDEO")))
-		refuse_props(d, o, NULL, sp_bits(d, o, "NTSC-M|PAL-B"),
-			     "NTSC-M|PAL-B (two standards)");
 
 	/* the same refusals through the legacy SETPROPERTY ioctl */
 	if ((o = find_output(d, "VGA")))
