@@ -2192,9 +2192,21 @@ static void sink_test_end(struct mmx_dev *d)
 	prepare(d);
 }
 
+/* DVI-I's two sinks: the preset, the monitor, the signal it takes. */
+static const struct dvi_i_sink {
+	const char *preset, *monitor, *format, *props;
+	bool digital;
+} dvi_i_sinks[] = {
+	{ "vga", "analog monitor", "VGA", "0", false },
+	{ "dvi", "digital monitor", "TMDS", "SingleLink", true },
+};
+
 static void test_dvi_i_switch(struct mmx_dev *d)
 {
 	struct mmx_output *o = require_output(d, "DVI-I");
+	const struct dvi_i_sink *k;
+	drmModeModeInfo m;
+	char what[64];
 	int extra;
 
 	prepare(d);
@@ -2204,44 +2216,39 @@ static void test_dvi_i_switch(struct mmx_dev *d)
 	if (extra)
 		mmx_info("%d hotplug uevent(s) pending before the test", extra);
 
-	/* an analog monitor: VGA, and clients are told */
-	plug_seen(d, o, "vga", "analog monitor");
-	expect_signal(d, o, "VGA", "0");
-	expect_monitor(d, o, false, "analog monitor");
-	extra = uevent_drain(d, 300);
-	mmx_debug("%d more uevent(s) after the switch", extra);
-
-	/* a digital one: back to TMDS, another uevent */
-	plug_seen(d, o, "dvi", "digital monitor");
-	expect_signal(d, o, "TMDS", "SingleLink");
-	expect_monitor(d, o, true, "digital monitor");
-	uevent_drain(d, 300);
+	/*
+	 * An analog monitor: VGA, and clients are told; a digital one: back
+	 * to TMDS, another uevent.
+	 */
+	for (k = dvi_i_sinks; k < dvi_i_sinks + MMX_ARRAY_SIZE(dvi_i_sinks);
+	     k++) {
+		plug_seen(d, o, k->preset, k->monitor);
+		expect_signal(d, o, k->format, k->props);
+		expect_monitor(d, o, k->digital, k->monitor);
+		extra = uevent_drain(d, 300);
+		mmx_debug("%d more uevent(s) after the switch", extra);
+	}
 
 	/*
 	 * While lit at 640x480, which both signals carry: the kernel follows
 	 * the sink's signal and modesets nothing; the link stays Good.
 	 */
-	{
-		drmModeModeInfo m;
-
-		mmx_mode_make(&m, 640, 480, 60);
-		mmx_do(set_signal_ex(d, o, "TMDS", NULL, &m, 0));
+	mmx_mode_make(&m, 640, 480, 60);
+	mmx_do(set_signal_ex(d, o, "TMDS", NULL, &m, 0));
+	for (k = dvi_i_sinks; k < dvi_i_sinks + MMX_ARRAY_SIZE(dvi_i_sinks);
+	     k++) {
 		uevent_drain(d, 200);
-		plug_seen(d, o, "vga", "analog monitor (lit)");
-		expect_signal(d, o, "VGA", "0");
+		snprintf(what, sizeof(what), "%s (lit)", k->monitor);
+		plug_seen(d, o, k->preset, what);
+		expect_signal(d, o, k->format, k->props);
 		expect_crtc(d, o, &m, 1);
-		expect_link(d, o, DRM_MODE_LINK_STATUS_GOOD,
-			    "after VGA, which carries 640x480");
-		uevent_drain(d, 200);
-		plug_seen(d, o, "dvi", "digital monitor (lit)");
-		expect_signal(d, o, "TMDS", "SingleLink");
-		expect_crtc(d, o, &m, 1);
-		expect_link(d, o, DRM_MODE_LINK_STATUS_GOOD,
-			    "after TMDS, which carries 640x480");
-		mmx_info("%s lit at 640x480: analog and digital monitors followed, CRTC still lit, link-status Good",
-			 o->name);
-		uevent_drain(d, 200);
+		snprintf(what, sizeof(what), "after %s, which carries 640x480",
+			 k->format);
+		expect_link(d, o, DRM_MODE_LINK_STATUS_GOOD, what);
 	}
+	mmx_info("%s lit at 640x480: analog and digital monitors followed, CRTC still lit, link-status Good",
+		 o->name);
+	uevent_drain(d, 200);
 	sink_test_end(d);
 }
 
@@ -2552,6 +2559,36 @@ static void plug_unseen(struct mmx_dev *d, struct mmx_output *o,
 	mmx_fail("the poll helper probed %s three times in a row", o->name);
 }
 
+/*
+ * Plug PRESET into polled O (RESTORE now plugged), unseen until a probe;
+ * then the probe and GetConnectorCurrent after it say connected with modes
+ * (PLUGGED) or disconnected without.
+ */
+static void plug_probed(struct mmx_dev *d, struct mmx_output *o,
+			const char *preset, const char *restore, bool plugged)
+{
+	static const char *const when[2] = {
+		"a probe", "GetConnectorCurrent after the probe",
+	};
+	drmModeConnection want = plugged ? DRM_MODE_CONNECTED :
+					   DRM_MODE_DISCONNECTED;
+	int i;
+
+	plug_unseen(d, o, preset,
+		    plugged ? DRM_MODE_DISCONNECTED : DRM_MODE_CONNECTED,
+		    restore);
+	for (i = 0; i < 2; i++) {
+		drmModeConnectorPtr c = i ? current(d, o) : probe(d, o);
+
+		mmx_assert_f(c->connection == want &&
+			     (c->count_modes > 0) == plugged,
+			     "%s: %s after plugging %s says %s, %d modes",
+			     o->name, when[i], preset, conn_status(c),
+			     c->count_modes);
+		drmModeFreeConnector(c);
+	}
+}
+
 static void test_vga_probe_only(struct mmx_dev *d)
 {
 	struct mmx_output *o = find_output(d, "VGA");
@@ -2576,33 +2613,12 @@ static void test_vga_probe_only(struct mmx_dev *d)
 	drmModeFreeConnector(c);
 
 	/* unplug: unseen until a probe */
-	plug_unseen(d, o, "none", DRM_MODE_CONNECTED, sink);
-	c = probe(d, o);
-	mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-		     "%s: probe after unplugging says %s", o->name,
-		     conn_status(c));
-	mmx_assert_eq(c->count_modes, 0);
-	drmModeFreeConnector(c);
-	c = current(d, o);
-	mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-		     "%s: GetConnectorCurrent after the probe says %s", o->name,
-		     conn_status(c));
-	drmModeFreeConnector(c);
+	plug_probed(d, o, "none", sink, false);
 	mmx_assert_eq(edid_prop(d, o->conn_id, edid, sizeof(edid)), 0);
 	time_queries(d, o, 7, &p_off, &c_off);
 
 	/* plug back: unseen until a probe again */
-	plug_unseen(d, o, sink, DRM_MODE_DISCONNECTED, "none");
-	c = probe(d, o);
-	mmx_assert_f(c->connection == DRM_MODE_CONNECTED,
-		     "%s: probe after plugging says %s", o->name,
-		     conn_status(c));
-	mmx_assert_gt(c->count_modes, 0);
-	drmModeFreeConnector(c);
-	c = current(d, o);
-	mmx_assert_eq(c->connection, DRM_MODE_CONNECTED);
-	mmx_assert_gt(c->count_modes, 0);
-	drmModeFreeConnector(c);
+	plug_probed(d, o, sink, "none", true);
 	n_edid = edid_prop(d, o->conn_id, edid, sizeof(edid));
 	mmx_assert_gt(n_edid, 0);
 	time_queries(d, o, 7, &p_on, &c_on);
@@ -2683,7 +2699,35 @@ static void test_hdmi_hpd(struct mmx_dev *d)
 /* ------------------------------------------------------------------------ */
 /* hpd-all, polled-all, vga-poll                                            */
 
-static void test_hpd_all(struct mmx_dev *d)
+/* An HPD connector: unplugged and plugged, each seen with a uevent. */
+static void replug_hpd(struct mmx_dev *d, struct mmx_output *o,
+		       const struct kind_info *k)
+{
+	drmModeConnectorPtr c;
+
+	uevent_drain(d, 200);
+	c = plug_current(d, o, "none", "nothing (unplugged)",
+			 DRM_MODE_DISCONNECTED);
+	drmModeFreeConnector(c);
+	uevent_drain(d, 200);
+	c = plug_current(d, o, k->sink, k->sink, DRM_MODE_CONNECTED);
+	drmModeFreeConnector(c);
+}
+
+/* A polled connector: unplugged and plugged, unseen until a probe. */
+static void replug_polled(struct mmx_dev *d, struct mmx_output *o,
+			  const struct kind_info *k)
+{
+	plug_probed(d, o, "none", k->sink, false);
+	plug_probed(d, o, k->sink, "none", true);
+	mmx_info("%s (polled): unplug and plug unseen until a probe",
+		 o->name);
+}
+
+/* REPLUG on every HPD (or every polled) connector; skips without one. */
+static void replug_all(struct mmx_dev *d, bool hpd,
+		       void (*replug)(struct mmx_dev *d, struct mmx_output *o,
+				      const struct kind_info *k))
 {
 	int i, tested = 0;
 
@@ -2692,57 +2736,25 @@ static void test_hpd_all(struct mmx_dev *d)
 	for (i = 0; i < d->n_outputs; i++) {
 		struct mmx_output *o = &d->out[i];
 		const struct kind_info *k = kind_of(d, o);
-		drmModeConnectorPtr c;
 
-		if (!k->hpd)
+		if (k->hpd != hpd)
 			continue;
-		uevent_drain(d, 200);
-		c = plug_current(d, o, "none", "nothing (unplugged)",
-				 DRM_MODE_DISCONNECTED);
-		drmModeFreeConnector(c);
-		uevent_drain(d, 200);
-		c = plug_current(d, o, k->sink, k->sink, DRM_MODE_CONNECTED);
-		drmModeFreeConnector(c);
+		replug(d, o, k);
 		tested++;
 	}
 	uevent_drain(d, 200);
 	uevent_close();
-	mmx_require_f(tested, "no HPD connector");
+	mmx_require_f(tested, "no %s connector", hpd ? "HPD" : "polled");
+}
+
+static void test_hpd_all(struct mmx_dev *d)
+{
+	replug_all(d, true, replug_hpd);
 }
 
 static void test_polled_all(struct mmx_dev *d)
 {
-	int i, tested = 0;
-
-	prepare(d);
-	uevent_open();
-	for (i = 0; i < d->n_outputs; i++) {
-		struct mmx_output *o = &d->out[i];
-		const struct kind_info *k = kind_of(d, o);
-		drmModeConnectorPtr c;
-
-		if (k->hpd)
-			continue;
-		plug_unseen(d, o, "none", DRM_MODE_CONNECTED, k->sink);
-		c = probe(d, o);
-		mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-			     "%s: a probe after the unplug says %s", o->name,
-			     conn_status(c));
-		drmModeFreeConnector(c);
-		plug_unseen(d, o, k->sink, DRM_MODE_DISCONNECTED, "none");
-		c = probe(d, o);
-		mmx_assert_f(c->connection == DRM_MODE_CONNECTED &&
-			     c->count_modes > 0,
-			     "%s: a probe after plugging %s says %s, %d modes",
-			     o->name, k->sink, conn_status(c), c->count_modes);
-		drmModeFreeConnector(c);
-		mmx_info("%s (polled): unplug and plug unseen until a probe",
-			 o->name);
-		tested++;
-	}
-	uevent_drain(d, 200);
-	uevent_close();
-	mmx_require_f(tested, "no polled connector");
+	replug_all(d, false, replug_polled);
 }
 
 /*
