@@ -39,16 +39,6 @@ static struct layer layer(uint32_t plane, struct mmx_fb *fb, int x, int y)
 	return l;
 }
 
-static struct mmx_output *output0(struct mmx_dev *d)
-{
-	struct mmx_output *o = &d->out[0];
-
-	mmx_assert_f(d->n_outputs > 0 && o->primary && o->n_overlays == 2 &&
-		     o->cursor && o->wb_conn_id,
-		     "output 0 lacks planes or writeback");
-	return o;
-}
-
 /* Light output O at 320x240 with no plane. */
 static void light(struct mmx_dev *d, struct mmx_output *o)
 {
@@ -82,20 +72,14 @@ static void show_and_check(struct mmx_dev *d, struct mmx_output *o,
 	struct mmx_ref_plane ref[8];
 	uint64_t z[8];
 	int order[8];
-	uint32_t all[4] = { o->primary, o->overlay[0], o->overlay[1],
-			    o->cursor };
+	uint32_t shown[8];
 	struct mmx_req *r = mmx_req_new(d);
-	int i, j, k;
+	int i, j;
 
 	mmx_assert(n <= 8);
-	for (k = 0; k < 4; k++) {
-		bool used = false;
-
-		for (i = 0; i < n; i++)
-			used |= layers[i].plane == all[k];
-		if (!used)
-			mmx_req_plane_off(r, all[k]);
-	}
+	for (i = 0; i < n; i++)
+		shown[i] = layers[i].plane;
+	mmx_req_planes_off_but(r, o, shown, n);
 	for (i = 0; i < n; i++)
 		add_layer(d, r, o, &layers[i]);
 	mmx_do(mmx_req_commit(r, 0));
@@ -146,7 +130,7 @@ struct format_case {
 static void test_format(struct mmx_dev *d, const void *arg)
 {
 	const struct format_case *fc = arg;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	bool alpha = mmx_format_has_alpha(fc->format);
 	struct mmx_fb *bg, *fb, *fb2;
 	struct layer l[3];
@@ -219,7 +203,7 @@ static void test_cursor_sizes(struct mmx_dev *d)
 	static const int sizes[][2] = { { 1, 1 }, { 16, 16 }, { 37, 19 },
 					{ 64, 64 }, { 128, 128 }, { 256, 1 },
 					{ 1, 256 }, { 256, 256 } };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	size_t i;
 
@@ -258,7 +242,7 @@ static const int edge_positions[][2] = {
 
 static void test_cursor_offscreen(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *c = mmx_fb_new(d, 64, 64, DRM_FORMAT_ARGB8888);
 	size_t i;
@@ -282,7 +266,7 @@ static void test_cursor_offscreen(struct mmx_dev *d)
 
 static void test_overlay_offscreen(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *a = mmx_fb_new(d, 64, 64, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *b = mmx_fb_new(d, 90, 50, DRM_FORMAT_RGB565);
@@ -311,7 +295,7 @@ static void test_overlay_offscreen(struct mmx_dev *d)
 
 static void test_primary_position(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *small = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *big = mmx_fb_new(d, 400, 300, DRM_FORMAT_XBGR8888);
 	struct layer l;
@@ -335,7 +319,7 @@ static void test_primary_position(struct mmx_dev *d)
 
 static void test_src_offset(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
 	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
 	struct layer l[2];
@@ -362,7 +346,7 @@ static void test_fb_pitch_offset(struct mmx_dev *d)
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888,
 					    DRM_FORMAT_RGB565,
 					    DRM_FORMAT_RGB888 };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	size_t i;
 
 	light(d, o);
@@ -383,7 +367,7 @@ static void test_fb_pitch_offset(struct mmx_dev *d)
 
 static void test_writeback_pitch_offset(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
 	struct mmx_frame *f = mmx_frame_new(W, H);
@@ -443,7 +427,7 @@ static void zpos_scene(struct mmx_dev *d, struct mmx_output *o,
 
 static void test_zpos_order(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fbs[4];
 	struct mmx_ref_plane ref[4];
 	struct layer l[4];
@@ -476,7 +460,7 @@ static void test_zpos_order(struct mmx_dev *d)
 
 static void test_zpos_tie(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fbs[4];
 	struct mmx_ref_plane ref[3];
 	struct layer l[3];
@@ -508,7 +492,7 @@ static const uint16_t alphas[] = { 0xffff, 0x8000, 0x3fff, 0x0101, 0 };
 static void blend_test(struct mmx_dev *d, enum mmx_blend blend,
 		       uint32_t format)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *fb = mmx_fb_new(d, 200, 150, format);
 	struct mmx_fb *cur = mmx_fb_new(d, 64, 64, DRM_FORMAT_ARGB8888);
@@ -557,7 +541,7 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888,
 					    DRM_FORMAT_RGB565,
 					    DRM_FORMAT_XRGB2101010 };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	size_t f;
 	int b;
@@ -584,7 +568,7 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 
 static void test_primary_alpha(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = mmx_fb_new(d, W, H, DRM_FORMAT_ARGB8888);
 	int b;
 
@@ -604,7 +588,7 @@ static void test_primary_alpha(struct mmx_dev *d)
 
 static void test_blend_stack(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *p = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB2101010);
 	struct mmx_fb *a = mmx_fb_new(d, 200, 160, DRM_FORMAT_ABGR8888);
 	struct mmx_fb *b = mmx_fb_new(d, 160, 200, DRM_FORMAT_ARGB8888);
@@ -631,7 +615,7 @@ static void test_blend_stack(struct mmx_dev *d)
 
 static void test_plane_disable(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *ov = mmx_fb_new(d, 100, 100, DRM_FORMAT_XRGB8888);
 	struct layer l[3];
@@ -692,7 +676,7 @@ static void test_crtcs_independent(struct mmx_dev *d)
  */
 static void test_offscreen_extremes(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *fb = mmx_fb_new(d, 64, 48, DRM_FORMAT_ARGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
@@ -920,21 +904,16 @@ static void ref_image_free(struct mmx_fb *img)
 static void show_splanes(struct mmx_dev *d, struct mmx_output *o,
 			 const struct splane *p, int n, struct mmx_frame *f)
 {
-	uint32_t all[4] = { o->primary, o->overlay[0], o->overlay[1], o->cursor };
 	struct mmx_ref_plane ref[4];
 	struct mmx_fb *img[4];
+	uint32_t shown[4];
 	struct mmx_req *r = mmx_req_new(d);
-	int i, k;
+	int i;
 
 	mmx_assert(n <= 4);
-	for (k = 0; k < 4; k++) {
-		bool used = false;
-
-		for (i = 0; i < n; i++)
-			used |= p[i].plane == all[k];
-		if (!used)
-			mmx_req_plane_off(r, all[k]);
-	}
+	for (i = 0; i < n; i++)
+		shown[i] = p[i].plane;
+	mmx_req_planes_off_but(r, o, shown, n);
 	for (i = 0; i < n; i++)
 		req_splane(d, r, o, &p[i]);
 	mmx_do(mmx_req_commit(r, 0));
@@ -971,7 +950,7 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888,
 					    DRM_FORMAT_ARGB8888,
 					    DRM_FORMAT_RGB565 };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	drmModePlanePtr pl;
 	uint64_t cap = 0;
@@ -982,7 +961,7 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 	mmx_assert_eq(cap, 256);
 	mmx_do(drmGetCap(d->fd, DRM_CAP_CURSOR_HEIGHT, &cap) ? -errno : 0);
 	mmx_assert_eq(cap, 256);
-	pl = drmModeGetPlane(d->fd, output0(d)->cursor);
+	pl = drmModeGetPlane(d->fd, mmx_output0(d)->cursor);
 	mmx_assert(pl);
 	mmx_assert_eq(pl->count_formats, MMX_ARRAY_SIZE(mmx_plane_formats));
 	drmModeFreePlane(pl);
@@ -1019,7 +998,7 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 
 static void test_scale_nearest(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *ov = mmx_fb_new(d, 90, 70, DRM_FORMAT_RGB565);
 	struct mmx_fb *ov2 = mmx_fb_new(d, 400, 300, DRM_FORMAT_ABGR8888);
@@ -1057,7 +1036,7 @@ static void test_scale_nearest(struct mmx_dev *d)
 
 static void test_scale_fractional(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
 	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
 	struct splane p[2];
@@ -1089,7 +1068,7 @@ static void test_scale_fractional(struct mmx_dev *d)
  */
 static void test_scale_bilinear(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *uni = mmx_fb_new(d, 13, 7, DRM_FORMAT_ARGB8888);
 	struct mmx_fb *two = mmx_fb_new(d, 16, 8, DRM_FORMAT_XRGB8888);
@@ -1160,13 +1139,13 @@ static struct mmx_req *build_scale_bad(struct mmx_dev *d, const void *arg)
 
 	p.sw = b->sw;
 	p.sh = b->sh;
-	req_splane(d, r, output0(d), &p);
+	req_splane(d, r, mmx_output0(d), &p);
 	return r;
 }
 
 static void test_scale_limits(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *fb = mmx_fb_new(d, 200, 200, DRM_FORMAT_ARGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
@@ -1306,7 +1285,7 @@ static void rotation_name(uint32_t rot, char *buf, size_t size)
 static void test_rotation(struct mmx_dev *d, const void *arg)
 {
 	uint32_t rot = *(const uint32_t *)arg;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct splane p[3];
 	struct mmx_fb *fbs[3];
 	char what[48];
@@ -1331,7 +1310,7 @@ static void test_rotation_with_crtc_transform(struct mmx_dev *d)
 	static const int64_t one = (int64_t)1 << 32;
 	const int64_t half_turn[9] = { -one, 0, W * one, 0, -one, H * one,
 				       0, 0, one };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_frame *f = mmx_frame_new(W, H), *g = mmx_frame_new(W, H);
 	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
 	struct splane p[3];
@@ -1387,7 +1366,7 @@ static void test_rotation_invalid(struct mmx_dev *d)
 		{ DRM_MODE_ROTATE_0 | (1ull << 6), "an unknown bit" },
 		{ 1ull << 40, "a bit beyond 32" },
 	};
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
 	struct mmx_req *r;
@@ -1432,7 +1411,7 @@ static struct mmx_req *build_pos_bad(struct mmx_dev *d, const void *arg)
 	const struct pos_bad *b = arg;
 	struct mmx_req *r = mmx_req_new(d);
 
-	mmx_req_plane(r, b->plane, output0(d)->crtc_id, b->fb->id, 0, 0,
+	mmx_req_plane(r, b->plane, mmx_output0(d)->crtc_id, b->fb->id, 0, 0,
 		      (int)b->fb->width, (int)b->fb->height, 0, 0,
 		      (int)b->fb->width, (int)b->fb->height);
 	mmx_req_add(r, b->plane, "CRTC_X", (uint64_t)b->x);
@@ -1450,7 +1429,7 @@ static struct mmx_req *build_pos_bad(struct mmx_dev *d, const void *arg)
  */
 static void test_offscreen_overflow(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *fb = mmx_fb_new(d, 64, 48, DRM_FORMAT_ARGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);

@@ -367,16 +367,6 @@ static void xf_clear(struct mmx_dev *d)
 		     strerror(-ret));
 }
 
-static struct mmx_output *output0(struct mmx_dev *d)
-{
-	struct mmx_output *o = &d->out[0];
-
-	mmx_assert_f(d->n_outputs > 0 && o->primary && o->n_overlays == 2 &&
-		     o->cursor && o->wb_conn_id,
-		     "output 0 lacks planes or writeback");
-	return o;
-}
-
 static const drmModeModeInfo *small_mode(void)
 {
 	static drmModeModeInfo m;
@@ -526,7 +516,7 @@ static bool frames_equal(const struct mmx_fb *a, const struct mmx_fb *b)
 
 static void test_identity_blob(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *wb0 = mmx_wb_fb(d, small_mode(), 0);
 	struct mmx_fb *wb1 = mmx_wb_fb(d, small_mode(), 0);
 	struct mmx_ref_plane p[2];
@@ -587,7 +577,7 @@ struct xf_test {
 static void test_transform(struct mmx_dev *d, const void *arg)
 {
 	const struct xf_test *xt = arg;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_ref_plane p;
 	struct mmx_req *r;
 	struct xf x;
@@ -631,7 +621,7 @@ static void test_transform(struct mmx_dev *d, const void *arg)
 
 static void test_crc_follows_transform(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = random_fb(d, MW, MH, 21);
 	struct mmx_fb *rot = mmx_fb_new(d, MW, MH, DRM_FORMAT_XRGB8888);
 	struct mmx_ref_plane p = mmx_ref_fb(fb, 0, 0);
@@ -716,7 +706,7 @@ static void test_overlay_and_cursor(struct mmx_dev *d)
 		{ XF_ROT90, FILTER_NEAREST },
 		{ XF_SCALE_2, FILTER_BILINEAR },
 	};
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	size_t i;
 
 	xf_clear(d);
@@ -811,7 +801,7 @@ static void test_pan_no_modeset(struct mmx_dev *d)
 	static const int offsets[][2] = {
 		{ 10, 20 }, { 37, 51 }, { 0, 0 }, { -1, -1 }, { 123, 7 },
 	};
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb;
 	struct mmx_ref_plane p;
 	struct mmx_req *r;
@@ -891,7 +881,7 @@ static void test_mode_change(struct mmx_dev *d)
 {
 	static const enum xf_case cases[] = { XF_ROT90, XF_ROT_10DEG,
 					      XF_KEYSTONE };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	drmModeModeInfo big;
 	size_t i;
 
@@ -937,7 +927,7 @@ static void test_mode_change(struct mmx_dev *d)
 /* A CRTC space of 1280x960 (scale 8): the composer's space grows. */
 static void test_large_space(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_ref_plane p[2];
 	struct mmx_req *r;
 	struct xf x;
@@ -997,7 +987,7 @@ static long long compose_stat(struct mmx_dev *d, int index, const char *key)
  */
 static void test_close_abandons_frame(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	long long before, after = -1, frames, last_us = 0;
 	struct mmx_ref_plane p;
 	drmModeModeInfo mode;
@@ -1290,7 +1280,7 @@ static void reject_blob_sizes(struct mmx_dev *d, uint32_t crtc,
 static void test_invalid(struct mmx_dev *d)
 {
 	const int64_t L = MMX_TRANSFORM_SPACE_MAX;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = random_fb(d, 2 * MW, 2 * MH, 90);
 	struct mmx_ref_plane p = mmx_ref_fb(fb, 0, 0);
 	uint8_t bytes[2 * sizeof(struct drm_mmx_transform)];
@@ -1412,7 +1402,7 @@ static void test_invalid_crtc_off(struct mmx_dev *d)
 	const int64_t minus_id[9] = { -Q, 0, 0, 0, -Q, 0, 0, 0, -Q };
 	const int64_t entry[9] = { Q << 15, 0, 0, 0, Q, 0, 0, 0, Q };
 	const int64_t far[9] = { Q, 0, 8190 * Q, 0, Q, 0, 0, 0, Q };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct kv okv = { o->crtc_id, "TRANSFORM", 0 };
 	struct mmx_snapshot before;
 	int ret;
@@ -1471,7 +1461,7 @@ static void test_precision_limits(struct mmx_dev *d)
 	 * c = 2^-14 is 1/35841 of it (accepted), 2^-15 1/71681 (refused).
 	 */
 	const int64_t w_out[9] = { Q, 0, 0, 0, Q, 0, Q / 128, Q / 128, 1 };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_ref_plane p;
 	struct mmx_req *r;
 	struct xf id, pinch;

@@ -658,6 +658,16 @@ uint32_t mmx_plane_of(struct mmx_output *o, enum mmx_plane_kind kind, int n)
 	return 0;
 }
 
+struct mmx_output *mmx_output0(struct mmx_dev *d)
+{
+	struct mmx_output *o = &d->out[0];
+
+	mmx_assert_f(d->n_outputs > 0 && o->primary && o->n_overlays == 2 &&
+		     o->cursor && o->wb_conn_id,
+		     "output 0 lacks planes or writeback");
+	return o;
+}
+
 static int lowest_bit(uint32_t mask)
 {
 	int i;
@@ -1105,6 +1115,23 @@ void mmx_req_plane_off(struct mmx_req *r, uint32_t plane)
 {
 	mmx_req_add(r, plane, "FB_ID", 0);
 	mmx_req_add(r, plane, "CRTC_ID", 0);
+}
+
+void mmx_req_planes_off_but(struct mmx_req *r, const struct mmx_output *o,
+			    const uint32_t *shown, int n)
+{
+	const uint32_t all[4] = { o->primary, o->overlay[0], o->overlay[1],
+				  o->cursor };
+	int i, k;
+
+	for (k = 0; k < 4; k++) {
+		bool used = false;
+
+		for (i = 0; i < n; i++)
+			used |= shown[i] == all[k];
+		if (!used)
+			mmx_req_plane_off(r, all[k]);
+	}
 }
 
 void mmx_req_output_on(struct mmx_req *r, struct mmx_output *o,

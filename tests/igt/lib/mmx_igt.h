@@ -252,6 +252,11 @@ int mmx_open_client(struct mmx_dev *d, bool atomic, bool writeback);
 int mmx_plane_type(struct mmx_dev *d, uint32_t plane_id);
 uint32_t mmx_plane_of(struct mmx_output *o, enum mmx_plane_kind kind,
 		      int n);
+/*
+ * Output 0 with all its planes (primary, two overlays, cursor) and a
+ * writeback connector; fails the subtest otherwise.
+ */
+struct mmx_output *mmx_output0(struct mmx_dev *d);
 
 /* ------------------------------------------------------------------------ */
 /* Properties and atomic requests                                           */
@@ -290,6 +295,9 @@ void mmx_req_plane(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
 		   uint32_t fb_id, int src_x, int src_y, int src_w, int src_h,
 		   int crtc_x, int crtc_y, int crtc_w, int crtc_h);
 void mmx_req_plane_off(struct mmx_req *r, uint32_t plane);
+/* Every plane of O off but those of SHOWN[0..N). */
+void mmx_req_planes_off_but(struct mmx_req *r, const struct mmx_output *o,
+			    const uint32_t *shown, int n);
 
 /* Outputs: connector -> CRTC, MODE_ID blob, ACTIVE. */
 void mmx_req_output_on(struct mmx_req *r, struct mmx_output *o,
