@@ -759,32 +759,26 @@ struct timing {
 	bool il;
 };
 
+/* The fields of struct timing and the drmModeModeInfo fields they are. */
+#define TIMING_FIELDS(X)						\
+	X(clock, clock) X(hd, hdisplay) X(hss, hsync_start)		\
+	X(hse, hsync_end) X(ht, htotal) X(vd, vdisplay)			\
+	X(vss, vsync_start) X(vse, vsync_end) X(vt, vtotal)
+
 static void timing_of_mode(const drmModeModeInfo *m, struct timing *t)
 {
-	t->clock = m->clock;
-	t->hd = m->hdisplay;
-	t->hss = m->hsync_start;
-	t->hse = m->hsync_end;
-	t->ht = m->htotal;
-	t->vd = m->vdisplay;
-	t->vss = m->vsync_start;
-	t->vse = m->vsync_end;
-	t->vt = m->vtotal;
+#define X(tf, mf) t->tf = m->mf;
+	TIMING_FIELDS(X)
+#undef X
 	t->il = m->flags & DRM_MODE_FLAG_INTERLACE;
 }
 
 static void mode_of_timing(const struct timing *t, drmModeModeInfo *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->clock = t->clock;
-	m->hdisplay = t->hd;
-	m->hsync_start = t->hss;
-	m->hsync_end = t->hse;
-	m->htotal = t->ht;
-	m->vdisplay = t->vd;
-	m->vsync_start = t->vss;
-	m->vsync_end = t->vse;
-	m->vtotal = t->vt;
+#define X(tf, mf) m->mf = t->tf;
+	TIMING_FIELDS(X)
+#undef X
 	m->flags = DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_PVSYNC |
 		   (t->il ? DRM_MODE_FLAG_INTERLACE : 0);
 	m->vrefresh = (uint32_t)(t->clock * 1000.0 / (t->ht * (double)t->vt) *
@@ -796,10 +790,10 @@ static void mode_of_timing(const struct timing *t, drmModeModeInfo *m)
 
 static bool timing_equal(const struct timing *a, const struct timing *b)
 {
-	return a->clock == b->clock && a->hd == b->hd && a->hss == b->hss &&
-	       a->hse == b->hse && a->ht == b->ht && a->vd == b->vd &&
-	       a->vss == b->vss && a->vse == b->vse && a->vt == b->vt &&
-	       a->il == b->il;
+#define X(tf, mf) if (a->tf != b->tf) return false;
+	TIMING_FIELDS(X)
+#undef X
+	return a->il == b->il;
 }
 
 static const char *timing_str(const struct timing *t, char *buf, size_t n)
@@ -1179,18 +1173,30 @@ static drmModePropertyRes *get_info(struct mmx_dev *d, struct mmx_output *o,
 	return info;
 }
 
+/* O's property NAME (value in *VALUE): immutable, of TYPE (a TYPE_NAME). */
+static drmModePropertyRes *get_immutable(struct mmx_dev *d,
+					 struct mmx_output *o,
+					 const char *name, uint32_t type,
+					 const char *type_name,
+					 uint64_t *value)
+{
+	drmModePropertyRes *info = get_info(d, o, name, value);
+
+	mmx_assert_f(drm_property_type_is(info, type),
+		     "%s %s is not %s (flags 0x%x)", o->name, name,
+		     type_name, info->flags);
+	mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
+		     "%s %s is not immutable", o->name, name);
+	return info;
+}
+
 static void check_blob_prop(struct mmx_dev *d, struct mmx_output *o,
 			    const char *name)
 {
 	drmModePropertyRes *info;
 	uint64_t v;
 
-	info = get_info(d, o, name, &v);
-	mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_BLOB),
-		     "%s %s is not a blob (flags 0x%x)", o->name, name,
-		     info->flags);
-	mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
-		     "%s %s is not immutable", o->name, name);
+	info = get_immutable(d, o, name, DRM_MODE_PROP_BLOB, "a blob", &v);
 	if (v) {
 		drmModePropertyBlobPtr b = drmModeGetPropertyBlob(d->fd,
 								  (uint32_t)v);
@@ -1216,11 +1222,8 @@ static void test_props_present(struct mmx_dev *d)
 		char sp[512];
 
 		/* ConnectorType: immutable enum, RandR's 15 names in order */
-		info = get_info(d, o, "ConnectorType", &v);
-		mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_ENUM),
-			     "%s ConnectorType is not an enum", o->name);
-		mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
-			     "%s ConnectorType is not immutable", o->name);
+		info = get_immutable(d, o, "ConnectorType", DRM_MODE_PROP_ENUM,
+				     "an enum", &v);
 		mmx_assert_eq(info->count_enums, 15);
 		for (k = 0; k < 15; k++) {
 			mmx_assert_eq_str(info->enums[k].name, ct_names[k]);
@@ -1233,11 +1236,8 @@ static void test_props_present(struct mmx_dev *d)
 		drmModeFreeProperty(info);
 
 		/* ConnectorNumber: immutable range 0..8, 1 for the first */
-		info = get_info(d, o, "ConnectorNumber", &v);
-		mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_RANGE),
-			     "%s ConnectorNumber is not a range", o->name);
-		mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
-			     "%s ConnectorNumber is not immutable", o->name);
+		info = get_immutable(d, o, "ConnectorNumber",
+				     DRM_MODE_PROP_RANGE, "a range", &v);
 		mmx_assert_eq(info->count_values, 2);
 		mmx_assert_eq_u64(info->values[0], 0);
 		mmx_assert_eq_u64(info->values[1], 8);
@@ -3617,6 +3617,26 @@ static int clone_commit(struct mmx_dev *d, struct mmx_output *host,
 	return ret;
 }
 
+/*
+ * If there are outputs of kinds HOST and OTHER: both at 640x480 on HOST's
+ * CRTC are refused (WHY, for the message).
+ */
+static void refuse_clone(struct mmx_dev *d, const char *host,
+			 const char *other, const char *why)
+{
+	struct mmx_output *set[2] = { find_output(d, host),
+				      find_output(d, other) };
+	drmModeModeInfo m;
+	char what[128];
+
+	if (!set[0] || !set[1])
+		return;
+	mmx_mode_make(&m, 640, 480, 60);
+	snprintf(what, sizeof(what), "%s + %s on %s's CRTC%s", host, other,
+		 host, why);
+	expect_refused(d, what, clone_commit(d, set[0], set, 2, &m, 0));
+}
+
 static void test_clone_lists(struct mmx_dev *d)
 {
 	static struct pair_list compat[MMX_MAX_OUTPUTS], clone[MMX_MAX_OUTPUTS];
@@ -3772,30 +3792,9 @@ static void test_clone_lists(struct mmx_dev *d)
 			 b->name);
 		mmx_reset(d);
 	}
-	a = find_output(d, "HDMI-A");
-	b = find_output(d, "VGA");
-	if (a && b) {
-		struct mmx_output *set[2] = { a, b };
-		drmModeModeInfo m;
-
-		mmx_mode_make(&m, 640, 480, 60);
-		expect_refused(d, "HDMI-A + VGA on HDMI-A's CRTC",
-			       clone_commit(d, a, set, 2, &m, 0));
-		set[0] = b;
-		set[1] = a;
-		expect_refused(d, "VGA + HDMI-A on VGA's CRTC",
-			       clone_commit(d, b, set, 2, &m, 0));
-	}
-	a = find_output(d, "eDP");
-	b = find_output(d, "DP");
-	if (a && b) {
-		struct mmx_output *set[2] = { a, b };
-		drmModeModeInfo m;
-
-		mmx_mode_make(&m, 640, 480, 60);
-		expect_refused(d, "eDP + DP on eDP's CRTC (panels clone nothing)",
-			       clone_commit(d, a, set, 2, &m, 0));
-	}
+	refuse_clone(d, "HDMI-A", "VGA", "");
+	refuse_clone(d, "VGA", "HDMI-A", "");
+	refuse_clone(d, "eDP", "DP", " (panels clone nothing)");
 	/* CompatibilityList: every output at once, each on its own CRTC */
 	{
 		struct mmx_req *r = mmx_req_new(d);
@@ -3949,6 +3948,32 @@ static uint32_t conn_crtc(struct mmx_dev *d, uint32_t conn)
 	return crtc;
 }
 
+/* Add to R: O lit with MODE on HOST's CRTC, HOST's primary showing FB. */
+static void req_lit_on(struct mmx_dev *d, struct mmx_req *r,
+		       struct mmx_output *o, struct mmx_output *host,
+		       const drmModeModeInfo *mode, const struct mmx_fb *fb)
+{
+	mmx_req_add(r, o->conn_id, "CRTC_ID", host->crtc_id);
+	mmx_req_add(r, host->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
+	mmx_req_add(r, host->crtc_id, "ACTIVE", 1);
+	mmx_req_plane(r, host->primary, host->crtc_id, fb->id, 0, 0,
+		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
+		      mode->vdisplay);
+}
+
+/* A is driven by B's CRTC (B by none), which shows FB whole: WHAT. */
+static void expect_on_crtc_of(struct mmx_dev *d, struct mmx_output *a,
+			      struct mmx_output *b,
+			      const drmModeModeInfo *mode,
+			      const struct mmx_fb *fb, const char *what)
+{
+	struct mmx_ref_plane p = mmx_ref_fb(fb, 0, 0);
+
+	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
+	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
+	mmx_check_output(d, b, mode, &p, 1, what);
+}
+
 static void test_crtc_move(struct mmx_dev *d)
 {
 	const drmModeModeInfo *mode = mmx_small_mode();
@@ -3997,28 +4022,15 @@ static void test_crtc_move(struct mmx_dev *d)
 
 	/* A on B's CRTC (B's primary plane), A's own CRTC off */
 	r = mmx_req_new(d);
-	mmx_req_add(r, a->conn_id, "CRTC_ID", b->crtc_id);
-	mmx_req_add(r, b->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
-	mmx_req_add(r, b->crtc_id, "ACTIVE", 1);
-	mmx_req_plane(r, b->primary, b->crtc_id, fb1->id, 0, 0,
-		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
-		      mode->vdisplay);
+	req_lit_on(d, r, a, b, mode, fb1);
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
-	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
-	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
-	p = mmx_ref_fb(fb1, 0, 0);
-	mmx_check_output(d, b, mode, &p, 1, "A on B's CRTC");
+	expect_on_crtc_of(d, a, b, mode, fb1, "A on B's CRTC");
 	mmx_info("%s driven by CRTC %u (%s's): writeback matches", a->name,
 		 b->crtc_id, b->name);
 
 	/* back to its own CRTC in one commit; B's CRTC goes off */
 	r = mmx_req_new(d);
-	mmx_req_add(r, a->conn_id, "CRTC_ID", a->crtc_id);
-	mmx_req_add(r, a->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
-	mmx_req_add(r, a->crtc_id, "ACTIVE", 1);
-	mmx_req_plane(r, a->primary, a->crtc_id, fb2->id, 0, 0,
-		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
-		      mode->vdisplay);
+	req_lit_on(d, r, a, a, mode, fb2);
 	mmx_req_add(r, b->wb_conn_id, "CRTC_ID", 0);
 	mmx_req_add(r, b->crtc_id, "MODE_ID", 0);
 	mmx_req_add(r, b->crtc_id, "ACTIVE", 0);
@@ -4041,10 +4053,7 @@ static void test_crtc_move(struct mmx_dev *d)
 	r = mmx_req_new(d);
 	mmx_req_output_off(r, a);
 	mmx_req_plane_off(r, a->primary);
-	mmx_req_output_on(r, b, mode);
-	mmx_req_plane(r, b->primary, b->crtc_id, fb1->id, 0, 0,
-		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
-		      mode->vdisplay);
+	req_lit_on(d, r, b, b, mode, fb1);
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
 	enc = drmModeGetEncoder(d->fd, a->enc_id);
 	mmx_assert(enc);
@@ -4061,10 +4070,7 @@ static void test_crtc_move(struct mmx_dev *d)
 	mmx_req_add(r, b->conn_id, "CRTC_ID", 0);
 	mmx_req_add(r, a->conn_id, "CRTC_ID", b->crtc_id);
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
-	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
-	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
-	p = mmx_ref_fb(fb1, 0, 0);
-	mmx_check_output(d, b, mode, &p, 1, "A took B's CRTC");
+	expect_on_crtc_of(d, a, b, mode, fb1, "A took B's CRTC");
 	mmx_info("%s took CRTC %u from %s: writeback matches", a->name,
 		 b->crtc_id, b->name);
 out:
