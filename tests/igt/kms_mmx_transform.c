@@ -1054,6 +1054,18 @@ static void check_plain(struct mmx_dev *d, struct mmx_output *o,
 	xf_check(d, o, small_mode(), &id, FILTER_NEAREST, p, 1, what);
 }
 
+/* The left and right MW x MH halves of the 2MW x MH SCREEN. */
+static void side_by_side(const struct mmx_fb *screen,
+			 struct mmx_ref_plane *left,
+			 struct mmx_ref_plane *right)
+{
+	*left = mmx_ref_fb(screen, 0, 0);
+	left->w = MW;
+	left->h = MH;
+	*right = *left;
+	right->src_x = MW;
+}
+
 static void test_screen_growth(struct mmx_dev *d)
 {
 	struct mmx_output *o0, *o1;
@@ -1074,11 +1086,7 @@ static void test_screen_growth(struct mmx_dev *d)
 
 	/* two 160x120 outputs side by side on a 320x120 screen */
 	small = random_fb(d, 2 * MW, MH, 80);
-	p0 = mmx_ref_fb(small, 0, 0);
-	p0.w = MW;
-	p0.h = MH;
-	p1 = p0;
-	p1.src_x = MW;
+	side_by_side(small, &p0, &p1);
 	r = mmx_req_new(d);
 	mmx_req_output_on(r, o0, small_mode());
 	mmx_req_output_on(r, o1, small_mode());
@@ -1123,11 +1131,7 @@ static void test_screen_growth(struct mmx_dev *d)
 	check_plain(d, o1, &p1, "right-on-480x240");
 
 	/* and back to the small screen, blocking */
-	p0 = mmx_ref_fb(small, 0, 0);
-	p0.w = MW;
-	p0.h = MH;
-	p1 = p0;
-	p1.src_x = MW;
+	side_by_side(small, &p0, &p1);
 	r = mmx_req_new(d);
 	req_ref_plane(r, o0->primary, o0, &p0);
 	req_ref_plane(r, o1->primary, o1, &p1);
