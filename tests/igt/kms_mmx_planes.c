@@ -140,8 +140,8 @@ static void test_format(struct mmx_dev *d, const void *arg)
 	switch (fc->kind) {
 	case MMX_PLANE_PRIMARY:
 		/* the whole screen; alpha formats over the black bottom */
-		fb = mmx_fb_new(d, W, H, fc->format);
-		mmx_fb_random(fb, fc->format, alpha ? MMX_ALPHA_BINARY : MMX_ALPHA_ANY);
+		fb = mmx_fb_new_random(d, W, H, fc->format, fc->format,
+				       alpha ? MMX_ALPHA_BINARY : MMX_ALPHA_ANY);
 		l[0] = layer(o->primary, fb, 0, 0);
 		snprintf(what, sizeof(what), "primary-%s", mmx_format_name(fc->format));
 		show_and_check(d, o, l, 1, what);
@@ -152,21 +152,21 @@ static void test_format(struct mmx_dev *d, const void *arg)
 			show_and_check(d, o, l, 1, "primary-none");
 		}
 		/* odd size and position */
-		fb2 = mmx_fb_new(d, 97, 61, fc->format);
-		mmx_fb_random(fb2, fc->format + 1, MMX_ALPHA_BINARY);
+		fb2 = mmx_fb_new_random(d, 97, 61, fc->format, fc->format + 1,
+					MMX_ALPHA_BINARY);
 		l[0] = layer(o->primary, fb2, 13, 7);
 		show_and_check(d, o, l, 1, "primary-97x61");
 		break;
 	case MMX_PLANE_OVERLAY:
 		/* both overlays over a random opaque primary */
-		bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-		mmx_fb_random(bg, 1, MMX_ALPHA_ANY);
-		fb = mmx_fb_new(d, 128, 96, fc->format);
-		fb2 = mmx_fb_new(d, 101, 77, fc->format);
-		mmx_fb_random(fb, fc->format,
-			      alpha ? MMX_ALPHA_BINARY_PREMULT : MMX_ALPHA_ANY);
-		mmx_fb_random(fb2, fc->format + 7,
-			      alpha ? MMX_ALPHA_BINARY_PREMULT : MMX_ALPHA_ANY);
+		bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 1,
+				       MMX_ALPHA_ANY);
+		fb = mmx_fb_new_random(d, 128, 96, fc->format, fc->format,
+				       alpha ? MMX_ALPHA_BINARY_PREMULT :
+					       MMX_ALPHA_ANY);
+		fb2 = mmx_fb_new_random(d, 101, 77, fc->format, fc->format + 7,
+					alpha ? MMX_ALPHA_BINARY_PREMULT :
+						MMX_ALPHA_ANY);
 		l[0] = layer(o->primary, bg, 0, 0);
 		l[1] = layer(o->overlay[0], fb, 20, 30);
 		l[2] = layer(o->overlay[1], fb2, 150, 100);
@@ -181,10 +181,10 @@ static void test_format(struct mmx_dev *d, const void *arg)
 		}
 		break;
 	case MMX_PLANE_CURSOR:
-		bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-		mmx_fb_random(bg, 2, MMX_ALPHA_ANY);
-		fb = mmx_fb_new(d, 64, 64, fc->format);
-		mmx_fb_random(fb, 3, MMX_ALPHA_BINARY_PREMULT);
+		bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 2,
+				       MMX_ALPHA_ANY);
+		fb = mmx_fb_new_random(d, 64, 64, fc->format, 3,
+				       MMX_ALPHA_BINARY_PREMULT);
 		l[0] = layer(o->primary, bg, 0, 0);
 		l[1] = layer(o->cursor, fb, 200, 100);
 		show_and_check(d, o, l, 2, "cursor-premultiplied");
@@ -204,11 +204,11 @@ static void test_cursor_sizes(struct mmx_dev *d)
 					{ 64, 64 }, { 128, 128 }, { 256, 1 },
 					{ 1, 256 }, { 256, 256 } };
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 10,
+					      MMX_ALPHA_ANY);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 10, MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(sizes); i++) {
 		struct mmx_fb *c = mmx_fb_new(d, (uint32_t)sizes[i][0],
 					      (uint32_t)sizes[i][1],
@@ -243,13 +243,13 @@ static const int edge_positions[][2] = {
 static void test_cursor_offscreen(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *c = mmx_fb_new(d, 64, 64, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 20,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *c = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_ARGB8888, 21,
+					     MMX_ALPHA_BINARY_PREMULT);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 20, MMX_ALPHA_ANY);
-	mmx_fb_random(c, 21, MMX_ALPHA_BINARY_PREMULT);
 	for (i = 0; i < MMX_ARRAY_SIZE(edge_positions); i++) {
 		struct layer l[2] = {
 			layer(o->primary, bg, 0, 0),
@@ -267,15 +267,15 @@ static void test_cursor_offscreen(struct mmx_dev *d)
 static void test_overlay_offscreen(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *a = mmx_fb_new(d, 64, 64, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *b = mmx_fb_new(d, 90, 50, DRM_FORMAT_RGB565);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 30,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *a = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_XRGB8888, 31,
+					     MMX_ALPHA_ANY);
+	struct mmx_fb *b = mmx_fb_new_random(d, 90, 50, DRM_FORMAT_RGB565, 32,
+					     MMX_ALPHA_ANY);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 30, MMX_ALPHA_ANY);
-	mmx_fb_random(a, 31, MMX_ALPHA_ANY);
-	mmx_fb_random(b, 32, MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(edge_positions); i++) {
 		int j = (int)(MMX_ARRAY_SIZE(edge_positions) - 1 - i);
 		struct layer l[3] = {
@@ -296,13 +296,14 @@ static void test_overlay_offscreen(struct mmx_dev *d)
 static void test_primary_position(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *small = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *big = mmx_fb_new(d, 400, 300, DRM_FORMAT_XBGR8888);
+	struct mmx_fb *small = mmx_fb_new_random(d, 160, 120,
+						 DRM_FORMAT_XRGB8888, 40,
+						 MMX_ALPHA_ANY);
+	struct mmx_fb *big = mmx_fb_new_random(d, 400, 300, DRM_FORMAT_XBGR8888,
+					       41, MMX_ALPHA_ANY);
 	struct layer l;
 
 	light(d, o);
-	mmx_fb_random(small, 40, MMX_ALPHA_ANY);
-	mmx_fb_random(big, 41, MMX_ALPHA_ANY);
 	/* smaller than the CRTC: black around it */
 	l = layer(o->primary, small, 40, 30);
 	show_and_check(d, o, &l, 1, "primary-small-centered");
@@ -320,13 +321,13 @@ static void test_primary_position(struct mmx_dev *d)
 static void test_src_offset(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
-	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 256, 192, DRM_FORMAT_RGB888,
+					      50, MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 200, 100, DRM_FORMAT_ARGB8888,
+					      51, MMX_ALPHA_BINARY_PREMULT);
 	struct layer l[2];
 
 	light(d, o);
-	mmx_fb_random(fb, 50, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 51, MMX_ALPHA_BINARY_PREMULT);
 	/* a 100x80 window of the FB from (30, 20) at (10, 10) */
 	l[0] = layer(o->primary, fb, 10, 10);
 	l[0].sx = 30;
@@ -492,19 +493,18 @@ static const uint16_t alphas[] = { 0xffff, 0x8000, 0x3fff, 0x0101, 0 };
 static void blend_test(struct mmx_dev *d, enum mmx_blend blend,
 		       uint32_t format)
 {
+	/* pre-multiplied blending is only defined for valid content */
+	enum mmx_alpha_mode am = blend == MMX_BLEND_PREMULTI ?
+				 MMX_ALPHA_PREMULT : MMX_ALPHA_ANY;
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *fb = mmx_fb_new(d, 200, 150, format);
-	struct mmx_fb *cur = mmx_fb_new(d, 64, 64, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 80,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 200, 150, format, 81, am);
+	struct mmx_fb *cur = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_ARGB8888,
+					       82, am);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 80, MMX_ALPHA_ANY);
-	/* pre-multiplied blending is only defined for valid content */
-	mmx_fb_random(fb, 81, blend == MMX_BLEND_PREMULTI ? MMX_ALPHA_PREMULT :
-							    MMX_ALPHA_ANY);
-	mmx_fb_random(cur, 82, blend == MMX_BLEND_PREMULTI ? MMX_ALPHA_PREMULT :
-							     MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(alphas); i++) {
 		struct layer l[3] = { layer(o->primary, bg, 0, 0),
 				      layer(o->overlay[0], fb, 60, 40),
@@ -542,16 +542,17 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 					    DRM_FORMAT_RGB565,
 					    DRM_FORMAT_XRGB2101010 };
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 90,
+					      MMX_ALPHA_ANY);
 	size_t f;
 	int b;
 
 	light(d, o);
-	mmx_fb_random(bg, 90, MMX_ALPHA_ANY);
 	for (f = 0; f < MMX_ARRAY_SIZE(formats); f++) {
-		struct mmx_fb *fb = mmx_fb_new(d, 180, 120, formats[f]);
+		struct mmx_fb *fb = mmx_fb_new_random(d, 180, 120, formats[f],
+						      91 + (uint32_t)f,
+						      MMX_ALPHA_ANY);
 
-		mmx_fb_random(fb, 91 + (uint32_t)f, MMX_ALPHA_ANY);
 		for (b = 0; b < 3; b++) {
 			struct layer l[2] = { layer(o->primary, bg, 0, 0),
 					      layer(o->overlay[1], fb, 70, 60) };
@@ -569,12 +570,12 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 static void test_primary_alpha(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *fb = mmx_fb_new(d, W, H, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *fb = mmx_fb_new_random(d, W, H, DRM_FORMAT_ARGB8888, 95,
+					      MMX_ALPHA_PREMULT);
 	int b;
 
 	/* the primary blends over black too */
 	light(d, o);
-	mmx_fb_random(fb, 95, MMX_ALPHA_PREMULT);
 	for (b = 0; b < 3; b++) {
 		struct layer l = layer(o->primary, fb, 0, 0);
 		char what[48];
@@ -589,17 +590,17 @@ static void test_primary_alpha(struct mmx_dev *d)
 static void test_blend_stack(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *p = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB2101010);
-	struct mmx_fb *a = mmx_fb_new(d, 200, 160, DRM_FORMAT_ABGR8888);
-	struct mmx_fb *b = mmx_fb_new(d, 160, 200, DRM_FORMAT_ARGB8888);
-	struct mmx_fb *c = mmx_fb_new(d, 96, 96, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *p = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB2101010,
+					     100, MMX_ALPHA_ANY);
+	struct mmx_fb *a = mmx_fb_new_random(d, 200, 160, DRM_FORMAT_ABGR8888,
+					     101, MMX_ALPHA_BINARY);
+	struct mmx_fb *b = mmx_fb_new_random(d, 160, 200, DRM_FORMAT_ARGB8888,
+					     102, MMX_ALPHA_BINARY_PREMULT);
+	struct mmx_fb *c = mmx_fb_new_random(d, 96, 96, DRM_FORMAT_ARGB8888,
+					     103, MMX_ALPHA_BINARY);
 	struct layer l[4];
 
 	light(d, o);
-	mmx_fb_random(p, 100, MMX_ALPHA_ANY);
-	mmx_fb_random(a, 101, MMX_ALPHA_BINARY);
-	mmx_fb_random(b, 102, MMX_ALPHA_BINARY_PREMULT);
-	mmx_fb_random(c, 103, MMX_ALPHA_BINARY);
 	l[0] = layer(o->primary, p, 0, 0);
 	l[1] = layer(o->overlay[0], a, 20, 10);
 	l[2] = layer(o->overlay[1], b, 120, 30);
@@ -616,13 +617,13 @@ static void test_blend_stack(struct mmx_dev *d)
 static void test_plane_disable(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *ov = mmx_fb_new(d, 100, 100, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 110,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 100, 100, DRM_FORMAT_XRGB8888,
+					      111, MMX_ALPHA_ANY);
 	struct layer l[3];
 
 	light(d, o);
-	mmx_fb_random(bg, 110, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 111, MMX_ALPHA_ANY);
 	l[0] = layer(o->primary, bg, 0, 0);
 	l[1] = layer(o->overlay[0], ov, 10, 10);
 	l[2] = layer(o->cursor, mmx_fb_new(d, 32, 32, DRM_FORMAT_ARGB8888), 0, 0);
@@ -678,7 +679,8 @@ static void test_offscreen_extremes(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *fb = mmx_fb_new(d, 64, 48, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 64, 48, DRM_FORMAT_ARGB8888,
+					      141, MMX_ALPHA_ANY);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
 	/* in units of the plane's size: 1 = w (h), 2 = INT_MAX - w (- h) */
 	const int64_t pos[][4] = {
@@ -693,7 +695,6 @@ static void test_offscreen_extremes(struct mmx_dev *d)
 
 	light(d, o);
 	mmx_fb_random(bg, 140, MMX_ALPHA_ANY);
-	mmx_fb_random(fb, 141, MMX_ALPHA_ANY);
 	for (k = 0; k < 3; k++) {
 		uint32_t plane = k == 0 ? o->overlay[0] : k == 1 ? o->cursor :
 								 o->overlay[1];
@@ -951,7 +952,8 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 					    DRM_FORMAT_ARGB8888,
 					    DRM_FORMAT_RGB565 };
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 150,
+					      MMX_ALPHA_ANY);
 	drmModePlanePtr pl;
 	uint64_t cap = 0;
 	size_t i;
@@ -967,7 +969,6 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 	drmModeFreePlane(pl);
 
 	light(d, o);
-	mmx_fb_random(bg, 150, MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(formats); i++) {
 		struct mmx_fb *c = mmx_fb_new(d, 512, 512, formats[i]);
 		struct splane p[2] = { splane(o->primary, bg, 0, 0, W, H),
@@ -999,17 +1000,17 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 static void test_scale_nearest(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *ov = mmx_fb_new(d, 90, 70, DRM_FORMAT_RGB565);
-	struct mmx_fb *ov2 = mmx_fb_new(d, 400, 300, DRM_FORMAT_ABGR8888);
-	struct mmx_fb *cur = mmx_fb_new(d, 40, 30, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, 160, 120, DRM_FORMAT_XRGB8888,
+					      160, MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 90, 70, DRM_FORMAT_RGB565, 161,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *ov2 = mmx_fb_new_random(d, 400, 300, DRM_FORMAT_ABGR8888,
+					       162, MMX_ALPHA_BINARY_PREMULT);
+	struct mmx_fb *cur = mmx_fb_new_random(d, 40, 30, DRM_FORMAT_ARGB8888,
+					       163, MMX_ALPHA_BINARY_PREMULT);
 	struct splane p[4];
 
 	light(d, o);
-	mmx_fb_random(bg, 160, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 161, MMX_ALPHA_ANY);
-	mmx_fb_random(ov2, 162, MMX_ALPHA_BINARY_PREMULT);
-	mmx_fb_random(cur, 163, MMX_ALPHA_BINARY_PREMULT);
 	/* primary 2x up, overlay 3x down... */
 	p[0] = splane(o->primary, bg, 0, 0, W, H);
 	p[1] = splane(o->overlay[0], ov, 10, 20, 30, 70);	/* 3x down, 1x */
@@ -1037,13 +1038,13 @@ static void test_scale_nearest(struct mmx_dev *d)
 static void test_scale_fractional(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
-	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 256, 192, DRM_FORMAT_RGB888,
+					      170, MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 200, 100, DRM_FORMAT_ARGB8888,
+					      171, MMX_ALPHA_BINARY_PREMULT);
 	struct splane p[2];
 
 	light(d, o);
-	mmx_fb_random(fb, 170, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 171, MMX_ALPHA_BINARY_PREMULT);
 	/* unscaled at a fractional position: 30.5 shows 30, 20.75 shows 21 */
 	p[0] = splane(o->primary, fb, 10, 10, 100, 80);
 	p[0].sx = (30 << 16) | 0x8000;
@@ -1069,7 +1070,8 @@ static void test_scale_fractional(struct mmx_dev *d)
 static void test_scale_bilinear(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 180,
+					      MMX_ALPHA_ANY);
 	struct mmx_fb *uni = mmx_fb_new(d, 13, 7, DRM_FORMAT_ARGB8888);
 	struct mmx_fb *two = mmx_fb_new(d, 16, 8, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
@@ -1078,7 +1080,6 @@ static void test_scale_bilinear(struct mmx_dev *d)
 	int x, y, between = 0;
 
 	light(d, o);
-	mmx_fb_random(bg, 180, MMX_ALPHA_ANY);
 	mmx_fb_fill(uni, 0x80402010);	/* premultiplied half alpha */
 	mmx_fb_fill(two, 0xffff0000);
 	mmx_fb_rect(two, 8, 0, 8, 8, 0xff0000ff);

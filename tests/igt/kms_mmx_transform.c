@@ -404,11 +404,8 @@ static void req_transform(struct mmx_dev *d, struct mmx_req *r,
 static struct mmx_fb *random_fb(struct mmx_dev *d, int w, int h,
 				uint32_t seed)
 {
-	struct mmx_fb *fb = mmx_fb_new(d, (uint32_t)w, (uint32_t)h,
-				       DRM_FORMAT_XRGB8888);
-
-	mmx_fb_random(fb, seed, MMX_ALPHA_ANY);
-	return fb;
+	return mmx_fb_new_random(d, (uint32_t)w, (uint32_t)h,
+				 DRM_FORMAT_XRGB8888, seed, MMX_ALPHA_ANY);
 }
 
 /* ------------------------------------------------------------------------ */

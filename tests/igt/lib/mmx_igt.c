@@ -1714,6 +1714,16 @@ void mmx_fb_random(struct mmx_fb *fb, uint32_t seed, enum mmx_alpha_mode am)
 	}
 }
 
+struct mmx_fb *mmx_fb_new_random(struct mmx_dev *d, uint32_t w, uint32_t h,
+				 uint32_t format, uint32_t seed,
+				 enum mmx_alpha_mode am)
+{
+	struct mmx_fb *fb = mmx_fb_new(d, w, h, format);
+
+	mmx_fb_random(fb, seed, am);
+	return fb;
+}
+
 void mmx_fb_copy(struct mmx_fb *dst, const struct mmx_fb *src)
 {
 	int x, y;

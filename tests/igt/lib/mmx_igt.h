@@ -424,6 +424,10 @@ enum mmx_alpha_mode {
 };
 /* Random raw pixels (deterministic for SEED); alpha constrained as asked. */
 void mmx_fb_random(struct mmx_fb *fb, uint32_t seed, enum mmx_alpha_mode am);
+/* A new FB (mmx_fb_new()) filled by mmx_fb_random(). */
+struct mmx_fb *mmx_fb_new_random(struct mmx_dev *d, uint32_t w, uint32_t h,
+				 uint32_t format, uint32_t seed,
+				 enum mmx_alpha_mode am);
 /* Copy FB contents pixel by pixel (same size) converting through ARGB. */
 void mmx_fb_copy(struct mmx_fb *dst, const struct mmx_fb *src);
 
