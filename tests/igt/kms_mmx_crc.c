@@ -322,8 +322,4 @@ static const struct mmx_subtest tests[] = {
 	  test_crc_per_crtc, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx debugfs CRCs", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx debugfs CRCs", tests)

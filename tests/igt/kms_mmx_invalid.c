@@ -1012,8 +1012,4 @@ static const struct mmx_subtest tests[] = {
 	  test_atomic_bad_flags, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx error paths", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx error paths", tests)

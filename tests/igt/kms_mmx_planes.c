@@ -1595,8 +1595,4 @@ static const struct mmx_subtest tests[] = {
 	  test_rotation_invalid, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx plane composition", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx plane composition", tests)

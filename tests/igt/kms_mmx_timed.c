@@ -1695,8 +1695,4 @@ static const struct mmx_subtest tests[] = {
 	  test_bench, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx timed atomic commits", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx timed atomic commits", tests)

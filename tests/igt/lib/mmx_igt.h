@@ -69,6 +69,14 @@ struct mmx_subtest {
 int mmx_main(int argc, char **argv, const char *summary,
 	     const struct mmx_subtest *tests, size_t n_tests);
 
+/* A test program's main(): mmx_main() on the array TESTS (like igt_main). */
+#define MMX_MAIN(summary, tests)					\
+	int main(int argc, char **argv)					\
+	{								\
+		return mmx_main(argc, argv, summary, tests,		\
+				MMX_ARRAY_SIZE(tests));			\
+	}
+
 /* Name of the subtest being run (for messages). */
 const char *mmx_current_subtest(void);
 extern bool mmx_verbose;
