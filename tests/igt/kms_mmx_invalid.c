@@ -276,16 +276,8 @@ static void build_plane(struct mmx_req *r, void *arg)
 {
 	struct plane_args *a = arg;
 
-	mmx_req_add(r, a->plane, "FB_ID", a->fb);
-	mmx_req_add(r, a->plane, "CRTC_ID", a->s->o->crtc_id);
-	mmx_req_add(r, a->plane, "SRC_X", a->sx);
-	mmx_req_add(r, a->plane, "SRC_Y", a->sy);
-	mmx_req_add(r, a->plane, "SRC_W", a->sw);
-	mmx_req_add(r, a->plane, "SRC_H", a->sh);
-	mmx_req_add(r, a->plane, "CRTC_X", (uint64_t)a->x);
-	mmx_req_add(r, a->plane, "CRTC_Y", (uint64_t)a->y);
-	mmx_req_add(r, a->plane, "CRTC_W", a->w);
-	mmx_req_add(r, a->plane, "CRTC_H", a->h);
+	mmx_req_plane_fixed(r, a->plane, a->s->o->crtc_id, a->fb, a->sx, a->sy,
+			    a->sw, a->sh, a->x, a->y, a->w, a->h);
 }
 
 static struct plane_args plane_args(struct mmx_dev *d, struct scene *s,

@@ -780,16 +780,8 @@ static struct splane splane(uint32_t plane, const struct mmx_fb *fb, int x,
 static void req_splane(struct mmx_dev *d, struct mmx_req *r,
 		       struct mmx_output *o, const struct splane *p)
 {
-	mmx_req_add(r, p->plane, "FB_ID", p->fb->id);
-	mmx_req_add(r, p->plane, "CRTC_ID", o->crtc_id);
-	mmx_req_add(r, p->plane, "SRC_X", p->sx);
-	mmx_req_add(r, p->plane, "SRC_Y", p->sy);
-	mmx_req_add(r, p->plane, "SRC_W", p->sw);
-	mmx_req_add(r, p->plane, "SRC_H", p->sh);
-	mmx_req_add(r, p->plane, "CRTC_X", (uint64_t)p->x);
-	mmx_req_add(r, p->plane, "CRTC_Y", (uint64_t)p->y);
-	mmx_req_add(r, p->plane, "CRTC_W", p->w);
-	mmx_req_add(r, p->plane, "CRTC_H", p->h);
+	mmx_req_plane_fixed(r, p->plane, o->crtc_id, p->fb->id, p->sx, p->sy,
+			    p->sw, p->sh, p->x, p->y, p->w, p->h);
 	if (p->rotation)
 		mmx_req_add(r, p->plane, "rotation", p->rotation);
 	mmx_req_add(r, p->plane, "SCALING_FILTER",

@@ -1099,16 +1099,27 @@ void mmx_req_plane(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
 		   uint32_t fb_id, int src_x, int src_y, int src_w, int src_h,
 		   int crtc_x, int crtc_y, int crtc_w, int crtc_h)
 {
+	mmx_req_plane_fixed(r, plane, crtc_id, fb_id, (uint64_t)src_x << 16,
+			    (uint64_t)src_y << 16, (uint64_t)src_w << 16,
+			    (uint64_t)src_h << 16, crtc_x, crtc_y,
+			    (uint64_t)crtc_w, (uint64_t)crtc_h);
+}
+
+void mmx_req_plane_fixed(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
+			 uint32_t fb_id, uint64_t src_x, uint64_t src_y,
+			 uint64_t src_w, uint64_t src_h, int64_t crtc_x,
+			 int64_t crtc_y, uint64_t crtc_w, uint64_t crtc_h)
+{
 	mmx_req_add(r, plane, "FB_ID", fb_id);
 	mmx_req_add(r, plane, "CRTC_ID", crtc_id);
-	mmx_req_add(r, plane, "SRC_X", (uint64_t)src_x << 16);
-	mmx_req_add(r, plane, "SRC_Y", (uint64_t)src_y << 16);
-	mmx_req_add(r, plane, "SRC_W", (uint64_t)src_w << 16);
-	mmx_req_add(r, plane, "SRC_H", (uint64_t)src_h << 16);
-	mmx_req_add(r, plane, "CRTC_X", (uint64_t)(int64_t)crtc_x);
-	mmx_req_add(r, plane, "CRTC_Y", (uint64_t)(int64_t)crtc_y);
-	mmx_req_add(r, plane, "CRTC_W", (uint64_t)crtc_w);
-	mmx_req_add(r, plane, "CRTC_H", (uint64_t)crtc_h);
+	mmx_req_add(r, plane, "SRC_X", src_x);
+	mmx_req_add(r, plane, "SRC_Y", src_y);
+	mmx_req_add(r, plane, "SRC_W", src_w);
+	mmx_req_add(r, plane, "SRC_H", src_h);
+	mmx_req_add(r, plane, "CRTC_X", (uint64_t)crtc_x);
+	mmx_req_add(r, plane, "CRTC_Y", (uint64_t)crtc_y);
+	mmx_req_add(r, plane, "CRTC_W", crtc_w);
+	mmx_req_add(r, plane, "CRTC_H", crtc_h);
 }
 
 void mmx_req_plane_off(struct mmx_req *r, uint32_t plane)

@@ -302,6 +302,11 @@ void mmx_req_set_user_data(struct mmx_req *r, uint64_t user_data);
 void mmx_req_plane(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
 		   uint32_t fb_id, int src_x, int src_y, int src_w, int src_h,
 		   int crtc_x, int crtc_y, int crtc_w, int crtc_h);
+/* Same as the properties take it: a 16.16 source, any CRTC position. */
+void mmx_req_plane_fixed(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
+			 uint32_t fb_id, uint64_t src_x, uint64_t src_y,
+			 uint64_t src_w, uint64_t src_h, int64_t crtc_x,
+			 int64_t crtc_y, uint64_t crtc_w, uint64_t crtc_h);
 void mmx_req_plane_off(struct mmx_req *r, uint32_t plane);
 /* Every plane of O off but those of SHOWN[0..N). */
 void mmx_req_planes_off_but(struct mmx_req *r, const struct mmx_output *o,
