@@ -18,4 +18,15 @@ static const char *const randr_signal_attrs[] = {
 	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
 };
 
+/*
+ * Where each signal's attributes start in randr_signal_attrs: the TV
+ * standards (NTSC ... SECAM-H), TMDS links, DisplayPort lanes and rates.
+ */
+enum randr_signal_group {
+	RANDR_SIGNAL_TV = 0,
+	RANDR_SIGNAL_TMDS = 24,
+	RANDR_SIGNAL_DP = 26,
+	RANDR_SIGNAL_END = 31,
+};
+
 #endif

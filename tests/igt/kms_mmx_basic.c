@@ -1128,8 +1128,4 @@ static const struct mmx_subtest tests[] = {
 	  test_modetest_listing, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx topology and modesets", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx topology and modesets", tests)

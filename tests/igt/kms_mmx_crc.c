@@ -16,15 +16,6 @@
 #define W 320
 #define H 240
 
-static struct mmx_output *output0(struct mmx_dev *d)
-{
-	struct mmx_output *o = &d->out[0];
-
-	mmx_assert_f(d->n_outputs > 0 && o->primary && o->n_overlays == 2 &&
-		     o->wb_conn_id, "output 0 lacks planes or writeback");
-	return o;
-}
-
 /* Show FB whole at (0, 0) on the primary plane, without a modeset. */
 static void flip_to(struct mmx_dev *d, struct mmx_output *o, struct mmx_fb *fb)
 {
@@ -64,7 +55,7 @@ static bool crc_consecutive_once(struct mmx_dev *d, void *arg)
 
 static void test_crc_static_stable(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	uint32_t crc0, frame, crc;
 	struct mmx_crc c;
@@ -91,7 +82,7 @@ static void test_crc_one_pixel(struct mmx_dev *d)
 	static const int pixels[][2] = { { 0, 0 }, { W - 1, H - 1 },
 					 { W - 1, 0 }, { 0, H - 1 },
 					 { 160, 120 }, { 33, 201 } };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *base = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *mod = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	uint32_t crc0, crc;
@@ -133,7 +124,7 @@ static void test_crc_one_pixel(struct mmx_dev *d)
 
 static void test_crc_pitch_offset(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *a = mmx_fb_new_ex(d, W, H, DRM_FORMAT_XRGB8888, 4 * W, 0);
 	struct mmx_fb *b = mmx_fb_new_ex(d, W, H, DRM_FORMAT_XRGB8888,
 					 4 * W + 256, 3 * 4096 + 512);
@@ -173,7 +164,7 @@ static void test_crc_format_equivalence(struct mmx_dev *d)
 					    DRM_FORMAT_ABGR8888,
 					    DRM_FORMAT_RGB888,
 					    DRM_FORMAT_XRGB2101010 };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *ref = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *r565 = mmx_fb_new(d, W, H, DRM_FORMAT_RGB565);
 	struct mmx_fb *x565 = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
@@ -211,7 +202,7 @@ static void test_crc_format_equivalence(struct mmx_dev *d)
 
 static void test_crc_black(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *black = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *clear = mmx_fb_new(d, 100, 100, DRM_FORMAT_ARGB8888);
 	struct mmx_req *r;
@@ -243,7 +234,7 @@ static void test_crc_black(struct mmx_dev *d)
 
 static void test_crc_vs_writeback(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_RGB565);
 	struct mmx_fb *ov = mmx_fb_new(d, 200, 150, DRM_FORMAT_ARGB8888);
 	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
@@ -272,7 +263,7 @@ static void test_crc_vs_writeback(struct mmx_dev *d)
 
 static void test_crc_inactive(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_crc c;
 	uint32_t frame, crc;
 	int ret;
@@ -331,8 +322,4 @@ static const struct mmx_subtest tests[] = {
 	  test_crc_per_crtc, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx debugfs CRCs", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx debugfs CRCs", tests)

@@ -649,8 +649,4 @@ static const struct mmx_subtest tests[] = {
 	  test_vblank_counter_survives_flips, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx page flips and vblanks", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx page flips and vblanks", tests)

@@ -74,6 +74,20 @@ static void expect_reject(struct mmx_dev *d, struct mmx_req *r, uint32_t flags,
 	mmx_debug("%s: %s as expected", what, strerror(err));
 }
 
+/*
+ * A commit of the one property PROP_ID = VALUE of OBJ: fails with ERR and
+ * changes nothing.
+ */
+static void reject_prop(struct mmx_dev *d, uint32_t obj, uint32_t prop_id,
+			uint64_t value, uint32_t flags, int err,
+			const char *what)
+{
+	struct mmx_req *r = mmx_req_new(d);
+
+	mmx_req_add_id(r, obj, prop_id, value);
+	expect_reject(d, r, flags, err, what);
+}
+
 /* Same with a TEST_ONLY commit first (it must agree) then a real one. */
 static void expect_reject_both(struct mmx_dev *d, void (*build)(struct mmx_req *,
 								 void *),
@@ -262,16 +276,8 @@ static void build_plane(struct mmx_req *r, void *arg)
 {
 	struct plane_args *a = arg;
 
-	mmx_req_add(r, a->plane, "FB_ID", a->fb);
-	mmx_req_add(r, a->plane, "CRTC_ID", a->s->o->crtc_id);
-	mmx_req_add(r, a->plane, "SRC_X", a->sx);
-	mmx_req_add(r, a->plane, "SRC_Y", a->sy);
-	mmx_req_add(r, a->plane, "SRC_W", a->sw);
-	mmx_req_add(r, a->plane, "SRC_H", a->sh);
-	mmx_req_add(r, a->plane, "CRTC_X", (uint64_t)a->x);
-	mmx_req_add(r, a->plane, "CRTC_Y", (uint64_t)a->y);
-	mmx_req_add(r, a->plane, "CRTC_W", a->w);
-	mmx_req_add(r, a->plane, "CRTC_H", a->h);
+	mmx_req_plane_fixed(r, a->plane, a->s->o->crtc_id, a->fb, a->sx, a->sy,
+			    a->sw, a->sh, a->x, a->y, a->w, a->h);
 }
 
 static struct plane_args plane_args(struct mmx_dev *d, struct scene *s,
@@ -444,15 +450,14 @@ static void test_plane_wrong_crtc(struct mmx_dev *d)
 static void test_plane_fb_without_crtc(struct mmx_dev *d)
 {
 	struct scene s;
-	struct mmx_req *r;
+	uint32_t ov;
 
 	scene_setup(d, &s);
-	r = mmx_req_new(d);
-	mmx_req_add(r, s.o->overlay[0], "CRTC_ID", 0);
-	expect_reject(d, r, 0, EINVAL, "FB without CRTC");
-	r = mmx_req_new(d);
-	mmx_req_add(r, s.o->overlay[0], "FB_ID", 0);
-	expect_reject(d, r, 0, EINVAL, "CRTC without FB");
+	ov = s.o->overlay[0];
+	reject_prop(d, ov, mmx_prop_id(d, ov, "CRTC_ID"), 0, 0, EINVAL,
+		    "FB without CRTC");
+	reject_prop(d, ov, mmx_prop_id(d, ov, "FB_ID"), 0, 0, EINVAL,
+		    "CRTC without FB");
 	scene_check(d, &s, "scene-unchanged");
 }
 
@@ -890,52 +895,58 @@ static void test_test_only_no_change(struct mmx_dev *d)
 static void test_atomic_bad_ids(struct mmx_dev *d)
 {
 	struct scene s;
-	struct mmx_req *r;
-	uint32_t zpos_id;
+	uint32_t ov, zpos_id;
+	size_t i;
 
 	scene_setup(d, &s);
-	/* a property of another object */
-	zpos_id = mmx_prop_id(d, s.o->overlay[0], "zpos");
-	r = mmx_req_new(d);
-	mmx_req_add_id(r, s.o->crtc_id, zpos_id, 1);
-	expect_reject(d, r, 0, ENOENT, "plane property on a CRTC");
-	r = mmx_req_new(d);
-	mmx_req_add_id(r, s.o->overlay[0], 0x7ffffff0, 1);
-	expect_reject(d, r, 0, ENOENT, "no such property");
-	/* an object that does not exist */
-	r = mmx_req_new(d);
-	mmx_req_add_id(r, 0x7ffffff0, zpos_id, 1);
-	expect_reject(d, r, 0, ENOENT, "no such object");
-	/* an FB or CRTC id that does not exist */
-	r = mmx_req_new(d);
-	mmx_req_add(r, s.o->overlay[0], "FB_ID", 0x7ffffff0);
-	expect_reject(d, r, 0, EINVAL, "no such FB");
-	r = mmx_req_new(d);
-	mmx_req_add(r, s.o->overlay[0], "CRTC_ID", 0x7ffffff0);
-	expect_reject(d, r, 0, EINVAL, "no such CRTC");
+	ov = s.o->overlay[0];
+	zpos_id = mmx_prop_id(d, ov, "zpos");
+	{
+		const struct {
+			uint32_t obj, prop_id;
+			uint64_t value;
+			int err;
+			const char *what;
+		} bad[] = {
+			/* a property of another object */
+			{ s.o->crtc_id, zpos_id, 1, ENOENT,
+			  "plane property on a CRTC" },
+			{ ov, 0x7ffffff0, 1, ENOENT, "no such property" },
+			/* an object that does not exist */
+			{ 0x7ffffff0, zpos_id, 1, ENOENT, "no such object" },
+			/* an FB or CRTC id that does not exist */
+			{ ov, mmx_prop_id(d, ov, "FB_ID"), 0x7ffffff0, EINVAL,
+			  "no such FB" },
+			{ ov, mmx_prop_id(d, ov, "CRTC_ID"), 0x7ffffff0, EINVAL,
+			  "no such CRTC" },
+		};
+
+		for (i = 0; i < MMX_ARRAY_SIZE(bad); i++)
+			reject_prop(d, bad[i].obj, bad[i].prop_id,
+				    bad[i].value, 0, bad[i].err, bad[i].what);
+	}
 	scene_check(d, &s, "scene-unchanged");
 }
 
 static void test_atomic_bad_flags(struct mmx_dev *d)
 {
 	struct scene s;
-	struct mmx_req *r;
+	uint32_t ov, crtc_x;
 
 	scene_setup(d, &s);
-	r = mmx_req_new(d);
-	mmx_req_add(r, s.o->overlay[0], "CRTC_X", 7);
-	expect_reject(d, r, 0x8000, EINVAL, "unknown flag");
-	r = mmx_req_new(d);
-	mmx_req_add(r, s.o->overlay[0], "CRTC_X", 7);
-	expect_reject(d, r, DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT,
-		      EINVAL, "TEST_ONLY with an event");
+	ov = s.o->overlay[0];
+	crtc_x = mmx_prop_id(d, ov, "CRTC_X");
+	reject_prop(d, ov, crtc_x, 7, 0x8000, EINVAL, "unknown flag");
+	reject_prop(d, ov, crtc_x, 7,
+		    DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT,
+		    EINVAL, "TEST_ONLY with an event");
 	/* an event on a CRTC that is and stays off */
 	if (d->n_outputs >= 2) {
-		r = mmx_req_new(d);
-		mmx_req_add(r, d->out[1].crtc_id, "ACTIVE", 0);
-		expect_reject(d, r, DRM_MODE_PAGE_FLIP_EVENT |
-			      DRM_MODE_ATOMIC_NONBLOCK, EINVAL,
-			      "event on an inactive CRTC");
+		uint32_t crtc = d->out[1].crtc_id;
+
+		reject_prop(d, crtc, mmx_prop_id(d, crtc, "ACTIVE"), 0,
+			    DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK,
+			    EINVAL, "event on an inactive CRTC");
 	}
 	scene_check(d, &s, "scene-unchanged");
 }
@@ -993,8 +1004,4 @@ static const struct mmx_subtest tests[] = {
 	  test_atomic_bad_flags, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx error paths", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx error paths", tests)

@@ -167,6 +167,18 @@ static struct mmx_output_change *light(struct mmx_display *x,
 	return c;
 }
 
+/* In @cfg, move output @id to (x, y): a change of position alone. */
+static void move_output(struct mmx_config *cfg, uint32_t id, int32_t px,
+			int32_t py)
+{
+	struct mmx_output_change *c = mmx_config_output(cfg, id);
+
+	mmx_assert(c);
+	c->flags = MMX_CHANGE_POS;
+	c->x = px;
+	c->y = py;
+}
+
 /* An empty config, freed by the caller with mmx_config_free(). */
 static struct mmx_config *new_config(void)
 {
@@ -725,7 +737,7 @@ static void test_scale_nearest(struct mmx_dev *d)
 
 	/* the next configuration makes it current (RandR SetCrtcConfig) */
 	mmx_config_reset(cfg);
-	mmx_config_output(cfg, edp)->flags = MMX_CHANGE_POS;
+	move_output(cfg, edp, 0, 0);
 	apply(x, cfg);
 	s = snap(x);
 	ci = crtc_of(s, "eDP-1");
@@ -766,7 +778,6 @@ static void test_scale_nearest(struct mmx_dev *d)
 static void test_screen_resize(struct mmx_dev *d)
 {
 	struct mmx_display *x = disp(d);
-	struct mmx_output_change *c;
 	struct mmx_config *cfg = new_config();
 	struct mmx_error err = { 0 };
 	struct mmx_state *s;
@@ -792,20 +803,14 @@ static void test_screen_resize(struct mmx_dev *d)
 	/* the grown area is black: move there (keeping the size) */
 	mmx_config_reset(cfg);
 	mmx_config_set_screen_size(cfg, 1024, 768);
-	c = mmx_config_output(cfg, edp);
-	c->flags = MMX_CHANGE_POS;
-	c->x = 160;
-	c->y = 120;
+	move_output(cfg, edp, 160, 120);
 	apply(x, cfg);
 	check_picture(x, "eDP-1", map_identity, 320, 240, "grown, moved");
 
 	/* shrink to 400x300: the content at the origin stays */
 	mmx_config_reset(cfg);
 	mmx_config_set_screen_size(cfg, 400, 300);
-	c = mmx_config_output(cfg, edp);
-	c->flags = MMX_CHANGE_POS;
-	c->x = 80;
-	c->y = 60;
+	move_output(cfg, edp, 80, 60);
 	apply(x, cfg);
 	mmx_assert_eq(fb_count(d), fbs + 1);
 	check_picture(x, "eDP-1", map_identity, 320, 240, "shrunk");
@@ -1302,7 +1307,7 @@ static void test_bad_configs(struct mmx_dev *d)
 	refused(d, x, cfg, EINVAL, "eDP-1", "screen smaller than the CRTC");
 
 	mmx_config_reset(cfg);
-	mmx_config_output(cfg, 0xdead)->flags = MMX_CHANGE_POS;
+	move_output(cfg, 0xdead, 0, 0);
 	refused(d, x, cfg, ENOENT, "no output", "unknown output");
 
 	mmx_config_reset(cfg);
@@ -1321,9 +1326,7 @@ static void test_bad_configs(struct mmx_dev *d)
 	refused(d, x, cfg, EINVAL, "panning", "panning too small");
 
 	mmx_config_reset(cfg);
-	c = mmx_config_output(cfg, vga);
-	c->flags = MMX_CHANGE_POS;
-	c->x = 320;
+	move_output(cfg, vga, 320, 0);
 	refused(d, x, cfg, EINVAL, "needs a mode", "off output moved");
 
 	mmx_config_reset(cfg);
@@ -1331,9 +1334,7 @@ static void test_bad_configs(struct mmx_dev *d)
 	refused(d, x, cfg, EINVAL, "primary", "bad primary");
 
 	mmx_config_reset(cfg);
-	c = mmx_config_output(cfg, edp);
-	c->flags = MMX_CHANGE_POS;
-	c->x = -5;
+	move_output(cfg, edp, -5, 0);
 	refused(d, x, cfg, EINVAL, "eDP-1", "negative position");
 	disp_close();
 	mmx_config_free(cfg);

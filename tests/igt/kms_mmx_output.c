@@ -66,25 +66,13 @@ static const char *const ct_names[15] = {
 	"DisplayPort",
 };
 
-/* SignalProperties value names (RandR). */
-static const char *const tv_std_names[] = {
-	"NTSC", "NTSC-M", "NTSC-J", "NTSC-N", "NTSC-4.43", "NTSC-film",
-	"PAL", "PAL-B", "PAL-G", "PAL-H", "PAL-I", "PAL-M", "PAL-D", "PAL-N",
-	"PAL-Nc", "PAL-L", "PAL-60",
-	"SECAM", "SECAM-L", "SECAM-B", "SECAM-G", "SECAM-D", "SECAM-K",
-	"SECAM-H",
-};
-static const char *const tmds_names[] = { "SingleLink", "DualLink" };
-static const char *const dp_names[] = {
-	"Lane1", "Lane2", "Lane4", "LowSpeed", "HiSpeed",
-};
-
 /*
  * The signal attributes in RandR's order: a SignalProperties enum value is
  * the set of its attributes, attribute p being bit p (uAPI header).
  */
 #define sp_attr_names randr_signal_attrs
 #define SP_ATTRS ((int)MMX_ARRAY_SIZE(sp_attr_names))
+_Static_assert(SP_ATTRS == RANDR_SIGNAL_END, "randr_signal_group is stale");
 
 #define F(x) (1u << SF_##x)
 #define F_COMPOSITE_ALL (F(COMPOSITE) | F(COMPOSITE_PAL) | \
@@ -162,22 +150,25 @@ static bool is_tv_format(int f)
 	return f >= SF_COMPOSITE && f <= SF_SVIDEO;
 }
 
+/* Whether NAME is one of RandR's signal attributes [FIRST, END). */
+static bool attr_in(const char *name, int first, int end)
+{
+	int i;
+
+	for (i = first; i < end; i++)
+		if (!strcmp(name, sp_attr_names[i]))
+			return true;
+	return false;
+}
+
 /* Whether NAME is a SignalProperties value the format F takes. */
 static bool format_takes(int f, const char *name)
 {
-	size_t i;
-
 	switch (f) {
 	case SF_TMDS:
-		for (i = 0; i < MMX_ARRAY_SIZE(tmds_names); i++)
-			if (!strcmp(name, tmds_names[i]))
-				return true;
-		return false;
+		return attr_in(name, RANDR_SIGNAL_TMDS, RANDR_SIGNAL_DP);
 	case SF_DISPLAYPORT:
-		for (i = 0; i < MMX_ARRAY_SIZE(dp_names); i++)
-			if (!strcmp(name, dp_names[i]))
-				return true;
-		return false;
+		return attr_in(name, RANDR_SIGNAL_DP, RANDR_SIGNAL_END);
 	case SF_COMPOSITE_PAL:
 		return !strncmp(name, "PAL", 3);
 	case SF_COMPOSITE_NTSC:
@@ -186,10 +177,7 @@ static bool format_takes(int f, const char *name)
 		return !strncmp(name, "SECAM", 5);
 	case SF_COMPOSITE:
 	case SF_SVIDEO:
-		for (i = 0; i < MMX_ARRAY_SIZE(tv_std_names); i++)
-			if (!strcmp(name, tv_std_names[i]))
-				return true;
-		return false;
+		return attr_in(name, RANDR_SIGNAL_TV, RANDR_SIGNAL_TMDS);
 	default:
 		return false;
 	}
@@ -771,32 +759,26 @@ struct timing {
 	bool il;
 };
 
+/* The fields of struct timing and the drmModeModeInfo fields they are. */
+#define TIMING_FIELDS(X)						\
+	X(clock, clock) X(hd, hdisplay) X(hss, hsync_start)		\
+	X(hse, hsync_end) X(ht, htotal) X(vd, vdisplay)			\
+	X(vss, vsync_start) X(vse, vsync_end) X(vt, vtotal)
+
 static void timing_of_mode(const drmModeModeInfo *m, struct timing *t)
 {
-	t->clock = m->clock;
-	t->hd = m->hdisplay;
-	t->hss = m->hsync_start;
-	t->hse = m->hsync_end;
-	t->ht = m->htotal;
-	t->vd = m->vdisplay;
-	t->vss = m->vsync_start;
-	t->vse = m->vsync_end;
-	t->vt = m->vtotal;
+#define X(tf, mf) t->tf = m->mf;
+	TIMING_FIELDS(X)
+#undef X
 	t->il = m->flags & DRM_MODE_FLAG_INTERLACE;
 }
 
 static void mode_of_timing(const struct timing *t, drmModeModeInfo *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->clock = t->clock;
-	m->hdisplay = t->hd;
-	m->hsync_start = t->hss;
-	m->hsync_end = t->hse;
-	m->htotal = t->ht;
-	m->vdisplay = t->vd;
-	m->vsync_start = t->vss;
-	m->vsync_end = t->vse;
-	m->vtotal = t->vt;
+#define X(tf, mf) m->mf = t->tf;
+	TIMING_FIELDS(X)
+#undef X
 	m->flags = DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_PVSYNC |
 		   (t->il ? DRM_MODE_FLAG_INTERLACE : 0);
 	m->vrefresh = (uint32_t)(t->clock * 1000.0 / (t->ht * (double)t->vt) *
@@ -808,10 +790,10 @@ static void mode_of_timing(const struct timing *t, drmModeModeInfo *m)
 
 static bool timing_equal(const struct timing *a, const struct timing *b)
 {
-	return a->clock == b->clock && a->hd == b->hd && a->hss == b->hss &&
-	       a->hse == b->hse && a->ht == b->ht && a->vd == b->vd &&
-	       a->vss == b->vss && a->vse == b->vse && a->vt == b->vt &&
-	       a->il == b->il;
+#define X(tf, mf) if (a->tf != b->tf) return false;
+	TIMING_FIELDS(X)
+#undef X
+	return a->il == b->il;
 }
 
 static const char *timing_str(const struct timing *t, char *buf, size_t n)
@@ -1191,18 +1173,30 @@ static drmModePropertyRes *get_info(struct mmx_dev *d, struct mmx_output *o,
 	return info;
 }
 
+/* O's property NAME (value in *VALUE): immutable, of TYPE (a TYPE_NAME). */
+static drmModePropertyRes *get_immutable(struct mmx_dev *d,
+					 struct mmx_output *o,
+					 const char *name, uint32_t type,
+					 const char *type_name,
+					 uint64_t *value)
+{
+	drmModePropertyRes *info = get_info(d, o, name, value);
+
+	mmx_assert_f(drm_property_type_is(info, type),
+		     "%s %s is not %s (flags 0x%x)", o->name, name,
+		     type_name, info->flags);
+	mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
+		     "%s %s is not immutable", o->name, name);
+	return info;
+}
+
 static void check_blob_prop(struct mmx_dev *d, struct mmx_output *o,
 			    const char *name)
 {
 	drmModePropertyRes *info;
 	uint64_t v;
 
-	info = get_info(d, o, name, &v);
-	mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_BLOB),
-		     "%s %s is not a blob (flags 0x%x)", o->name, name,
-		     info->flags);
-	mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
-		     "%s %s is not immutable", o->name, name);
+	info = get_immutable(d, o, name, DRM_MODE_PROP_BLOB, "a blob", &v);
 	if (v) {
 		drmModePropertyBlobPtr b = drmModeGetPropertyBlob(d->fd,
 								  (uint32_t)v);
@@ -1228,11 +1222,8 @@ static void test_props_present(struct mmx_dev *d)
 		char sp[512];
 
 		/* ConnectorType: immutable enum, RandR's 15 names in order */
-		info = get_info(d, o, "ConnectorType", &v);
-		mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_ENUM),
-			     "%s ConnectorType is not an enum", o->name);
-		mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
-			     "%s ConnectorType is not immutable", o->name);
+		info = get_immutable(d, o, "ConnectorType", DRM_MODE_PROP_ENUM,
+				     "an enum", &v);
 		mmx_assert_eq(info->count_enums, 15);
 		for (k = 0; k < 15; k++) {
 			mmx_assert_eq_str(info->enums[k].name, ct_names[k]);
@@ -1245,11 +1236,8 @@ static void test_props_present(struct mmx_dev *d)
 		drmModeFreeProperty(info);
 
 		/* ConnectorNumber: immutable range 0..8, 1 for the first */
-		info = get_info(d, o, "ConnectorNumber", &v);
-		mmx_assert_f(drm_property_type_is(info, DRM_MODE_PROP_RANGE),
-			     "%s ConnectorNumber is not a range", o->name);
-		mmx_assert_f(info->flags & DRM_MODE_PROP_IMMUTABLE,
-			     "%s ConnectorNumber is not immutable", o->name);
+		info = get_immutable(d, o, "ConnectorNumber",
+				     DRM_MODE_PROP_RANGE, "a range", &v);
 		mmx_assert_eq(info->count_values, 2);
 		mmx_assert_eq_u64(info->values[0], 0);
 		mmx_assert_eq_u64(info->values[1], 8);
@@ -1938,12 +1926,39 @@ static void refuse_mode(struct mmx_dev *d, struct mmx_output *o,
 				     DRM_MODE_ATOMIC_TEST_ONLY));
 }
 
+/*
+ * SignalProperties sets a kind refuses: with FORMAT set alongside (NULL:
+ * the current one), SET, WHY for the messages (NULL: SET).
+ */
+static const struct bad_signal {
+	const char *kind, *format, *set, *why;
+} bad_signals[] = {
+	{ "DVI-I", NULL, "SingleLink|DualLink", NULL },
+	{ "DVI-I", "TMDS", "SingleLink|DualLink", NULL },
+	{ "DVI-I", "VGA", "DualLink", "DualLink (VGA takes none)" },
+	{ "DVI-I", "VGA", "SingleLink", "SingleLink (VGA takes none)" },
+	{ "DP", NULL, "Lane1|Lane2|HiSpeed", NULL },
+	{ "DP", NULL, "Lane2|Lane4|LowSpeed", NULL },
+	{ "DP", NULL, "Lane4|LowSpeed|HiSpeed", NULL },
+	{ "eDP", NULL, "Lane1|Lane4|HiSpeed", NULL },
+	{ "Composite", "Composite-NTSC", "PAL-B", NULL },
+	{ "Composite", "Composite-NTSC", "SECAM-L", NULL },
+	{ "Composite", "Composite-PAL", "NTSC-M", NULL },
+	{ "Composite", "Composite-SECAM", "PAL", NULL },
+	{ "Composite", "Composite", "PAL-B|NTSC-M",
+	  "PAL-B|NTSC-M (two standards)" },
+	{ "Composite", "Composite-PAL", "PAL-B|PAL-I",
+	  "PAL-B|PAL-I (two standards)" },
+	{ "SVIDEO", NULL, "NTSC-M|PAL-B", "NTSC-M|PAL-B (two standards)" },
+};
+
 static void test_signal_invalid(struct mmx_dev *d)
 {
 	uint64_t lane1 = 0, single = 0, pal_b = 0;
 	struct mmx_output *o;
 	drmModeModeInfo m;
 	int f, tested = 0;
+	size_t i;
 
 	prepare(d);
 	lane1 = sp_bit_anywhere(d, "Lane1");
@@ -1975,15 +1990,14 @@ static void test_signal_invalid(struct mmx_dev *d)
 		tested++;
 	}
 
+	for (i = 0; i < MMX_ARRAY_SIZE(bad_signals); i++) {
+		const struct bad_signal *b = &bad_signals[i];
+
+		if ((o = find_output(d, b->kind)))
+			refuse_props(d, o, b->format, sp_bits(d, o, b->set),
+				     b->why ? b->why : b->set);
+	}
 	if ((o = find_output(d, "DVI-I"))) {
-		refuse_props(d, o, NULL, sp_bits(d, o, "SingleLink|DualLink"),
-			     "SingleLink|DualLink");
-		refuse_props(d, o, "TMDS", sp_bits(d, o, "SingleLink|DualLink"),
-			     "SingleLink|DualLink");
-		refuse_props(d, o, "VGA", sp_bits(d, o, "DualLink"),
-			     "DualLink (VGA takes none)");
-		refuse_props(d, o, "VGA", sp_bits(d, o, "SingleLink"),
-			     "SingleLink (VGA takes none)");
 		/* single link: 165 MHz at most */
 		mode_with_clock(&m, 200000);
 		refuse_mode(d, o, NULL, "SingleLink", &m,
@@ -1997,12 +2011,6 @@ static void test_signal_invalid(struct mmx_dev *d)
 			    "a 340 MHz mode on dual-link TMDS");
 	}
 	if ((o = find_output(d, "DP"))) {
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane1|Lane2|HiSpeed"),
-			     "Lane1|Lane2|HiSpeed");
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane2|Lane4|LowSpeed"),
-			     "Lane2|Lane4|LowSpeed");
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane4|LowSpeed|HiSpeed"),
-			     "Lane4|LowSpeed|HiSpeed");
 		/* 4K60 (CVT-RB, 533.25 MHz) on one low-speed lane */
 		{
 			struct timing t = { 533250, 3840, 3888, 3920, 4000,
@@ -2015,22 +2023,7 @@ static void test_signal_invalid(struct mmx_dev *d)
 		refuse_mode(d, o, NULL, "Lane4|HiSpeed", &m,
 			    "3840x2160@60 (12.8 Gbit/s) on Lane4|HiSpeed (8.64 Gbit/s)");
 	}
-	if ((o = find_output(d, "eDP")))
-		refuse_props(d, o, NULL, sp_bits(d, o, "Lane1|Lane4|HiSpeed"),
-			     "Lane1|Lane4|HiSpeed");
 	if ((o = find_output(d, "Composite"))) {
-		refuse_props(d, o, "Composite-NTSC", sp_bits(d, o, "PAL-B"),
-			     "PAL-B");
-		refuse_props(d, o, "Composite-NTSC", sp_bits(d, o, "SECAM-L"),
-			     "SECAM-L");
-		refuse_props(d, o, "Composite-PAL", sp_bits(d, o, "NTSC-M"),
-			     "NTSC-M");
-		refuse_props(d, o, "Composite-SECAM", sp_bits(d, o, "PAL"),
-			     "PAL");
-		refuse_props(d, o, "Composite", sp_bits(d, o, "PAL-B|NTSC-M"),
-			     "PAL-B|NTSC-M (two standards)");
-		refuse_props(d, o, "Composite-PAL", sp_bits(d, o, "PAL-B|PAL-I"),
-			     "PAL-B|PAL-I (two standards)");
 		if (single)
 			refuse_props(d, o, "Composite-PAL", single, "SingleLink");
 		/* an NTSC link cannot carry a PAL or a VGA timing */
@@ -2038,9 +2031,6 @@ static void test_signal_invalid(struct mmx_dev *d)
 		refuse_mode(d, o, "Composite-NTSC", NULL, &m,
 			    "a 640x480@60 progressive mode on Composite-NTSC");
 	}
-	if ((o = find_output(d, "SVIDEO")))
-		refuse_props(d, o, NULL, sp_bits(d, o, "NTSC-M|PAL-B"),
-			     "NTSC-M|PAL-B (two standards)");
 
 	/* the same refusals through the legacy SETPROPERTY ioctl */
 	if ((o = find_output(d, "VGA")))
@@ -2202,9 +2192,21 @@ static void sink_test_end(struct mmx_dev *d)
 	prepare(d);
 }
 
+/* DVI-I's two sinks: the preset, the monitor, the signal it takes. */
+static const struct dvi_i_sink {
+	const char *preset, *monitor, *format, *props;
+	bool digital;
+} dvi_i_sinks[] = {
+	{ "vga", "analog monitor", "VGA", "0", false },
+	{ "dvi", "digital monitor", "TMDS", "SingleLink", true },
+};
+
 static void test_dvi_i_switch(struct mmx_dev *d)
 {
 	struct mmx_output *o = require_output(d, "DVI-I");
+	const struct dvi_i_sink *k;
+	drmModeModeInfo m;
+	char what[64];
 	int extra;
 
 	prepare(d);
@@ -2214,44 +2216,39 @@ static void test_dvi_i_switch(struct mmx_dev *d)
 	if (extra)
 		mmx_info("%d hotplug uevent(s) pending before the test", extra);
 
-	/* an analog monitor: VGA, and clients are told */
-	plug_seen(d, o, "vga", "analog monitor");
-	expect_signal(d, o, "VGA", "0");
-	expect_monitor(d, o, false, "analog monitor");
-	extra = uevent_drain(d, 300);
-	mmx_debug("%d more uevent(s) after the switch", extra);
-
-	/* a digital one: back to TMDS, another uevent */
-	plug_seen(d, o, "dvi", "digital monitor");
-	expect_signal(d, o, "TMDS", "SingleLink");
-	expect_monitor(d, o, true, "digital monitor");
-	uevent_drain(d, 300);
+	/*
+	 * An analog monitor: VGA, and clients are told; a digital one: back
+	 * to TMDS, another uevent.
+	 */
+	for (k = dvi_i_sinks; k < dvi_i_sinks + MMX_ARRAY_SIZE(dvi_i_sinks);
+	     k++) {
+		plug_seen(d, o, k->preset, k->monitor);
+		expect_signal(d, o, k->format, k->props);
+		expect_monitor(d, o, k->digital, k->monitor);
+		extra = uevent_drain(d, 300);
+		mmx_debug("%d more uevent(s) after the switch", extra);
+	}
 
 	/*
 	 * While lit at 640x480, which both signals carry: the kernel follows
 	 * the sink's signal and modesets nothing; the link stays Good.
 	 */
-	{
-		drmModeModeInfo m;
-
-		mmx_mode_make(&m, 640, 480, 60);
-		mmx_do(set_signal_ex(d, o, "TMDS", NULL, &m, 0));
+	mmx_mode_make(&m, 640, 480, 60);
+	mmx_do(set_signal_ex(d, o, "TMDS", NULL, &m, 0));
+	for (k = dvi_i_sinks; k < dvi_i_sinks + MMX_ARRAY_SIZE(dvi_i_sinks);
+	     k++) {
 		uevent_drain(d, 200);
-		plug_seen(d, o, "vga", "analog monitor (lit)");
-		expect_signal(d, o, "VGA", "0");
+		snprintf(what, sizeof(what), "%s (lit)", k->monitor);
+		plug_seen(d, o, k->preset, what);
+		expect_signal(d, o, k->format, k->props);
 		expect_crtc(d, o, &m, 1);
-		expect_link(d, o, DRM_MODE_LINK_STATUS_GOOD,
-			    "after VGA, which carries 640x480");
-		uevent_drain(d, 200);
-		plug_seen(d, o, "dvi", "digital monitor (lit)");
-		expect_signal(d, o, "TMDS", "SingleLink");
-		expect_crtc(d, o, &m, 1);
-		expect_link(d, o, DRM_MODE_LINK_STATUS_GOOD,
-			    "after TMDS, which carries 640x480");
-		mmx_info("%s lit at 640x480: analog and digital monitors followed, CRTC still lit, link-status Good",
-			 o->name);
-		uevent_drain(d, 200);
+		snprintf(what, sizeof(what), "after %s, which carries 640x480",
+			 k->format);
+		expect_link(d, o, DRM_MODE_LINK_STATUS_GOOD, what);
 	}
+	mmx_info("%s lit at 640x480: analog and digital monitors followed, CRTC still lit, link-status Good",
+		 o->name);
+	uevent_drain(d, 200);
 	sink_test_end(d);
 }
 
@@ -2562,6 +2559,36 @@ static void plug_unseen(struct mmx_dev *d, struct mmx_output *o,
 	mmx_fail("the poll helper probed %s three times in a row", o->name);
 }
 
+/*
+ * Plug PRESET into polled O (RESTORE now plugged), unseen until a probe;
+ * then the probe and GetConnectorCurrent after it say connected with modes
+ * (PLUGGED) or disconnected without.
+ */
+static void plug_probed(struct mmx_dev *d, struct mmx_output *o,
+			const char *preset, const char *restore, bool plugged)
+{
+	static const char *const when[2] = {
+		"a probe", "GetConnectorCurrent after the probe",
+	};
+	drmModeConnection want = plugged ? DRM_MODE_CONNECTED :
+					   DRM_MODE_DISCONNECTED;
+	int i;
+
+	plug_unseen(d, o, preset,
+		    plugged ? DRM_MODE_DISCONNECTED : DRM_MODE_CONNECTED,
+		    restore);
+	for (i = 0; i < 2; i++) {
+		drmModeConnectorPtr c = i ? current(d, o) : probe(d, o);
+
+		mmx_assert_f(c->connection == want &&
+			     (c->count_modes > 0) == plugged,
+			     "%s: %s after plugging %s says %s, %d modes",
+			     o->name, when[i], preset, conn_status(c),
+			     c->count_modes);
+		drmModeFreeConnector(c);
+	}
+}
+
 static void test_vga_probe_only(struct mmx_dev *d)
 {
 	struct mmx_output *o = find_output(d, "VGA");
@@ -2586,33 +2613,12 @@ static void test_vga_probe_only(struct mmx_dev *d)
 	drmModeFreeConnector(c);
 
 	/* unplug: unseen until a probe */
-	plug_unseen(d, o, "none", DRM_MODE_CONNECTED, sink);
-	c = probe(d, o);
-	mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-		     "%s: probe after unplugging says %s", o->name,
-		     conn_status(c));
-	mmx_assert_eq(c->count_modes, 0);
-	drmModeFreeConnector(c);
-	c = current(d, o);
-	mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-		     "%s: GetConnectorCurrent after the probe says %s", o->name,
-		     conn_status(c));
-	drmModeFreeConnector(c);
+	plug_probed(d, o, "none", sink, false);
 	mmx_assert_eq(edid_prop(d, o->conn_id, edid, sizeof(edid)), 0);
 	time_queries(d, o, 7, &p_off, &c_off);
 
 	/* plug back: unseen until a probe again */
-	plug_unseen(d, o, sink, DRM_MODE_DISCONNECTED, "none");
-	c = probe(d, o);
-	mmx_assert_f(c->connection == DRM_MODE_CONNECTED,
-		     "%s: probe after plugging says %s", o->name,
-		     conn_status(c));
-	mmx_assert_gt(c->count_modes, 0);
-	drmModeFreeConnector(c);
-	c = current(d, o);
-	mmx_assert_eq(c->connection, DRM_MODE_CONNECTED);
-	mmx_assert_gt(c->count_modes, 0);
-	drmModeFreeConnector(c);
+	plug_probed(d, o, sink, "none", true);
 	n_edid = edid_prop(d, o->conn_id, edid, sizeof(edid));
 	mmx_assert_gt(n_edid, 0);
 	time_queries(d, o, 7, &p_on, &c_on);
@@ -2693,7 +2699,35 @@ static void test_hdmi_hpd(struct mmx_dev *d)
 /* ------------------------------------------------------------------------ */
 /* hpd-all, polled-all, vga-poll                                            */
 
-static void test_hpd_all(struct mmx_dev *d)
+/* An HPD connector: unplugged and plugged, each seen with a uevent. */
+static void replug_hpd(struct mmx_dev *d, struct mmx_output *o,
+		       const struct kind_info *k)
+{
+	drmModeConnectorPtr c;
+
+	uevent_drain(d, 200);
+	c = plug_current(d, o, "none", "nothing (unplugged)",
+			 DRM_MODE_DISCONNECTED);
+	drmModeFreeConnector(c);
+	uevent_drain(d, 200);
+	c = plug_current(d, o, k->sink, k->sink, DRM_MODE_CONNECTED);
+	drmModeFreeConnector(c);
+}
+
+/* A polled connector: unplugged and plugged, unseen until a probe. */
+static void replug_polled(struct mmx_dev *d, struct mmx_output *o,
+			  const struct kind_info *k)
+{
+	plug_probed(d, o, "none", k->sink, false);
+	plug_probed(d, o, k->sink, "none", true);
+	mmx_info("%s (polled): unplug and plug unseen until a probe",
+		 o->name);
+}
+
+/* REPLUG on every HPD (or every polled) connector; skips without one. */
+static void replug_all(struct mmx_dev *d, bool hpd,
+		       void (*replug)(struct mmx_dev *d, struct mmx_output *o,
+				      const struct kind_info *k))
 {
 	int i, tested = 0;
 
@@ -2702,57 +2736,25 @@ static void test_hpd_all(struct mmx_dev *d)
 	for (i = 0; i < d->n_outputs; i++) {
 		struct mmx_output *o = &d->out[i];
 		const struct kind_info *k = kind_of(d, o);
-		drmModeConnectorPtr c;
 
-		if (!k->hpd)
+		if (k->hpd != hpd)
 			continue;
-		uevent_drain(d, 200);
-		c = plug_current(d, o, "none", "nothing (unplugged)",
-				 DRM_MODE_DISCONNECTED);
-		drmModeFreeConnector(c);
-		uevent_drain(d, 200);
-		c = plug_current(d, o, k->sink, k->sink, DRM_MODE_CONNECTED);
-		drmModeFreeConnector(c);
+		replug(d, o, k);
 		tested++;
 	}
 	uevent_drain(d, 200);
 	uevent_close();
-	mmx_require_f(tested, "no HPD connector");
+	mmx_require_f(tested, "no %s connector", hpd ? "HPD" : "polled");
+}
+
+static void test_hpd_all(struct mmx_dev *d)
+{
+	replug_all(d, true, replug_hpd);
 }
 
 static void test_polled_all(struct mmx_dev *d)
 {
-	int i, tested = 0;
-
-	prepare(d);
-	uevent_open();
-	for (i = 0; i < d->n_outputs; i++) {
-		struct mmx_output *o = &d->out[i];
-		const struct kind_info *k = kind_of(d, o);
-		drmModeConnectorPtr c;
-
-		if (k->hpd)
-			continue;
-		plug_unseen(d, o, "none", DRM_MODE_CONNECTED, k->sink);
-		c = probe(d, o);
-		mmx_assert_f(c->connection == DRM_MODE_DISCONNECTED,
-			     "%s: a probe after the unplug says %s", o->name,
-			     conn_status(c));
-		drmModeFreeConnector(c);
-		plug_unseen(d, o, k->sink, DRM_MODE_DISCONNECTED, "none");
-		c = probe(d, o);
-		mmx_assert_f(c->connection == DRM_MODE_CONNECTED &&
-			     c->count_modes > 0,
-			     "%s: a probe after plugging %s says %s, %d modes",
-			     o->name, k->sink, conn_status(c), c->count_modes);
-		drmModeFreeConnector(c);
-		mmx_info("%s (polled): unplug and plug unseen until a probe",
-			 o->name);
-		tested++;
-	}
-	uevent_drain(d, 200);
-	uevent_close();
-	mmx_require_f(tested, "no polled connector");
+	replug_all(d, false, replug_polled);
 }
 
 /*
@@ -3615,6 +3617,26 @@ static int clone_commit(struct mmx_dev *d, struct mmx_output *host,
 	return ret;
 }
 
+/*
+ * If there are outputs of kinds HOST and OTHER: both at 640x480 on HOST's
+ * CRTC are refused (WHY, for the message).
+ */
+static void refuse_clone(struct mmx_dev *d, const char *host,
+			 const char *other, const char *why)
+{
+	struct mmx_output *set[2] = { find_output(d, host),
+				      find_output(d, other) };
+	drmModeModeInfo m;
+	char what[128];
+
+	if (!set[0] || !set[1])
+		return;
+	mmx_mode_make(&m, 640, 480, 60);
+	snprintf(what, sizeof(what), "%s + %s on %s's CRTC%s", host, other,
+		 host, why);
+	expect_refused(d, what, clone_commit(d, set[0], set, 2, &m, 0));
+}
+
 static void test_clone_lists(struct mmx_dev *d)
 {
 	static struct pair_list compat[MMX_MAX_OUTPUTS], clone[MMX_MAX_OUTPUTS];
@@ -3770,30 +3792,9 @@ static void test_clone_lists(struct mmx_dev *d)
 			 b->name);
 		mmx_reset(d);
 	}
-	a = find_output(d, "HDMI-A");
-	b = find_output(d, "VGA");
-	if (a && b) {
-		struct mmx_output *set[2] = { a, b };
-		drmModeModeInfo m;
-
-		mmx_mode_make(&m, 640, 480, 60);
-		expect_refused(d, "HDMI-A + VGA on HDMI-A's CRTC",
-			       clone_commit(d, a, set, 2, &m, 0));
-		set[0] = b;
-		set[1] = a;
-		expect_refused(d, "VGA + HDMI-A on VGA's CRTC",
-			       clone_commit(d, b, set, 2, &m, 0));
-	}
-	a = find_output(d, "eDP");
-	b = find_output(d, "DP");
-	if (a && b) {
-		struct mmx_output *set[2] = { a, b };
-		drmModeModeInfo m;
-
-		mmx_mode_make(&m, 640, 480, 60);
-		expect_refused(d, "eDP + DP on eDP's CRTC (panels clone nothing)",
-			       clone_commit(d, a, set, 2, &m, 0));
-	}
+	refuse_clone(d, "HDMI-A", "VGA", "");
+	refuse_clone(d, "VGA", "HDMI-A", "");
+	refuse_clone(d, "eDP", "DP", " (panels clone nothing)");
 	/* CompatibilityList: every output at once, each on its own CRTC */
 	{
 		struct mmx_req *r = mmx_req_new(d);
@@ -3947,6 +3948,32 @@ static uint32_t conn_crtc(struct mmx_dev *d, uint32_t conn)
 	return crtc;
 }
 
+/* Add to R: O lit with MODE on HOST's CRTC, HOST's primary showing FB. */
+static void req_lit_on(struct mmx_dev *d, struct mmx_req *r,
+		       struct mmx_output *o, struct mmx_output *host,
+		       const drmModeModeInfo *mode, const struct mmx_fb *fb)
+{
+	mmx_req_add(r, o->conn_id, "CRTC_ID", host->crtc_id);
+	mmx_req_add(r, host->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
+	mmx_req_add(r, host->crtc_id, "ACTIVE", 1);
+	mmx_req_plane(r, host->primary, host->crtc_id, fb->id, 0, 0,
+		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
+		      mode->vdisplay);
+}
+
+/* A is driven by B's CRTC (B by none), which shows FB whole: WHAT. */
+static void expect_on_crtc_of(struct mmx_dev *d, struct mmx_output *a,
+			      struct mmx_output *b,
+			      const drmModeModeInfo *mode,
+			      const struct mmx_fb *fb, const char *what)
+{
+	struct mmx_ref_plane p = mmx_ref_fb(fb, 0, 0);
+
+	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
+	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
+	mmx_check_output(d, b, mode, &p, 1, what);
+}
+
 static void test_crtc_move(struct mmx_dev *d)
 {
 	const drmModeModeInfo *mode = mmx_small_mode();
@@ -3995,28 +4022,15 @@ static void test_crtc_move(struct mmx_dev *d)
 
 	/* A on B's CRTC (B's primary plane), A's own CRTC off */
 	r = mmx_req_new(d);
-	mmx_req_add(r, a->conn_id, "CRTC_ID", b->crtc_id);
-	mmx_req_add(r, b->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
-	mmx_req_add(r, b->crtc_id, "ACTIVE", 1);
-	mmx_req_plane(r, b->primary, b->crtc_id, fb1->id, 0, 0,
-		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
-		      mode->vdisplay);
+	req_lit_on(d, r, a, b, mode, fb1);
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
-	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
-	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
-	p = mmx_ref_fb(fb1, 0, 0);
-	mmx_check_output(d, b, mode, &p, 1, "A on B's CRTC");
+	expect_on_crtc_of(d, a, b, mode, fb1, "A on B's CRTC");
 	mmx_info("%s driven by CRTC %u (%s's): writeback matches", a->name,
 		 b->crtc_id, b->name);
 
 	/* back to its own CRTC in one commit; B's CRTC goes off */
 	r = mmx_req_new(d);
-	mmx_req_add(r, a->conn_id, "CRTC_ID", a->crtc_id);
-	mmx_req_add(r, a->crtc_id, "MODE_ID", mmx_mode_blob(d, mode));
-	mmx_req_add(r, a->crtc_id, "ACTIVE", 1);
-	mmx_req_plane(r, a->primary, a->crtc_id, fb2->id, 0, 0,
-		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
-		      mode->vdisplay);
+	req_lit_on(d, r, a, a, mode, fb2);
 	mmx_req_add(r, b->wb_conn_id, "CRTC_ID", 0);
 	mmx_req_add(r, b->crtc_id, "MODE_ID", 0);
 	mmx_req_add(r, b->crtc_id, "ACTIVE", 0);
@@ -4039,10 +4053,7 @@ static void test_crtc_move(struct mmx_dev *d)
 	r = mmx_req_new(d);
 	mmx_req_output_off(r, a);
 	mmx_req_plane_off(r, a->primary);
-	mmx_req_output_on(r, b, mode);
-	mmx_req_plane(r, b->primary, b->crtc_id, fb1->id, 0, 0,
-		      mode->hdisplay, mode->vdisplay, 0, 0, mode->hdisplay,
-		      mode->vdisplay);
+	req_lit_on(d, r, b, b, mode, fb1);
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
 	enc = drmModeGetEncoder(d->fd, a->enc_id);
 	mmx_assert(enc);
@@ -4059,10 +4070,7 @@ static void test_crtc_move(struct mmx_dev *d)
 	mmx_req_add(r, b->conn_id, "CRTC_ID", 0);
 	mmx_req_add(r, a->conn_id, "CRTC_ID", b->crtc_id);
 	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
-	mmx_assert_eq(conn_crtc(d, a->conn_id), b->crtc_id);
-	mmx_assert_eq(conn_crtc(d, b->conn_id), 0);
-	p = mmx_ref_fb(fb1, 0, 0);
-	mmx_check_output(d, b, mode, &p, 1, "A took B's CRTC");
+	expect_on_crtc_of(d, a, b, mode, fb1, "A took B's CRTC");
 	mmx_info("%s took CRTC %u from %s: writeback matches", a->name,
 		 b->crtc_id, b->name);
 out:

@@ -39,16 +39,6 @@ static struct layer layer(uint32_t plane, struct mmx_fb *fb, int x, int y)
 	return l;
 }
 
-static struct mmx_output *output0(struct mmx_dev *d)
-{
-	struct mmx_output *o = &d->out[0];
-
-	mmx_assert_f(d->n_outputs > 0 && o->primary && o->n_overlays == 2 &&
-		     o->cursor && o->wb_conn_id,
-		     "output 0 lacks planes or writeback");
-	return o;
-}
-
 /* Light output O at 320x240 with no plane. */
 static void light(struct mmx_dev *d, struct mmx_output *o)
 {
@@ -82,20 +72,14 @@ static void show_and_check(struct mmx_dev *d, struct mmx_output *o,
 	struct mmx_ref_plane ref[8];
 	uint64_t z[8];
 	int order[8];
-	uint32_t all[4] = { o->primary, o->overlay[0], o->overlay[1],
-			    o->cursor };
+	uint32_t shown[8];
 	struct mmx_req *r = mmx_req_new(d);
-	int i, j, k;
+	int i, j;
 
 	mmx_assert(n <= 8);
-	for (k = 0; k < 4; k++) {
-		bool used = false;
-
-		for (i = 0; i < n; i++)
-			used |= layers[i].plane == all[k];
-		if (!used)
-			mmx_req_plane_off(r, all[k]);
-	}
+	for (i = 0; i < n; i++)
+		shown[i] = layers[i].plane;
+	mmx_req_planes_off_but(r, o, shown, n);
 	for (i = 0; i < n; i++)
 		add_layer(d, r, o, &layers[i]);
 	mmx_do(mmx_req_commit(r, 0));
@@ -146,7 +130,7 @@ struct format_case {
 static void test_format(struct mmx_dev *d, const void *arg)
 {
 	const struct format_case *fc = arg;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	bool alpha = mmx_format_has_alpha(fc->format);
 	struct mmx_fb *bg, *fb, *fb2;
 	struct layer l[3];
@@ -156,8 +140,8 @@ static void test_format(struct mmx_dev *d, const void *arg)
 	switch (fc->kind) {
 	case MMX_PLANE_PRIMARY:
 		/* the whole screen; alpha formats over the black bottom */
-		fb = mmx_fb_new(d, W, H, fc->format);
-		mmx_fb_random(fb, fc->format, alpha ? MMX_ALPHA_BINARY : MMX_ALPHA_ANY);
+		fb = mmx_fb_new_random(d, W, H, fc->format, fc->format,
+				       alpha ? MMX_ALPHA_BINARY : MMX_ALPHA_ANY);
 		l[0] = layer(o->primary, fb, 0, 0);
 		snprintf(what, sizeof(what), "primary-%s", mmx_format_name(fc->format));
 		show_and_check(d, o, l, 1, what);
@@ -168,21 +152,21 @@ static void test_format(struct mmx_dev *d, const void *arg)
 			show_and_check(d, o, l, 1, "primary-none");
 		}
 		/* odd size and position */
-		fb2 = mmx_fb_new(d, 97, 61, fc->format);
-		mmx_fb_random(fb2, fc->format + 1, MMX_ALPHA_BINARY);
+		fb2 = mmx_fb_new_random(d, 97, 61, fc->format, fc->format + 1,
+					MMX_ALPHA_BINARY);
 		l[0] = layer(o->primary, fb2, 13, 7);
 		show_and_check(d, o, l, 1, "primary-97x61");
 		break;
 	case MMX_PLANE_OVERLAY:
 		/* both overlays over a random opaque primary */
-		bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-		mmx_fb_random(bg, 1, MMX_ALPHA_ANY);
-		fb = mmx_fb_new(d, 128, 96, fc->format);
-		fb2 = mmx_fb_new(d, 101, 77, fc->format);
-		mmx_fb_random(fb, fc->format,
-			      alpha ? MMX_ALPHA_BINARY_PREMULT : MMX_ALPHA_ANY);
-		mmx_fb_random(fb2, fc->format + 7,
-			      alpha ? MMX_ALPHA_BINARY_PREMULT : MMX_ALPHA_ANY);
+		bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 1,
+				       MMX_ALPHA_ANY);
+		fb = mmx_fb_new_random(d, 128, 96, fc->format, fc->format,
+				       alpha ? MMX_ALPHA_BINARY_PREMULT :
+					       MMX_ALPHA_ANY);
+		fb2 = mmx_fb_new_random(d, 101, 77, fc->format, fc->format + 7,
+					alpha ? MMX_ALPHA_BINARY_PREMULT :
+						MMX_ALPHA_ANY);
 		l[0] = layer(o->primary, bg, 0, 0);
 		l[1] = layer(o->overlay[0], fb, 20, 30);
 		l[2] = layer(o->overlay[1], fb2, 150, 100);
@@ -197,10 +181,10 @@ static void test_format(struct mmx_dev *d, const void *arg)
 		}
 		break;
 	case MMX_PLANE_CURSOR:
-		bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-		mmx_fb_random(bg, 2, MMX_ALPHA_ANY);
-		fb = mmx_fb_new(d, 64, 64, fc->format);
-		mmx_fb_random(fb, 3, MMX_ALPHA_BINARY_PREMULT);
+		bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 2,
+				       MMX_ALPHA_ANY);
+		fb = mmx_fb_new_random(d, 64, 64, fc->format, 3,
+				       MMX_ALPHA_BINARY_PREMULT);
 		l[0] = layer(o->primary, bg, 0, 0);
 		l[1] = layer(o->cursor, fb, 200, 100);
 		show_and_check(d, o, l, 2, "cursor-premultiplied");
@@ -219,12 +203,12 @@ static void test_cursor_sizes(struct mmx_dev *d)
 	static const int sizes[][2] = { { 1, 1 }, { 16, 16 }, { 37, 19 },
 					{ 64, 64 }, { 128, 128 }, { 256, 1 },
 					{ 1, 256 }, { 256, 256 } };
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 10,
+					      MMX_ALPHA_ANY);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 10, MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(sizes); i++) {
 		struct mmx_fb *c = mmx_fb_new(d, (uint32_t)sizes[i][0],
 					      (uint32_t)sizes[i][1],
@@ -258,14 +242,14 @@ static const int edge_positions[][2] = {
 
 static void test_cursor_offscreen(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *c = mmx_fb_new(d, 64, 64, DRM_FORMAT_ARGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 20,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *c = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_ARGB8888, 21,
+					     MMX_ALPHA_BINARY_PREMULT);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 20, MMX_ALPHA_ANY);
-	mmx_fb_random(c, 21, MMX_ALPHA_BINARY_PREMULT);
 	for (i = 0; i < MMX_ARRAY_SIZE(edge_positions); i++) {
 		struct layer l[2] = {
 			layer(o->primary, bg, 0, 0),
@@ -282,16 +266,16 @@ static void test_cursor_offscreen(struct mmx_dev *d)
 
 static void test_overlay_offscreen(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *a = mmx_fb_new(d, 64, 64, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *b = mmx_fb_new(d, 90, 50, DRM_FORMAT_RGB565);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 30,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *a = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_XRGB8888, 31,
+					     MMX_ALPHA_ANY);
+	struct mmx_fb *b = mmx_fb_new_random(d, 90, 50, DRM_FORMAT_RGB565, 32,
+					     MMX_ALPHA_ANY);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 30, MMX_ALPHA_ANY);
-	mmx_fb_random(a, 31, MMX_ALPHA_ANY);
-	mmx_fb_random(b, 32, MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(edge_positions); i++) {
 		int j = (int)(MMX_ARRAY_SIZE(edge_positions) - 1 - i);
 		struct layer l[3] = {
@@ -311,14 +295,15 @@ static void test_overlay_offscreen(struct mmx_dev *d)
 
 static void test_primary_position(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *small = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *big = mmx_fb_new(d, 400, 300, DRM_FORMAT_XBGR8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *small = mmx_fb_new_random(d, 160, 120,
+						 DRM_FORMAT_XRGB8888, 40,
+						 MMX_ALPHA_ANY);
+	struct mmx_fb *big = mmx_fb_new_random(d, 400, 300, DRM_FORMAT_XBGR8888,
+					       41, MMX_ALPHA_ANY);
 	struct layer l;
 
 	light(d, o);
-	mmx_fb_random(small, 40, MMX_ALPHA_ANY);
-	mmx_fb_random(big, 41, MMX_ALPHA_ANY);
 	/* smaller than the CRTC: black around it */
 	l = layer(o->primary, small, 40, 30);
 	show_and_check(d, o, &l, 1, "primary-small-centered");
@@ -335,14 +320,14 @@ static void test_primary_position(struct mmx_dev *d)
 
 static void test_src_offset(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
-	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 256, 192, DRM_FORMAT_RGB888,
+					      50, MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 200, 100, DRM_FORMAT_ARGB8888,
+					      51, MMX_ALPHA_BINARY_PREMULT);
 	struct layer l[2];
 
 	light(d, o);
-	mmx_fb_random(fb, 50, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 51, MMX_ALPHA_BINARY_PREMULT);
 	/* a 100x80 window of the FB from (30, 20) at (10, 10) */
 	l[0] = layer(o->primary, fb, 10, 10);
 	l[0].sx = 30;
@@ -362,7 +347,7 @@ static void test_fb_pitch_offset(struct mmx_dev *d)
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888,
 					    DRM_FORMAT_RGB565,
 					    DRM_FORMAT_RGB888 };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	size_t i;
 
 	light(d, o);
@@ -383,7 +368,7 @@ static void test_fb_pitch_offset(struct mmx_dev *d)
 
 static void test_writeback_pitch_offset(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
 	struct mmx_frame *f = mmx_frame_new(W, H);
@@ -443,7 +428,7 @@ static void zpos_scene(struct mmx_dev *d, struct mmx_output *o,
 
 static void test_zpos_order(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fbs[4];
 	struct mmx_ref_plane ref[4];
 	struct layer l[4];
@@ -476,7 +461,7 @@ static void test_zpos_order(struct mmx_dev *d)
 
 static void test_zpos_tie(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fbs[4];
 	struct mmx_ref_plane ref[3];
 	struct layer l[3];
@@ -508,19 +493,18 @@ static const uint16_t alphas[] = { 0xffff, 0x8000, 0x3fff, 0x0101, 0 };
 static void blend_test(struct mmx_dev *d, enum mmx_blend blend,
 		       uint32_t format)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *fb = mmx_fb_new(d, 200, 150, format);
-	struct mmx_fb *cur = mmx_fb_new(d, 64, 64, DRM_FORMAT_ARGB8888);
+	/* pre-multiplied blending is only defined for valid content */
+	enum mmx_alpha_mode am = blend == MMX_BLEND_PREMULTI ?
+				 MMX_ALPHA_PREMULT : MMX_ALPHA_ANY;
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 80,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 200, 150, format, 81, am);
+	struct mmx_fb *cur = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_ARGB8888,
+					       82, am);
 	size_t i;
 
 	light(d, o);
-	mmx_fb_random(bg, 80, MMX_ALPHA_ANY);
-	/* pre-multiplied blending is only defined for valid content */
-	mmx_fb_random(fb, 81, blend == MMX_BLEND_PREMULTI ? MMX_ALPHA_PREMULT :
-							    MMX_ALPHA_ANY);
-	mmx_fb_random(cur, 82, blend == MMX_BLEND_PREMULTI ? MMX_ALPHA_PREMULT :
-							     MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(alphas); i++) {
 		struct layer l[3] = { layer(o->primary, bg, 0, 0),
 				      layer(o->overlay[0], fb, 60, 40),
@@ -557,17 +541,18 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888,
 					    DRM_FORMAT_RGB565,
 					    DRM_FORMAT_XRGB2101010 };
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 90,
+					      MMX_ALPHA_ANY);
 	size_t f;
 	int b;
 
 	light(d, o);
-	mmx_fb_random(bg, 90, MMX_ALPHA_ANY);
 	for (f = 0; f < MMX_ARRAY_SIZE(formats); f++) {
-		struct mmx_fb *fb = mmx_fb_new(d, 180, 120, formats[f]);
+		struct mmx_fb *fb = mmx_fb_new_random(d, 180, 120, formats[f],
+						      91 + (uint32_t)f,
+						      MMX_ALPHA_ANY);
 
-		mmx_fb_random(fb, 91 + (uint32_t)f, MMX_ALPHA_ANY);
 		for (b = 0; b < 3; b++) {
 			struct layer l[2] = { layer(o->primary, bg, 0, 0),
 					      layer(o->overlay[1], fb, 70, 60) };
@@ -584,13 +569,13 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 
 static void test_primary_alpha(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *fb = mmx_fb_new(d, W, H, DRM_FORMAT_ARGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *fb = mmx_fb_new_random(d, W, H, DRM_FORMAT_ARGB8888, 95,
+					      MMX_ALPHA_PREMULT);
 	int b;
 
 	/* the primary blends over black too */
 	light(d, o);
-	mmx_fb_random(fb, 95, MMX_ALPHA_PREMULT);
 	for (b = 0; b < 3; b++) {
 		struct layer l = layer(o->primary, fb, 0, 0);
 		char what[48];
@@ -604,18 +589,18 @@ static void test_primary_alpha(struct mmx_dev *d)
 
 static void test_blend_stack(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *p = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB2101010);
-	struct mmx_fb *a = mmx_fb_new(d, 200, 160, DRM_FORMAT_ABGR8888);
-	struct mmx_fb *b = mmx_fb_new(d, 160, 200, DRM_FORMAT_ARGB8888);
-	struct mmx_fb *c = mmx_fb_new(d, 96, 96, DRM_FORMAT_ARGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *p = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB2101010,
+					     100, MMX_ALPHA_ANY);
+	struct mmx_fb *a = mmx_fb_new_random(d, 200, 160, DRM_FORMAT_ABGR8888,
+					     101, MMX_ALPHA_BINARY);
+	struct mmx_fb *b = mmx_fb_new_random(d, 160, 200, DRM_FORMAT_ARGB8888,
+					     102, MMX_ALPHA_BINARY_PREMULT);
+	struct mmx_fb *c = mmx_fb_new_random(d, 96, 96, DRM_FORMAT_ARGB8888,
+					     103, MMX_ALPHA_BINARY);
 	struct layer l[4];
 
 	light(d, o);
-	mmx_fb_random(p, 100, MMX_ALPHA_ANY);
-	mmx_fb_random(a, 101, MMX_ALPHA_BINARY);
-	mmx_fb_random(b, 102, MMX_ALPHA_BINARY_PREMULT);
-	mmx_fb_random(c, 103, MMX_ALPHA_BINARY);
 	l[0] = layer(o->primary, p, 0, 0);
 	l[1] = layer(o->overlay[0], a, 20, 10);
 	l[2] = layer(o->overlay[1], b, 120, 30);
@@ -631,14 +616,14 @@ static void test_blend_stack(struct mmx_dev *d)
 
 static void test_plane_disable(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *ov = mmx_fb_new(d, 100, 100, DRM_FORMAT_XRGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 110,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 100, 100, DRM_FORMAT_XRGB8888,
+					      111, MMX_ALPHA_ANY);
 	struct layer l[3];
 
 	light(d, o);
-	mmx_fb_random(bg, 110, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 111, MMX_ALPHA_ANY);
 	l[0] = layer(o->primary, bg, 0, 0);
 	l[1] = layer(o->overlay[0], ov, 10, 10);
 	l[2] = layer(o->cursor, mmx_fb_new(d, 32, 32, DRM_FORMAT_ARGB8888), 0, 0);
@@ -692,9 +677,10 @@ static void test_crtcs_independent(struct mmx_dev *d)
  */
 static void test_offscreen_extremes(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *fb = mmx_fb_new(d, 64, 48, DRM_FORMAT_ARGB8888);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 64, 48, DRM_FORMAT_ARGB8888,
+					      141, MMX_ALPHA_ANY);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
 	/* in units of the plane's size: 1 = w (h), 2 = INT_MAX - w (- h) */
 	const int64_t pos[][4] = {
@@ -709,7 +695,6 @@ static void test_offscreen_extremes(struct mmx_dev *d)
 
 	light(d, o);
 	mmx_fb_random(bg, 140, MMX_ALPHA_ANY);
-	mmx_fb_random(fb, 141, MMX_ALPHA_ANY);
 	for (k = 0; k < 3; k++) {
 		uint32_t plane = k == 0 ? o->overlay[0] : k == 1 ? o->cursor :
 								 o->overlay[1];
@@ -795,16 +780,8 @@ static struct splane splane(uint32_t plane, const struct mmx_fb *fb, int x,
 static void req_splane(struct mmx_dev *d, struct mmx_req *r,
 		       struct mmx_output *o, const struct splane *p)
 {
-	mmx_req_add(r, p->plane, "FB_ID", p->fb->id);
-	mmx_req_add(r, p->plane, "CRTC_ID", o->crtc_id);
-	mmx_req_add(r, p->plane, "SRC_X", p->sx);
-	mmx_req_add(r, p->plane, "SRC_Y", p->sy);
-	mmx_req_add(r, p->plane, "SRC_W", p->sw);
-	mmx_req_add(r, p->plane, "SRC_H", p->sh);
-	mmx_req_add(r, p->plane, "CRTC_X", (uint64_t)p->x);
-	mmx_req_add(r, p->plane, "CRTC_Y", (uint64_t)p->y);
-	mmx_req_add(r, p->plane, "CRTC_W", p->w);
-	mmx_req_add(r, p->plane, "CRTC_H", p->h);
+	mmx_req_plane_fixed(r, p->plane, o->crtc_id, p->fb->id, p->sx, p->sy,
+			    p->sw, p->sh, p->x, p->y, p->w, p->h);
 	if (p->rotation)
 		mmx_req_add(r, p->plane, "rotation", p->rotation);
 	mmx_req_add(r, p->plane, "SCALING_FILTER",
@@ -920,21 +897,16 @@ static void ref_image_free(struct mmx_fb *img)
 static void show_splanes(struct mmx_dev *d, struct mmx_output *o,
 			 const struct splane *p, int n, struct mmx_frame *f)
 {
-	uint32_t all[4] = { o->primary, o->overlay[0], o->overlay[1], o->cursor };
 	struct mmx_ref_plane ref[4];
 	struct mmx_fb *img[4];
+	uint32_t shown[4];
 	struct mmx_req *r = mmx_req_new(d);
-	int i, k;
+	int i;
 
 	mmx_assert(n <= 4);
-	for (k = 0; k < 4; k++) {
-		bool used = false;
-
-		for (i = 0; i < n; i++)
-			used |= p[i].plane == all[k];
-		if (!used)
-			mmx_req_plane_off(r, all[k]);
-	}
+	for (i = 0; i < n; i++)
+		shown[i] = p[i].plane;
+	mmx_req_planes_off_but(r, o, shown, n);
 	for (i = 0; i < n; i++)
 		req_splane(d, r, o, &p[i]);
 	mmx_do(mmx_req_commit(r, 0));
@@ -971,8 +943,9 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888,
 					    DRM_FORMAT_ARGB8888,
 					    DRM_FORMAT_RGB565 };
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 150,
+					      MMX_ALPHA_ANY);
 	drmModePlanePtr pl;
 	uint64_t cap = 0;
 	size_t i;
@@ -982,13 +955,12 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 	mmx_assert_eq(cap, 256);
 	mmx_do(drmGetCap(d->fd, DRM_CAP_CURSOR_HEIGHT, &cap) ? -errno : 0);
 	mmx_assert_eq(cap, 256);
-	pl = drmModeGetPlane(d->fd, output0(d)->cursor);
+	pl = drmModeGetPlane(d->fd, mmx_output0(d)->cursor);
 	mmx_assert(pl);
 	mmx_assert_eq(pl->count_formats, MMX_ARRAY_SIZE(mmx_plane_formats));
 	drmModeFreePlane(pl);
 
 	light(d, o);
-	mmx_fb_random(bg, 150, MMX_ALPHA_ANY);
 	for (i = 0; i < MMX_ARRAY_SIZE(formats); i++) {
 		struct mmx_fb *c = mmx_fb_new(d, 512, 512, formats[i]);
 		struct splane p[2] = { splane(o->primary, bg, 0, 0, W, H),
@@ -1019,18 +991,18 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 
 static void test_scale_nearest(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, 160, 120, DRM_FORMAT_XRGB8888);
-	struct mmx_fb *ov = mmx_fb_new(d, 90, 70, DRM_FORMAT_RGB565);
-	struct mmx_fb *ov2 = mmx_fb_new(d, 400, 300, DRM_FORMAT_ABGR8888);
-	struct mmx_fb *cur = mmx_fb_new(d, 40, 30, DRM_FORMAT_ARGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, 160, 120, DRM_FORMAT_XRGB8888,
+					      160, MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 90, 70, DRM_FORMAT_RGB565, 161,
+					      MMX_ALPHA_ANY);
+	struct mmx_fb *ov2 = mmx_fb_new_random(d, 400, 300, DRM_FORMAT_ABGR8888,
+					       162, MMX_ALPHA_BINARY_PREMULT);
+	struct mmx_fb *cur = mmx_fb_new_random(d, 40, 30, DRM_FORMAT_ARGB8888,
+					       163, MMX_ALPHA_BINARY_PREMULT);
 	struct splane p[4];
 
 	light(d, o);
-	mmx_fb_random(bg, 160, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 161, MMX_ALPHA_ANY);
-	mmx_fb_random(ov2, 162, MMX_ALPHA_BINARY_PREMULT);
-	mmx_fb_random(cur, 163, MMX_ALPHA_BINARY_PREMULT);
 	/* primary 2x up, overlay 3x down... */
 	p[0] = splane(o->primary, bg, 0, 0, W, H);
 	p[1] = splane(o->overlay[0], ov, 10, 20, 30, 70);	/* 3x down, 1x */
@@ -1057,14 +1029,14 @@ static void test_scale_nearest(struct mmx_dev *d)
 
 static void test_scale_fractional(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *fb = mmx_fb_new(d, 256, 192, DRM_FORMAT_RGB888);
-	struct mmx_fb *ov = mmx_fb_new(d, 200, 100, DRM_FORMAT_ARGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *fb = mmx_fb_new_random(d, 256, 192, DRM_FORMAT_RGB888,
+					      170, MMX_ALPHA_ANY);
+	struct mmx_fb *ov = mmx_fb_new_random(d, 200, 100, DRM_FORMAT_ARGB8888,
+					      171, MMX_ALPHA_BINARY_PREMULT);
 	struct splane p[2];
 
 	light(d, o);
-	mmx_fb_random(fb, 170, MMX_ALPHA_ANY);
-	mmx_fb_random(ov, 171, MMX_ALPHA_BINARY_PREMULT);
 	/* unscaled at a fractional position: 30.5 shows 30, 20.75 shows 21 */
 	p[0] = splane(o->primary, fb, 10, 10, 100, 80);
 	p[0].sx = (30 << 16) | 0x8000;
@@ -1089,8 +1061,9 @@ static void test_scale_fractional(struct mmx_dev *d)
  */
 static void test_scale_bilinear(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
-	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 180,
+					      MMX_ALPHA_ANY);
 	struct mmx_fb *uni = mmx_fb_new(d, 13, 7, DRM_FORMAT_ARGB8888);
 	struct mmx_fb *two = mmx_fb_new(d, 16, 8, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
@@ -1099,7 +1072,6 @@ static void test_scale_bilinear(struct mmx_dev *d)
 	int x, y, between = 0;
 
 	light(d, o);
-	mmx_fb_random(bg, 180, MMX_ALPHA_ANY);
 	mmx_fb_fill(uni, 0x80402010);	/* premultiplied half alpha */
 	mmx_fb_fill(two, 0xffff0000);
 	mmx_fb_rect(two, 8, 0, 8, 8, 0xff0000ff);
@@ -1160,13 +1132,13 @@ static struct mmx_req *build_scale_bad(struct mmx_dev *d, const void *arg)
 
 	p.sw = b->sw;
 	p.sh = b->sh;
-	req_splane(d, r, output0(d), &p);
+	req_splane(d, r, mmx_output0(d), &p);
 	return r;
 }
 
 static void test_scale_limits(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *fb = mmx_fb_new(d, 200, 200, DRM_FORMAT_ARGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
@@ -1306,7 +1278,7 @@ static void rotation_name(uint32_t rot, char *buf, size_t size)
 static void test_rotation(struct mmx_dev *d, const void *arg)
 {
 	uint32_t rot = *(const uint32_t *)arg;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct splane p[3];
 	struct mmx_fb *fbs[3];
 	char what[48];
@@ -1331,7 +1303,7 @@ static void test_rotation_with_crtc_transform(struct mmx_dev *d)
 	static const int64_t one = (int64_t)1 << 32;
 	const int64_t half_turn[9] = { -one, 0, W * one, 0, -one, H * one,
 				       0, 0, one };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_frame *f = mmx_frame_new(W, H), *g = mmx_frame_new(W, H);
 	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
 	struct splane p[3];
@@ -1387,7 +1359,7 @@ static void test_rotation_invalid(struct mmx_dev *d)
 		{ DRM_MODE_ROTATE_0 | (1ull << 6), "an unknown bit" },
 		{ 1ull << 40, "a bit beyond 32" },
 	};
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
 	struct mmx_req *r;
@@ -1432,7 +1404,7 @@ static struct mmx_req *build_pos_bad(struct mmx_dev *d, const void *arg)
 	const struct pos_bad *b = arg;
 	struct mmx_req *r = mmx_req_new(d);
 
-	mmx_req_plane(r, b->plane, output0(d)->crtc_id, b->fb->id, 0, 0,
+	mmx_req_plane(r, b->plane, mmx_output0(d)->crtc_id, b->fb->id, 0, 0,
 		      (int)b->fb->width, (int)b->fb->height, 0, 0,
 		      (int)b->fb->width, (int)b->fb->height);
 	mmx_req_add(r, b->plane, "CRTC_X", (uint64_t)b->x);
@@ -1450,7 +1422,7 @@ static struct mmx_req *build_pos_bad(struct mmx_dev *d, const void *arg)
  */
 static void test_offscreen_overflow(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *bg = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *fb = mmx_fb_new(d, 64, 48, DRM_FORMAT_ARGB8888);
 	struct mmx_ref_plane ref = mmx_ref_fb(bg, 0, 0);
@@ -1615,8 +1587,4 @@ static const struct mmx_subtest tests[] = {
 	  test_rotation_invalid, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx plane composition", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx plane composition", tests)

@@ -393,6 +393,16 @@ static void measure_crcs(struct ctx *c, int n)
 			     "two test colours give the same CRC");
 }
 
+/* setup() and N CRCs measured, then A shown and its frames recorded. */
+static void setup_recorded(struct mmx_dev *d, struct ctx *c, int n,
+			   struct recorder *rec)
+{
+	setup(d, c);
+	measure_crcs(c, n);
+	mmx_do(mmx_output_set(d, c->o, &c->mode, c->fb[0], 0, 0));
+	rec_start(d, c->o, rec);
+}
+
 /* The last vblank of the output: sequence and exact timestamp. */
 static void last_vblank(struct ctx *c, uint64_t *seq, uint64_t *ns)
 {
@@ -542,10 +552,7 @@ static void test_expired(struct mmx_dev *d)
 	struct ctx c;
 	uint32_t crc, i;
 
-	setup(d, &c);
-	measure_crcs(&c, 2);
-	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
-	rec_start(d, c.o, &rec);
+	setup_recorded(d, &c, 2, &rec);
 	last_vblank(&c, &seq0, &t0);
 	/* No vblank in [exec, expire]: it can never be shown. */
 	exec = t0 + 5 * c.period + c.period / 8;
@@ -580,10 +587,7 @@ static void test_retract(struct mmx_dev *d)
 	struct ctx c;
 	int i;
 
-	setup(d, &c);
-	measure_crcs(&c, 2);
-	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
-	rec_start(d, c.o, &rec);
+	setup_recorded(d, &c, 2, &rec);
 	/* Far enough ahead that a stalled guest still retracts in time. */
 	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
 	tset_flip(d, &s, c.o, c.fb[1]->id);
@@ -618,10 +622,7 @@ static void test_replace(struct mmx_dev *d)
 	struct tset s, s2;
 	struct ctx c;
 
-	setup(d, &c);
-	measure_crcs(&c, 3);
-	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
-	rec_start(d, c.o, &rec);
+	setup_recorded(d, &c, 3, &rec);
 	exec = (uint64_t)mmx_now_ns() + 1500000000ULL;
 	exec2 = exec - 700000000ULL;
 	tset_flip(d, &s, c.o, c.fb[1]->id);
@@ -727,55 +728,59 @@ static void test_bad_input(struct mmx_dev *d)
 	BAD(EFAULT, "bad objs_ptr", a.objs_ptr = 8);
 	BAD(EFAULT, "bad prop_values_ptr", a.prop_values_ptr = 8);
 
-	memset(&s, 0, sizeof(s));
-	tset_add_id(&s, 0xdead, mmx_prop_id(d, o->primary, "FB_ID"), c.fb[1]->id);
-	BAD(ENOENT, "unknown object");
-	memset(&s, 0, sizeof(s));
-	tset_add_id(&s, c.fb[1]->id, mmx_prop_id(d, o->primary, "FB_ID"), 0);
-	BAD(ENOENT, "an object without properties (an FB)");
-	memset(&s, 0, sizeof(s));
-	tset_add_id(&s, o->primary, mmx_prop_id(d, o->crtc_id, "ACTIVE"), 1);
-	BAD(ENOENT, "a property the plane does not have");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->crtc_id, "ACTIVE", 1);
-	BAD(EINVAL, "ACTIVE (modeset)");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->crtc_id, "MODE_ID", 0);
-	BAD(EINVAL, "MODE_ID (modeset)");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->primary, "IN_FENCE_FD", (uint64_t)-1);
-	BAD(EINVAL, "IN_FENCE_FD");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->primary, "type", 1);
-	BAD(EINVAL, "immutable plane type");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->conn_id, "CRTC_ID", o->crtc_id);
-	BAD(EINVAL, "a connector");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->primary, "alpha", 0x10000);
-	BAD(EINVAL, "alpha out of range");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->primary, "pixel blend mode", 77);
-	BAD(EINVAL, "unknown blend mode");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->overlay[0], "zpos", 9);
-	BAD(EINVAL, "zpos out of range");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->primary, "FB_ID", 0xdead);
-	BAD(EINVAL, "unknown FB id value");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->crtc_id, "TRANSFORM", 0xdead);
-	BAD(EINVAL, "unknown blob id value");
 	mmx_do(mmx_blob_create(d, bad_transform, sizeof(bad_transform), &blob));
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->crtc_id, "TRANSFORM", blob);
-	BAD(EINVAL, "TRANSFORM blob of the wrong size (TEST_ONLY check)");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->primary, "SRC_W", 16 << 16);	/* 320 wide: 20x */
-	BAD(ERANGE, "scaling beyond 8x (TEST_ONLY check)");
-	memset(&s, 0, sizeof(s));
-	tset_add(d, &s, o->primary, "CRTC_ID", 0xdead);
-	BAD(EINVAL, "unknown CRTC_ID value");
+	{
+		/* One property (PROP of PROP_OBJ, set on OBJ) the set refuses. */
+		const struct {
+			uint32_t obj, prop_obj;
+			const char *prop;
+			uint64_t value;
+			int err;
+			const char *what;
+		} bad[] = {
+			{ 0xdead, o->primary, "FB_ID", c.fb[1]->id, ENOENT,
+			  "unknown object" },
+			{ c.fb[1]->id, o->primary, "FB_ID", 0, ENOENT,
+			  "an object without properties (an FB)" },
+			{ o->primary, o->crtc_id, "ACTIVE", 1, ENOENT,
+			  "a property the plane does not have" },
+			{ o->crtc_id, o->crtc_id, "ACTIVE", 1, EINVAL,
+			  "ACTIVE (modeset)" },
+			{ o->crtc_id, o->crtc_id, "MODE_ID", 0, EINVAL,
+			  "MODE_ID (modeset)" },
+			{ o->primary, o->primary, "IN_FENCE_FD", (uint64_t)-1,
+			  EINVAL, "IN_FENCE_FD" },
+			{ o->primary, o->primary, "type", 1, EINVAL,
+			  "immutable plane type" },
+			{ o->conn_id, o->conn_id, "CRTC_ID", o->crtc_id, EINVAL,
+			  "a connector" },
+			{ o->primary, o->primary, "alpha", 0x10000, EINVAL,
+			  "alpha out of range" },
+			{ o->primary, o->primary, "pixel blend mode", 77, EINVAL,
+			  "unknown blend mode" },
+			{ o->overlay[0], o->overlay[0], "zpos", 9, EINVAL,
+			  "zpos out of range" },
+			{ o->primary, o->primary, "FB_ID", 0xdead, EINVAL,
+			  "unknown FB id value" },
+			{ o->crtc_id, o->crtc_id, "TRANSFORM", 0xdead, EINVAL,
+			  "unknown blob id value" },
+			{ o->crtc_id, o->crtc_id, "TRANSFORM", blob, EINVAL,
+			  "TRANSFORM blob of the wrong size (TEST_ONLY check)" },
+			/* 320 wide: 20x */
+			{ o->primary, o->primary, "SRC_W", 16 << 16, ERANGE,
+			  "scaling beyond 8x (TEST_ONLY check)" },
+			{ o->primary, o->primary, "CRTC_ID", 0xdead, EINVAL,
+			  "unknown CRTC_ID value" },
+		};
+
+		for (size_t i = 0; i < MMX_ARRAY_SIZE(bad); i++) {
+			memset(&s, 0, sizeof(s));
+			tset_add_id(&s, bad[i].obj,
+				    mmx_prop_id(d, bad[i].prop_obj, bad[i].prop),
+				    bad[i].value);
+			BAD(bad[i].err, bad[i].what);
+		}
+	}
 	if (d->n_outputs > 1) {
 		struct mmx_output *o1 = &d->out[1];
 
@@ -922,12 +927,9 @@ static void test_fb_removed(struct mmx_dev *d)
 	struct ctx c;
 	uint32_t x_id;
 
-	setup(d, &c);
-	measure_crcs(&c, 4);
-	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
+	setup_recorded(d, &c, 4, &rec);
 	x = c.fb[3];
 	x_id = x->id;
-	rec_start(d, c.o, &rec);
 	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
 	tset_flip(d, &s, c.o, x_id);
 	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
@@ -1544,11 +1546,8 @@ static void test_bench(struct mmx_dev *d)
 	int clean = 0, clean_exact = 0;
 
 	mmx_assert(b);
-	setup(d, &c);
-	measure_crcs(&c, 4);
-	mmx_do(mmx_output_set(d, c.o, &c.mode, c.fb[0], 0, 0));
+	setup_recorded(d, &c, 4, &rec);
 	srand(1);
-	rec_start(d, c.o, &rec);
 	last_vblank(&c, &seq0, &t0);
 	for (i = 0; i < n; i++) {
 		int k = rand() % 10;
@@ -1696,8 +1695,4 @@ static const struct mmx_subtest tests[] = {
 	  test_bench, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx timed atomic commits", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx timed atomic commits", tests)

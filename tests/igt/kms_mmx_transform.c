@@ -367,16 +367,6 @@ static void xf_clear(struct mmx_dev *d)
 		     strerror(-ret));
 }
 
-static struct mmx_output *output0(struct mmx_dev *d)
-{
-	struct mmx_output *o = &d->out[0];
-
-	mmx_assert_f(d->n_outputs > 0 && o->primary && o->n_overlays == 2 &&
-		     o->cursor && o->wb_conn_id,
-		     "output 0 lacks planes or writeback");
-	return o;
-}
-
 static const drmModeModeInfo *small_mode(void)
 {
 	static drmModeModeInfo m;
@@ -414,11 +404,8 @@ static void req_transform(struct mmx_dev *d, struct mmx_req *r,
 static struct mmx_fb *random_fb(struct mmx_dev *d, int w, int h,
 				uint32_t seed)
 {
-	struct mmx_fb *fb = mmx_fb_new(d, (uint32_t)w, (uint32_t)h,
-				       DRM_FORMAT_XRGB8888);
-
-	mmx_fb_random(fb, seed, MMX_ALPHA_ANY);
-	return fb;
+	return mmx_fb_new_random(d, (uint32_t)w, (uint32_t)h,
+				 DRM_FORMAT_XRGB8888, seed, MMX_ALPHA_ANY);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -526,7 +513,7 @@ static bool frames_equal(const struct mmx_fb *a, const struct mmx_fb *b)
 
 static void test_identity_blob(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *wb0 = mmx_wb_fb(d, small_mode(), 0);
 	struct mmx_fb *wb1 = mmx_wb_fb(d, small_mode(), 0);
 	struct mmx_ref_plane p[2];
@@ -587,7 +574,7 @@ struct xf_test {
 static void test_transform(struct mmx_dev *d, const void *arg)
 {
 	const struct xf_test *xt = arg;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_ref_plane p;
 	struct mmx_req *r;
 	struct xf x;
@@ -631,7 +618,7 @@ static void test_transform(struct mmx_dev *d, const void *arg)
 
 static void test_crc_follows_transform(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = random_fb(d, MW, MH, 21);
 	struct mmx_fb *rot = mmx_fb_new(d, MW, MH, DRM_FORMAT_XRGB8888);
 	struct mmx_ref_plane p = mmx_ref_fb(fb, 0, 0);
@@ -716,7 +703,7 @@ static void test_overlay_and_cursor(struct mmx_dev *d)
 		{ XF_ROT90, FILTER_NEAREST },
 		{ XF_SCALE_2, FILTER_BILINEAR },
 	};
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	size_t i;
 
 	xf_clear(d);
@@ -811,7 +798,7 @@ static void test_pan_no_modeset(struct mmx_dev *d)
 	static const int offsets[][2] = {
 		{ 10, 20 }, { 37, 51 }, { 0, 0 }, { -1, -1 }, { 123, 7 },
 	};
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb;
 	struct mmx_ref_plane p;
 	struct mmx_req *r;
@@ -891,7 +878,7 @@ static void test_mode_change(struct mmx_dev *d)
 {
 	static const enum xf_case cases[] = { XF_ROT90, XF_ROT_10DEG,
 					      XF_KEYSTONE };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	drmModeModeInfo big;
 	size_t i;
 
@@ -937,7 +924,7 @@ static void test_mode_change(struct mmx_dev *d)
 /* A CRTC space of 1280x960 (scale 8): the composer's space grows. */
 static void test_large_space(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_ref_plane p[2];
 	struct mmx_req *r;
 	struct xf x;
@@ -997,7 +984,7 @@ static long long compose_stat(struct mmx_dev *d, int index, const char *key)
  */
 static void test_close_abandons_frame(struct mmx_dev *d)
 {
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	long long before, after = -1, frames, last_us = 0;
 	struct mmx_ref_plane p;
 	drmModeModeInfo mode;
@@ -1064,6 +1051,18 @@ static void check_plain(struct mmx_dev *d, struct mmx_output *o,
 	xf_check(d, o, small_mode(), &id, FILTER_NEAREST, p, 1, what);
 }
 
+/* The left and right MW x MH halves of the 2MW x MH SCREEN. */
+static void side_by_side(const struct mmx_fb *screen,
+			 struct mmx_ref_plane *left,
+			 struct mmx_ref_plane *right)
+{
+	*left = mmx_ref_fb(screen, 0, 0);
+	left->w = MW;
+	left->h = MH;
+	*right = *left;
+	right->src_x = MW;
+}
+
 static void test_screen_growth(struct mmx_dev *d)
 {
 	struct mmx_output *o0, *o1;
@@ -1084,11 +1083,7 @@ static void test_screen_growth(struct mmx_dev *d)
 
 	/* two 160x120 outputs side by side on a 320x120 screen */
 	small = random_fb(d, 2 * MW, MH, 80);
-	p0 = mmx_ref_fb(small, 0, 0);
-	p0.w = MW;
-	p0.h = MH;
-	p1 = p0;
-	p1.src_x = MW;
+	side_by_side(small, &p0, &p1);
 	r = mmx_req_new(d);
 	mmx_req_output_on(r, o0, small_mode());
 	mmx_req_output_on(r, o1, small_mode());
@@ -1133,11 +1128,7 @@ static void test_screen_growth(struct mmx_dev *d)
 	check_plain(d, o1, &p1, "right-on-480x240");
 
 	/* and back to the small screen, blocking */
-	p0 = mmx_ref_fb(small, 0, 0);
-	p0.w = MW;
-	p0.h = MH;
-	p1 = p0;
-	p1.src_x = MW;
+	side_by_side(small, &p0, &p1);
 	r = mmx_req_new(d);
 	req_ref_plane(r, o0->primary, o0, &p0);
 	req_ref_plane(r, o1->primary, o1, &p1);
@@ -1290,7 +1281,7 @@ static void reject_blob_sizes(struct mmx_dev *d, uint32_t crtc,
 static void test_invalid(struct mmx_dev *d)
 {
 	const int64_t L = MMX_TRANSFORM_SPACE_MAX;
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_fb *fb = random_fb(d, 2 * MW, 2 * MH, 90);
 	struct mmx_ref_plane p = mmx_ref_fb(fb, 0, 0);
 	uint8_t bytes[2 * sizeof(struct drm_mmx_transform)];
@@ -1412,7 +1403,7 @@ static void test_invalid_crtc_off(struct mmx_dev *d)
 	const int64_t minus_id[9] = { -Q, 0, 0, 0, -Q, 0, 0, 0, -Q };
 	const int64_t entry[9] = { Q << 15, 0, 0, 0, Q, 0, 0, 0, Q };
 	const int64_t far[9] = { Q, 0, 8190 * Q, 0, Q, 0, 0, 0, Q };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct kv okv = { o->crtc_id, "TRANSFORM", 0 };
 	struct mmx_snapshot before;
 	int ret;
@@ -1471,7 +1462,7 @@ static void test_precision_limits(struct mmx_dev *d)
 	 * c = 2^-14 is 1/35841 of it (accepted), 2^-15 1/71681 (refused).
 	 */
 	const int64_t w_out[9] = { Q, 0, 0, 0, Q, 0, Q / 128, Q / 128, 1 };
-	struct mmx_output *o = output0(d);
+	struct mmx_output *o = mmx_output0(d);
 	struct mmx_ref_plane p;
 	struct mmx_req *r;
 	struct xf id, pinch;

@@ -655,8 +655,4 @@ static const struct mmx_subtest tests[] = {
 	  test_host_error, NULL, NULL },
 };
 
-int main(int argc, char **argv)
-{
-	return mmx_main(argc, argv, "mmx virtio-gpu backend", tests,
-			MMX_ARRAY_SIZE(tests));
-}
+MMX_MAIN("mmx virtio-gpu backend", tests)

@@ -952,8 +952,7 @@ static int expect_refused(const char *s)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "spec", required_argument, NULL, 's' },
-		{ "subtest", required_argument, NULL, 't' },
+		MEDIA_CLIENT_OPTIONS,
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "expect-refused", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
@@ -961,13 +960,9 @@ int main(int argc, char **argv)
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (media_client_option(opt, optarg, &spec, &only))
+			continue;
 		switch (opt) {
-		case 's':
-			spec = optarg;
-			break;
-		case 't':
-			only = optarg;
-			break;
 		case 'c':
 			cycles = atoi(optarg);
 			break;

@@ -661,25 +661,15 @@ out:
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "spec", required_argument, NULL, 's' },
-		{ "subtest", required_argument, NULL, 't' },
+		MEDIA_CLIENT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *err;
 	int opt, skip = 0;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			spec = optarg;
-			break;
-		case 't':
-			only = optarg;
-			break;
-		default:
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1)
+		if (!media_client_option(opt, optarg, &spec, &only))
 			return 2;
-		}
-	}
 	err = setup();
 	if (!err && (g.mw < 2 * W || g.mh < 2 * H))
 		err = ERR("mode %ux%u below 640x480", g.mw, g.mh);

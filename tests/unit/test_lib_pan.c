@@ -24,20 +24,7 @@
 static int prepare(struct mmx_transform *t, const double *m,
 		   uint32_t rotation, uint32_t w, uint32_t h)
 {
-	int64_t f[9];
-	double e[9];
-	s64 s[9];
-	int i, ret;
-
-	ret = mmx_matrix_effective(e, m, rotation, w, h);
-	if (ret)
-		return ret;
-	ret = mmx_matrix_to_fixed(f, e);
-	if (ret)
-		return ret;
-	for (i = 0; i < 9; i++)
-		s[i] = f[i];
-	return mmx_transform_prepare(t, s, w, h, 8192);
+	return mmx_matrix_prepare(t, NULL, m, rotation, w, h, 8192);
 }
 
 static struct mmx_panning pan(u32 w, u32 h, u32 l, u32 t)

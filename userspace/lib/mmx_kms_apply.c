@@ -490,23 +490,16 @@ static int mmx_want_transform(struct mmx_kms *k, struct mmx_want *w,
 	struct mmx_want_crtc *wc = &w->crtc[i];
 	uint32_t mw = wc->mode.hdisplay, mh = wc->mode.vdisplay;
 	struct mmx_panning pan;
-	double m[9];
 	char buf[32];
-	s64 e[9];
-	int ret, n;
+	int ret;
 
-	ret = mmx_matrix_effective(m, wc->transform.identity ? NULL :
-				   wc->transform.matrix, wc->rotation, mw, mh);
-	if (!ret)
-		ret = mmx_matrix_to_fixed(wc->fixed, m);
-	if (ret)
+	ret = mmx_matrix_prepare(&wc->t, wc->fixed, wc->transform.identity ?
+				 NULL : wc->transform.matrix, wc->rotation,
+				 mw, mh, MMX_TRANSFORM_SPACE_MAX);
+	if (ret == -ERANGE)
 		return mmx_error_set(err, -EINVAL,
 				     "output %s: transform out of range (entries must stay below 32768)",
 				     mmx_want_name(k, w, i, buf, sizeof(buf)));
-	for (n = 0; n < 9; n++)
-		e[n] = wc->fixed[n];
-	ret = mmx_transform_prepare(&wc->t, e, mw, mh,
-				    MMX_TRANSFORM_SPACE_MAX);
 	if (ret)
 		return mmx_error_set(err, -EINVAL,
 				     "output %s: transform refused for the %ux%u mode (singular, line at infinity on screen or bounding box beyond %d pixels)",

@@ -237,28 +237,35 @@ int mmx_matrix_effective(double out[9], const double transform[9],
 	return 0;
 }
 
+int mmx_matrix_prepare(struct mmx_transform *t, int64_t fixed[9],
+		       const double transform[9], uint32_t rotation,
+		       uint32_t width, uint32_t height, int32_t space_max)
+{
+	int64_t f[9];
+	s64 entries[9];
+	double m[9];
+	int i;
+
+	if (mmx_matrix_effective(m, transform, rotation, width, height) ||
+	    mmx_matrix_to_fixed(f, m))
+		return -ERANGE;
+	for (i = 0; i < 9; i++)
+		entries[i] = f[i];
+	if (fixed)
+		memcpy(fixed, f, sizeof(f));
+	return mmx_transform_prepare(t, entries, width, height, space_max) ?
+	       -EINVAL : 0;
+}
+
 int mmx_crtc_bbox(const double transform[9], uint32_t rotation,
 		  uint32_t width, uint32_t height, int32_t *x, int32_t *y,
 		  uint32_t *w, uint32_t *h)
 {
 	struct mmx_transform t;
-	int64_t fixed[9];
-	s64 entries[9];
-	double m[9];
-	int ret, i;
 
-	ret = mmx_matrix_effective(m, transform, rotation, width, height);
-	if (ret)
-		return ret;
-	ret = mmx_matrix_to_fixed(fixed, m);
-	if (ret)
-		return ret;
-	for (i = 0; i < 9; i++)
-		entries[i] = fixed[i];
-	ret = mmx_transform_prepare(&t, entries, width, height,
-				    MMX_TRANSFORM_SPACE_MAX);
-	if (ret)
-		return ret;
+	if (mmx_matrix_prepare(&t, NULL, transform, rotation, width, height,
+			       MMX_TRANSFORM_SPACE_MAX))
+		return -EINVAL;
 	mmx_transform_bbox(&t, x, y, w, h);
 	return 0;
 }

@@ -658,6 +658,16 @@ uint32_t mmx_plane_of(struct mmx_output *o, enum mmx_plane_kind kind, int n)
 	return 0;
 }
 
+struct mmx_output *mmx_output0(struct mmx_dev *d)
+{
+	struct mmx_output *o = &d->out[0];
+
+	mmx_assert_f(d->n_outputs > 0 && o->primary && o->n_overlays == 2 &&
+		     o->cursor && o->wb_conn_id,
+		     "output 0 lacks planes or writeback");
+	return o;
+}
+
 static int lowest_bit(uint32_t mask)
 {
 	int i;
@@ -1089,22 +1099,50 @@ void mmx_req_plane(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
 		   uint32_t fb_id, int src_x, int src_y, int src_w, int src_h,
 		   int crtc_x, int crtc_y, int crtc_w, int crtc_h)
 {
+	mmx_req_plane_fixed(r, plane, crtc_id, fb_id, (uint64_t)src_x << 16,
+			    (uint64_t)src_y << 16, (uint64_t)src_w << 16,
+			    (uint64_t)src_h << 16, crtc_x, crtc_y,
+			    (uint64_t)crtc_w, (uint64_t)crtc_h);
+}
+
+void mmx_req_plane_fixed(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
+			 uint32_t fb_id, uint64_t src_x, uint64_t src_y,
+			 uint64_t src_w, uint64_t src_h, int64_t crtc_x,
+			 int64_t crtc_y, uint64_t crtc_w, uint64_t crtc_h)
+{
 	mmx_req_add(r, plane, "FB_ID", fb_id);
 	mmx_req_add(r, plane, "CRTC_ID", crtc_id);
-	mmx_req_add(r, plane, "SRC_X", (uint64_t)src_x << 16);
-	mmx_req_add(r, plane, "SRC_Y", (uint64_t)src_y << 16);
-	mmx_req_add(r, plane, "SRC_W", (uint64_t)src_w << 16);
-	mmx_req_add(r, plane, "SRC_H", (uint64_t)src_h << 16);
-	mmx_req_add(r, plane, "CRTC_X", (uint64_t)(int64_t)crtc_x);
-	mmx_req_add(r, plane, "CRTC_Y", (uint64_t)(int64_t)crtc_y);
-	mmx_req_add(r, plane, "CRTC_W", (uint64_t)crtc_w);
-	mmx_req_add(r, plane, "CRTC_H", (uint64_t)crtc_h);
+	mmx_req_add(r, plane, "SRC_X", src_x);
+	mmx_req_add(r, plane, "SRC_Y", src_y);
+	mmx_req_add(r, plane, "SRC_W", src_w);
+	mmx_req_add(r, plane, "SRC_H", src_h);
+	mmx_req_add(r, plane, "CRTC_X", (uint64_t)crtc_x);
+	mmx_req_add(r, plane, "CRTC_Y", (uint64_t)crtc_y);
+	mmx_req_add(r, plane, "CRTC_W", crtc_w);
+	mmx_req_add(r, plane, "CRTC_H", crtc_h);
 }
 
 void mmx_req_plane_off(struct mmx_req *r, uint32_t plane)
 {
 	mmx_req_add(r, plane, "FB_ID", 0);
 	mmx_req_add(r, plane, "CRTC_ID", 0);
+}
+
+void mmx_req_planes_off_but(struct mmx_req *r, const struct mmx_output *o,
+			    const uint32_t *shown, int n)
+{
+	const uint32_t all[4] = { o->primary, o->overlay[0], o->overlay[1],
+				  o->cursor };
+	int i, k;
+
+	for (k = 0; k < 4; k++) {
+		bool used = false;
+
+		for (i = 0; i < n; i++)
+			used |= shown[i] == all[k];
+		if (!used)
+			mmx_req_plane_off(r, all[k]);
+	}
 }
 
 void mmx_req_output_on(struct mmx_req *r, struct mmx_output *o,
@@ -1685,6 +1723,16 @@ void mmx_fb_random(struct mmx_fb *fb, uint32_t seed, enum mmx_alpha_mode am)
 			mmx_fb_put_raw(fb, x, y, raw);
 		}
 	}
+}
+
+struct mmx_fb *mmx_fb_new_random(struct mmx_dev *d, uint32_t w, uint32_t h,
+				 uint32_t format, uint32_t seed,
+				 enum mmx_alpha_mode am)
+{
+	struct mmx_fb *fb = mmx_fb_new(d, w, h, format);
+
+	mmx_fb_random(fb, seed, am);
+	return fb;
 }
 
 void mmx_fb_copy(struct mmx_fb *dst, const struct mmx_fb *src)

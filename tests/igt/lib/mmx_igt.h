@@ -69,6 +69,14 @@ struct mmx_subtest {
 int mmx_main(int argc, char **argv, const char *summary,
 	     const struct mmx_subtest *tests, size_t n_tests);
 
+/* A test program's main(): mmx_main() on the array TESTS (like igt_main). */
+#define MMX_MAIN(summary, tests)					\
+	int main(int argc, char **argv)					\
+	{								\
+		return mmx_main(argc, argv, summary, tests,		\
+				MMX_ARRAY_SIZE(tests));			\
+	}
+
 /* Name of the subtest being run (for messages). */
 const char *mmx_current_subtest(void);
 extern bool mmx_verbose;
@@ -252,6 +260,11 @@ int mmx_open_client(struct mmx_dev *d, bool atomic, bool writeback);
 int mmx_plane_type(struct mmx_dev *d, uint32_t plane_id);
 uint32_t mmx_plane_of(struct mmx_output *o, enum mmx_plane_kind kind,
 		      int n);
+/*
+ * Output 0 with all its planes (primary, two overlays, cursor) and a
+ * writeback connector; fails the subtest otherwise.
+ */
+struct mmx_output *mmx_output0(struct mmx_dev *d);
 
 /* ------------------------------------------------------------------------ */
 /* Properties and atomic requests                                           */
@@ -289,7 +302,15 @@ void mmx_req_set_user_data(struct mmx_req *r, uint64_t user_data);
 void mmx_req_plane(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
 		   uint32_t fb_id, int src_x, int src_y, int src_w, int src_h,
 		   int crtc_x, int crtc_y, int crtc_w, int crtc_h);
+/* Same as the properties take it: a 16.16 source, any CRTC position. */
+void mmx_req_plane_fixed(struct mmx_req *r, uint32_t plane, uint32_t crtc_id,
+			 uint32_t fb_id, uint64_t src_x, uint64_t src_y,
+			 uint64_t src_w, uint64_t src_h, int64_t crtc_x,
+			 int64_t crtc_y, uint64_t crtc_w, uint64_t crtc_h);
 void mmx_req_plane_off(struct mmx_req *r, uint32_t plane);
+/* Every plane of O off but those of SHOWN[0..N). */
+void mmx_req_planes_off_but(struct mmx_req *r, const struct mmx_output *o,
+			    const uint32_t *shown, int n);
 
 /* Outputs: connector -> CRTC, MODE_ID blob, ACTIVE. */
 void mmx_req_output_on(struct mmx_req *r, struct mmx_output *o,
@@ -416,6 +437,10 @@ enum mmx_alpha_mode {
 };
 /* Random raw pixels (deterministic for SEED); alpha constrained as asked. */
 void mmx_fb_random(struct mmx_fb *fb, uint32_t seed, enum mmx_alpha_mode am);
+/* A new FB (mmx_fb_new()) filled by mmx_fb_random(). */
+struct mmx_fb *mmx_fb_new_random(struct mmx_dev *d, uint32_t w, uint32_t h,
+				 uint32_t format, uint32_t seed,
+				 enum mmx_alpha_mode am);
 /* Copy FB contents pixel by pixel (same size) converting through ARGB. */
 void mmx_fb_copy(struct mmx_fb *dst, const struct mmx_fb *src);
 

@@ -20,6 +20,21 @@ int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
+int media_client_option(int opt, const char *arg, const char **spec,
+			const char **only)
+{
+	switch (opt) {
+	case 's':
+		*spec = arg;
+		return 1;
+	case 't':
+		*only = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int subtest_wanted(const char *only, const char *name)
 {
 	const char *p = only;
