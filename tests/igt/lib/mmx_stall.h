@@ -21,5 +21,11 @@ void mmx_stall_monitor_stop(void);
 bool mmx_stalled(int64_t a, int64_t b);
 /* Stalls recorded since the last start. */
 unsigned int mmx_stall_count(void);
+/*
+ * Whether the guest kernel is built with KASAN (the debug kernel of make
+ * check-debug): its instrumentation makes the driver's work, composition
+ * above all, several times slower, so timing criteria are not judged there.
+ */
+bool mmx_kernel_sanitized(void);
 
 #endif /* MMX_STALL_H */
