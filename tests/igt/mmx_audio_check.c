@@ -30,14 +30,18 @@
 #include "mmx_audio_pattern.h"
 
 #define MAX_PAIRS	40000
+#define MAX_QUERIES	40000
+/* The card's position at a time: a line through the pairs this near it. */
+#define LOCAL_FIT_NS	(150 * 1000000ll)
 /* An iteration of the loop later than this means the emulator stalled. */
 #define STALL_NS	(150 * 1000000ll)
 /* Clocks are anchored after this much playing (the fit settles). */
 #define WARMUP_NS	(300 * 1000000ll)
 #define RUN_TIMEOUT_NS	(30 * MMX_NSEC_PER_SEC)
-/* The card's rate against CLOCK_MONOTONIC: a loaded emulator's drift; a bug */
-#define RATE_DRIFT_PPM	10000
+/* The card's rate against CLOCK_MONOTONIC beyond a loaded emulator's drift */
 #define RATE_WRONG_PPM	50000
+/* A card whose pairs stray further from one line is not steady. */
+#define CARD_STEADY_MS	5.0
 
 struct run {
 	bool done;
@@ -56,6 +60,8 @@ struct run {
 	int64_t running0;	/* when the device was first seen running */
 	int64_t mono0, value_last;
 	double off_min, off_max;	/* value - elapsed, ms, after warm-up */
+	int nq;
+	int64_t *qt, *qv;		/* (CLOCK_MONOTONIC, value) per query */
 	/* the clock stopped for a while */
 	int64_t stop_at, start_at, gap_value;
 	/* stalls */
@@ -138,7 +144,9 @@ static void run_playback(void)
 	R.done = true;
 	R.px = calloc(MAX_PAIRS, sizeof(*R.px));
 	R.py = calloc(MAX_PAIRS, sizeof(*R.py));
-	if (!R.px || !R.py)
+	R.qt = calloc(MAX_QUERIES, sizeof(*R.qt));
+	R.qv = calloc(MAX_QUERIES, sizeof(*R.qv));
+	if (!R.px || !R.py || !R.qt || !R.qv)
 		FAIL_RUN(-ENOMEM, "allocating");
 	r = mmx_audio_open(&cfg, &a, &err);
 	if (r) {
@@ -215,6 +223,10 @@ static void run_playback(void)
 		if (st.value < R.value_last)
 			R.backwards++;
 		R.value_last = st.value;
+		if (R.nq < MAX_QUERIES) {
+			R.qt[R.nq] = now;
+			R.qv[R.nq++] = st.value;
+		}
 		{
 			double off = (st.value - (now - R.mono0)) / 1e6;
 
@@ -303,15 +315,26 @@ static void test_play_schedule(struct mmx_dev *d)
 	 * card's measured rate (pcm-clock judges that rate).
 	 */
 	mmx_assert_gt(R.npairs, 50);
-	apart = (double)(AP_SINE_FRAMES + 2400) * pairs_slope(0) / 1e9;
-	mmx_assert_f(fabs((R.plays[2].end_ns - R.plays[1].end_ns) / 1e9 -
-			  apart) < 0.05, "ends %.3f s apart, %.3f s expected",
-		     (R.plays[2].end_ns - R.plays[1].end_ns) / 1e9, apart);
 	mmx_assert_gte(R.stats.frames_written, AP_POS_END);
 	/* the silence: everything written but the three plays */
 	mmx_assert_eq(R.stats.silence_frames,
 		      R.stats.frames_written - 2 * AP_MARK_FRAMES -
 		      AP_SINE_FRAMES);
+	apart = (double)(AP_SINE_FRAMES + 2400) * pairs_slope(0) / 1e9;
+	mmx_info("ends %.3f s apart, %.3f s at the card's rate",
+		 (R.plays[2].end_ns - R.plays[1].end_ns) / 1e9, apart);
+	/*
+	 * A stall moves the fit under the ends' times after they were
+	 * taken: their distance is judged only when the emulator ran
+	 * smoothly (the frame positions above are exact either way).
+	 */
+	if (R.stalls || R.stats.xruns)
+		mmx_skip("the emulator stalled (%ld stalls, %llu xruns): the "
+			 "ends' times not judged", R.stalls,
+			 (unsigned long long)R.stats.xruns);
+	mmx_assert_f(fabs((R.plays[2].end_ns - R.plays[1].end_ns) / 1e9 -
+			  apart) < 0.05, "ends %.3f s apart, %.3f s expected",
+		     (R.plays[2].end_ns - R.plays[1].end_ns) / 1e9, apart);
 }
 
 /* Least-squares ns per frame of the recorded pairs. */
@@ -336,55 +359,140 @@ static double pairs_slope(int from)
 	return sxy / sxx;
 }
 
+/*
+ * Where the card was at CLOCK_MONOTONIC t, in its ns (frames at the
+ * nominal rate): a least-squares line through the pairs within
+ * LOCAL_FIT_NS of t. It follows the card when a loaded emulator changes
+ * its pace, and smooths the pairs' jitter.
+ */
+static double card_ns_at(int64_t t)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0;
+	int i, n = 0;
+
+	for (i = 0; i < R.npairs; i++) {
+		if (llabs(R.py[i] - t) > LOCAL_FIT_NS)
+			continue;
+		mx += R.px[i] - R.px[0];
+		my += R.py[i] - t;
+		n++;
+	}
+	if (n < 2)
+		return NAN;
+	mx /= n;
+	my /= n;
+	for (i = 0; i < R.npairs; i++) {
+		double dx, dy;
+
+		if (llabs(R.py[i] - t) > LOCAL_FIT_NS)
+			continue;
+		dx = R.px[i] - R.px[0] - mx;
+		dy = R.py[i] - t - my;
+		sxx += dx * dx;
+		sxy += dx * dy;
+	}
+	/* x where the line reaches y = t */
+	return (R.px[0] + mx - my * sxx / sxy) * 1e9 / AP_RATE;
+}
+
+/*
+ * How far, in ms, the pairs from index from on stray from their
+ * least-squares line.
+ */
+static double pairs_stray_ms(int from)
+{
+	double slope = pairs_slope(from), mx = 0, my = 0, worst = 0;
+	int i, n = R.npairs - from;
+
+	for (i = from; i < R.npairs; i++) {
+		mx += R.px[i] - R.px[from];
+		my += R.py[i] - R.py[from];
+	}
+	mx /= n;
+	my /= n;
+	for (i = from; i < R.npairs; i++) {
+		double d = R.py[i] - R.py[from] - my -
+			   slope * (R.px[i] - R.px[from] - mx);
+
+		if (fabs(d) > worst)
+			worst = fabs(d);
+	}
+	return worst / 1e6;
+}
+
 static void test_pcm_clock(struct mmx_dev *d)
 {
-	double nominal = 1e9 / AP_RATE, slope, ppm, span, gap_err;
+	double nominal = 1e9 / AP_RATE, slope, ppm, gap, gap_err;
+	double dev, dev_min = 1e9, dev_max = -1e9, anchor, stray;
 	int i;
 
 	(void)d;
 	require_run();
 	mmx_assert_gt(R.npairs, 50);
+	mmx_assert_gt(R.nq, 50);
 	slope = pairs_slope(0);
 	ppm = (slope / nominal - 1) * 1e6;
-	span = R.off_max - R.off_min;
-	gap_err = (R.gap_value - (R.start_at - R.stop_at)) / 1e6;
+	/* the card's steadiness while the clock was read */
+	for (i = 0; i < R.npairs - 50 && R.py[i] < R.mono0; i++)
+		;
+	stray = pairs_stray_ms(i);
+	/* the card's time while the second clock stood still */
+	gap = card_ns_at(R.start_at) - card_ns_at(R.stop_at);
+	gap_err = (R.gap_value - gap) / 1e6;
+	/* the first clock against the card's time since its anchor */
+	anchor = card_ns_at(R.mono0);
+	for (i = 0; i < R.nq; i++) {
+		dev = (R.qv[i] - (card_ns_at(R.qt[i]) - anchor)) / 1e6;
+		if (dev < dev_min)
+			dev_min = dev;
+		if (dev > dev_max)
+			dev_max = dev;
+	}
 	mmx_info("%d position pairs over %.2f s; rate %.6f (%+.0f ppm); "
-		 "fit residual %.3f ms", R.npairs,
+		 "after the anchor within %.3f ms of one line; fit residual %.3f ms", R.npairs,
 		 (R.py[R.npairs - 1] - R.py[0]) / 1e9, nominal / slope, -ppm,
-		 R.residual / 1e6);
-	mmx_info("clock - CLOCK_MONOTONIC: %.3f .. %.3f ms (span %.3f ms) "
-		 "over %ld queries, %ld backwards",
-		 R.off_min, R.off_max, span, R.queries, R.backwards);
-	mmx_info("clock stopped for %.3f ms: continued %.3f ms behind the "
-		 "other (error %.3f ms)", (R.start_at - R.stop_at) / 1e6,
+		 stray, R.residual / 1e6);
+	mmx_info("clock - card: %.3f .. %.3f ms over %d queries; clock - "
+		 "CLOCK_MONOTONIC: %.3f .. %.3f ms; %ld backwards",
+		 dev_min, dev_max, R.nq, R.off_min, R.off_max, R.backwards);
+	mmx_info("clock stopped for %.3f ms (%.3f ms of the card's): "
+		 "continued %.3f ms behind the other (error %.3f ms)",
+		 (R.start_at - R.stop_at) / 1e6, gap / 1e6,
 		 R.gap_value / 1e6, gap_err);
 	mmx_info("loop: longest gap %.1f ms, %ld stalls", R.max_gap_ms,
 		 R.stalls);
 	for (i = 1; i < R.npairs; i++)
 		mmx_assert(R.py[i] >= R.py[i - 1] && R.px[i] > R.px[i - 1]);
 	mmx_assert_eq(R.backwards, 0);
+	/*
+	 * The card is the clock's master. An emulated card on a loaded host
+	 * drifts from the guest's CLOCK_MONOTONIC by up to a few percent
+	 * (3.4% measured with six busy loops on two cores); a sample-rate
+	 * mistake is 8.8% (44.1 kHz for 48 kHz) or more.
+	 */
+	mmx_assert_f(fabs(ppm) < RATE_WRONG_PPM, "rate off by %.0f ppm", ppm);
 	if (R.stalls || R.stats.xruns)
 		mmx_skip("the emulator stalled (%ld stalls, %llu xruns): "
 			 "timing not judged", R.stalls,
 			 (unsigned long long)R.stats.xruns);
+	/* a clock that never stopped, or never started again, is off by
+	 * the whole gap */
 	mmx_assert_f(fabs(gap_err) < 5, "stopped clock off by %.3f ms",
 		     gap_err);
 	/*
-	 * The card is the clock's master. An emulated card on a loaded host
-	 * drifts from the guest's CLOCK_MONOTONIC by up to a few percent
-	 * (2.2% measured at load 7, without a stall); a sample-rate mistake
-	 * is 8.8% (44.1 kHz for 48 kHz) or more. Beyond 1% the offsets to
-	 * CLOCK_MONOTONIC only measure the emulator: not judged.
+	 * The clock follows a fit over the latest pairs: a card whose pace
+	 * changes (QEMU's HDA codec catching up after its audio timer was
+	 * starved) leaves it behind for a while.
 	 */
-	mmx_assert_f(fabs(ppm) < RATE_WRONG_PPM, "rate off by %.0f ppm", ppm);
-	if (fabs(ppm) >= RATE_DRIFT_PPM)
-		mmx_skip("the emulated card ran %+.1f%% off CLOCK_MONOTONIC (host under load): offsets to it not judged",
-			 -ppm / 1e4);
-	mmx_assert_f(span < 20, "clock vs CLOCK_MONOTONIC spans %.3f ms",
-		     span);
-	mmx_assert_f(fabs(R.off_min) < 10 && fabs(R.off_max) < 10,
-		     "clock vs CLOCK_MONOTONIC %.3f .. %.3f ms", R.off_min,
-		     R.off_max);
+	if ((dev_max - dev_min >= 20 || fabs(dev_min) >= 10 ||
+	     fabs(dev_max) >= 10) && stray > CARD_STEADY_MS)
+		mmx_skip("the emulated card strayed %.1f ms from a steady rate "
+			 "(host under load): the clock's distance to it not "
+			 "judged", stray);
+	mmx_assert_f(dev_max - dev_min < 20, "clock vs card spans %.3f ms",
+		     dev_max - dev_min);
+	mmx_assert_f(fabs(dev_min) < 10 && fabs(dev_max) < 10,
+		     "clock vs card %.3f .. %.3f ms", dev_min, dev_max);
 }
 
 static void test_vblank_clock(struct mmx_dev *d)
@@ -462,9 +570,9 @@ static void test_vblank_clock(struct mmx_dev *d)
 }
 
 static const struct mmx_subtest tests[] = {
-	{ "play-schedule", "three plays queued out of order and one retracted through ALSA: each completes at its stream position, nothing late, the rest silence (the host checks the WAV)",
+	{ "play-schedule", "three plays queued out of order and one retracted through ALSA: each completes at its stream position, nothing late, the rest silence, the ends' times the stream distance apart when the emulator did not stall (the host checks the WAV)",
 	  test_play_schedule, NULL, NULL },
-	{ "pcm-clock", "the PCM position mapped to CLOCK_MONOTONIC: strictly increasing pairs, rate 1.0 within 5% (a sample-rate mistake is more), a clock over it never backwards, stop/start continuous and, when the card kept within 1% of CLOCK_MONOTONIC (not so under host load), within 10 ms of it (span under 20 ms)",
+	{ "pcm-clock", "the PCM position mapped to CLOCK_MONOTONIC: strictly increasing pairs, rate 1.0 within 5% (a sample-rate mistake is more), a clock over it never backwards, a stopped clock continuing the card's time of the stop behind (within 5 ms) when the emulator did not stall, and within 10 ms of the card's own time (span under 20 ms; a card that strayed more than 5 ms from a steady rate may excuse a miss)",
 	  test_pcm_clock, NULL, NULL },
 	{ "vblank-clock", "a clock over a CRTC's vblanks reads vblank times, fits the mode's frame time within 1% and predicts the first vblank at or after a time within 1 ms",
 	  test_vblank_clock, NULL, NULL },
@@ -477,5 +585,7 @@ int main(int argc, char **argv)
 
 	free(R.px);
 	free(R.py);
+	free(R.qt);
+	free(R.qv);
 	return ret;
 }
