@@ -3,13 +3,15 @@
  * kms_mmx_crc - the debugfs CRC of the composed frame: stable for a static
  * frame, one entry per frame, different when any pixel differs, equal when
  * the composed pixels are equal however they were produced (pitch, offset,
- * format, planes, writeback round trip).
+ * format, planes, writeback round trip), and the picture of the frame it
+ * is labelled with.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mmx_igt.h"
 
@@ -303,6 +305,68 @@ static void test_crc_per_crtc(struct mmx_dev *d)
 	mmx_assert_neq_u64(mmx_crc_get(d, 1), c0);
 }
 
+/*
+ * Flips at moments spread over the frame while the composer is busy (a
+ * large mode on an emulated CPU takes longer than a frame to compose):
+ * every CRC entry carries the picture of its frame, the old one before
+ * the frame the flip's event names, the new one from that frame on. The
+ * composer may skip frames; it never labels one with the other picture.
+ */
+#define LABEL_FLIPS 20
+
+static void test_crc_flip_label(struct mmx_dev *d)
+{
+	struct mmx_output *o = mmx_output0(d);
+	uint32_t want[2], frame, crc, entries = 0;
+	drmModeModeInfo mode;
+	struct mmx_fb *fb[2];
+	struct mmx_event ev;
+	struct timespec ts;
+	struct mmx_crc c;
+	int i;
+
+	mmx_mode_make(&mode, 1920, 1080, 60);
+	for (i = 0; i < 2; i++) {
+		fb[i] = mmx_fb_new(d, 1920, 1080, DRM_FORMAT_XRGB8888);
+		mmx_fb_random(fb[i], 20 + i, MMX_ALPHA_ANY);
+	}
+	mmx_do(mmx_output_set(d, o, &mode, fb[1], 0, 0));
+	want[1] = mmx_crc_get(d, o->index);
+	flip_to(d, o, fb[0]);
+	want[0] = mmx_crc_get(d, o->index);
+	mmx_assert_neq_u64(want[0], want[1]);
+
+	mmx_event_flush(d->fd);
+	mmx_do(mmx_crc_start(d, o->index, &c));
+	mmx_do(mmx_crc_next(&c, &frame, &crc));
+	for (i = 1; i <= LABEL_FLIPS; i++) {
+		struct mmx_req *r = mmx_req_new(d);
+
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(mmx_mode_frame_ns(&mode) * (i % 5) / 5);
+		nanosleep(&ts, NULL);
+		mmx_req_add(r, o->primary, "FB_ID", fb[i % 2]->id);
+		mmx_do(mmx_req_commit(r, DRM_MODE_PAGE_FLIP_EVENT |
+					 DRM_MODE_ATOMIC_NONBLOCK));
+		mmx_do(mmx_event_wait(d->fd, 5000, &ev));
+		/* the entries up to the first frame after the flip's */
+		do {
+			bool before;
+
+			mmx_do(mmx_crc_next(&c, &frame, &crc));
+			before = (int32_t)(frame - ev.sequence) < 0;
+			mmx_assert_f(crc == want[(i - before) % 2],
+				     "flip %d shown from frame %u: frame %u has "
+				     "the CRC of the %s picture", i,
+				     ev.sequence, frame, before ? "new" : "old");
+			entries++;
+		} while ((int32_t)(frame - ev.sequence) < 1);
+	}
+	mmx_crc_stop(&c);
+	mmx_info("%d flips, %u CRC entries, each with its frame's picture",
+		 LABEL_FLIPS, entries);
+}
+
 static const struct mmx_subtest tests[] = {
 	{ "crc-static-stable", "ten consecutive frames of a static picture: one entry per frame, all equal, and equal again after restarting",
 	  test_crc_static_stable, NULL, NULL },
@@ -320,6 +384,8 @@ static const struct mmx_subtest tests[] = {
 	  test_crc_inactive, NULL, NULL },
 	{ "crc-per-crtc", "two CRTCs showing the same picture have the same CRC, and only the changed one changes",
 	  test_crc_per_crtc, NULL, NULL },
+	{ "crc-flip-label", "flips at moments spread over the frame while a 1920x1080 frame is composed: each CRC entry has the picture its frame showed (before the flip's event's frame the old one, from it the new one); entries may be skipped, never mislabelled",
+	  test_crc_flip_label, NULL, NULL },
 };
 
 MMX_MAIN("mmx debugfs CRCs", tests)

@@ -488,7 +488,14 @@ static void mmx_composer_run(struct mmx_output *output)
 
 	spin_lock_irq(&output->lock);
 	state = output->composer.state;
-	crc = output->composer.crc_pending;
+	/*
+	 * CRCs owed for a picture replaced since they began (a commit shown
+	 * at once, within the frame they are owed for) are dropped: this
+	 * composition shows the new picture, which is on screen from the
+	 * next vblank only.
+	 */
+	crc = output->composer.crc_pending &&
+	      output->composer.crc_state == state;
 	frame_start = output->composer.crc_frame_start;
 	frame_end = output->composer.crc_frame_end;
 	output->composer.crc_pending = false;
