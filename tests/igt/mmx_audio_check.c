@@ -337,26 +337,58 @@ static void test_play_schedule(struct mmx_dev *d)
 		     (R.plays[2].end_ns - R.plays[1].end_ns) / 1e9, apart);
 }
 
-/* Least-squares ns per frame of the recorded pairs. */
-static double pairs_slope(int from)
+/*
+ * A least-squares line through the pairs from index from on, only those
+ * within window ns of t unless window is 0: a point on it (x frames,
+ * y ns) and its slope (ns per frame). Returns how many pairs it went
+ * through.
+ */
+struct line {
+	double x, y, slope;
+};
+
+static bool pair_in(int i, int64_t t, int64_t window)
+{
+	return !window || llabs(R.py[i] - t) <= window;
+}
+
+static int pairs_line(int from, int64_t t, int64_t window, struct line *l)
 {
 	double mx = 0, my = 0, sxx = 0, sxy = 0;
-	int i, n = R.npairs - from;
+	int i, n = 0;
 
 	for (i = from; i < R.npairs; i++) {
+		if (!pair_in(i, t, window))
+			continue;
 		mx += R.px[i] - R.px[from];
 		my += R.py[i] - R.py[from];
+		n++;
 	}
+	if (n < 2)
+		return n;
 	mx /= n;
 	my /= n;
 	for (i = from; i < R.npairs; i++) {
 		double dx = R.px[i] - R.px[from] - mx;
 		double dy = R.py[i] - R.py[from] - my;
 
+		if (!pair_in(i, t, window))
+			continue;
 		sxx += dx * dx;
 		sxy += dx * dy;
 	}
-	return sxy / sxx;
+	l->x = R.px[from] + mx;
+	l->y = R.py[from] + my;
+	l->slope = sxy / sxx;
+	return n;
+}
+
+/* Least-squares ns per frame of the recorded pairs. */
+static double pairs_slope(int from)
+{
+	struct line l;
+
+	return pairs_line(from, 0, 0, &l) < 2 ? NAN : l.slope;
 }
 
 /*
@@ -367,32 +399,12 @@ static double pairs_slope(int from)
  */
 static double card_ns_at(int64_t t)
 {
-	double mx = 0, my = 0, sxx = 0, sxy = 0;
-	int i, n = 0;
+	struct line l;
 
-	for (i = 0; i < R.npairs; i++) {
-		if (llabs(R.py[i] - t) > LOCAL_FIT_NS)
-			continue;
-		mx += R.px[i] - R.px[0];
-		my += R.py[i] - t;
-		n++;
-	}
-	if (n < 2)
+	if (pairs_line(0, t, LOCAL_FIT_NS, &l) < 2)
 		return NAN;
-	mx /= n;
-	my /= n;
-	for (i = 0; i < R.npairs; i++) {
-		double dx, dy;
-
-		if (llabs(R.py[i] - t) > LOCAL_FIT_NS)
-			continue;
-		dx = R.px[i] - R.px[0] - mx;
-		dy = R.py[i] - t - my;
-		sxx += dx * dx;
-		sxy += dx * dy;
-	}
 	/* x where the line reaches y = t */
-	return (R.px[0] + mx - my * sxx / sxy) * 1e9 / AP_RATE;
+	return (l.x + (t - l.y) / l.slope) * 1e9 / AP_RATE;
 }
 
 /*
@@ -401,18 +413,14 @@ static double card_ns_at(int64_t t)
  */
 static double pairs_stray_ms(int from)
 {
-	double slope = pairs_slope(from), mx = 0, my = 0, worst = 0;
-	int i, n = R.npairs - from;
+	double worst = 0;
+	struct line l;
+	int i;
 
+	if (pairs_line(from, 0, 0, &l) < 2)
+		return NAN;
 	for (i = from; i < R.npairs; i++) {
-		mx += R.px[i] - R.px[from];
-		my += R.py[i] - R.py[from];
-	}
-	mx /= n;
-	my /= n;
-	for (i = from; i < R.npairs; i++) {
-		double d = R.py[i] - R.py[from] - my -
-			   slope * (R.px[i] - R.px[from] - mx);
+		double d = R.py[i] - l.y - l.slope * (R.px[i] - l.x);
 
 		if (fabs(d) > worst)
 			worst = fabs(d);
