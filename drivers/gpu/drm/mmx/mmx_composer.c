@@ -588,7 +588,12 @@ void mmx_composer_vblank(struct mmx_output *output, u64 frame)
 	bool compose;
 
 	spin_lock(&output->lock);
-	if (output->composer.crc_enabled) {
+	/*
+	 * A picture shown after this vblank came (its first is a later one,
+	 * or not known yet) is not this frame's: it owes no CRC.
+	 */
+	if (output->composer.crc_enabled &&
+	    output->composer.state_from <= frame) {
 		/*
 		 * Frames owed from before the picture changed are dropped: the
 		 * composer would show them the new one.

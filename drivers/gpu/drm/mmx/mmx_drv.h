@@ -317,6 +317,7 @@ struct mmx_compose_stats {
  * @work: composes a frame; runs on &mmx_device.composer_wq
  * @state: the CRTC state the composer shows, switched when a state is
  *	latched (mmx_vblank.c)
+ * @state_from: the first vblank that shows @state (U64_MAX until known)
  * @crc_enabled: a CRC source is set
  * @crc_vblank_ref: the CRC source holds a vblank reference
  * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
@@ -351,6 +352,7 @@ struct mmx_compose_stats {
 struct mmx_composer {
 	struct work_struct work;
 	struct mmx_crtc_state *state;
+	u64 state_from;
 	bool crc_enabled;
 	bool crc_vblank_ref;
 	bool crc_pending;

@@ -41,14 +41,25 @@ static struct mmx_vblank_held *mmx_vblank_held_pop(struct mmx_vblank *vblank)
 	return h;
 }
 
-/* Make @state the composer's. */
+/* Make @state the composer's, on screen from vblank @from. */
 static void mmx_vblank_show(struct mmx_output *output,
-			    struct mmx_crtc_state *state)
+			    struct mmx_crtc_state *state, u64 from)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&output->lock, flags);
 	output->composer.state = state;
+	output->composer.state_from = from;
+	spin_unlock_irqrestore(&output->lock, flags);
+}
+
+/* The composer's state is on screen from vblank @from. */
+static void mmx_vblank_shown_from(struct mmx_output *output, u64 from)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&output->lock, flags);
+	output->composer.state_from = from;
 	spin_unlock_irqrestore(&output->lock, flags);
 }
 
@@ -59,8 +70,10 @@ static void mmx_vblank_held_switch(struct mmx_output *output,
 	unsigned long flags;
 
 	spin_lock_irqsave(&output->lock, flags);
-	if (show)
+	if (show) {
 		output->composer.state = h->state;
+		output->composer.state_from = 0;
+	}
 	mmx_damage_merge(output, &h->damage);
 	spin_unlock_irqrestore(&output->lock, flags);
 }
@@ -107,7 +120,7 @@ static unsigned int mmx_vblank_latch(struct mmx_output *output)
 		n++;
 	}
 	if (h)
-		mmx_vblank_show(output, h->state);
+		mmx_vblank_show(output, h->state, 0);
 	spin_unlock(&dev->event_lock);
 	return n;
 }
@@ -233,26 +246,35 @@ void mmx_vblank_flush(struct mmx_output *output,
 	struct drm_crtc *crtc = &output->crtc;
 	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(crtc->state);
 	struct drm_pending_vblank_event *event = crtc->state->event;
+	u64 from;
 
 	crtc->state->event = NULL;
 	if (crtc->state->active && mmx_vblank_hold(output, state, event))
 		return;
 
-	mmx_vblank_show(output, mmx_state);
+	/*
+	 * On screen from the next vblank, whose number is known only once
+	 * the event is armed: until then the composer gives no vblank this
+	 * picture (a vblank may come between the two).
+	 */
+	mmx_vblank_show(output, mmx_state, U64_MAX);
 	/* After the switch: damage must never precede its picture. */
 	mmx_damage_commit(output, state);
 
 	spin_lock_irq(&crtc->dev->event_lock);
 	if (event && crtc->state->active && drm_crtc_vblank_get(crtc) == 0) {
 		drm_crtc_arm_vblank_event(crtc, event);
+		from = event->sequence;
 		/* Under event_lock: the vblank cannot have sent it yet. */
 		mmx_schedule_flushed(output, mmx_state, true, event->sequence);
 	} else {
 		if (event)
 			drm_crtc_send_vblank_event(crtc, event);
+		from = crtc->state->active ? drm_crtc_vblank_count(crtc) + 1 : 0;
 		mmx_schedule_flushed(output, mmx_state, false, 0);
 	}
 	spin_unlock_irq(&crtc->dev->event_lock);
+	mmx_vblank_shown_from(output, from);
 }
 
 /**
