@@ -455,22 +455,18 @@ static int mmx_compose_stats_show(struct seq_file *m, void *data)
 DEFINE_SHOW_ATTRIBUTE(mmx_compose_stats);
 
 /**
- * mmx_composer_late_register - add the composer's debugfs file of a CRTC
- * @crtc: the CRTC
+ * mmx_composer_debugfs_init - add the composer's debugfs file of a CRTC
+ * @output: the output, its CRTC registered
  *
  * ``crtc-N/mmx_compose``: the composer's time per frame over the last
  * %MMX_COMPOSE_SAMPLES frames (mean, 99th percentile, maximum, the last
- * one's), the frames
- * composed per second over them, the compositions abandoned half-way and
- * the SIMD implementation in use.
- *
- * Return: 0.
+ * one's), the frames composed per second over them, the compositions
+ * abandoned half-way and the SIMD implementation in use.
  */
-int mmx_composer_late_register(struct drm_crtc *crtc)
+void mmx_composer_debugfs_init(struct mmx_output *output)
 {
-	debugfs_create_file("mmx_compose", 0444, crtc->debugfs_entry,
-			    crtc_to_mmx_output(crtc), &mmx_compose_stats_fops);
-	return 0;
+	debugfs_create_file("mmx_compose", 0444, output->crtc.debugfs_entry,
+			    output, &mmx_compose_stats_fops);
 }
 
 /* Compose one frame if somebody is waiting for one. */

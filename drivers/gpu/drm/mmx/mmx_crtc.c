@@ -123,6 +123,16 @@ static int mmx_crtc_get_property(struct drm_crtc *crtc,
 	return 0;
 }
 
+/* The CRTC's debugfs files, one per concern. */
+static int mmx_crtc_late_register(struct drm_crtc *crtc)
+{
+	struct mmx_output *output = crtc_to_mmx_output(crtc);
+
+	mmx_composer_debugfs_init(output);
+	mmx_vblank_debugfs_init(output);
+	return 0;
+}
+
 static const struct drm_crtc_funcs mmx_crtc_funcs = {
 	.set_config = drm_atomic_helper_set_config,
 	.page_flip = drm_atomic_helper_page_flip,
@@ -137,7 +147,7 @@ static const struct drm_crtc_funcs mmx_crtc_funcs = {
 	.get_crc_sources = mmx_crc_get_sources,
 	.set_crc_source = mmx_crc_set_source,
 	.verify_crc_source = mmx_crc_verify_source,
-	.late_register = mmx_composer_late_register,
+	.late_register = mmx_crtc_late_register,
 };
 
 /* Atomic check: decode the visible planes into compositor layers */

@@ -224,6 +224,9 @@ struct mmx_vblank_held {
  * @held_head: index of the oldest entry of @held
  * @held_count: number of entries in @held
  * @latch_wq: woken when a held state is latched or dropped
+ * @missed: vblanks the timer expired too late to handle one by one since
+ *	the device was created (the count then steps by more than one);
+ *	written by the timer callback only
  *
  * Only mmx_vblank.c touches these.
  */
@@ -235,6 +238,7 @@ struct mmx_vblank {
 	unsigned int held_head;
 	unsigned int held_count;
 	wait_queue_head_t latch_wq;
+	unsigned long missed;
 };
 
 /* Timed commits: owned by mmx_schedule.c and mmx_schedule_ioctl.c */
@@ -592,6 +596,7 @@ void mmx_vblank_flush(struct mmx_output *output,
 void mmx_vblank_wait_latched(struct mmx_output *output,
 			     const struct drm_crtc_state *state);
 void mmx_vblank_off(struct mmx_output *output);
+void mmx_vblank_debugfs_init(struct mmx_output *output);
 
 /* Composer */
 struct mmx_bands;
@@ -603,7 +608,7 @@ void mmx_composer_release(struct mmx_output *output);
 void mmx_composer_trim(struct mmx_output *output);
 void mmx_composer_memory(struct mmx_output *output, u64 *bytes,
 			 unsigned int *buffers);
-int mmx_composer_late_register(struct drm_crtc *crtc);
+void mmx_composer_debugfs_init(struct mmx_output *output);
 const char *const *mmx_crc_get_sources(struct drm_crtc *crtc, size_t *count);
 int mmx_crc_verify_source(struct drm_crtc *crtc, const char *source,
 			  size_t *values_cnt);

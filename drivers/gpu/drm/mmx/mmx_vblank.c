@@ -14,7 +14,9 @@
  * plane states, which the composer shows until then.
  */
 
+#include <linux/debugfs.h>
 #include <linux/hrtimer.h>
+#include <linux/seq_file.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_print.h>
@@ -315,9 +317,11 @@ static enum hrtimer_restart mmx_vblank_timer_fn(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 
 	overruns = hrtimer_forward_now(timer, vblank->frame_period);
-	if (overruns != 1)
+	if (overruns > 1) {
+		WRITE_ONCE(vblank->missed, vblank->missed + overruns - 1);
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] vblank timer overrun %llu\n",
 			    crtc->base.id, crtc->name, overruns);
+	}
 
 	/* Disabled while this ran: see mmx_vblank_disable(). */
 	if (!drm_crtc_handle_vblank(crtc))
@@ -441,4 +445,29 @@ void mmx_vblank_init(struct mmx_output *output)
 void mmx_vblank_release(struct mmx_output *output)
 {
 	hrtimer_cancel(&output->vblank.timer);
+}
+
+static int mmx_vblank_stats_show(struct seq_file *m, void *data)
+{
+	struct mmx_output *output = m->private;
+
+	seq_printf(m, "period_ns: %llu\n", mmx_vblank_period_ns(output));
+	seq_printf(m, "missed: %lu\n", READ_ONCE(output->vblank.missed));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mmx_vblank_stats);
+
+/**
+ * mmx_vblank_debugfs_init - add the vblank's debugfs file of a CRTC
+ * @output: the output, its CRTC registered
+ *
+ * ``crtc-N/mmx_vblank``: the frame period and the vblanks missed, those
+ * the timer expired too late to handle one by one (a stalled or busy host);
+ * the vblank count then steps by more than one, as after a lost interrupt,
+ * and an event due at a missed vblank is sent at the next one handled.
+ */
+void mmx_vblank_debugfs_init(struct mmx_output *output)
+{
+	debugfs_create_file("mmx_vblank", 0444, output->crtc.debugfs_entry,
+			    output, &mmx_vblank_stats_fops);
 }
