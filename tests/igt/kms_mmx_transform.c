@@ -954,19 +954,7 @@ static void test_large_space(struct mmx_dev *d)
 /* The number after "KEY: " in crtc-INDEX/mmx_compose, or -1. */
 static long long compose_stat(struct mmx_dev *d, int index, const char *key)
 {
-	char path[192], buf[512], *p;
-	size_t len = strlen(key);
-
-	snprintf(path, sizeof(path), "%s/crtc-%d/mmx_compose", d->debugfs,
-		 index);
-	if (mmx_read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n')) {
-		p += *p == '\n';
-		if (!strncmp(p, key, len) && p[len] == ':')
-			return strtoll(p + len + 1, NULL, 10);
-	}
-	return -1;
+	return mmx_crtc_stat(d, index, "mmx_compose", key);
 }
 
 /*

@@ -2340,6 +2340,51 @@ int mmx_vblank_wait(int fd, int index, uint32_t type, uint32_t seq,
 	return ret;
 }
 
+long long mmx_crtc_stat(struct mmx_dev *d, int index, const char *file,
+			const char *key)
+{
+	char path[256], buf[512], *p;
+	size_t len = strlen(key);
+
+	snprintf(path, sizeof(path), "%s/crtc-%d/%s", d->debugfs, index, file);
+	if (mmx_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return strtoll(p + len + 1, NULL, 10);
+	}
+	return -1;
+}
+
+long long mmx_vblank_missed(struct mmx_dev *d, int index)
+{
+	long long missed = mmx_crtc_stat(d, index, "mmx_vblank", "missed");
+
+	mmx_assert_f(missed >= 0, "crtc-%d/mmx_vblank has no missed count",
+		     index);
+	return missed;
+}
+
+void mmx_assert_vblank_seq(struct mmx_dev *d, int index,
+			   long long missed_before, uint64_t seq,
+			   uint64_t target, const char *what)
+{
+	long long missed;
+
+	if (seq == target)
+		return;
+	missed = mmx_vblank_missed(d, index) - missed_before;
+	mmx_assert_f(seq > target && missed > 0 &&
+		     (uint64_t)missed >= seq - target,
+		     "%s: sequence %llu, %llu expected (%lld vblanks missed meanwhile)",
+		     what, (unsigned long long)seq,
+		     (unsigned long long)target, missed);
+	mmx_info("%s: sequence %llu, %llu aimed at: CRTC %d missed %lld vblank(s) meanwhile",
+		 what, (unsigned long long)seq, (unsigned long long)target,
+		 index, missed);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Timing under emulation                                                   */
 

@@ -557,6 +557,27 @@ int mmx_vblank_wait(int fd, int index, uint32_t type, uint32_t seq,
 		    drmVBlankReply *reply);
 
 /*
+ * The number after "KEY: " in debugfs crtc-INDEX/FILE (mmx_compose,
+ * mmx_vblank), or -1 when the file or the key is missing.
+ */
+long long mmx_crtc_stat(struct mmx_dev *d, int index, const char *file,
+			const char *key);
+/*
+ * Vblanks CRTC INDEX missed since load (crtc-INDEX/mmx_vblank): the timer
+ * expired more than a frame late and the count stepped by more than one.
+ */
+long long mmx_vblank_missed(struct mmx_dev *d, int index);
+/*
+ * Assert that an event WHAT due at vblank TARGET of CRTC INDEX, which came
+ * at SEQ, came at TARGET; a later vblank is accepted (and logged) only when
+ * the CRTC missed at least as many vblanks since MISSED_BEFORE (read with
+ * mmx_vblank_missed() before the event was requested).
+ */
+void mmx_assert_vblank_seq(struct mmx_dev *d, int index,
+			   long long missed_before, uint64_t seq,
+			   uint64_t target, const char *what);
+
+/*
  * Run ONCE(D, ARG), which returns whether its timing criteria held (its
  * correctness checks assert at once), up to five times; the first attempt
  * that meets them passes. A watchdog thread measures the longest guest
