@@ -340,7 +340,7 @@ static int mmx_crtc_check_off(struct drm_crtc *crtc,
 }
 
 static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
-				 struct drm_atomic_state *state)
+				 struct mmx_atomic_state *state)
 {
 	struct drm_crtc_state *crtc_state =
 		drm_atomic_get_new_crtc_state(state, crtc);
@@ -394,7 +394,7 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 }
 
 static void mmx_crtc_atomic_enable(struct drm_crtc *crtc,
-				   struct drm_atomic_state *state)
+				   struct mmx_atomic_state *state)
 {
 	const struct mmx_backend_funcs *backend =
 		to_mmx_device(crtc->dev)->backend;
@@ -405,7 +405,7 @@ static void mmx_crtc_atomic_enable(struct drm_crtc *crtc,
 }
 
 static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
-				    struct drm_atomic_state *state)
+				    struct mmx_atomic_state *state)
 {
 	struct mmx_output *output = crtc_to_mmx_output(crtc);
 	const struct mmx_backend_funcs *backend =
@@ -421,7 +421,7 @@ static void mmx_crtc_atomic_disable(struct drm_crtc *crtc,
 }
 
 static void mmx_crtc_atomic_flush(struct drm_crtc *crtc,
-				  struct drm_atomic_state *state)
+				  struct mmx_atomic_state *state)
 {
 	mmx_vblank_flush(crtc_to_mmx_output(crtc), state);
 }

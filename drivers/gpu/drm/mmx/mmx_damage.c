@@ -131,7 +131,7 @@ static void mmx_damage_plane(struct mmx_damage *damage,
 	}
 }
 
-static void mmx_damage_mark_touched(struct drm_atomic_state *state,
+static void mmx_damage_mark_touched(struct mmx_atomic_state *state,
 				    struct drm_crtc *crtc, struct drm_plane *plane)
 {
 	struct drm_crtc_state *crtc_state;
@@ -150,7 +150,7 @@ static void mmx_damage_mark_touched(struct drm_atomic_state *state,
  *
  * Fills &mmx_crtc_state.touched_planes of every CRTC in @state.
  */
-void mmx_damage_note_touched(struct drm_atomic_state *state)
+void mmx_damage_note_touched(struct mmx_atomic_state *state)
 {
 	struct drm_plane_state *old_plane_state, *new_plane_state;
 	struct drm_crtc_state *crtc_state;
@@ -179,7 +179,7 @@ void mmx_damage_note_touched(struct drm_atomic_state *state)
  * state.
  */
 void mmx_damage_of_commit(struct mmx_output *output,
-			  struct drm_atomic_state *state,
+			  struct mmx_atomic_state *state,
 			  struct mmx_damage *damage)
 {
 	struct drm_plane_state *old_plane_state, *new_plane_state;
@@ -270,7 +270,7 @@ EXPORT_SYMBOL_GPL(mmx_damage_reset);
  * state.
  */
 void mmx_damage_commit(struct mmx_output *output,
-		       struct drm_atomic_state *state)
+		       struct mmx_atomic_state *state)
 {
 	struct mmx_damage damage;
 

@@ -70,25 +70,29 @@
 
 /* Mode configuration */
 
-static struct drm_framebuffer *
-mmx_fb_create(struct drm_device *dev, struct drm_file *file,
-	      const struct drm_mode_fb_cmd2 *cmd)
+/**
+ * mmx_fb_check - whether mmx takes a framebuffer's format and modifier
+ * @dev: the device
+ * @cmd: the framebuffer's layout
+ *
+ * Return: 0, or -EINVAL for a format or modifier mmx does not take.
+ */
+int mmx_fb_check(struct drm_device *dev, const struct drm_mode_fb_cmd2 *cmd)
 {
 	enum mmx_format format;
 
 	if (!mmx_format_lookup(cmd->pixel_format, &format)) {
 		drm_dbg_kms(dev, "unsupported format %p4cc\n",
 			    &cmd->pixel_format);
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
 	if ((cmd->flags & DRM_MODE_FB_MODIFIERS) &&
 	    cmd->modifier[0] != DRM_FORMAT_MOD_LINEAR) {
 		drm_dbg_kms(dev, "unsupported modifier 0x%llx\n",
 			    cmd->modifier[0]);
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
-
-	return drm_gem_fb_create_with_dirty(dev, file, cmd);
+	return 0;
 }
 
 /*
@@ -96,7 +100,7 @@ mmx_fb_create(struct drm_device *dev, struct drm_file *file,
  * list of layers always refers to plane states of the same commit.
  */
 static int mmx_atomic_check(struct drm_device *dev,
-			    struct drm_atomic_state *state)
+			    struct mmx_atomic_state *state)
 {
 	struct drm_crtc_state *crtc_state;
 	struct drm_crtc *crtc;
@@ -116,7 +120,7 @@ static int mmx_atomic_check(struct drm_device *dev,
  * wait until the new CRTC states are latched (see mmx_vblank_flush()) and for
  * any composition that may still read the old ones.
  */
-static void mmx_atomic_commit_tail(struct drm_atomic_state *old_state)
+static void mmx_atomic_commit_tail(struct mmx_atomic_state *old_state)
 {
 	struct drm_device *dev = old_state->dev;
 	struct drm_connector_state *old_conn_state, *new_conn_state;

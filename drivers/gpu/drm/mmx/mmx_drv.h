@@ -28,6 +28,7 @@
 #include <drm/mmx_drm.h>
 
 #include "mmx_blend.h"
+#include "mmx_compat.h"
 #include "mmx_edid.h"
 #include "mmx_signal.h"
 #include "mmx_resample.h"
@@ -459,7 +460,7 @@ struct mmx_backend_funcs {
 	int (*get_modes)(struct mmx_output *output);
 	void (*crtc_enable)(struct mmx_output *output);
 	void (*crtc_disable)(struct mmx_output *output,
-			     struct drm_atomic_state *state);
+			     struct mmx_atomic_state *state);
 	bool (*frame_ready)(struct mmx_output *output);
 	void (*frame_begin)(struct mmx_output *output);
 	void (*present)(struct mmx_output *output,
@@ -549,7 +550,8 @@ extern const struct drm_ioctl_desc mmx_ioctls[MMX_NUM_IOCTLS];
 		DRM_GEM_SHMEM_DRIVER_OPS,				\
 		.name = MMX_DRIVER_NAME,				\
 		.desc = MMX_DRIVER_DESC,				\
-		.date = MMX_DRIVER_DATE,				\
+		MMX_DRIVER_DATE_INIT(MMX_DRIVER_DATE)			\
+		MMX_FBDEV_DRIVER_OPS					\
 		.major = MMX_DRIVER_MAJOR,				\
 		.minor = MMX_DRIVER_MINOR,				\
 	}
@@ -592,7 +594,7 @@ bool mmx_vblank_get_timestamp(struct drm_crtc *crtc, int *max_error,
 			      ktime_t *vblank_time, bool in_vblank_irq);
 u64 mmx_vblank_period_ns(const struct mmx_output *output);
 void mmx_vblank_flush(struct mmx_output *output,
-		      struct drm_atomic_state *state);
+		      struct mmx_atomic_state *state);
 void mmx_vblank_wait_latched(struct mmx_output *output,
 			     const struct drm_crtc_state *state);
 void mmx_vblank_off(struct mmx_output *output);
@@ -641,14 +643,14 @@ void mmx_schedule_crtc_off(struct mmx_output *output);
 /* Damage: what changed, for a backend that presents frames */
 void mmx_damage_add(struct mmx_damage *damage, const struct drm_rect *r);
 void mmx_damage_reset(struct mmx_output *output, const struct drm_rect *full);
-void mmx_damage_note_touched(struct drm_atomic_state *state);
+void mmx_damage_note_touched(struct mmx_atomic_state *state);
 void mmx_damage_of_commit(struct mmx_output *output,
-			  struct drm_atomic_state *state,
+			  struct mmx_atomic_state *state,
 			  struct mmx_damage *damage);
 void mmx_damage_merge(struct mmx_output *output,
 		      const struct mmx_damage *damage);
 void mmx_damage_commit(struct mmx_output *output,
-		       struct drm_atomic_state *state);
+		       struct mmx_atomic_state *state);
 bool mmx_damage_frame_due(struct mmx_output *output);
 bool mmx_damage_take(struct mmx_output *output, struct mmx_damage *damage);
 

@@ -205,7 +205,7 @@ static int mmx_connector_get_property(struct drm_connector *connector,
 }
 
 static int mmx_connector_atomic_check(struct drm_connector *connector,
-				      struct drm_atomic_state *state)
+				      struct mmx_atomic_state *state)
 {
 	struct mmx_output *output = connector_to_mmx_output(connector);
 	struct drm_connector_state *new_state =
@@ -411,7 +411,7 @@ static int mmx_connector_get_modes(struct drm_connector *connector)
 
 static enum drm_mode_status
 mmx_connector_mode_valid(struct drm_connector *connector,
-			 struct drm_display_mode *mode)
+			 MMX_CONNECTOR_MODE_CONST struct drm_display_mode *mode)
 {
 	struct mmx_output *output = connector_to_mmx_output(connector);
 	enum mmx_signal_format format;

@@ -80,7 +80,7 @@ bool mmx_format_lookup(u32 fourcc, enum mmx_format *format)
  * the scale factors (-ERANGE) with the rotation applied.
  */
 static int mmx_plane_atomic_check(struct drm_plane *plane,
-				  struct drm_atomic_state *state)
+				  struct mmx_atomic_state *state)
 {
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
@@ -112,7 +112,7 @@ static int mmx_plane_atomic_check(struct drm_plane *plane,
  * tells the composer what to read at the next vblank.
  */
 static void mmx_plane_atomic_update(struct drm_plane *plane,
-				    struct drm_atomic_state *state)
+				    struct mmx_atomic_state *state)
 {
 }
 

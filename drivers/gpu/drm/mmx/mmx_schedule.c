@@ -199,7 +199,7 @@ static int mmx_sched_set_plane_prop(struct drm_plane_state *pstate,
  * mmx_sched_set_plane_prop(), the CRTC's (all the driver's own) with its
  * atomic_set_property hook, which the core calls for them too.
  */
-static int mmx_sched_apply(struct drm_atomic_state *state,
+static int mmx_sched_apply(struct mmx_atomic_state *state,
 			   const struct mmx_sched_entry *e)
 {
 	struct drm_crtc *crtc = &e->output->crtc;
@@ -252,13 +252,13 @@ int mmx_sched_commit(struct mmx_output *output, struct list_head *batch,
 {
 	struct drm_device *dev = output->crtc.dev;
 	struct drm_modeset_acquire_ctx ctx;
-	struct drm_atomic_state *state;
+	struct mmx_atomic_state *state;
 	struct drm_crtc_state *cstate;
 	struct mmx_sched_entry *e;
 	bool blocking = false;
 	int ret;
 
-	state = drm_atomic_state_alloc(dev);
+	state = mmx_atomic_state_alloc(dev);
 	if (!state)
 		return -ENOMEM;
 	drm_modeset_acquire_init(&ctx, test_only ?
@@ -287,17 +287,17 @@ retry:
 		ret = drm_atomic_nonblocking_commit(state);
 	if (ret == -EBUSY && !test_only && !blocking) {
 		blocking = true;
-		drm_atomic_state_clear(state);
+		mmx_atomic_state_clear(state);
 		goto retry;
 	}
 out:
 	if (ret == -EDEADLK) {
-		drm_atomic_state_clear(state);
+		mmx_atomic_state_clear(state);
 		ret = drm_modeset_backoff(&ctx);
 		if (!ret)
 			goto retry;
 	}
-	drm_atomic_state_put(state);
+	mmx_atomic_state_put(state);
 	drm_modeset_drop_locks(&ctx);
 	drm_modeset_acquire_fini(&ctx);
 	return ret;

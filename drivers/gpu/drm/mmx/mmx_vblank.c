@@ -187,7 +187,7 @@ static bool mmx_vblank_holds(struct mmx_output *output,
  * Return: true if held; the caller must then not touch @event.
  */
 static bool mmx_vblank_hold(struct mmx_output *output,
-			    struct drm_atomic_state *state,
+			    struct mmx_atomic_state *state,
 			    struct drm_pending_vblank_event *event)
 {
 	struct mmx_vblank *vblank = &output->vblank;
@@ -243,7 +243,7 @@ static bool mmx_vblank_hold(struct mmx_output *output,
  * &drm_device.event_lock, when a timed commit was latched.
  */
 void mmx_vblank_flush(struct mmx_output *output,
-		      struct drm_atomic_state *state)
+		      struct mmx_atomic_state *state)
 {
 	struct drm_crtc *crtc = &output->crtc;
 	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(crtc->state);
@@ -434,8 +434,8 @@ void mmx_vblank_init(struct mmx_output *output)
 	struct mmx_vblank *vblank = &output->vblank;
 
 	init_waitqueue_head(&vblank->latch_wq);
-	hrtimer_init(&vblank->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	vblank->timer.function = mmx_vblank_timer_fn;
+	mmx_hrtimer_setup(&vblank->timer, mmx_vblank_timer_fn, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_REL);
 }
 
 /**

@@ -602,7 +602,7 @@ static void mmx_virtio_crtc_enable(struct mmx_output *output)
  * for mmx_virtio_crtc_enable().
  */
 static void mmx_virtio_crtc_disable(struct mmx_output *output,
-				    struct drm_atomic_state *state)
+				    struct mmx_atomic_state *state)
 {
 	struct mmx_virtio *vg = mmx_virtio_of(output);
 	const struct drm_crtc_state *crtc_state;
