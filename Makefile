@@ -7,18 +7,23 @@
 #   make demo       README's main job: guests that show what mmx does
 #                   (RandR 1.3 properties, rotation, keystone, panning,
 #                   a timed commit); pictures in build/demo/
-#   make check      every test (host unit tests, then guest tests on
-#                   Debian 12's and Debian 13's kernels)
+#   make check      every test (the modules built with W=1 C=1 for every
+#                   kernel, host unit tests, then guest tests on Debian
+#                   12's 6.1, Debian 13's 6.12 and trixie-backports' 7.x)
 #   make bench      benchmarks (figures, not tests): the host ones, then
 #                   mmxplay's 60 s A/V sync run in a guest
 #   make install    libmmx, mmxd, mmxrandr, headers, pkg-config file and
 #                   man pages (PREFIX=/usr/local, DESTDIR honoured); the
 #                   module goes through kbuild's modules_install
 #   make W=1 C=1    kbuild's extra warnings and sparse, as usual
-#   make images     the Debian 12 and 13 guest root filesystems
-#                   (tests/vm/image; cached under build/images/)
+#   make images     the guest root filesystems (Debian 12, Debian 13, Debian
+#                   13 with the trixie-backports kernel) and the sid build
+#                   root (tests/vm/image; cached under build/images/)
 #   make module-trixie  the module for Debian 13's 6.12 kernel, built in
 #                   the Debian 13 root (build/trixie/*.ko)
+#   make module-trixie-backports  the same for the 7.x kernel of
+#                   trixie-backports, in its root (build/trixie-backports)
+#   make module-sid the same against sid's newest headers (a build check)
 #   make deb        the Debian packages (debian/: mmx-dkms, libmmx0,
 #                   libmmx-dev, mmx-tools) in build/deb/, lintian-checked
 #   make SANITIZE=1 libmmx, mmxd, mmx-jpegd and the
@@ -40,7 +45,7 @@ BUILD := $(CURDIR)/build/asan
 endif
 CHECK_ARGS ?=
 
-.PHONY: all module module-trixie images userspace tests tools deps check demo bench deb module-debug debug-kernel check-debug install modules_install clean
+.PHONY: all module module-trixie module-trixie-backports module-sid images userspace tests tools deps check demo bench deb module-debug debug-kernel check-debug install modules_install clean
 
 ifeq ($(SANITIZE),1)
 all: userspace
@@ -55,8 +60,8 @@ deps:
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-module-trixie:
-	scripts/module-release --release trixie $(if $(W),W=$(W)) $(if $(C),C=$(C))
+module-trixie module-trixie-backports module-sid: module-%:
+	scripts/module-release --release $* $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 # nice: it takes about 1,700 s of CPU and may run while other tests do
 debug-kernel:
@@ -65,10 +70,14 @@ debug-kernel:
 module-debug: debug-kernel
 	scripts/module-debug $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
-# both at once: they wait on the network as much as on the CPU
+# side by side: they wait on the network as much as on the CPU;
+# trixie-backports starts from trixie's root, sid is a build root only
 images:
-	tests/vm/image --release bookworm & pid=$$!; \
-	tests/vm/image --release trixie; rc=$$?; wait $$pid && exit $$rc
+	tests/vm/image --release bookworm & b=$$!; \
+	tests/vm/image --release sid --root >/dev/null & s=$$!; \
+	tests/vm/image --release trixie && \
+	tests/vm/image --release trixie-backports; rc=$$?; \
+	wait $$b || rc=1; wait $$s || rc=1; exit $$rc
 
 userspace:
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace BUILD=$(BUILD); fi
@@ -88,7 +97,6 @@ check: deps
 	mkdir -p $(BUILD); $(MAKE) images >$(BUILD)/images.log 2>&1 & pid=$$!; \
 	$(MAKE) all && $(MAKE) SANITIZE=1 all; rc=$$?; wait $$pid || rc=1; \
 	cat $(BUILD)/images.log; exit $$rc
-	$(MAKE) module-trixie
 	tests/run-all $(CHECK_ARGS)
 
 check-debug: deps
@@ -118,6 +126,8 @@ install: userspace
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 
+# build/ goes first: kbuild's clean deletes every .ko under M, the guest
+# roots' kernel modules included
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -rf $(BUILD)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
