@@ -565,10 +565,13 @@ int mmx_device_register(struct mmx_device *mmx,
 void mmx_debugfs_register(struct mmx_device *mmx);
 
 /* Outputs: connectors and encoders */
+struct drm_edid;
 extern const struct mmx_output_desc mmx_output_descs[MMX_KIND_COUNT];
 int mmx_output_kind_parse(const char *name, enum mmx_output_kind *kind);
 int mmx_output_init(struct mmx_device *mmx, struct mmx_output *output);
 int mmx_outputs_link(struct mmx_device *mmx);
+int mmx_connector_add_edid(struct drm_connector *connector,
+			   const struct drm_edid *drm_edid);
 void mmx_output_commit_signal(struct mmx_output *output,
 			      const struct mmx_connector_state *old_state,
 			      const struct mmx_connector_state *new_state);

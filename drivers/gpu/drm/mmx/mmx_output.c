@@ -282,14 +282,22 @@ static int mmx_connector_detect_ctx(struct drm_connector *connector,
 	return mmx_sink_detect(output);
 }
 
-/*
- * Publish @drm_edid (NULL: none) in the EDID property and add its modes.
+/**
+ * mmx_connector_add_edid - publish an EDID and add its modes
+ * @connector: the connector, its probed modes being built
+ * @drm_edid: the EDID, NULL for none
+ *
+ * Sets the connector's EDID property (and the display info) from
+ * @drm_edid and adds the modes it defines, for every backend.
  * drm_connector_update_edid_property() and drm_add_edid_modes() do that
- * alike on 6.1 and 6.12 (6.1's drm_edid_connector_update() adds the modes
- * as well, 6.12's does not); both want a struct edid, hence the copy.
+ * alike on every kernel, whereas drm_edid_connector_update() adds the
+ * modes only before 6.3 (later, drm_edid_connector_add_modes() does);
+ * both want a struct edid, hence the copy.
+ *
+ * Return: the number of modes added, 0 without an EDID.
  */
-static int mmx_connector_add_edid(struct drm_connector *connector,
-				  const struct drm_edid *drm_edid)
+int mmx_connector_add_edid(struct drm_connector *connector,
+			   const struct drm_edid *drm_edid)
 {
 	struct edid *edid = NULL;
 	int count = 0;
@@ -302,6 +310,7 @@ static int mmx_connector_add_edid(struct drm_connector *connector,
 	kfree(edid);
 	return count;
 }
+EXPORT_SYMBOL_GPL(mmx_connector_add_edid);
 
 static int mmx_connector_add_timings(struct drm_connector *connector,
 				     enum mmx_signal_format format, u64 props)

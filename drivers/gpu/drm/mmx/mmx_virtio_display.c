@@ -157,8 +157,9 @@ static int mmx_virtio_edid_block(void *context, u8 *buf, unsigned int block,
  *
  * Reads the host's EDID through the DRM core (so that debugfs
  * ``edid_override`` and ``drm.edid_firmware`` replace it as on any
- * driver), sets the connector's EDID property from it and adds its modes,
- * or the DMT modes up to 1920x1200 without one; the host's current
+ * driver), sets the connector's EDID property from it and adds its modes
+ * as the virtual backend's connectors do (mmx_connector_add_edid()), or
+ * the DMT modes up to 1920x1200 without one; the host's current
  * size is the preferred mode, else the EDID's preferred mode, else
  * 1024x768.
  *
@@ -192,7 +193,7 @@ static int mmx_virtio_get_modes(struct mmx_output *output)
 	copy.len = len;
 	drm_edid = drm_edid_read_custom(connector, mmx_virtio_edid_block, &copy);
 	kfree(edid);
-	count = drm_edid_connector_update(connector, drm_edid);
+	count = mmx_connector_add_edid(connector, drm_edid);
 	drm_edid_free(drm_edid);
 
 	if (!count)
