@@ -37,45 +37,20 @@
 /*
  * The atomic update: struct drm_atomic_state with drm_atomic_state_alloc(),
  * _clear() and _put() until the core renamed all of them to
- * drm_atomic_commit. The driver says struct mmx_atomic_state and the
- * helpers below.
+ * drm_atomic_commit. The driver says struct mmx_atomic_state and
+ * mmx_atomic_state_alloc(), _clear() and _put(), names of its own for
+ * whichever the core has.
  */
 #if defined(MMX_HAVE_ATOMIC_COMMIT)
 #define mmx_atomic_state drm_atomic_commit
-
-static inline struct mmx_atomic_state *
-mmx_atomic_state_alloc(struct drm_device *dev)
-{
-	return drm_atomic_commit_alloc(dev);
-}
-
-static inline void mmx_atomic_state_clear(struct mmx_atomic_state *state)
-{
-	drm_atomic_commit_clear(state);
-}
-
-static inline void mmx_atomic_state_put(struct mmx_atomic_state *state)
-{
-	drm_atomic_commit_put(state);
-}
+#define mmx_atomic_state_alloc drm_atomic_commit_alloc
+#define mmx_atomic_state_clear drm_atomic_commit_clear
+#define mmx_atomic_state_put drm_atomic_commit_put
 #elif defined(MMX_HAVE_ATOMIC_STATE)
 #define mmx_atomic_state drm_atomic_state
-
-static inline struct mmx_atomic_state *
-mmx_atomic_state_alloc(struct drm_device *dev)
-{
-	return drm_atomic_state_alloc(dev);
-}
-
-static inline void mmx_atomic_state_clear(struct mmx_atomic_state *state)
-{
-	drm_atomic_state_clear(state);
-}
-
-static inline void mmx_atomic_state_put(struct mmx_atomic_state *state)
-{
-	drm_atomic_state_put(state);
-}
+#define mmx_atomic_state_alloc drm_atomic_state_alloc
+#define mmx_atomic_state_clear drm_atomic_state_clear
+#define mmx_atomic_state_put drm_atomic_state_put
 #else
 #error "mmx: no atomic update struct known (the Makefile says more)"
 #endif
