@@ -186,7 +186,8 @@ struct mmx_damage {
 /*
  * CRTC states flushed but not yet latched. The DRM core lets a CRTC have
  * two commits in flight (a third waits for the cleanup of the first), so
- * two are held at most; atomic_flush waits for a free slot otherwise.
+ * two are held at most; the ring has twice that many slots as a margin,
+ * and should it ever be full, atomic_flush waits for the vblank to free one.
  */
 #define MMX_VBLANK_HELD_MAX	4
 
