@@ -698,7 +698,7 @@ int mmx_crtc_bbox(const double transform[9], uint32_t rotation,
  * need, as xrandr computes it without --fb: the bounding box from the
  * screen origin of their screen areas (x + bbox_x + width, y + bbox_y +
  * height) and of their panning areas. The CRTCs may be a snapshot's or
- * planned ones. -ENOENT (and 0x0) when none is lit. (Since LIBMMX_0.2.)
+ * planned ones. -ENOENT (and 0x0) when none is lit.
  */
 int mmx_screen_bbox(const struct mmx_crtc_info *crtcs, uint32_t n,
 		    uint32_t *width, uint32_t *height);

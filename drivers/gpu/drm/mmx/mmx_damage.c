@@ -70,7 +70,6 @@ again:
 }
 EXPORT_SYMBOL_GPL(mmx_damage_add);
 
-/* What a plane of @crtc changed on it. */
 /* A plane shown one to one: framebuffer damage maps by a translation. */
 static bool mmx_damage_plane_is_copy(const struct drm_plane_state *state)
 {
@@ -81,6 +80,7 @@ static bool mmx_damage_plane_is_copy(const struct drm_plane_state *state)
 	       drm_rect_height(&state->src) == drm_rect_height(&state->dst) << 16;
 }
 
+/* What a plane of @crtc changed on it. */
 static void mmx_damage_plane(struct mmx_damage *damage,
 			     struct drm_crtc *crtc, u32 touched,
 			     struct drm_plane *plane,

@@ -128,13 +128,12 @@ struct mmx_crtc_layer {
  * struct mmx_crtc_state - driver-specific CRTC state
  * @base: base CRTC state
  * @num_layers: number of entries used in @layers
- * @layers: the visible planes, bottom first, decoded in atomic_check
+ * @layers: the visible planes, bottom first, decoded in atomic_check; their
+ *	destinations are relative to the top-left corner of @space
  * @touched_planes: drm_plane_mask() of the planes the commit names itself,
  *	before the CRTC's other planes are added to decode @layers; an
  *	unchanged plane among them is redrawn whole (DIRTYFB without clips),
  *	the others are not (used by the virtio backend's damage tracking)
- * @layers: the visible planes, bottom first, decoded in atomic_check; their
- *	destinations are relative to the top-left corner of @space
  * @transform_blob: the TRANSFORM property (&struct drm_mmx_transform)
  * @filter: the TRANSFORM_FILTER property
  * @transformed: @transform is not the identity
@@ -187,7 +186,8 @@ struct mmx_damage {
 /*
  * CRTC states flushed but not yet latched. The DRM core lets a CRTC have
  * two commits in flight (a third waits for the cleanup of the first), so
- * two are held at most; atomic_flush waits for a free slot otherwise.
+ * two are held at most; the ring has twice that many slots as a margin,
+ * and should it ever be full, atomic_flush waits for the vblank to free one.
  */
 #define MMX_VBLANK_HELD_MAX	4
 

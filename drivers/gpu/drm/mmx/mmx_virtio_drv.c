@@ -9,73 +9,119 @@
 /**
  * DOC: virtio backend
  *
- * The module ``mmx_virtio`` binds the virtio-gpu devices of the machine
- * through the virtio bus; each becomes an mmx DRM device (the core,
- * ``mmx_core``, is loaded with it; the virtual backend, ``mmx``, is not).
- * Keeping the backend in its own module means that loading or removing
- * ``mmx`` never touches the virtio modules, which may hold the machine's
- * root disk. Debian's ``virtio_gpu`` driver must not be bound in the same
- * guest: whichever module binds first owns the device. mmx_virtio declares
- * no module alias for virtio-gpu devices, so udev never loads it in place
- * of ``virtio_gpu``; load it by hand (``modprobe mmx_virtio``, and
- * blacklist ``virtio_gpu`` where udev would load it).
+ * On a virtual machine with a virtio-gpu device (QEMU ``-device
+ * virtio-gpu-pci,max_outputs=N,edid=on`` or ``-device virtio-vga``) mmx
+ * drives the device, with the same KMS objects, properties, compositor, CRC
+ * and writeback as the virtual backend, and QEMU shows what mmx composes.
  *
- * Outputs: one per host scanout (at most 8), each of kind DisplayPort
- * (connector type DisplayPort, named DP-N). A connector is connected when
- * the host reports its scanout enabled (VIRTIO_GPU_CMD_GET_DISPLAY_INFO).
- * Its modes are those of the host's EDID (VIRTIO_GPU_CMD_GET_EDID, when the
- * device offers VIRTIO_GPU_F_EDID), which is also the connector's ``EDID``
- * property, or the DMT modes up to 1920x1200 without EDID; the size the host
- * reports is the preferred mode (added as a CVT mode when the EDID lacks it),
- * else the EDID's preferred mode, else 1024x768.
- * A display-configuration change from the host (config-changed interrupt)
- * queries the host again and sends a hotplug uevent.
+ * Binding
+ *     ``mmx_virtio`` registers a virtio driver (``mmx_virtio``) for the
+ *     virtio GPU device id; every virtio-gpu device present or appearing
+ *     later binds, and becomes an mmx DRM device (the core, ``mmx_core``, is
+ *     loaded with it; the virtual backend, ``mmx``, is not). Keeping the
+ *     backend in its own module means that loading or removing ``mmx`` never
+ *     touches the virtio modules, which may hold the machine's root disk.
+ *     ``mmx_virtio`` declares no module alias for the device, so udev never
+ *     loads it in place of Debian's ``virtio_gpu``: load it by hand.
+ *     ``virtio_gpu`` must not be bound to the same device (whichever binds
+ *     first owns it; blacklist ``virtio_gpu`` where udev would load it). A
+ *     virtio-gpu device binds whenever it appears on the virtio bus, before
+ *     or after ``mmx_virtio`` loads (``virtio_pci`` creates it; udev loads
+ *     ``virtio_pci`` for the PCI device, the test harness with ``--preload
+ *     virtio_pci``). ``mmx_virtio`` declares no soft dependency on
+ *     ``virtio_pci``: kmod's ``modprobe -r`` removes a module's ``pre:`` soft
+ *     dependencies too, and ``virtio_pci`` may be the root disk's transport.
+ *     Unbinding (``/sys/bus/virtio/drivers/mmx_virtio/unbind``) works with
+ *     clients open: their ioctls fail with -ENODEV from then on.
  *
- * Scanout: enabling a CRTC allocates a shadow buffer of the mode's size
- * (XRGB8888), makes it the backing of a host 2D resource
- * (RESOURCE_CREATE_2D, RESOURCE_ATTACH_BACKING with the buffer's pages) and
- * shows that resource on the output's scanout (SET_SCANOUT). Disabling the
- * CRTC detaches the scanout (SET_SCANOUT with resource 0) and frees the
- * resource (RESOURCE_UNREF); so does unbinding the device or unloading the
- * module, as they disable every CRTC first. A modeset that keeps the CRTC
- * on with a mode of the same size (e.g. attaching its writeback connector)
- * keeps the resource.
+ * Outputs
+ *     One output per host scanout (at most 8), all of kind DisplayPort:
+ *     connector type DisplayPort, named ``DP-N``; once the RandR output
+ *     properties exist, ``ConnectorType`` reads ``DisplayPort`` and
+ *     ``SignalFormat`` ``DisplayPort``. A connector is connected when the
+ *     host reports its scanout enabled (``VIRTIO_GPU_CMD_GET_DISPLAY_INFO``).
+ *     QEMU reports only the first head enabled when it has no display window
+ *     (``-display none``); force the others on with
+ *     ``echo on > /sys/kernel/debug/dri/N/DP-2/force``.
  *
- * Damage: every commit adds to its CRTC's damage the rectangles that
- * changed: the old and new position of a plane that moved, appeared,
- * disappeared or changed alpha, blend mode or zpos; the FB_DAMAGE_CLIPS of a
- * plane (DIRTYFB uses them), or the whole plane when its framebuffer changed
- * without clips or when the commit names the plane without changing it; the
- * whole CRTC after a new mode, enabling it or a colour-management change
- * (a modeset that only routes connectors damages nothing). While a CRTC
- * has damage, the composer runs at its next vblank (so at most once per
- * vblank), copies the damaged rectangles of the composed frame into the
- * shadow buffer and sends only them to the host (TRANSFER_TO_HOST_2D and
- * RESOURCE_FLUSH per rectangle). Pixels drawn into a shown framebuffer
- * without a commit or DIRTYFB reach the host only with the next damage
- * that covers them.
+ * Modes and EDID
+ *     With the ``VIRTIO_GPU_F_EDID`` feature, the host's EDID
+ *     (``VIRTIO_GPU_CMD_GET_EDID``) is the connector's ``EDID`` property and
+ *     gives its modes; without it the connector has the DMT modes up to
+ *     1920x1200 and no EDID. The size the host reports for the scanout is
+ *     the preferred mode (a CVT mode is added when the EDID lacks it); for a
+ *     scanout the host reports disabled, the EDID's preferred mode, else
+ *     1024x768. A display-configuration change from the host (the device's
+ *     config-changed interrupt with ``VIRTIO_GPU_EVENT_DISPLAY``) queries the
+ *     display information and the EDIDs again and sends a hotplug uevent.
  *
- * Commands go to the control queue asynchronously. The queue's interrupt
- * completes them: a VIRTIO_GPU_RESP_ERR_* answer is logged with drm_err and
- * counted, and never blocks anything. A new frame is sent only when the
- * previous one has been answered. Nothing waits for the host in atomic
- * context; modeset paths wait, at most 5 seconds, only when a CRTC is
- * disabled, before freeing its shadow buffer (memory the host no longer
- * answers for is kept until the device is reset).
+ * Scanout
+ *     Enabling a CRTC allocates a shadow buffer of the mode's size
+ *     (XRGB8888, the host format B8G8R8X8), creates a host 2D resource with
+ *     it as backing (``RESOURCE_CREATE_2D``, ``RESOURCE_ATTACH_BACKING`` with
+ *     the buffer's pages) and shows it on the output's scanout
+ *     (``SET_SCANOUT``). Disabling the CRTC detaches the scanout
+ *     (``SET_SCANOUT`` with resource 0) and frees the resource
+ *     (``RESOURCE_UNREF``), then the buffer once the host answered. A
+ *     modeset that keeps the CRTC on at the same size (attaching its
+ *     writeback connector, say) keeps the resource. Unbinding the device or
+ *     unloading the module disables every CRTC first, so every host resource
+ *     is freed.
  *
- * Vblank: virtio-gpu has no vertical blanking interrupt (the host shows a
- * flushed resource whenever it wants), so vblank stays the hrtimer of the
- * virtual backend, running at the mode's refresh rate for as long as the
- * CRTC is enabled; events, timestamps, CRC and writeback behave as on the
- * virtual backend.
+ * Damage
+ *     Each commit adds to its CRTC's damage what it changed: the old and new
+ *     rectangles of a plane that moved, appeared, disappeared, or changed
+ *     alpha, blend mode or zpos; a plane's ``FB_DAMAGE_CLIPS``
+ *     (``DRM_IOCTL_MODE_DIRTYFB`` sends its clips that way), or the whole
+ *     plane when its framebuffer changed without clips, or when the commit
+ *     names the plane without changing anything (DIRTYFB without clips); the
+ *     whole CRTC for a new mode, on enabling, on a colour-management change,
+ *     and while the CRTC has a transform or its transform changes (plane
+ *     rectangles are not mapped through it). A commit that only routes
+ *     connectors damages nothing. While a CRTC has damage, its composer runs
+ *     at the next vblank (so at most once per vblank), composes the frame,
+ *     copies the damaged rectangles (up to 8, merged when that costs no more)
+ *     into the shadow buffer and sends only them: ``TRANSFER_TO_HOST_2D`` and
+ *     ``RESOURCE_FLUSH`` per rectangle. Pixels written into a displayed
+ *     framebuffer without a commit or DIRTYFB reach the host with the next
+ *     damage that covers them.
  *
- * debugfs: ``dri/N/virtio`` shows the device's counters (bytes sent to the
- * host, transfers, frames, live host resources, host errors) and the state
- * of each scanout; ``mmx/virtio`` the totals of every device bound since the
- * module loaded (``live_resources`` is 0 once every device has been
- * unbound, unless a resource leaked). Writing to ``dri/N/virtio_inject_error``
- * sends a RESOURCE_FLUSH of a resource that does not exist, which the host
- * must answer with an error: a test of the error path.
+ * Commands
+ *     Queued on the control virtqueue without waiting; its
+ *     interrupt completes them. An error answer (``VIRTIO_GPU_RESP_ERR_*``)
+ *     is logged with ``drm_err`` (rate-limited) and counted, and never
+ *     blocks: a commit cannot fail after its check, so host errors are
+ *     surfaced in the log and in debugfs, and only a failed
+ *     ``GET_DISPLAY_INFO`` at probe fails the probe. A frame is sent only
+ *     when the previous one of the CRTC has been answered (the damage waits
+ *     meanwhile). Nothing sleeps in atomic context; waiting happens only in
+ *     process context, bounded by 5 seconds: for room in the queue, for the
+ *     display information at probe, and for the host's answers before a
+ *     disabled CRTC's buffer is freed (memory the host does not answer for
+ *     is kept until the device is reset at unbind).
+ *
+ * Vblank
+ *     virtio-gpu has no vertical blanking interrupt: the host shows a flushed
+ *     resource whenever it likes and tells the guest nothing about its
+ *     refresh. So vblank stays the virtual backend's hrtimer at the mode's
+ *     refresh rate, running as long as the CRTC is on (the composer sends
+ *     frames from it); page-flip events, timestamps, ``WAIT_VBLANK``, CRC and
+ *     writeback behave as on the virtual backend.
+ *
+ * debugfs
+ *     ``/sys/kernel/debug/dri/N/virtio``: ``scanouts``, ``features``,
+ *     ``bytes_to_host`` (bytes sent by ``TRANSFER_TO_HOST_2D``),
+ *     ``transfers``, ``frames``, ``commands`` (answered), ``live_resources``
+ *     (host resources created and not yet unreferenced), ``host_errors``,
+ *     ``submit_errors``, and per scanout the host's size, EDID length, the
+ *     resource shown, pending damage rectangles and commands in flight.
+ *     ``/sys/kernel/debug/mmx/virtio``: the same counters summed over every
+ *     device bound since the module loaded, and ``devices``;
+ *     ``live_resources`` there is 0 once every device is unbound unless a
+ *     resource leaked. Writing anything to
+ *     ``/sys/kernel/debug/dri/N/virtio_inject_error`` sends a
+ *     ``RESOURCE_FLUSH`` of a resource that does not exist: the host answers
+ *     ``ERR_INVALID_RESOURCE_ID``, which tests the error path.
  */
 
 #include <linux/module.h>
