@@ -68,6 +68,11 @@ weston --config=/tmp/weston.ini --log="$LOG/weston.log" --socket=wayland-1 \
 wpid=$!
 trap 'kill "$wpid" ${seatd_pid:+"$seatd_pid"} 2>/dev/null; exit 143' TERM INT
 
+# crc_changed FILE CRC N: FILE has N CRCs other than CRC.
+crc_changed() {
+	[ "$(awk -v was="$2" '$2 != was { n++ } END { print n + 0 }' "$1")" -ge "$3" ]
+}
+
 # output_lit CONNECTOR: the connector is on an active CRTC.
 output_lit() {
 	_c=$(crtc_of "$1")
@@ -126,18 +131,15 @@ else
 	mode=$(crtc_mode "$crtc")
 	bgcrc=$(mmx-clients-pic crc-solid "${mode%x*}" "${mode#*x}" "$BG")
 	# the picture before the client: one CRC
-	echo auto >"$DRI/crtc-$crtc/crc/control"
-	{ timeout 600 cat "$DRI/crtc-$crtc/crc/data"; } 2>/dev/null |
-		head -n 1 >"$LOG/before-client-crc.txt"
-	before=$(awk '{ print $2 }' "$LOG/before-client-crc.txt")
+	crc_watch "$crtc" "$LOG/before-client-crc.txt" 600 \
+		crc_lines "$LOG/before-client-crc.txt" 1
+	before=$(awk '{ print $2; exit }' "$LOG/before-client-crc.txt")
 	WAYLAND_DISPLAY=wayland-1 weston-simple-shm >"$LOG/simple-shm.txt" 2>&1 &
 	cpid=$!
 	# then three frames that differ from it
-	{ timeout 1200 cat "$DRI/crtc-$crtc/crc/data"; } 2>/dev/null |
-		awk -v was="$before" -v out="$LOG/client-crc.txt" '
-			{ print >out }
-			$2 != was { n++ } n >= 3 { exit }'
-	drew=$(awk -v was="$before" '$2 != was' "$LOG/client-crc.txt" | wc -l)
+	crc_watch "$crtc" "$LOG/client-crc.txt" 1200 \
+		crc_changed "$LOG/client-crc.txt" "$before" 3
+	drew=$(awk -v was="$before" '$2 != was { n++ } END { print n + 0 }' "$LOG/client-crc.txt")
 	if kill -0 "$cpid" 2>/dev/null && [ -n "$before" ] && [ "$drew" -ge 3 ]; then
 		subtest weston-client-draws SUCCESS
 	else
