@@ -103,11 +103,6 @@ while read -r name _; do
 	crtc=$(crtc_of "$name")
 	mode=$(crtc_mode "$crtc")
 	want=$(mmx-clients-pic crc-solid "${mode%x*}" "${mode#*x}" "$BG")
-	if [ "${MMX_CLIENTS_PICTURES:-1}" = 0 ]; then
-		# state only: weston lit the output (checked above)
-		subtest "weston-output-$name" SUCCESS "$mode, lit (picture not judged: MMX_CLIENTS_PICTURES=0)"
-		continue
-	fi
 	# weston draws the background once its shell client has started:
 	# on a loaded TCG host that takes minutes
 	if wait_crc "$crtc" "$want" 30000; then
@@ -149,9 +144,7 @@ else
 fi
 kill "$cpid" 2>/dev/null
 wait "$cpid" 2>/dev/null
-if [ -n "$crtc" ] && [ "${MMX_CLIENTS_PICTURES:-1}" = 0 ]; then
-	subtest weston-client-gone SKIP "picture not judged: MMX_CLIENTS_PICTURES=0"
-elif [ -n "$crtc" ]; then
+if [ -n "$crtc" ]; then
 	if wait_crc "$crtc" "$bgcrc" 30000; then
 		subtest weston-client-gone SUCCESS
 	else
