@@ -150,13 +150,19 @@ plane_src() {
 # driver computing CRCs all that time. The CRC file wants whole-entry
 # reads: cat's large buffer, not a shell's byte by byte `read`.
 crc_watch() {
+	_w_i=$1
 	_w_d=$DRI/crtc-$1/crc
 	_w_file=$2
 	_w_end=$(($(date +%s) + $3))
 	shift 3
 	: >"$_w_file"
-	echo auto >"$_w_d/control" || return 1
-	cat "$_w_d/data" >"$_w_file" 2>"$LOG/crc-read.err" &
+	: >"$LOG/crc-read.err"
+	if ! echo auto 2>>"$LOG/crc-read.err" >"$_w_d/control"; then
+		# EBUSY (shown as EIO) while another process has crc/data open
+		echo "crtc-$_w_i/crc/control refused 'auto'" >>"$LOG/crc-read.err"
+		return 1
+	fi
+	cat "$_w_d/data" >"$_w_file" 2>>"$LOG/crc-read.err" &
 	_w_pid=$!
 	_w_rc=1
 	while :; do
@@ -206,9 +212,13 @@ crc_match() {
 wait_crc() {
 	: >"$LOG/last-crc"
 	rm -f "$LOG/crc-match"
-	crc_watch "$1" "$LOG/crc.txt" 1200 crc_match "$LOG/crc.txt" "$2" "${3:-3000}" ||
-		return 1
-	[ "$(cat "$LOG/crc-match")" = found ]
+	if crc_watch "$1" "$LOG/crc.txt" 1200 crc_match "$LOG/crc.txt" "$2" "${3:-3000}"; then
+		[ "$(cat "$LOG/crc-match")" = found ] && return 0
+	fi
+	# no CRC read at all: say why
+	[ -n "$(cat "$LOG/last-crc")" ] ||
+		echo "none ($(tr '\n' ' ' <"$LOG/crc-read.err"))" >"$LOG/last-crc"
+	return 1
 }
 
 # QEMU's picture (virtio backend): when the host gave the guest a
