@@ -228,11 +228,7 @@ wait_crc() {
 # change under the dump. After the run the host compares the dump with
 # /out/CLIENT/TAG.want.ppm, or with a frame of the colour given. Returns 1
 # when there is no such port (nothing asked) or no answer came.
-sync_port() {
-	for _p in /sys/class/virtio-ports/*/name; do
-		[ -e "$_p" ] || modprobe virtio_console 2>/dev/null
-		break
-	done
+sync_port_named() {
 	for _p in /sys/class/virtio-ports/*/name; do
 		[ -e "$_p" ] || continue
 		if [ "$(cat "$_p")" = mmx.sync ]; then
@@ -241,6 +237,23 @@ sync_port() {
 			return 0
 		fi
 	done
+	return 1
+}
+sync_port() {
+	sync_port_named && return 0
+	# no virtio console device (virtio ID 3): no port to wait for
+	grep -qx 0x0003 /sys/bus/virtio/devices/*/device 2>/dev/null || return 1
+	modprobe virtio_console 2>/dev/null
+	# the ports and their names come from the host after the driver's
+	# probe has returned: wait for ours rather than miss the first
+	# picture's screendump
+	_t=50
+	while [ "$_t" -gt 0 ]; do
+		sync_port_named && return 0
+		_t=$((_t - 1))
+		sleep 0.2
+	done
+	echo "no virtio port named mmx.sync: $(cat /sys/class/virtio-ports/*/name 2>/dev/null | tr '\n' ' ')" >&2
 	return 1
 }
 # host_has_frame HEAD: mmx has nothing pending for scanout HEAD (no damage
