@@ -31,6 +31,19 @@ for client in "$@"; do
 	sh -c 'echo $$ >/tmp/client.pgid; exec timeout -k 10 900 sh "$1"' \
 		sh "$dir/$client.sh"
 	rc=$?
+	# the client's CRC readers are gone with it: a crc/data left open
+	# keeps mmx computing CRCs for nobody
+	left=
+	for pid in $(find /proc/[0-9]*/fd -lname '*/crc/data' 2>/dev/null |
+		cut -d/ -f3 | sort -u); do
+		left="$left $pid ($(cat "/proc/$pid/comm" 2>/dev/null))"
+	done
+	if [ -n "$left" ]; then
+		echo "Subtest $client-crc-closed: FAIL (crc/data still open in$left)"
+		status=1
+	else
+		echo "Subtest $client-crc-closed: SUCCESS"
+	fi
 	kill -KILL -- "-$(cat /tmp/client.pgid)" 2>/dev/null
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "Subtest $client: TIMEOUT (killed after 900 s)"

@@ -137,22 +137,88 @@ plane_src() {
 	' "$DRI/state"
 }
 
-# wait_crc INDEX CRC [FRAMES]: read the CRCs of CRTC INDEX until one equals
-# CRC (8 hex digits), at most FRAMES frames (default 3000: a client that
-# has drawn may still need many frames on a loaded TCG host to get its
-# picture out; only a wrong picture reaches the bound). The last CRC seen
-# goes to $LOG/last-crc.
-wait_crc() {
-	_d=$DRI/crtc-$1/crc
-	echo auto >"$_d/control" || return 1
-	# The CRC file wants whole-entry reads: cat's large buffer, not awk's.
-	: >"$LOG/last-crc"
-	{ timeout 1200 cat "$_d/data" 2>"$LOG/crc-read.err"; } | awk -v want="0x$2" -v max="${3:-3000}" -v last="$LOG/last-crc" '
+# crc_watch INDEX FILE SECONDS CMD...: collect the CRCs of CRTC INDEX
+# ("FRAME CRC" lines) into FILE until CMD succeeds (run every 0.2 s, and
+# once more after the last CRC came), the reader stops (the file reads fail
+# with EIO while the CRTC is off) or SECONDS pass; then end the reader,
+# which closes the CRC source. 0 when CMD succeeded.
+#
+# The reader writes to a file, never into a pipe: a pipe's writer only
+# learns that its reader is done at its next write, after whatever the
+# reader reads ahead (Debian 13's mawk reads on to about 256 KiB after
+# `exit`: minutes of CRCs at 60 a second), and the open data file keeps the
+# driver computing CRCs all that time. The CRC file wants whole-entry
+# reads: cat's large buffer, not a shell's byte by byte `read`.
+crc_watch() {
+	_w_i=$1
+	_w_d=$DRI/crtc-$1/crc
+	_w_file=$2
+	_w_end=$(($(date +%s) + $3))
+	shift 3
+	: >"$_w_file"
+	: >"$LOG/crc-read.err"
+	if ! echo auto 2>>"$LOG/crc-read.err" >"$_w_d/control"; then
+		# EBUSY (shown as EIO) while another process has crc/data open
+		echo "crtc-$_w_i/crc/control refused 'auto'" >>"$LOG/crc-read.err"
+		return 1
+	fi
+	cat "$_w_d/data" >"$_w_file" 2>>"$LOG/crc-read.err" &
+	_w_pid=$!
+	_w_rc=1
+	while :; do
+		_w_alive=0
+		kill -0 "$_w_pid" 2>/dev/null && _w_alive=1
+		if "$@"; then
+			_w_rc=0
+			break
+		fi
+		[ "$_w_alive" = 1 ] || break
+		[ "$(date +%s)" -lt "$_w_end" ] || break
+		sleep 0.2
+	done
+	kill "$_w_pid" 2>/dev/null
+	wait "$_w_pid" 2>/dev/null
+	return $_w_rc
+}
+
+# crc_lines FILE N: FILE has at least N CRC lines.
+crc_lines() {
+	[ "$(wc -l <"$1")" -ge "$2" ]
+}
+
+# crc_match FILE CRC FRAMES: stop watching once one of the first FRAMES CRCs
+# of FILE equals CRC or there are FRAMES of them; 0 only for the former.
+# The last CRC looked at goes to $LOG/last-crc, and "found" or "bound" to
+# $LOG/crc-match once the answer is known.
+crc_match() {
+	awk -v want="0x$2" -v max="$3" -v last="$LOG/last-crc" -v res="$LOG/crc-match" '
 		{ seen = $2; n++ }
 		seen == want { found = 1; exit }
 		n >= max { exit }
-		END { print seen >last; exit !found }
-	'
+		END {
+			print seen >last
+			if (found) print "found" >res
+			else if (n >= max) print "bound" >res
+			exit !(found || n >= max)
+		}
+	' "$1"
+}
+
+# wait_crc INDEX CRC [FRAMES]: read the CRCs of CRTC INDEX until one equals
+# CRC (8 hex digits), at most FRAMES frames (default 3000: a client that
+# has drawn may still need many frames on a loaded TCG host to get its
+# picture out; only a wrong picture reaches the bound) and at most 1200 s.
+# The last CRC seen goes to $LOG/last-crc.
+wait_crc() {
+	: >"$LOG/last-crc"
+	rm -f "$LOG/crc-match"
+	if crc_watch "$1" "$LOG/crc.txt" 1200 crc_match "$LOG/crc.txt" "$2" "${3:-3000}"; then
+		[ "$(cat "$LOG/crc-match")" = found ] && return 0
+	fi
+	# no CRC read at all: say why
+	[ -n "$(cat "$LOG/last-crc")" ] ||
+		echo "none ($(tr '\n' ' ' <"$LOG/crc-read.err"))" >"$LOG/last-crc"
+	return 1
 }
 
 # QEMU's picture (virtio backend): when the host gave the guest a
@@ -162,11 +228,7 @@ wait_crc() {
 # change under the dump. After the run the host compares the dump with
 # /out/CLIENT/TAG.want.ppm, or with a frame of the colour given. Returns 1
 # when there is no such port (nothing asked) or no answer came.
-sync_port() {
-	for _p in /sys/class/virtio-ports/*/name; do
-		[ -e "$_p" ] || modprobe virtio_console 2>/dev/null
-		break
-	done
+sync_port_named() {
 	for _p in /sys/class/virtio-ports/*/name; do
 		[ -e "$_p" ] || continue
 		if [ "$(cat "$_p")" = mmx.sync ]; then
@@ -175,6 +237,23 @@ sync_port() {
 			return 0
 		fi
 	done
+	return 1
+}
+sync_port() {
+	sync_port_named && return 0
+	# no virtio console device (virtio ID 3): no port to wait for
+	grep -qx 0x0003 /sys/bus/virtio/devices/*/device 2>/dev/null || return 1
+	modprobe virtio_console 2>/dev/null
+	# the ports and their names come from the host after the driver's
+	# probe has returned: wait for ours rather than miss the first
+	# picture's screendump
+	_t=50
+	while [ "$_t" -gt 0 ]; do
+		sync_port_named && return 0
+		_t=$((_t - 1))
+		sleep 0.2
+	done
+	echo "no virtio port named mmx.sync: $(cat /sys/class/virtio-ports/*/name 2>/dev/null | tr '\n' ' ')" >&2
 	return 1
 }
 # host_has_frame HEAD: mmx has nothing pending for scanout HEAD (no damage

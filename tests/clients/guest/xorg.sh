@@ -127,10 +127,6 @@ picture_check() {
 	_name=$1 _out=$2
 	shift 2
 	n=$((n + 1))
-	if [ "${MMX_CLIENTS_PICTURES:-1}" = 0 ]; then
-		subtest "$_name" SKIP "picture checks off for this run (MMX_CLIENTS_PICTURES=0)"
-		return 0
-	fi
 	# shellcheck disable=SC2046 # words, split on purpose
 	set -- $(geometry "$_out") "$@"
 	if [ $# -lt 4 ]; then
