@@ -23,7 +23,9 @@
 #                   the Debian 13 root (build/trixie/*.ko)
 #   make module-trixie-backports  the same for the 7.x kernel of
 #                   trixie-backports, in its root (build/trixie-backports)
-#   make module-sid the same against sid's newest headers (a build check)
+#   make module-sid the same in the sid build root, against the newest
+#                   headers there (tests/build-check builds against each
+#                   of its headers: sid's own and trixie-backports')
 #   make deb        the Debian packages (debian/: mmx-dkms, libmmx0,
 #                   libmmx-dev, mmx-tools) in build/deb/, lintian-checked
 #   make SANITIZE=1 libmmx, mmxd, mmx-jpegd and the
