@@ -1460,52 +1460,11 @@ static void test_off_while_held(struct mmx_dev *d)
 /* Benchmark: 1000 timed commits                                            */
 
 /*
- * Guest stalls: a thread sleeping 1 ms at a time records every gap between
- * its wakeups longer than a threshold. Under TCG on a loaded host the whole
- * guest stops now and then; an entry due during such a stall cannot be
- * judged, so the benchmark reports its share with and without them.
+ * Under TCG on a loaded host the whole guest stops now and then; an entry
+ * due during such a stall (longer than half a frame: the stall monitor of
+ * mmx_stall.h) cannot be judged, so the benchmark reports its share with
+ * and without them.
  */
-#define STALL_MAX 4096
-
-static struct {
-	pthread_t thread;
-	volatile bool run;
-	int64_t threshold;
-	int n;
-	int64_t start[STALL_MAX], end[STALL_MAX];
-} stalls;
-
-static void *stall_fn(void *arg)
-{
-	int64_t last = mmx_now_ns();
-
-	(void)arg;
-	while (stalls.run) {
-		int64_t now;
-
-		mmx_sleep_ms(1);
-		now = mmx_now_ns();
-		if (now - last > stalls.threshold && stalls.n < STALL_MAX) {
-			stalls.start[stalls.n] = last;
-			stalls.end[stalls.n] = now;
-			stalls.n++;
-		}
-		last = now;
-	}
-	return NULL;
-}
-
-/* Was the guest stalled at some point of [FROM, TO]? */
-static bool stalled(int64_t from, int64_t to)
-{
-	int i;
-
-	for (i = 0; i < stalls.n; i++)
-		if (stalls.start[i] <= to && stalls.end[i] >= from)
-			return true;
-	return false;
-}
-
 enum bench_kind { BENCH_PRESENT, BENCH_RETRACT, BENCH_EXPIRE };
 
 struct bench_entry {
@@ -1567,10 +1526,7 @@ static void test_bench(struct mmx_dev *d)
 		}
 	}
 
-	stalls.threshold = (int64_t)c.period / 2;
-	stalls.n = 0;
-	stalls.run = true;
-	mmx_assert(pthread_create(&stalls.thread, NULL, stall_fn, NULL) == 0);
+	mmx_assert(mmx_stall_monitor_start_at((int64_t)c.period / 2) == 0);
 	start = mmx_now_ns();
 	while (done < n) {
 		last_vblank(&c, &cur_seq, &cur_ns);
@@ -1605,8 +1561,7 @@ static void test_bench(struct mmx_dev *d)
 	}
 	rec_wait_frame(&rec, (uint32_t)b[n - 1].target + 2);
 	rec_stop(&rec);
-	stalls.run = false;
-	pthread_join(stalls.thread, NULL);
+	mmx_stall_monitor_stop();
 
 	for (i = 0; i < n; i++) {
 		struct bench_entry *e = &b[i];
@@ -1621,8 +1576,8 @@ static void test_bench(struct mmx_dev *d)
 			else
 				presented_late++;
 			/* From the vblank that starts it to its target. */
-			if (!stalled((int64_t)(e->exec - 2 * c.period),
-				     (int64_t)(e->exec + c.period))) {
+			if (!mmx_stalled((int64_t)(e->exec - 2 * c.period),
+					 (int64_t)(e->exec + c.period))) {
 				clean++;
 				clean_exact += e->ev.status ==
 					       MMX_SCHEDULE_PRESENTED &&
@@ -1644,8 +1599,8 @@ static void test_bench(struct mmx_dev *d)
 	printf("TIMED-BENCH: presented exactly at the first vblank at or after exec: %d/%d (%.2f%%), late %d, not presented %d\n",
 	       presented_exact, n_present, 100.0 * presented_exact / n_present,
 	       presented_late, present_other);
-	printf("TIMED-BENCH: the same without the entries due while the guest stalled > half a frame (%d stalls seen): %d/%d (%.2f%%)\n",
-	       stalls.n, clean_exact, clean, 100.0 * clean_exact / (clean ? clean : 1));
+	printf("TIMED-BENCH: the same without the entries due while the guest stalled > half a frame (%u stalls seen): %d/%d (%.2f%%)\n",
+	       mmx_stall_count(), clean_exact, clean, 100.0 * clean_exact / (clean ? clean : 1));
 	printf("TIMED-BENCH: frames after the aimed vblank: 0: %d, 1: %d, 2: %d, more: %d\n",
 	       hist[0], hist[1], hist[2], hist[3]);
 	printf("TIMED-BENCH: retracts before execution that succeeded: %d/%d (%.2f%%)\n",

@@ -2389,61 +2389,12 @@ void mmx_assert_vblank_seq(struct mmx_dev *d, int index,
 /* Timing under emulation                                                   */
 
 /*
- * Stall watchdog: a thread that sleeps 2 ms at a time and records the
- * longest gap between its wakeups. Under TCG on a loaded host the whole
- * guest can stop for several frames; a timing attempt during which the
- * guest stalled for more than half a frame cannot judge the driver.
- */
-static struct {
-	pthread_t thread;
-	volatile bool run;
-	volatile int64_t max_gap;
-} watch;
-
-static void *watch_fn(void *arg)
-{
-	int64_t last = mmx_now_ns();
-
-	(void)arg;
-	while (watch.run) {
-		int64_t now;
-
-		mmx_sleep_ms(2);
-		now = mmx_now_ns();
-		if (now - last > watch.max_gap)
-			watch.max_gap = now - last;
-		last = now;
-	}
-	return NULL;
-}
-
-static void watch_start(void)
-{
-	/* a previous attempt may have left through a failed assertion */
-	if (watch.run) {
-		watch.run = false;
-		pthread_join(watch.thread, NULL);
-	}
-	watch.run = true;
-	watch.max_gap = 0;
-	mmx_assert(pthread_create(&watch.thread, NULL, watch_fn, NULL) == 0);
-}
-
-/* Stops the watchdog; returns the longest stall seen, in ns. */
-static int64_t watch_stop(void)
-{
-	watch.run = false;
-	pthread_join(watch.thread, NULL);
-	return watch.max_gap;
-}
-
-/*
  * Run ONCE (returns whether the timing criteria held) up to five times;
  * the first attempt that meets them passes. Correctness checks inside ONCE
  * fail at once. Timing alone fails only when every attempt missed and at
  * least one of them ran without the guest stalling for half a frame: one
  * miss proves nothing on a loaded host (a vCPU the host did not run can
- * delay the driver's work while the watchdog's vCPU runs on), five in a row
+ * delay the driver's work while the stall monitor's vCPU runs on), five in a row
  * do. If the guest stalled in every attempt the host is too loaded to
  * judge: SKIP.
  */
@@ -2459,9 +2410,10 @@ void mmx_timing_attempts(bool (*once)(struct mmx_dev *, void *),
 		int64_t stall;
 		bool ok;
 
-		watch_start();
+		mmx_assert(mmx_stall_monitor_start_at((int64_t)(frame_ns / 2)) == 0);
 		ok = once(d, arg);
-		stall = watch_stop();
+		mmx_stall_monitor_stop();
+		stall = mmx_stall_longest();
 		if (ok)
 			return;
 		mmx_info("%s: attempt %d missed the timing criteria (longest guest stall %.1f ms)",
@@ -2482,27 +2434,37 @@ void mmx_timing_attempts(bool (*once)(struct mmx_dev *, void *),
 /* ------------------------------------------------------------------------ */
 /* Stall monitor                                                            */
 
+/*
+ * One monitor per process: a thread that sleeps 2 ms at a time, records
+ * every gap between its wakeups longer than the threshold (up to
+ * MMX_MAX_STALLS of them) and keeps the longest gap.
+ */
 #define MMX_STALL_NS	25000000ll
-#define MMX_MAX_STALLS	256
+#define MMX_MAX_STALLS	4096
 
 static struct {
 	pthread_t thread;
-	volatile int stop;
+	volatile bool run;
+	int64_t threshold;
+	volatile int64_t longest;
 	int64_t from[MMX_MAX_STALLS], to[MMX_MAX_STALLS];
 	volatile unsigned int n;
-} stall_mon = { .stop = 1 };
+} stall_mon;
 
 static void *stall_monitor(void *arg)
 {
 	int64_t prev = mmx_now_ns();
 
 	(void)arg;
-	while (!stall_mon.stop) {
+	while (stall_mon.run) {
 		int64_t t;
 
-		usleep(2000);
+		mmx_sleep_ms(2);
 		t = mmx_now_ns();
-		if (t - prev > MMX_STALL_NS && stall_mon.n < MMX_MAX_STALLS) {
+		if (t - prev > stall_mon.longest)
+			stall_mon.longest = t - prev;
+		if (t - prev > stall_mon.threshold &&
+		    stall_mon.n < MMX_MAX_STALLS) {
 			stall_mon.from[stall_mon.n] = prev;
 			stall_mon.to[stall_mon.n] = t;
 			stall_mon.n++;
@@ -2512,19 +2474,32 @@ static void *stall_monitor(void *arg)
 	return NULL;
 }
 
+int mmx_stall_monitor_start_at(int64_t threshold_ns)
+{
+	int err;
+
+	/* a previous run may have left through a failed assertion */
+	mmx_stall_monitor_stop();
+	stall_mon.threshold = threshold_ns;
+	stall_mon.longest = 0;
+	stall_mon.n = 0;
+	stall_mon.run = true;
+	err = pthread_create(&stall_mon.thread, NULL, stall_monitor, NULL);
+	if (err)
+		stall_mon.run = false;
+	return -err;
+}
+
 void mmx_stall_monitor_start(void)
 {
-	stall_mon.stop = 0;
-	stall_mon.n = 0;
-	if (pthread_create(&stall_mon.thread, NULL, stall_monitor, NULL))
-		stall_mon.stop = 1;
+	mmx_stall_monitor_start_at(MMX_STALL_NS);
 }
 
 void mmx_stall_monitor_stop(void)
 {
-	if (stall_mon.stop)
+	if (!stall_mon.run)
 		return;
-	stall_mon.stop = 1;
+	stall_mon.run = false;
 	pthread_join(stall_mon.thread, NULL);
 }
 
@@ -2541,6 +2516,11 @@ bool mmx_stalled(int64_t a, int64_t b)
 unsigned int mmx_stall_count(void)
 {
 	return stall_mon.n;
+}
+
+int64_t mmx_stall_longest(void)
+{
+	return stall_mon.longest;
 }
 
 bool mmx_kernel_sanitized(void)

@@ -580,8 +580,8 @@ void mmx_assert_vblank_seq(struct mmx_dev *d, int index,
 /*
  * Run ONCE(D, ARG), which returns whether its timing criteria held (its
  * correctness checks assert at once), up to five times; the first attempt
- * that meets them passes. A watchdog thread measures the longest guest
- * stall of each attempt. If every attempt missed its criteria the subtest
+ * that meets them passes. The stall monitor (mmx_stall.h) measures the
+ * longest guest stall of each attempt. If every attempt missed its criteria the subtest
  * fails when at least one of them ran without a stall longer than
  * FRAME_NS / 2, and is skipped (timing cannot be judged: TCG on a loaded
  * host) when all of them stalled.
