@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,15 @@ static struct layer layer(uint32_t plane, struct mmx_fb *fb, int x, int y)
 	return l;
 }
 
+/* Show the W x H window of L's FB from (SX, SY). */
+static void layer_window(struct layer *l, int sx, int sy, int w, int h)
+{
+	l->sx = sx;
+	l->sy = sy;
+	l->w = w;
+	l->h = h;
+}
+
 /* Light output O at 320x240 with no plane. */
 static void light(struct mmx_dev *d, struct mmx_output *o)
 {
@@ -64,17 +74,24 @@ static void add_layer(struct mmx_dev *d, struct mmx_req *r,
 /*
  * Show LAYERS on output O (other planes of O off), then capture and compare
  * with the reference composed in (zpos, plane id) order as the properties
- * report it.
+ * report it. FMT names the check.
  */
-static void show_and_check(struct mmx_dev *d, struct mmx_output *o,
-			   const struct layer *layers, int n, const char *what)
+static void __attribute__((format(printf, 5, 6)))
+show_and_check(struct mmx_dev *d, struct mmx_output *o,
+	       const struct layer *layers, int n, const char *fmt, ...)
 {
 	struct mmx_ref_plane ref[8];
 	uint64_t z[8];
 	int order[8];
 	uint32_t shown[8];
 	struct mmx_req *r = mmx_req_new(d);
+	char what[80];
+	va_list ap;
 	int i, j;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 
 	mmx_assert(n <= 8);
 	for (i = 0; i < n; i++)
@@ -134,7 +151,6 @@ static void test_format(struct mmx_dev *d, const void *arg)
 	bool alpha = mmx_format_has_alpha(fc->format);
 	struct mmx_fb *bg, *fb, *fb2;
 	struct layer l[3];
-	char what[64];
 
 	light(d, o);
 	switch (fc->kind) {
@@ -143,8 +159,8 @@ static void test_format(struct mmx_dev *d, const void *arg)
 		fb = mmx_fb_new_random(d, W, H, fc->format, fc->format,
 				       alpha ? MMX_ALPHA_BINARY : MMX_ALPHA_ANY);
 		l[0] = layer(o->primary, fb, 0, 0);
-		snprintf(what, sizeof(what), "primary-%s", mmx_format_name(fc->format));
-		show_and_check(d, o, l, 1, what);
+		show_and_check(d, o, l, 1, "primary-%s",
+			       mmx_format_name(fc->format));
 		if (alpha) {
 			l[0].blend = MMX_BLEND_COVERAGE;
 			show_and_check(d, o, l, 1, "primary-coverage");
@@ -170,8 +186,8 @@ static void test_format(struct mmx_dev *d, const void *arg)
 		l[0] = layer(o->primary, bg, 0, 0);
 		l[1] = layer(o->overlay[0], fb, 20, 30);
 		l[2] = layer(o->overlay[1], fb2, 150, 100);
-		snprintf(what, sizeof(what), "overlays-%s", mmx_format_name(fc->format));
-		show_and_check(d, o, l, 3, what);
+		show_and_check(d, o, l, 3, "overlays-%s",
+			       mmx_format_name(fc->format));
 		if (alpha) {
 			/* non-premultiplied content through Coverage */
 			mmx_fb_random(fb, fc->format + 3, MMX_ALPHA_BINARY);
@@ -215,12 +231,10 @@ static void test_cursor_sizes(struct mmx_dev *d)
 					      DRM_FORMAT_ARGB8888);
 		struct layer l[2] = { layer(o->primary, bg, 0, 0),
 				      layer(o->cursor, c, 50, 20) };
-		char what[32];
 
 		mmx_fb_random(c, 11 + (uint32_t)i, MMX_ALPHA_BINARY_PREMULT);
-		snprintf(what, sizeof(what), "cursor-%dx%d", sizes[i][0],
-			 sizes[i][1]);
-		show_and_check(d, o, l, 2, what);
+		show_and_check(d, o, l, 2, "cursor-%dx%d", sizes[i][0],
+			       sizes[i][1]);
 		mmx_fb_free(c);
 	}
 }
@@ -240,58 +254,43 @@ static const int edge_positions[][2] = {
 	{ 16384, -16384 },	/* at the limit */
 };
 
-static void test_cursor_offscreen(struct mmx_dev *d)
+/*
+ * Over a random primary, for each of edge_positions: the cursor there, or
+ * (OVERLAYS) the first overlay there and the second at the position taken
+ * from the other end of the list with x and y swapped.
+ */
+static void test_offscreen(struct mmx_dev *d, const void *overlays_arg)
 {
+	bool overlays = *(const bool *)overlays_arg;
+	const size_t n = MMX_ARRAY_SIZE(edge_positions);
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 20,
-					      MMX_ALPHA_ANY);
-	struct mmx_fb *c = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_ARGB8888, 21,
-					     MMX_ALPHA_BINARY_PREMULT);
+	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888,
+					      overlays ? 30 : 20, MMX_ALPHA_ANY);
+	struct mmx_fb *a = overlays ?
+		mmx_fb_new_random(d, 64, 64, DRM_FORMAT_XRGB8888, 31,
+				  MMX_ALPHA_ANY) :
+		mmx_fb_new_random(d, 64, 64, DRM_FORMAT_ARGB8888, 21,
+				  MMX_ALPHA_BINARY_PREMULT);
+	struct mmx_fb *b = overlays ?
+		mmx_fb_new_random(d, 90, 50, DRM_FORMAT_RGB565, 32,
+				  MMX_ALPHA_ANY) : NULL;
 	size_t i;
 
 	light(d, o);
-	for (i = 0; i < MMX_ARRAY_SIZE(edge_positions); i++) {
-		struct layer l[2] = {
-			layer(o->primary, bg, 0, 0),
-			layer(o->cursor, c, edge_positions[i][0],
-			      edge_positions[i][1]),
-		};
-		char what[48];
-
-		snprintf(what, sizeof(what), "cursor-at-%d,%d",
-			 edge_positions[i][0], edge_positions[i][1]);
-		show_and_check(d, o, l, 2, what);
-	}
-}
-
-static void test_overlay_offscreen(struct mmx_dev *d)
-{
-	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 30,
-					      MMX_ALPHA_ANY);
-	struct mmx_fb *a = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_XRGB8888, 31,
-					     MMX_ALPHA_ANY);
-	struct mmx_fb *b = mmx_fb_new_random(d, 90, 50, DRM_FORMAT_RGB565, 32,
-					     MMX_ALPHA_ANY);
-	size_t i;
-
-	light(d, o);
-	for (i = 0; i < MMX_ARRAY_SIZE(edge_positions); i++) {
-		int j = (int)(MMX_ARRAY_SIZE(edge_positions) - 1 - i);
+	for (i = 0; i < n; i++) {
+		const int *p = edge_positions[i], *q = edge_positions[n - 1 - i];
 		struct layer l[3] = {
 			layer(o->primary, bg, 0, 0),
-			layer(o->overlay[0], a, edge_positions[i][0],
-			      edge_positions[i][1]),
-			layer(o->overlay[1], b, edge_positions[j][1],
-			      edge_positions[j][0]),
+			layer(overlays ? o->overlay[0] : o->cursor, a, p[0], p[1]),
+			layer(o->overlay[1], b, q[1], q[0]),
 		};
-		char what[48];
 
-		snprintf(what, sizeof(what), "overlays-at-%d,%d", edge_positions[i][0],
-			 edge_positions[i][1]);
-		show_and_check(d, o, l, 3, what);
+		show_and_check(d, o, l, overlays ? 3 : 2, "%s-at-%d,%d",
+			       overlays ? "overlays" : "cursor", p[0], p[1]);
 	}
 }
+
+static const bool offscreen_cursor, offscreen_overlays = true;
 
 static void test_primary_position(struct mmx_dev *d)
 {
@@ -318,27 +317,35 @@ static void test_primary_position(struct mmx_dev *d)
 	show_and_check(d, o, &l, 1, "primary-far-off");
 }
 
-static void test_src_offset(struct mmx_dev *d)
+/*
+ * The FBs of the source window tests, random from SEED on: a 256x192
+ * RGB888 one for the primary and a 200x100 ARGB8888 one for an overlay;
+ * then output 0 is lit, and returned.
+ */
+static struct mmx_output *window_scene(struct mmx_dev *d, uint32_t seed,
+				       struct mmx_fb **fb, struct mmx_fb **ov)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *fb = mmx_fb_new_random(d, 256, 192, DRM_FORMAT_RGB888,
-					      50, MMX_ALPHA_ANY);
-	struct mmx_fb *ov = mmx_fb_new_random(d, 200, 100, DRM_FORMAT_ARGB8888,
-					      51, MMX_ALPHA_BINARY_PREMULT);
+
+	*fb = mmx_fb_new_random(d, 256, 192, DRM_FORMAT_RGB888, seed,
+				MMX_ALPHA_ANY);
+	*ov = mmx_fb_new_random(d, 200, 100, DRM_FORMAT_ARGB8888, seed + 1,
+				MMX_ALPHA_BINARY_PREMULT);
+	light(d, o);
+	return o;
+}
+
+static void test_src_offset(struct mmx_dev *d)
+{
+	struct mmx_fb *fb, *ov;
+	struct mmx_output *o = window_scene(d, 50, &fb, &ov);
 	struct layer l[2];
 
-	light(d, o);
 	/* a 100x80 window of the FB from (30, 20) at (10, 10) */
 	l[0] = layer(o->primary, fb, 10, 10);
-	l[0].sx = 30;
-	l[0].sy = 20;
-	l[0].w = 100;
-	l[0].h = 80;
+	layer_window(&l[0], 30, 20, 100, 80);
 	l[1] = layer(o->overlay[0], ov, 150, 120);
-	l[1].sx = 120;
-	l[1].sy = 33;
-	l[1].w = 80;
-	l[1].h = 67;
+	layer_window(&l[1], 120, 33, 80, 67);
 	show_and_check(d, o, l, 2, "src-window");
 }
 
@@ -357,12 +364,10 @@ static void test_fb_pitch_offset(struct mmx_dev *d)
 						  150 * (uint32_t)cpp + 256 + 3,
 						  4096 + 64);
 		struct layer l = layer(o->primary, fb, 77, 55);
-		char what[48];
 
 		mmx_fb_random(fb, 60 + (uint32_t)i, MMX_ALPHA_ANY);
-		snprintf(what, sizeof(what), "pitch-offset-%s",
-			 mmx_format_name(formats[i]));
-		show_and_check(d, o, &l, 1, what);
+		show_and_check(d, o, &l, 1, "pitch-offset-%s",
+			       mmx_format_name(formats[i]));
 	}
 }
 
@@ -469,14 +474,11 @@ static void test_zpos_tie(struct mmx_dev *d)
 
 	zpos_scene(d, o, fbs);
 	for (z = 1; z <= 2; z++) {
-		char what[32];
-
 		l[0] = layer(o->primary, fbs[0], 0, 0);
 		l[1] = layer(o->overlay[1], fbs[2], 100, 80);
 		l[2] = layer(o->overlay[0], fbs[1], 40, 40);
 		l[1].zpos = l[2].zpos = z;
-		snprintf(what, sizeof(what), "both-zpos-%d", z);
-		show_and_check(d, o, l, 3, what);
+		show_and_check(d, o, l, 3, "both-zpos-%d", z);
 		/* the higher plane id wins the tie */
 		ref[0] = mmx_ref_fb(fbs[0], 0, 0);
 		ref[1] = mmx_ref_fb(fbs[1], 40, 40);	/* overlay[0]: lower id */
@@ -509,15 +511,13 @@ static void blend_test(struct mmx_dev *d, enum mmx_blend blend,
 		struct layer l[3] = { layer(o->primary, bg, 0, 0),
 				      layer(o->overlay[0], fb, 60, 40),
 				      layer(o->cursor, cur, 10, 150) };
-		char what[64];
 
 		l[1].blend = l[2].blend = blend;
 		l[1].alpha = alphas[i];
 		l[2].alpha = alphas[(i + 2) % MMX_ARRAY_SIZE(alphas)];
-		snprintf(what, sizeof(what), "%s-%s-alpha-%04x",
-			 mmx_blend_names[blend], mmx_format_name(format),
-			 alphas[i]);
-		show_and_check(d, o, l, 3, what);
+		show_and_check(d, o, l, 3, "%s-%s-alpha-%04x",
+			       mmx_blend_names[blend], mmx_format_name(format),
+			       alphas[i]);
 	}
 }
 
@@ -556,13 +556,12 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 		for (b = 0; b < 3; b++) {
 			struct layer l[2] = { layer(o->primary, bg, 0, 0),
 					      layer(o->overlay[1], fb, 70, 60) };
-			char what[64];
 
 			l[1].blend = (enum mmx_blend)b;
 			l[1].alpha = 0x8000;
-			snprintf(what, sizeof(what), "%s-%s-half",
-				 mmx_format_name(formats[f]), mmx_blend_names[b]);
-			show_and_check(d, o, l, 2, what);
+			show_and_check(d, o, l, 2, "%s-%s-half",
+				       mmx_format_name(formats[f]),
+				       mmx_blend_names[b]);
 		}
 	}
 }
@@ -578,12 +577,10 @@ static void test_primary_alpha(struct mmx_dev *d)
 	light(d, o);
 	for (b = 0; b < 3; b++) {
 		struct layer l = layer(o->primary, fb, 0, 0);
-		char what[48];
 
 		l.blend = (enum mmx_blend)b;
 		l.alpha = 0x9999;
-		snprintf(what, sizeof(what), "primary-%s", mmx_blend_names[b]);
-		show_and_check(d, o, &l, 1, what);
+		show_and_check(d, o, &l, 1, "primary-%s", mmx_blend_names[b]);
 	}
 }
 
@@ -775,6 +772,16 @@ static struct splane splane(uint32_t plane, const struct mmx_fb *fb, int x,
 	};
 
 	return p;
+}
+
+/* P's source rectangle, 16.16. */
+static void splane_src(struct splane *p, uint32_t sx, uint32_t sy, uint32_t sw,
+		       uint32_t sh)
+{
+	p->sx = sx;
+	p->sy = sy;
+	p->sw = sw;
+	p->sh = sh;
 }
 
 static void req_splane(struct mmx_dev *d, struct mmx_req *r,
@@ -1019,36 +1026,26 @@ static void test_scale_nearest(struct mmx_dev *d)
 	check_splanes(d, o, p, 4, "scale-limits-partly-off");
 	/* odd ratios: 7/5 and 5/7 */
 	p[0] = splane(o->primary, bg, 0, 0, 224, 84);
-	p[0].sw = 160 << 16;
-	p[0].sh = 60 << 16;
+	splane_src(&p[0], 0, 0, 160 << 16, 60 << 16);
 	p[1] = splane(o->overlay[0], ov, 33, 17, 50, 35);
-	p[1].sw = 70 << 16;
-	p[1].sh = 49 << 16;
+	splane_src(&p[1], 0, 0, 70 << 16, 49 << 16);
 	check_splanes(d, o, p, 2, "ratios-7-5");
 }
 
 static void test_scale_fractional(struct mmx_dev *d)
 {
-	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *fb = mmx_fb_new_random(d, 256, 192, DRM_FORMAT_RGB888,
-					      170, MMX_ALPHA_ANY);
-	struct mmx_fb *ov = mmx_fb_new_random(d, 200, 100, DRM_FORMAT_ARGB8888,
-					      171, MMX_ALPHA_BINARY_PREMULT);
+	struct mmx_fb *fb, *ov;
+	struct mmx_output *o = window_scene(d, 170, &fb, &ov);
 	struct splane p[2];
 
-	light(d, o);
 	/* unscaled at a fractional position: 30.5 shows 30, 20.75 shows 21 */
 	p[0] = splane(o->primary, fb, 10, 10, 100, 80);
-	p[0].sx = (30 << 16) | 0x8000;
-	p[0].sy = (20 << 16) | 0xc000;
-	p[0].sw = 100 << 16;
-	p[0].sh = 80 << 16;
+	splane_src(&p[0], (30 << 16) | 0x8000, (20 << 16) | 0xc000, 100 << 16,
+		   80 << 16);
 	/* fractional size too: 80.25 x 67.5 onto 107 x 45 */
 	p[1] = splane(o->overlay[0], ov, 150, 120, 107, 45);
-	p[1].sx = (110 << 16) | 0x4000;
-	p[1].sy = (30 << 16) | 0x2000;
-	p[1].sw = (80 << 16) | 0x4000;
-	p[1].sh = (67 << 16) | 0x8000;
+	splane_src(&p[1], (110 << 16) | 0x4000, (30 << 16) | 0x2000,
+		   (80 << 16) | 0x4000, (67 << 16) | 0x8000);
 	check_splanes(d, o, p, 2, "fractional-src");
 	mmx_assert_eq(mmx_prop_get(d, o->primary, "SRC_X"), (30 << 16) | 0x8000);
 }
@@ -1253,10 +1250,7 @@ static void rotation_scene(struct mmx_dev *d, struct mmx_output *o,
 	/* primary: a 200x150 window from (17, 9), unscaled */
 	p[0] = splane(o->primary, fbs[0], 10, 5, swap ? 150 : 200,
 		      swap ? 200 : 150);
-	p[0].sx = 17 << 16;
-	p[0].sy = 9 << 16;
-	p[0].sw = 200 << 16;
-	p[0].sh = 150 << 16;
+	splane_src(&p[0], 17 << 16, 9 << 16, 200 << 16, 150 << 16);
 	/* overlay: 70x40 scaled by 7/5 and 1/2 (after the rotation) */
 	p[1] = splane(o->overlay[0], fbs[1], 180, 60, swap ? 56 : 98,
 		      swap ? 35 : 20);
@@ -1518,9 +1512,9 @@ static const struct mmx_subtest tests[] = {
 	{ "cursor-sizes", "cursors from 1x1 to 256x256, odd and thin ones, are composed at their size",
 	  test_cursor_sizes, NULL, NULL },
 	{ "cursor-offscreen", "a cursor partly or wholly off any edge (to +-16384) is clipped to the CRTC",
-	  test_cursor_offscreen, NULL, NULL },
+	  NULL, test_offscreen, &offscreen_cursor },
 	{ "overlay-offscreen", "overlays partly or wholly off any edge (to +-16384) are clipped to the CRTC",
-	  test_overlay_offscreen, NULL, NULL },
+	  NULL, test_offscreen, &offscreen_overlays },
 	{ "primary-position", "a primary plane smaller, bigger, offset or off-screen is clipped and leaves black where it does not cover",
 	  test_primary_position, NULL, NULL },
 	{ "src-offset", "SRC_X/SRC_Y select a window of the FB",
