@@ -344,29 +344,25 @@ static void decode_dtd(struct edid_info *e, const uint8_t *d, bool preferred)
 		   va, va + vso, va + vso + vsw, vt, flags);
 }
 
+/*
+ * The image aspect ratio (height over width) of a standard timing, by the
+ * top two bits of its second byte (VESA E-EDID table 3.19); 1:1 instead of
+ * 16:10 before EDID 1.3.
+ */
+static const struct { int h, w; } std_aspect[4] = {
+	{ 10, 16 }, { 3, 4 }, { 4, 5 }, { 9, 16 },
+};
+
 static void decode_std(struct edid_info *e, const uint8_t *s, int rev)
 {
 	struct edid_mode *em;
-	int w, h;
+	int w, h, a = s[1] >> 6;
 
 	if ((s[0] == 0x00 && s[1] == 0x00) || (s[0] == 0x01 && s[1] == 0x01) ||
 	    (s[0] == 0x20 && s[1] == 0x20))
 		return;
 	w = s[0] * 8 + 248;
-	switch (s[1] >> 6) {
-	case 0:
-		h = rev < 3 ? w : w * 10 / 16;
-		break;
-	case 1:
-		h = w * 3 / 4;
-		break;
-	case 2:
-		h = w * 4 / 5;
-		break;
-	default:
-		h = w * 9 / 16;
-		break;
-	}
+	h = a == 0 && rev < 3 ? w : w * std_aspect[a].h / std_aspect[a].w;
 	em = add_mode(e, SRC_STD);
 	if (em)
 		set_size(&em->m, w, h, (s[1] & 0x3f) + 60, false);
