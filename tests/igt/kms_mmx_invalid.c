@@ -353,43 +353,67 @@ static void test_plane_position_any(struct mmx_dev *d)
 	scene_check(d, &s, "scene-unchanged");
 }
 
-static void test_plane_coords_overflow(struct mmx_dev *d)
+/*
+ * The second overlay with the scene's 64x64 FB, at X, Y, size W x H, from
+ * the source rectangle (SX, SY) SW x SH (16.16): refused with ERR.
+ */
+struct bad_rect {
+	int64_t x, y;
+	uint64_t w, h, sx, sy, sw, sh;
+	int err;
+	const char *what;
+};
+
+static void bad_rects_refused(struct mmx_dev *d, const struct bad_rect *c,
+			      size_t n)
 {
 	struct scene s;
-	struct plane_args a;
+	size_t i;
 
 	scene_setup(d, &s);
-	/* CRTC_X + CRTC_W beyond INT_MAX: -ERANGE from the core */
-	a = plane_args(d, &s, s.o->overlay[1], s.ov, 16, 0);
-	a.w = INT_MAX;
-	a.sw = 64ull << 16;
-	expect_reject_both(d, build_plane, &a, 0, ERANGE, "CRTC_X + CRTC_W overflow");
-	a = plane_args(d, &s, s.o->overlay[1], s.ov, 0, 16);
-	a.h = INT_MAX;
-	expect_reject_both(d, build_plane, &a, 0, ERANGE, "CRTC_Y + CRTC_H overflow");
+	for (i = 0; i < n; i++) {
+		struct plane_args a = plane_args(d, &s, s.o->overlay[1], s.ov,
+						 c[i].x, c[i].y);
+
+		a.w = c[i].w;
+		a.h = c[i].h;
+		a.sx = c[i].sx;
+		a.sy = c[i].sy;
+		a.sw = c[i].sw;
+		a.sh = c[i].sh;
+		expect_reject_both(d, build_plane, &a, 0, c[i].err, c[i].what);
+	}
 	scene_check(d, &s, "scene-unchanged");
+}
+
+#define FB64 (64ull << 16)
+
+static void test_plane_coords_overflow(struct mmx_dev *d)
+{
+	/* CRTC_X + CRTC_W beyond INT_MAX: -ERANGE from the core */
+	static const struct bad_rect c[] = {
+		{ 16, 0, INT_MAX, 64, 0, 0, FB64, FB64, ERANGE,
+		  "CRTC_X + CRTC_W overflow" },
+		{ 0, 16, 64, INT_MAX, 0, 0, FB64, FB64, ERANGE,
+		  "CRTC_Y + CRTC_H overflow" },
+	};
+
+	bad_rects_refused(d, c, MMX_ARRAY_SIZE(c));
 }
 
 static void test_plane_src_outside_fb(struct mmx_dev *d)
 {
-	struct scene s;
-	struct plane_args a;
-
-	scene_setup(d, &s);
 	/* a source rectangle not inside the FB: -ENOSPC from the core */
-	a = plane_args(d, &s, s.o->overlay[1], s.ov, 0, 0);
-	a.sw = 65ull << 16;
-	a.w = 65;
-	expect_reject_both(d, build_plane, &a, 0, ENOSPC, "SRC_W beyond the FB");
-	a = plane_args(d, &s, s.o->overlay[1], s.ov, 0, 0);
-	a.sy = 1ull << 16;
-	expect_reject_both(d, build_plane, &a, 0, ENOSPC, "SRC_Y + SRC_H beyond the FB");
-	a = plane_args(d, &s, s.o->overlay[1], s.ov, 0, 0);
-	a.sx = 64ull << 16;
-	a.sw = 1ull << 16;
-	a.w = 1;
-	expect_reject_both(d, build_plane, &a, 0, ENOSPC, "SRC_X at the FB's edge");
-	scene_check(d, &s, "scene-unchanged");
+	static const struct bad_rect c[] = {
+		{ 0, 0, 65, 64, 0, 0, 65ull << 16, FB64, ENOSPC,
+		  "SRC_W beyond the FB" },
+		{ 0, 0, 64, 64, 0, 1ull << 16, FB64, FB64, ENOSPC,
+		  "SRC_Y + SRC_H beyond the FB" },
+		{ 0, 0, 1, 64, FB64, 0, 1ull << 16, FB64, ENOSPC,
+		  "SRC_X at the FB's edge" },
+	};
+
+	bad_rects_refused(d, c, MMX_ARRAY_SIZE(c));
 }
 
 static void test_plane_scaling_limits(struct mmx_dev *d)
@@ -723,11 +747,31 @@ static void build_mode(struct mmx_req *r, void *arg)
 	mmx_req_add(r, a->s->o->crtc_id, "MODE_ID", a->blob);
 }
 
+/* MODE_ID BLOB on S's CRTC fails with EINVAL, TEST_ONLY and real. */
+static void mode_rejected(struct mmx_dev *d, struct scene *s, uint32_t blob,
+			  const char *what)
+{
+	struct mode_args a = { s, blob };
+
+	expect_reject_both(d, build_mode, &a, DRM_MODE_ATOMIC_ALLOW_MODESET,
+			   EINVAL, what);
+}
+
+/* MODE_ID BLOB on S's CRTC passes a TEST_ONLY modeset. */
+static void mode_accepted(struct mmx_dev *d, struct scene *s, uint32_t blob)
+{
+	struct mode_args a = { s, blob };
+	struct mmx_req *r = mmx_req_new(d);
+
+	build_mode(r, &a);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET |
+				 DRM_MODE_ATOMIC_TEST_ONLY));
+}
+
 static void test_mode_invalid(struct mmx_dev *d)
 {
 	struct scene s;
 	drmModeModeInfo good, m;
-	struct mode_args a;
 	uint32_t blob;
 	int i;
 
@@ -749,10 +793,7 @@ static void test_mode_invalid(struct mmx_dev *d)
 			m.hsync_start = 2000; what = "clock 3 GHz"; break;
 		}
 		mmx_info("bad mode: %s", what);
-		mmx_do(mmx_blob_create(d, &m, sizeof(m), &blob));
-		a = (struct mode_args){ &s, blob };
-		expect_reject_both(d, build_mode, &a, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				   EINVAL, what);
+		mode_rejected(d, &s, mmx_mode_blob(d, &m), what);
 	}
 	/*
 	 * The driver's documented user-mode limits (Documentation/mmx.rst):
@@ -777,49 +818,34 @@ static void test_mode_invalid(struct mmx_dev *d)
 		case 7: mmx_mode_make(&m, 920, 990, 1); /* 1000x1000 at 1 MHz */
 			what = "1 Hz"; break;
 		}
-		mmx_do(mmx_blob_create(d, &m, sizeof(m), &blob));
-		a = (struct mode_args){ &s, blob };
+		blob = mmx_mode_blob(d, &m);
 		mmx_info("%s mode: %s", ok ? "good" : "bad", what);
-		if (ok) {
-			struct mmx_req *r = mmx_req_new(d);
-
-			build_mode(r, &a);
-			mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET |
-						 DRM_MODE_ATOMIC_TEST_ONLY));
-		} else {
-			expect_reject_both(d, build_mode, &a,
-					   DRM_MODE_ATOMIC_ALLOW_MODESET, EINVAL, what);
-		}
+		if (ok)
+			mode_accepted(d, &s, blob);
+		else
+			mode_rejected(d, &s, blob, what);
 	}
 	m = good;
 	m.flags |= DRM_MODE_FLAG_DBLSCAN;
-	mmx_do(mmx_blob_create(d, &m, sizeof(m), &blob));
-	a = (struct mode_args){ &s, blob };
-	expect_reject_both(d, build_mode, &a, DRM_MODE_ATOMIC_ALLOW_MODESET, EINVAL,
-			   "doublescan");
+	mode_rejected(d, &s, mmx_mode_blob(d, &m), "doublescan");
 
 	/* a blob of the wrong size, and one that does not exist */
 	mmx_do(mmx_blob_create(d, &good, sizeof(good) - 4, &blob));
-	a = (struct mode_args){ &s, blob };
-	expect_reject_both(d, build_mode, &a, DRM_MODE_ATOMIC_ALLOW_MODESET, EINVAL,
-			   "short mode blob");
-	a = (struct mode_args){ &s, 0x7ffffff0 };
-	expect_reject_both(d, build_mode, &a, DRM_MODE_ATOMIC_ALLOW_MODESET, EINVAL,
-			   "no such blob");
+	mode_rejected(d, &s, blob, "short mode blob");
+	mode_rejected(d, &s, 0x7ffffff0, "no such blob");
 	/* the good one works: the tests above failed for their reason */
-	a = (struct mode_args){ &s, mmx_mode_blob(d, &good) };
-	{
-		struct mmx_req *r = mmx_req_new(d);
-
-		build_mode(r, &a);
-		mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET |
-					 DRM_MODE_ATOMIC_TEST_ONLY));
-	}
+	mode_accepted(d, &s, mmx_mode_blob(d, &good));
 	scene_check(d, &s, "scene-unchanged");
 }
 
 /* ------------------------------------------------------------------------ */
 /* Clients and atomic flags                                                 */
+
+/* R, committed with FLAGS by the client FD, fails with EACCES. */
+static void not_allowed(struct mmx_req *r, int fd, uint32_t flags)
+{
+	mmx_assert_eq(mmx_req_commit_fd(r, fd, flags), -EACCES);
+}
 
 static void test_non_master_modeset(struct mmx_dev *d)
 {
@@ -827,7 +853,7 @@ static void test_non_master_modeset(struct mmx_dev *d)
 	struct mmx_snapshot snap;
 	struct mmx_req *r;
 	drmModeResPtr res;
-	int fd, ret;
+	int fd;
 
 	scene_setup(d, &s);
 	fd = mmx_open_client(d, true, true);
@@ -840,16 +866,13 @@ static void test_non_master_modeset(struct mmx_dev *d)
 	mmx_snapshot_take(d, &snap);
 	r = mmx_req_new(d);
 	mmx_req_output_off(r, s.o);
-	ret = mmx_req_commit_fd(r, fd, DRM_MODE_ATOMIC_ALLOW_MODESET);
-	mmx_assert_eq(ret, -EACCES);
+	not_allowed(r, fd, DRM_MODE_ATOMIC_ALLOW_MODESET);
 	r = mmx_req_new(d);
 	mmx_req_add(r, s.o->overlay[0], "CRTC_X", 5);
-	ret = mmx_req_commit_fd(r, fd, 0);
-	mmx_assert_eq(ret, -EACCES);
+	not_allowed(r, fd, 0);
 	r = mmx_req_new(d);
 	mmx_req_add(r, s.o->overlay[0], "CRTC_X", 5);
-	ret = mmx_req_commit_fd(r, fd, DRM_MODE_ATOMIC_TEST_ONLY);
-	mmx_assert_eq(ret, -EACCES);
+	not_allowed(r, fd, DRM_MODE_ATOMIC_TEST_ONLY);
 	mmx_assert_unchanged(d, &snap);
 	mmx_snapshot_free(&snap);
 	/* the master can still do it */
@@ -857,6 +880,15 @@ static void test_non_master_modeset(struct mmx_dev *d)
 	mmx_req_add(r, s.o->overlay[0], "CRTC_X", 100);
 	mmx_do(mmx_req_commit(r, 0));
 	scene_check(d, &s, "scene-unchanged");
+}
+
+/* R passes as a TEST_ONLY modeset and leaves the state of SNAP. */
+static void test_only_changes_nothing(struct mmx_dev *d, struct mmx_req *r,
+				      const struct mmx_snapshot *snap)
+{
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_TEST_ONLY |
+				 DRM_MODE_ATOMIC_ALLOW_MODESET));
+	mmx_assert_unchanged(d, snap);
 }
 
 static void test_test_only_no_change(struct mmx_dev *d)
@@ -877,17 +909,13 @@ static void test_test_only_no_change(struct mmx_dev *d)
 	mmx_req_plane(r, s.o->primary, s.o->crtc_id, fb->id, 0, 0, 640, 480, 0, 0,
 		      640, 480);
 	mmx_req_plane_off(r, s.o->overlay[0]);
-	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_TEST_ONLY |
-				 DRM_MODE_ATOMIC_ALLOW_MODESET));
-	mmx_assert_unchanged(d, &snap);
+	test_only_changes_nothing(d, r, &snap);
 	/* switching off, only tested */
 	r = mmx_req_new(d);
 	mmx_req_output_off(r, s.o);
 	mmx_req_plane_off(r, s.o->primary);
 	mmx_req_plane_off(r, s.o->overlay[0]);
-	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_TEST_ONLY |
-				 DRM_MODE_ATOMIC_ALLOW_MODESET));
-	mmx_assert_unchanged(d, &snap);
+	test_only_changes_nothing(d, r, &snap);
 	mmx_snapshot_free(&snap);
 	scene_check(d, &s, "scene-unchanged");
 }
