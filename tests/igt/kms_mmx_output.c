@@ -1702,95 +1702,115 @@ static void roundtrip(struct mmx_dev *d, struct mmx_output *o, const char *fmt,
 		 props ? props : "-", want_fmt, want_props ? want_props : "");
 }
 
+/*
+ * A step of a signal round trip: set SignalFormat FMT and SignalProperties
+ * PROPS (NULL: unchanged), then read back WANT_FMT and WANT_PROPS; or, with
+ * WANT_FMT REFUSED, see the setting refused (WANT_PROPS says what it tried).
+ */
+struct rt_step {
+	const char *fmt, *props, *want_fmt, *want_props;
+};
+
+#define REFUSED NULL
+
+/* Round trips on the first connector of type KIND (or ALT) found. */
+static const struct {
+	const char *kind, *alt;
+	struct rt_step steps[12];
+} roundtrips[] = {
+	{ "DVI-I", NULL, {
+		{ "VGA", NULL, "VGA", "0" },
+		{ "TMDS", NULL, "TMDS", "SingleLink" },
+		{ NULL, "DualLink", "TMDS", "DualLink" },
+		/* "none" is the value of VGA, not a shorthand for a default */
+		{ NULL, "0", REFUSED,
+		  "SignalProperties none with TMDS" },
+		{ "TMDS", "0", REFUSED,
+		  "SignalProperties none with a new TMDS" },
+		{ NULL, "SingleLink", "TMDS", "SingleLink" },
+		{ NULL, "DualLink", "TMDS", "DualLink" },
+		/* a format change alone gets the new format's default */
+		{ "VGA", NULL, "VGA", "0" },
+		{ "TMDS", NULL, "TMDS", "SingleLink" },
+		{ "VGA", "0", "VGA", "0" },
+		{ "TMDS", "DualLink", "TMDS", "DualLink" },
+	} },
+	{ "DVI-D", "HDMI-A", {
+		{ NULL, "DualLink", "TMDS", "DualLink" },
+		{ NULL, "SingleLink", "TMDS", "SingleLink" },
+	} },
+	{ "DP", NULL, {
+		{ NULL, "Lane1|LowSpeed", "DisplayPort", "Lane1|LowSpeed" },
+		{ NULL, "Lane4|HiSpeed", "DisplayPort", "Lane4|HiSpeed" },
+		{ NULL, "Lane2|LowSpeed", "DisplayPort", "Lane2|LowSpeed" },
+		{ NULL, "0", REFUSED,
+		  "SignalProperties none on DisplayPort" },
+		{ NULL, "Lane4|HiSpeed", "DisplayPort", "Lane4|HiSpeed" },
+	} },
+	{ "eDP", NULL, {
+		{ NULL, "Lane2|HiSpeed", "DisplayPort", "Lane2|HiSpeed" },
+		{ NULL, "Lane4|HiSpeed", "DisplayPort", "Lane4|HiSpeed" },
+	} },
+	{ "Composite", NULL, {
+		{ "Composite-PAL", "PAL-B", "Composite-PAL", "PAL-B" },
+		{ "Composite-NTSC", "NTSC-M", "Composite-NTSC", "NTSC-M" },
+		{ "Composite-PAL", "PAL-I", "Composite-PAL", "PAL-I" },
+		/* a variant implies its family: no "PAL+PAL-I" value */
+		{ NULL, "PAL|PAL-I", REFUSED,
+		  "SignalProperties PAL+PAL-I" },
+		{ NULL, "PAL", "Composite-PAL", "PAL" },
+		{ NULL, "PAL-60", "Composite-PAL", "PAL-60" },
+		/* format changes alone: the documented defaults */
+		{ "Composite-SECAM", NULL, "Composite-SECAM", "SECAM-L" },
+		{ "Composite-PAL", NULL, "Composite-PAL", "PAL-B" },
+		{ "Composite-NTSC", NULL, "Composite-NTSC", "NTSC-M" },
+		{ NULL, "NTSC-J", "Composite-NTSC", "NTSC-J" },
+		{ NULL, "NTSC", "Composite-NTSC", "NTSC" },
+		{ "Composite", "SECAM-K", "Composite", "SECAM-K" },
+	} },
+	{ "SVIDEO", NULL, {
+		{ NULL, "PAL-B", "SVideo", "PAL-B" },
+		{ NULL, "NTSC-M", "SVideo", "NTSC-M" },
+	} },
+	{ "TV", NULL, {
+		{ "SVideo", "PAL-B", "SVideo", "PAL-B" },
+		{ "Composite-PAL", NULL, "Composite-PAL", "PAL-B" },
+	} },
+	{ "SCART", NULL, {
+		{ "Component", NULL, "Component", "0" },
+		{ "Composite-SECAM", NULL, "Composite-SECAM", "SECAM-L" },
+		{ "SVideo", "SECAM-L", "SVideo", "SECAM-L" },
+		{ "Composite-PAL", NULL, "Composite-PAL", "PAL-B" },
+	} },
+};
+
 static void test_signal_roundtrip(struct mmx_dev *d)
 {
 	struct mmx_output *o;
 	int tested = 0;
+	size_t i, j;
 
 	prepare(d);
 
-	if ((o = find_output(d, "DVI-I"))) {
-		roundtrip(d, o, "VGA", NULL, "VGA", "0");
-		roundtrip(d, o, "TMDS", NULL, "TMDS", "SingleLink");
-		roundtrip(d, o, NULL, "DualLink", "TMDS", "DualLink");
-		/* "none" is the value of VGA, not a shorthand for a default */
-		expect_refused(d, "SignalProperties none with TMDS",
-			       set_signal(d, o, NULL, "0"));
-		expect_refused(d, "SignalProperties none with a new TMDS",
-			       set_signal(d, o, "TMDS", "0"));
-		roundtrip(d, o, NULL, "SingleLink", "TMDS", "SingleLink");
-		roundtrip(d, o, NULL, "DualLink", "TMDS", "DualLink");
-		/* a format change alone gets the new format's default */
-		roundtrip(d, o, "VGA", NULL, "VGA", "0");
-		roundtrip(d, o, "TMDS", NULL, "TMDS", "SingleLink");
-		roundtrip(d, o, "VGA", "0", "VGA", "0");
-		roundtrip(d, o, "TMDS", "DualLink", "TMDS", "DualLink");
-		tested++;
-	}
-	if ((o = find_output(d, "DVI-D")) || (o = find_output(d, "HDMI-A"))) {
-		roundtrip(d, o, NULL, "DualLink", "TMDS", "DualLink");
-		roundtrip(d, o, NULL, "SingleLink", "TMDS", "SingleLink");
-		tested++;
-	}
-	if ((o = find_output(d, "DP"))) {
-		roundtrip(d, o, NULL, "Lane1|LowSpeed", "DisplayPort",
-			  "Lane1|LowSpeed");
-		roundtrip(d, o, NULL, "Lane4|HiSpeed", "DisplayPort",
-			  "Lane4|HiSpeed");
-		roundtrip(d, o, NULL, "Lane2|LowSpeed", "DisplayPort",
-			  "Lane2|LowSpeed");
-		expect_refused(d, "SignalProperties none on DisplayPort",
-			       set_signal(d, o, NULL, "0"));
-		roundtrip(d, o, NULL, "Lane4|HiSpeed", "DisplayPort",
-			  "Lane4|HiSpeed");
-		tested++;
-	}
-	if ((o = find_output(d, "eDP"))) {
-		roundtrip(d, o, NULL, "Lane2|HiSpeed", "DisplayPort",
-			  "Lane2|HiSpeed");
-		roundtrip(d, o, NULL, "Lane4|HiSpeed", "DisplayPort",
-			  "Lane4|HiSpeed");
-		tested++;
-	}
-	if ((o = find_output(d, "Composite"))) {
-		roundtrip(d, o, "Composite-PAL", "PAL-B", "Composite-PAL",
-			  "PAL-B");
-		roundtrip(d, o, "Composite-NTSC", "NTSC-M", "Composite-NTSC",
-			  "NTSC-M");
-		roundtrip(d, o, "Composite-PAL", "PAL-I", "Composite-PAL",
-			  "PAL-I");
-		/* a variant implies its family: no "PAL+PAL-I" value */
-		expect_refused(d, "SignalProperties PAL+PAL-I",
-			       set_signal(d, o, NULL, "PAL|PAL-I"));
-		roundtrip(d, o, NULL, "PAL", "Composite-PAL", "PAL");
-		roundtrip(d, o, NULL, "PAL-60", "Composite-PAL", "PAL-60");
-		/* format changes alone: the documented defaults */
-		roundtrip(d, o, "Composite-SECAM", NULL, "Composite-SECAM",
-			  "SECAM-L");
-		roundtrip(d, o, "Composite-PAL", NULL, "Composite-PAL", "PAL-B");
-		roundtrip(d, o, "Composite-NTSC", NULL, "Composite-NTSC",
-			  "NTSC-M");
-		roundtrip(d, o, NULL, "NTSC-J", "Composite-NTSC", "NTSC-J");
-		roundtrip(d, o, NULL, "NTSC", "Composite-NTSC", "NTSC");
-		roundtrip(d, o, "Composite", "SECAM-K", "Composite", "SECAM-K");
-		tested++;
-	}
-	if ((o = find_output(d, "SVIDEO"))) {
-		roundtrip(d, o, NULL, "PAL-B", "SVideo", "PAL-B");
-		roundtrip(d, o, NULL, "NTSC-M", "SVideo", "NTSC-M");
-		tested++;
-	}
-	if ((o = find_output(d, "TV"))) {
-		roundtrip(d, o, "SVideo", "PAL-B", "SVideo", "PAL-B");
-		roundtrip(d, o, "Composite-PAL", NULL, "Composite-PAL", "PAL-B");
-		tested++;
-	}
-	if ((o = find_output(d, "SCART"))) {
-		roundtrip(d, o, "Component", NULL, "Component", "0");
-		roundtrip(d, o, "Composite-SECAM", NULL, "Composite-SECAM",
-			  "SECAM-L");
-		roundtrip(d, o, "SVideo", "SECAM-L", "SVideo", "SECAM-L");
-		roundtrip(d, o, "Composite-PAL", NULL, "Composite-PAL", "PAL-B");
+	for (i = 0; i < MMX_ARRAY_SIZE(roundtrips); i++) {
+		o = find_output(d, roundtrips[i].kind);
+		if (!o && roundtrips[i].alt)
+			o = find_output(d, roundtrips[i].alt);
+		if (!o)
+			continue;
+		for (j = 0; j < MMX_ARRAY_SIZE(roundtrips[i].steps); j++) {
+			const struct rt_step *st = &roundtrips[i].steps[j];
+
+			if (!st->want_props)
+				break;	/* the end of the steps */
+			if (st->want_fmt == REFUSED)
+				expect_refused(d, st->want_props,
+					       set_signal(d, o, st->fmt,
+							  st->props));
+			else
+				roundtrip(d, o, st->fmt, st->props,
+					  st->want_fmt, st->want_props);
+		}
 		tested++;
 	}
 	/* single-format kinds: SignalFormat is immutable */
@@ -1924,6 +1944,29 @@ static void refuse_mode(struct mmx_dev *d, struct mmx_output *o,
 	expect_refused(d, what,
 		       set_signal_ex(d, o, fmt, props, m,
 				     DRM_MODE_ATOMIC_TEST_ONLY));
+}
+
+/*
+ * With MODE (WHAT) lit on O, a link PROPS cannot carry it: the change to
+ * PROPS is refused by an atomic modeset and by the legacy SETPROPERTY;
+ * then O is switched off and back to its format's default link.
+ */
+static void link_change_refused(struct mmx_dev *d, struct mmx_output *o,
+				const char *props, const char *mode)
+{
+	char what[256];
+
+	snprintf(what, sizeof(what), "%s under an active %s", props, mode);
+	expect_refused(d, what,
+		       set_signal_ex(d, o, NULL, props, NULL,
+				     DRM_MODE_ATOMIC_ALLOW_MODESET));
+	snprintf(what, sizeof(what), "legacy SETPROPERTY %s under an active %s",
+		 props, mode);
+	expect_refused(d, what,
+		       legacy_set(d, o, "SignalProperties",
+				  sp_bits(d, o, props)));
+	mmx_reset(d);
+	mmx_do(set_signal(d, o, NULL, default_props(sf_get(d, o))));
 }
 
 /*
@@ -3379,14 +3422,7 @@ static void link_limits_tmds(struct mmx_dev *d, struct mmx_output *o)
 	mmx_assert_eq(crtc->mode.vdisplay, 1600);
 	drmModeFreeCrtc(crtc);
 	mmx_info("%s: 2560x1600 lit on DualLink", o->name);
-	expect_refused(d, "going back to SingleLink under an active 2560x1600",
-		       set_signal_ex(d, o, NULL, "SingleLink", NULL,
-				     DRM_MODE_ATOMIC_ALLOW_MODESET));
-	expect_refused(d, "legacy SETPROPERTY SingleLink under an active 2560x1600",
-		       legacy_set(d, o, "SignalProperties",
-				  sp_bits(d, o, "SingleLink")));
-	mmx_reset(d);
-	mmx_do(set_signal(d, o, NULL, default_props(sf_get(d, o))));
+	link_change_refused(d, o, "SingleLink", "2560x1600");
 }
 
 static void link_limits_dp(struct mmx_dev *d, struct mmx_output *o)
@@ -3455,15 +3491,8 @@ static void link_limits_dp(struct mmx_dev *d, struct mmx_output *o)
 	refuse_mode(d, o, NULL, "Lane4|LowSpeed", &m30,
 		    "3840x2160@30 (7.1 Gbit/s) on Lane4|LowSpeed (5.2 Gbit/s)");
 	mmx_do(set_signal_ex(d, o, NULL, "Lane4|HiSpeed", &m30, 0));
-	expect_refused(d, "Lane4|LowSpeed under an active 3840x2160@30",
-		       set_signal_ex(d, o, NULL, "Lane4|LowSpeed", NULL,
-				     DRM_MODE_ATOMIC_ALLOW_MODESET));
-	expect_refused(d, "legacy SETPROPERTY Lane4|LowSpeed under an active 3840x2160@30",
-		       legacy_set(d, o, "SignalProperties",
-				  sp_bits(d, o, "Lane4|LowSpeed")));
 	mmx_info("%s: 3840x2160@30 lit on Lane4|HiSpeed", o->name);
-	mmx_reset(d);
-	mmx_do(set_signal(d, o, NULL, default_props(sf_get(d, o))));
+	link_change_refused(d, o, "Lane4|LowSpeed", "3840x2160@30");
 }
 
 static void test_link_limits(struct mmx_dev *d)
