@@ -232,6 +232,44 @@ static void timed_wait(int fd, uint64_t id, struct drm_mmx_event_schedule *ev)
 		  (unsigned long long)ev->timestamp_ns);
 }
 
+/*
+ * Submit on D's file a flip of O to FB_ID (S holds it) executing at EXEC,
+ * expiring at EXPIRE, with the user data USER; returns the entry's id.
+ */
+static uint64_t timed_flip(struct mmx_dev *d, struct tset *s,
+			   struct mmx_output *o, uint32_t fb_id, uint64_t exec,
+			   uint64_t expire, uint64_t user)
+{
+	uint64_t id;
+
+	tset_flip(d, s, o, fb_id);
+	mmx_do(timed_submit(d->fd, o->crtc_id, s, exec, expire, user, &id));
+	return id;
+}
+
+/*
+ * Wait for the event of ID (the next one): completed with STATUS, no
+ * error, the user data USER.
+ */
+static void timed_wait_status(int fd, uint64_t id, uint32_t status,
+			      uint64_t user, struct drm_mmx_event_schedule *ev)
+{
+	timed_wait(fd, id, ev);
+	mmx_assert_eq(ev->status, status);
+	mmx_assert_eq(ev->error, 0);
+	mmx_assert_eq_u64(ev->user_data, user);
+}
+
+/* Entry ID has completed: retracting it or replacing it by S is EBUSY. */
+static void timed_expect_busy(int fd, uint64_t id, uint32_t crtc_id,
+			      const struct tset *s, uint64_t exec,
+			      uint64_t user)
+{
+	mmx_assert_err(timed_retract(fd, id), EBUSY);
+	mmx_assert_err(timed_replace(fd, id, crtc_id, s, exec, exec, user,
+				     NULL), EBUSY);
+}
+
 /* ------------------------------------------------------------------------ */
 /* CRC recorder                                                             */
 
@@ -490,14 +528,9 @@ static bool present_once(struct mmx_dev *d, void *arg)
 		exec = t0 + 7 * c->period + 1 + (uint64_t)rand() % (c->period - 1);
 		expire = exec + 1000000000ULL;
 	}
-	tset_flip(d, &s, c->o, c->fb[1]->id);
-	mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec, expire, 0x1234,
-			    &id));
+	id = timed_flip(d, &s, c->o, c->fb[1]->id, exec, expire, 0x1234);
 	mmx_assert_neq(id, 0);
-	timed_wait(d->fd, id, &ev);
-	mmx_assert_eq(ev.status, MMX_SCHEDULE_PRESENTED);
-	mmx_assert_eq(ev.error, 0);
-	mmx_assert_eq_u64(ev.user_data, 0x1234);
+	timed_wait_status(d->fd, id, MMX_SCHEDULE_PRESENTED, 0x1234, &ev);
 	mmx_assert_eq(ev.crtc_id, c->o->crtc_id);
 	mmx_assert_f(ev.timestamp_ns >= exec, "presented at %llu before exec %llu",
 		     (unsigned long long)ev.timestamp_ns,
@@ -557,12 +590,8 @@ static void test_expired(struct mmx_dev *d)
 	/* No vblank in [exec, expire]: it can never be shown. */
 	exec = t0 + 5 * c.period + c.period / 8;
 	expire = exec + c.period / 4;
-	tset_flip(d, &s, c.o, c.fb[1]->id);
-	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, expire, 7, &id));
-	timed_wait(d->fd, id, &ev);
-	mmx_assert_eq(ev.status, MMX_SCHEDULE_EXPIRED);
-	mmx_assert_eq(ev.error, 0);
-	mmx_assert_eq_u64(ev.user_data, 7);
+	id = timed_flip(d, &s, c.o, c.fb[1]->id, exec, expire, 7);
+	timed_wait_status(d->fd, id, MMX_SCHEDULE_EXPIRED, 7, &ev);
 	/* The vblank it would have needed: after the expiration. */
 	mmx_assert_gte(ev.sequence, seq0 + 6);
 	mmx_assert_gt(ev.timestamp_ns, expire);
@@ -590,14 +619,10 @@ static void test_retract(struct mmx_dev *d)
 	setup_recorded(d, &c, 2, &rec);
 	/* Far enough ahead that a stalled guest still retracts in time. */
 	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
-	tset_flip(d, &s, c.o, c.fb[1]->id);
-	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
-			    99, &id));
+	id = timed_flip(d, &s, c.o, c.fb[1]->id, exec, exec + 1000000000ULL,
+			99);
 	mmx_do(timed_retract(d->fd, id));
-	timed_wait(d->fd, id, &ev);
-	mmx_assert_eq(ev.status, MMX_SCHEDULE_RETRACTED);
-	mmx_assert_eq(ev.error, 0);
-	mmx_assert_eq_u64(ev.user_data, 99);
+	timed_wait_status(d->fd, id, MMX_SCHEDULE_RETRACTED, 99, &ev);
 	mmx_assert_eq_u64(ev.sequence, 0);
 	mmx_assert_eq_u64(ev.timestamp_ns, 0);
 	/* Once retracted (or completed) it is busy; never given: ENOENT. */
@@ -637,9 +662,7 @@ static void test_replace(struct mmx_dev *d)
 	timed_wait(d->fd, id, &ev);
 	mmx_assert_eq(ev.status, MMX_SCHEDULE_REPLACED);
 	mmx_assert_eq_u64(ev.user_data, 1);
-	mmx_assert_err(timed_retract(d->fd, id), EBUSY);
-	mmx_assert_err(timed_replace(d->fd, id, c.o->crtc_id, &s, exec,
-				     exec, 3, NULL), EBUSY);
+	timed_expect_busy(d->fd, id, c.o->crtc_id, &s, exec, 3);
 
 	timed_wait(d->fd, id2, &ev);
 	mmx_assert_eq(ev.status, MMX_SCHEDULE_PRESENTED);
@@ -664,16 +687,13 @@ static void test_busy_after_execution(struct mmx_dev *d)
 
 	setup(d, &c);
 	now = (uint64_t)mmx_now_ns();
-	tset_flip(d, &s, c.o, c.fb[1]->id);
 	/* An execution time in the past: the next vblank. */
-	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, now - 1000000000ULL,
-			    now + 1000000000ULL, 5, &id));
+	id = timed_flip(d, &s, c.o, c.fb[1]->id, now - 1000000000ULL,
+			now + 1000000000ULL, 5);
 	timed_wait(d->fd, id, &ev);
 	mmx_assert_eq(ev.status, MMX_SCHEDULE_PRESENTED);
 	mmx_assert_eq(mmx_prop_get(d, c.o->primary, "FB_ID"), c.fb[1]->id);
-	mmx_assert_err(timed_retract(d->fd, id), EBUSY);
-	mmx_assert_err(timed_replace(d->fd, id, c.o->crtc_id, &s, now, now, 6,
-				     NULL), EBUSY);
+	timed_expect_busy(d->fd, id, c.o->crtc_id, &s, now, 6);
 	timed_expect_none(d->fd, 50);
 }
 
@@ -931,9 +951,7 @@ static void test_fb_removed(struct mmx_dev *d)
 	x = c.fb[3];
 	x_id = x->id;
 	exec = (uint64_t)mmx_now_ns() + 1000000000ULL;
-	tset_flip(d, &s, c.o, x_id);
-	mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec, exec + 1000000000ULL,
-			    0, &id));
+	id = timed_flip(d, &s, c.o, x_id, exec, exec + 1000000000ULL, 0);
 	mmx_assert_eq(drmModeRmFB(d->fd, x_id), 0);
 	x->id = 0;
 	/* The pending entry keeps the framebuffer alive. */
@@ -1029,9 +1047,8 @@ static void test_race_retract(struct mmx_dev *d)
 		       (uint64_t)rand() % (c.period - 1);
 		at = t0 + 2 * c.period - 2000000 + (uint64_t)rand() % 5000000;
 		fb = c.fb[i % 2 ? 0 : 1]->id;
-		tset_flip(d, &s, c.o, fb);
-		mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, exec,
-				    exec + 1000000000ULL, (uint64_t)i, &id));
+		id = timed_flip(d, &s, c.o, fb, exec, exec + 1000000000ULL,
+				(uint64_t)i);
 		sleep_until(at);
 		ret = timed_retract(d->fd, id);
 		mmx_assert_f(ret == 0 || ret == -EBUSY, "retract: %d", ret);
@@ -1154,10 +1171,9 @@ static bool early_once(struct mmx_dev *d, void *arg)
 	for (j = 0; j < EARLY_N; j++) {
 		exec[j] = t0 + (t_first + (uint64_t)j - 1 - seq0) * c->period +
 			  1 + (uint64_t)rand() % 1000;
-		tset_flip(d, &s, c->o, c->fb[j % 2 ? 0 : 1]->id);
-		mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec[j],
-				    exec[j] + 1000000000ULL, (uint64_t)j,
-				    &id[j]));
+		id[j] = timed_flip(d, &s, c->o, c->fb[j % 2 ? 0 : 1]->id,
+				   exec[j], exec[j] + 1000000000ULL,
+				   (uint64_t)j);
 	}
 	for (j = 0; j < EARLY_N; j++) {
 		timed_wait(d->fd, id[j], &ev[j]);
@@ -1236,9 +1252,8 @@ static bool retract_prepared_once(struct mmx_dev *d, void *arg)
 		last_vblank(c, &seq0, &t0);
 		target = seq0 + lead + 4;
 		exec = t0 + (target - seq0) * c->period - c->period / 2;
-		tset_flip(d, &s, c->o, c->fb[late ? 1 : 2]->id);
-		mmx_do(timed_submit(d->fd, c->o->crtc_id, &s, exec,
-				    exec + 1000000000ULL, (uint64_t)round, &id));
+		id = timed_flip(d, &s, c->o, c->fb[late ? 1 : 2]->id, exec,
+				exec + 1000000000ULL, (uint64_t)round);
 		sleep_until(t0 + (target - lead - seq0) * c->period +
 			    (late ? c->period / 2 : -(c->period / 2)));
 		ret = timed_retract(d->fd, id);
@@ -1308,9 +1323,8 @@ static void submit_held(struct mmx_dev *d, struct ctx *c, struct tset *s,
 	last_vblank(c, &h->seq0, &t0);
 	h->target = h->seq0 + lead_frames() + 4;
 	h->exec = t0 + (h->target - 1 - h->seq0) * c->period + c->period / 2;
-	tset_flip(d, s, c->o, c->fb[1]->id);
-	mmx_do(timed_submit(d->fd, c->o->crtc_id, s, h->exec,
-			    h->exec + 1000000000ULL, 1, &h->id));
+	h->id = timed_flip(d, s, c->o, c->fb[1]->id, h->exec,
+			   h->exec + 1000000000ULL, 1);
 	sleep_until(t0 + (h->target - 1 - h->seq0) * c->period +
 		    c->period / 4);
 }
@@ -1537,9 +1551,8 @@ static void test_bench(struct mmx_dev *d)
 			int fbi = e->kind == BENCH_EXPIRE ? 3 :
 				  e->kind == BENCH_RETRACT ? 2 : next % 2;
 
-			tset_flip(d, &s, c.o, c.fb[fbi]->id);
-			mmx_do(timed_submit(d->fd, c.o->crtc_id, &s, e->exec,
-					    e->expire, (uint64_t)next, &e->id));
+			e->id = timed_flip(d, &s, c.o, c.fb[fbi]->id, e->exec,
+					   e->expire, (uint64_t)next);
 			e->submitted = true;
 			pending++;
 			if (e->kind == BENCH_RETRACT) {
