@@ -1,36 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /* Panning-check cases (uses mmx_cases_panning.h); test_lib_panning.c includes it. */
+/* Most cases: a 1920x1080 CRTC without a transform on a 3840x2160 screen. */
+#define ON_4K(name, pan, ret)	{ name, m_identity, pan, 3840, 2160, ret }
 	/* RRSetPanning: width 0 or >= CRTC width, left + width within the
 	 * screen, border_left + border_right <= CRTC width; likewise y.
 	 */
 	{ "off", m_identity, PAN(0), 1920, 1080, 0 },
-	{ "whole-screen", m_identity, PAN(0, 0, 3840, 2160), 3840, 2160, 0 },
-	{ "crtc-sized", m_identity, PAN(100, 50, 1920, 1080), 3840, 2160, 0 },
+	ON_4K("whole-screen", PAN(0, 0, 3840, 2160), 0),
+	ON_4K("crtc-sized", PAN(100, 50, 1920, 1080), 0),
 	{ "x-only", m_identity, PAN(0, 0, 3840, 0), 3840, 1080, 0 },
-	{ "disabled-x-with-left", m_identity, PAN(5, 0, 0, 1080), 3840, 2160,
-	  -EINVAL },
-	{ "disabled-y-with-top", m_identity, PAN(0, 7, 1920, 0), 3840, 2160,
-	  -EINVAL },
-	{ "narrower-than-crtc", m_identity, PAN(0, 0, 1919, 1080), 3840, 2160,
-	  -EINVAL },
-	{ "shorter-than-crtc", m_identity, PAN(0, 0, 1920, 1079), 3840, 2160,
-	  -EINVAL },
-	{ "beyond-screen-right", m_identity, PAN(1921, 0, 1920, 1080), 3840, 2160,
-	  -EINVAL },
-	{ "beyond-screen-bottom", m_identity, PAN(0, 1081, 1920, 1080), 3840, 2160,
-	  -EINVAL },
-	{ "borders-fill-width", m_identity,
-	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 960, 0, 960, 0), 3840, 2160, 0 },
-	{ "borders-too-wide", m_identity,
-	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 961, 0, 960, 0), 3840, 2160, -EINVAL },
-	{ "borders-too-tall", m_identity,
-	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 1000, 0, 81), 3840, 2160, -EINVAL },
-	{ "borders-negative", m_identity,
-	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -100, -200, -300, -400), 3840, 2160, 0 },
-	{ "border-beyond-int16", m_identity,
-	  PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -40000, 0, 0, 0), 3840, 2160, -EINVAL },
-	{ "tracking-beyond-card16", m_identity,
-	  PAN(0, 0, 3840, 2160, 70000, 0, 10, 10), 3840, 2160, -EINVAL },
+	ON_4K("disabled-x-with-left", PAN(5, 0, 0, 1080), -EINVAL),
+	ON_4K("disabled-y-with-top", PAN(0, 7, 1920, 0), -EINVAL),
+	ON_4K("narrower-than-crtc", PAN(0, 0, 1919, 1080), -EINVAL),
+	ON_4K("shorter-than-crtc", PAN(0, 0, 1920, 1079), -EINVAL),
+	ON_4K("beyond-screen-right", PAN(1921, 0, 1920, 1080), -EINVAL),
+	ON_4K("beyond-screen-bottom", PAN(0, 1081, 1920, 1080), -EINVAL),
+	ON_4K("borders-fill-width",
+	      PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 960, 0, 960, 0), 0),
+	ON_4K("borders-too-wide",
+	      PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 961, 0, 960, 0), -EINVAL),
+	ON_4K("borders-too-tall",
+	      PAN(0, 0, 3840, 2160, 0, 0, 0, 0, 0, 1000, 0, 81), -EINVAL),
+	ON_4K("borders-negative",
+	      PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -100, -200, -300, -400), 0),
+	ON_4K("border-beyond-int16",
+	      PAN(0, 0, 3840, 2160, 0, 0, 0, 0, -40000, 0, 0, 0), -EINVAL),
+	ON_4K("tracking-beyond-card16",
+	      PAN(0, 0, 3840, 2160, 70000, 0, 10, 10), -EINVAL),
 	{ "borders-ignored-when-off", m_identity,
 	  PAN(0, 0, 0, 0, 0, 0, 0, 0, 5000, 5000, 5000, 5000), 1920, 1080, 0 },
 	/* rotated 90: the CRTC covers 1080 x 1920 of the screen */
@@ -43,3 +39,4 @@
 	/* scaled by 2 the CRTC covers 3840 x 2160 */
 	{ "scale2-too-narrow", m_scale2, PAN(0, 0, 3000, 2160), 7680, 4320, -EINVAL },
 	{ "scale2-ok", m_scale2, PAN(0, 0, 3840, 2160), 7680, 4320, 0 },
+#undef ON_4K

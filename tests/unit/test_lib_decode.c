@@ -713,6 +713,49 @@ static int test_cancel(void)
 	return 0;
 }
 
+/*
+ * Stop the only worker of pool P and submit IT to it as frame ID, into DST;
+ * returns the worker's pid (-1 after a failed check).
+ */
+static pid_t submit_to_stopped(struct mmx_decode_pool *p, const struct item *it,
+			       unsigned char *dst, uint64_t id)
+{
+	pid_t pid;
+
+	UNIT_CHECK(p && dst, "pool");
+	pid = stop_worker(p);
+	UNIT_CHECK(pid > 0, "stop %d", mmx_decode_worker_pid(p, 0));
+	UNIT_CHECK(!mmx_decode_submit(p, id, it->jpg, it->len, dst, it->w * 4,
+				      it->w, it->h), "submit");
+	return pid;
+}
+
+/* Frame ID fails with STATUS, its worker killed by signal SIG. */
+static int expect_killed(struct mmx_decode_pool *p, uint64_t id, int status,
+			 int sig)
+{
+	struct mmx_decode_result res;
+	int n = drain(p, &res, 1, 5000);
+
+	UNIT_CHECK(n == 1 && res.id == id && res.status == status &&
+		   res.signal == sig, "%d: status %d signal %d", n,
+		   res.status, res.signal);
+	return 0;
+}
+
+/* After WHAT the pool decodes IT (as frame ID) into DST again. */
+static int decodes_again(struct mmx_decode_pool *p, const struct item *it,
+			 unsigned char *dst, uint64_t id, const char *what)
+{
+	struct mmx_decode_result res;
+	int n = decode_one(p, id, it->jpg, it->len, dst, it->w * 4, it->w,
+			   it->h, &res);
+
+	UNIT_CHECK(n == 0 && same_as_ref(it, dst, it->w * 4), "after the %s: %d",
+		   what, n);
+	return 0;
+}
+
 /* A worker killed mid-frame fails that frame only and is replaced. */
 static int test_crash(void)
 {
@@ -720,34 +763,26 @@ static int test_crash(void)
 	int fds = count_fds(), children = count_children();
 	struct mmx_decode_pool *p = pool_new(1, 0, 0, NULL);
 	unsigned char *dst = malloc((size_t)it->w * it->h * 4);
-	struct mmx_decode_result res;
 	struct mmx_decode_stats st;
 	pid_t pid, pid2;
-	int n;
 
-	UNIT_CHECK(p && dst, "pool");
-	pid = stop_worker(p);
-	UNIT_CHECK(pid > 0, "stop %d", mmx_decode_worker_pid(p, 0));
-	UNIT_CHECK(!mmx_decode_submit(p, 7, it->jpg, it->len, dst, it->w * 4,
-				      it->w, it->h), "submit");
+	pid = submit_to_stopped(p, it, dst, 7);
+	if (pid < 0)
+		return -1;
 	mmx_decode_get_stats(p, &st);
 	UNIT_CHECK(st.in_flight == 1, "not in flight");
 	kill(pid, SIGSEGV);
 	kill(pid, SIGCONT);
-	n = drain(p, &res, 1, 5000);
-	UNIT_CHECK(n == 1 && res.id == 7 && res.status == -ECONNRESET &&
-		   res.signal == SIGSEGV, "%d: status %d signal %d", n,
-		   res.status, res.signal);
+	if (expect_killed(p, 7, -ECONNRESET, SIGSEGV))
+		return -1;
 	mmx_decode_get_stats(p, &st);
 	pid2 = mmx_decode_worker_pid(p, 0);
 	UNIT_CHECK(st.crashes == 1 && st.restarts == 1 && pid2 > 0 &&
 		   pid2 != pid, "crashes %llu restarts %llu pid %d",
 		   (unsigned long long)st.crashes,
 		   (unsigned long long)st.restarts, pid2);
-	n = decode_one(p, 8, it->jpg, it->len, dst, it->w * 4, it->w, it->h,
-		       &res);
-	UNIT_CHECK(n == 0 && same_as_ref(it, dst, it->w * 4),
-		   "after the crash: %d", n);
+	if (decodes_again(p, it, dst, 8, "crash"))
+		return -1;
 	mmx_decode_pool_free(p);
 	free(dst);
 	CHECK_NO_LEAK(fds, children);
@@ -760,32 +795,20 @@ static int test_timeout(void)
 	const struct item *it = item("s420-320x240");
 	struct mmx_decode_pool *p = pool_new(1, 300, 0, NULL);
 	unsigned char *dst = malloc((size_t)it->w * it->h * 4);
-	struct mmx_decode_result res;
 	struct mmx_decode_stats st;
-	uint64_t t0, dt;
-	pid_t pid;
-	int n;
+	uint64_t t0 = now_ms(), dt;
 
-	UNIT_CHECK(p && dst, "pool");
-	pid = stop_worker(p);
-	UNIT_CHECK(pid > 0, "stop %d", mmx_decode_worker_pid(p, 0));
-	t0 = now_ms();
-	UNIT_CHECK(!mmx_decode_submit(p, 5, it->jpg, it->len, dst, it->w * 4,
-				      it->w, it->h), "submit");
-	n = drain(p, &res, 1, 5000);
+	if (submit_to_stopped(p, it, dst, 5) < 0 ||
+	    expect_killed(p, 5, -ETIMEDOUT, SIGKILL))
+		return -1;
 	dt = now_ms() - t0;
-	UNIT_CHECK(n == 1 && res.id == 5 && res.status == -ETIMEDOUT &&
-		   res.signal == SIGKILL, "%d: status %d signal %d", n,
-		   res.status, res.signal);
 	UNIT_CHECK(dt >= 300 && dt < 3000, "timed out after %llu ms",
 		   (unsigned long long)dt);
 	mmx_decode_get_stats(p, &st);
 	UNIT_CHECK(st.timeouts == 1 && st.crashes == 1 && st.restarts == 1,
 		   "timeouts %llu", (unsigned long long)st.timeouts);
-	n = decode_one(p, 6, it->jpg, it->len, dst, it->w * 4, it->w, it->h,
-		       &res);
-	UNIT_CHECK(n == 0 && same_as_ref(it, dst, it->w * 4),
-		   "after the timeout: %d", n);
+	if (decodes_again(p, it, dst, 6, "timeout"))
+		return -1;
 	mmx_decode_pool_free(p);
 	free(dst);
 	return 0;
