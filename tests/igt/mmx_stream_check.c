@@ -963,6 +963,11 @@ int main(int argc, char **argv)
 		{ "expect-refused", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* the subtests of test_retract_expire_corrupt_replace() */
+	static const char *const variants[] = {
+		"retract", "expire", "corrupt", "replace",
+	};
+	size_t i;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -985,18 +990,11 @@ int main(int argc, char **argv)
 	if (wanted("present") || wanted("capture"))
 		report_timed(wanted("capture") ? "present-capture" : "present",
 			     test_present, wanted("capture"));
-	if (wanted("retract"))
-		report("retract", test_retract_expire_corrupt_replace("retract"),
-		       0);
-	if (wanted("expire"))
-		report("expire", test_retract_expire_corrupt_replace("expire"),
-		       0);
-	if (wanted("corrupt"))
-		report("corrupt", test_retract_expire_corrupt_replace("corrupt"),
-		       0);
-	if (wanted("replace"))
-		report("replace", test_retract_expire_corrupt_replace("replace"),
-		       0);
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+		if (wanted(variants[i]))
+			report(variants[i],
+			       test_retract_expire_corrupt_replace(variants[i]),
+			       0);
 	if (wanted("clock"))
 		report("clock", test_clock(), 0);
 	if (cycles && wanted("cycles"))

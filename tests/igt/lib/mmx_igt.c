@@ -1773,22 +1773,20 @@ uint32_t mmx_ref_decode(uint32_t format, const uint8_t *p)
 	switch (format) {
 	case DRM_FORMAT_XRGB8888:
 	case DRM_FORMAT_ARGB8888:
-		v = le32(p);
-		r = (v >> 16) & 0xff;
-		g = (v >> 8) & 0xff;
-		b = v & 0xff;
-		if (format == DRM_FORMAT_ARGB8888)
-			a = v >> 24;
-		break;
 	case DRM_FORMAT_XBGR8888:
-	case DRM_FORMAT_ABGR8888:
+	case DRM_FORMAT_ABGR8888: {
+		/* red in bits 16..23 (RGB orders) or 0..7 (BGR orders) */
+		int rs = format == DRM_FORMAT_XRGB8888 ||
+			 format == DRM_FORMAT_ARGB8888 ? 16 : 0;
+
 		v = le32(p);
-		b = (v >> 16) & 0xff;
+		r = (v >> rs) & 0xff;
 		g = (v >> 8) & 0xff;
-		r = v & 0xff;
-		if (format == DRM_FORMAT_ABGR8888)
+		b = (v >> (16 - rs)) & 0xff;
+		if (mmx_format_has_alpha(format))
 			a = v >> 24;
 		break;
+	}
 	case DRM_FORMAT_RGB565: {
 		uint32_t r5, g6, b5;
 
