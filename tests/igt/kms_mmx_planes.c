@@ -49,27 +49,112 @@ static void layer_window(struct layer *l, int sx, int sy, int w, int h)
 	l->h = h;
 }
 
+/* A random opaque W x H XRGB8888 FB (from SEED), to put under the rest. */
+static struct mmx_fb *background(struct mmx_dev *d, uint32_t seed)
+{
+	return mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, seed,
+				 MMX_ALPHA_ANY);
+}
+
 /* Light output O at 320x240 with no plane. */
 static void light(struct mmx_dev *d, struct mmx_output *o)
 {
 	mmx_do(mmx_output_set(d, o, mmx_small_mode(), NULL, 0, 0));
 }
 
-static void add_layer(struct mmx_dev *d, struct mmx_req *r,
-		      struct mmx_output *o, const struct layer *l)
-{
-	int w = l->w ? l->w : (int)l->fb->width;
-	int h = l->h ? l->h : (int)l->fb->height;
+/* A plane update: 16.16 source, CRTC rectangle, rotation, filter. */
+struct splane {
+	uint32_t plane;
+	const struct mmx_fb *fb;
+	uint32_t sx, sy, sw, sh;	/* 16.16 */
+	int64_t x, y;
+	uint32_t w, h;
+	uint32_t rotation;		/* 0: leave the property alone */
+	bool nearest;
+	bool keep_filter;		/* leave SCALING_FILTER alone */
+	uint16_t alpha;
+	enum mmx_blend blend;
+	int zpos;			/* -1: leave as it is */
+};
 
-	mmx_req_plane(r, l->plane, o->crtc_id, l->fb->id, l->sx, l->sy, w, h,
-		      l->x, l->y, w, h);
-	mmx_req_add(r, l->plane, "alpha", l->alpha);
-	mmx_req_add(r, l->plane, "pixel blend mode",
-		    mmx_prop_enum(d, l->plane, "pixel blend mode",
-				  mmx_blend_names[l->blend]));
-	if (l->zpos >= 0)
-		mmx_req_add(r, l->plane, "zpos", (uint64_t)l->zpos);
+static struct splane splane(uint32_t plane, const struct mmx_fb *fb, int x,
+			    int y, uint32_t w, uint32_t h)
+{
+	struct splane p = {
+		.plane = plane, .fb = fb, .sw = fb->width << 16,
+		.sh = fb->height << 16, .x = x, .y = y, .w = w, .h = h,
+		.rotation = DRM_MODE_ROTATE_0, .nearest = true, .alpha = 0xffff,
+		.blend = MMX_BLEND_PREMULTI, .zpos = -1,
+	};
+
+	return p;
 }
+
+/* P's source rectangle, 16.16. */
+static void splane_src(struct splane *p, uint32_t sx, uint32_t sy, uint32_t sw,
+		       uint32_t sh)
+{
+	p->sx = sx;
+	p->sy = sy;
+	p->sw = sw;
+	p->sh = sh;
+}
+
+static void req_splane(struct mmx_dev *d, struct mmx_req *r,
+		       struct mmx_output *o, const struct splane *p)
+{
+	mmx_req_plane_fixed(r, p->plane, o->crtc_id, p->fb->id, p->sx, p->sy,
+			    p->sw, p->sh, p->x, p->y, p->w, p->h);
+	if (p->rotation)
+		mmx_req_add(r, p->plane, "rotation", p->rotation);
+	if (!p->keep_filter)
+		mmx_req_add(r, p->plane, "SCALING_FILTER",
+			    mmx_prop_enum(d, p->plane, "SCALING_FILTER",
+					  p->nearest ? "Nearest Neighbor" :
+						       "Default"));
+	mmx_req_add(r, p->plane, "alpha", p->alpha);
+	mmx_req_add(r, p->plane, "pixel blend mode",
+		    mmx_prop_enum(d, p->plane, "pixel blend mode",
+				  mmx_blend_names[p->blend]));
+	if (p->zpos >= 0)
+		mmx_req_add(r, p->plane, "zpos", (uint64_t)p->zpos);
+}
+
+/* Commit P[0..N) on output O with the other planes of O off. */
+static void commit_splanes(struct mmx_dev *d, struct mmx_output *o,
+			   const struct splane *p, int n)
+{
+	struct mmx_req *r = mmx_req_new(d);
+	uint32_t shown[8];
+	int i;
+
+	mmx_assert(n <= 8);
+	for (i = 0; i < n; i++)
+		shown[i] = p[i].plane;
+	mmx_req_planes_off_but(r, o, shown, n);
+	for (i = 0; i < n; i++)
+		req_splane(d, r, o, &p[i]);
+	mmx_do(mmx_req_commit(r, 0));
+}
+
+/* Layer L as an unscaled plane update that leaves the filter alone. */
+static struct splane layer_splane(const struct layer *l)
+{
+	uint32_t w = l->w ? (uint32_t)l->w : l->fb->width;
+	uint32_t h = l->h ? (uint32_t)l->h : l->fb->height;
+	struct splane p = splane(l->plane, l->fb, l->x, l->y, w, h);
+
+	splane_src(&p, (uint32_t)l->sx << 16, (uint32_t)l->sy << 16, w << 16,
+		   h << 16);
+	p.rotation = 0;
+	p.keep_filter = true;
+	p.alpha = l->alpha;
+	p.blend = l->blend;
+	p.zpos = l->zpos;
+	return p;
+}
+
+
 
 /*
  * Show LAYERS on output O (other planes of O off), then capture and compare
@@ -81,10 +166,9 @@ show_and_check(struct mmx_dev *d, struct mmx_output *o,
 	       const struct layer *layers, int n, const char *fmt, ...)
 {
 	struct mmx_ref_plane ref[8];
+	struct splane p[8];
 	uint64_t z[8];
 	int order[8];
-	uint32_t shown[8];
-	struct mmx_req *r = mmx_req_new(d);
 	char what[80];
 	va_list ap;
 	int i, j;
@@ -95,11 +179,8 @@ show_and_check(struct mmx_dev *d, struct mmx_output *o,
 
 	mmx_assert(n <= 8);
 	for (i = 0; i < n; i++)
-		shown[i] = layers[i].plane;
-	mmx_req_planes_off_but(r, o, shown, n);
-	for (i = 0; i < n; i++)
-		add_layer(d, r, o, &layers[i]);
-	mmx_do(mmx_req_commit(r, 0));
+		p[i] = layer_splane(&layers[i]);
+	commit_splanes(d, o, p, n);
 
 	for (i = 0; i < n; i++) {
 		z[i] = mmx_prop_get(d, layers[i].plane, "zpos");
@@ -175,8 +256,7 @@ static void test_format(struct mmx_dev *d, const void *arg)
 		break;
 	case MMX_PLANE_OVERLAY:
 		/* both overlays over a random opaque primary */
-		bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 1,
-				       MMX_ALPHA_ANY);
+		bg = background(d, 1);
 		fb = mmx_fb_new_random(d, 128, 96, fc->format, fc->format,
 				       alpha ? MMX_ALPHA_BINARY_PREMULT :
 					       MMX_ALPHA_ANY);
@@ -197,8 +277,7 @@ static void test_format(struct mmx_dev *d, const void *arg)
 		}
 		break;
 	case MMX_PLANE_CURSOR:
-		bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 2,
-				       MMX_ALPHA_ANY);
+		bg = background(d, 2);
 		fb = mmx_fb_new_random(d, 64, 64, fc->format, 3,
 				       MMX_ALPHA_BINARY_PREMULT);
 		l[0] = layer(o->primary, bg, 0, 0);
@@ -220,8 +299,7 @@ static void test_cursor_sizes(struct mmx_dev *d)
 					{ 64, 64 }, { 128, 128 }, { 256, 1 },
 					{ 1, 256 }, { 256, 256 } };
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 10,
-					      MMX_ALPHA_ANY);
+	struct mmx_fb *bg = background(d, 10);
 	size_t i;
 
 	light(d, o);
@@ -264,8 +342,7 @@ static void test_offscreen(struct mmx_dev *d, const void *overlays_arg)
 	bool overlays = *(const bool *)overlays_arg;
 	const size_t n = MMX_ARRAY_SIZE(edge_positions);
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888,
-					      overlays ? 30 : 20, MMX_ALPHA_ANY);
+	struct mmx_fb *bg = background(d, overlays ? 30 : 20);
 	struct mmx_fb *a = overlays ?
 		mmx_fb_new_random(d, 64, 64, DRM_FORMAT_XRGB8888, 31,
 				  MMX_ALPHA_ANY) :
@@ -417,9 +494,16 @@ static void test_writeback_pitch_offset(struct mmx_dev *d)
 /* ------------------------------------------------------------------------ */
 /* zpos                                                                     */
 
+/*
+ * The zpos scene on output O, lit: L[0] a dark primary, L[1] a red overlay
+ * 0 at (40, 40), L[2] a green overlay 1 at (100, 80) overlapping it, L[3]
+ * a cursor at (120, 100) over both.
+ */
 static void zpos_scene(struct mmx_dev *d, struct mmx_output *o,
-		       struct mmx_fb **fbs)
+		       struct layer *l)
 {
+	struct mmx_fb *fbs[4];
+
 	fbs[0] = mmx_fb_new(d, W, H, DRM_FORMAT_XRGB8888);
 	fbs[1] = mmx_fb_new(d, 150, 120, DRM_FORMAT_XRGB8888);
 	fbs[2] = mmx_fb_new(d, 150, 120, DRM_FORMAT_XBGR8888);
@@ -429,24 +513,30 @@ static void zpos_scene(struct mmx_dev *d, struct mmx_output *o,
 	mmx_fb_fill(fbs[2], 0xff00ff00);
 	mmx_fb_random(fbs[3], 70, MMX_ALPHA_BINARY_PREMULT);
 	light(d, o);
+	l[0] = layer(o->primary, fbs[0], 0, 0);
+	l[1] = layer(o->overlay[0], fbs[1], 40, 40);
+	l[2] = layer(o->overlay[1], fbs[2], 100, 80);
+	l[3] = layer(o->cursor, fbs[3], 120, 100);
+}
+
+/* Layer L's FB at its place, for a reference in an order of its own. */
+static struct mmx_ref_plane layer_ref(const struct layer *l)
+{
+	return mmx_ref_fb(l->fb, l->x, l->y);
 }
 
 static void test_zpos_order(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *fbs[4];
 	struct mmx_ref_plane ref[4];
-	struct layer l[4];
+	struct layer scene[4];
 	int swap;
 
-	zpos_scene(d, o, fbs);
+	zpos_scene(d, o, scene);
 	for (swap = 0; swap < 2; swap++) {
 		uint32_t top = swap ? o->overlay[0] : o->overlay[1];
+		struct layer l[4] = { scene[0], scene[1], scene[2], scene[3] };
 
-		l[0] = layer(o->primary, fbs[0], 0, 0);
-		l[1] = layer(o->overlay[0], fbs[1], 40, 40);
-		l[2] = layer(o->overlay[1], fbs[2], 100, 80);
-		l[3] = layer(o->cursor, fbs[3], 120, 100);
 		l[1].zpos = swap ? 2 : 1;
 		l[2].zpos = swap ? 1 : 2;
 		show_and_check(d, o, l, 4, swap ? "overlay0-on-top" :
@@ -454,12 +544,10 @@ static void test_zpos_order(struct mmx_dev *d)
 		mmx_assert_eq(mmx_prop_get(d, top, "zpos"), 2);
 
 		/* explicit expectation too: primary, lower, upper, cursor */
-		ref[0] = mmx_ref_fb(fbs[0], 0, 0);
-		ref[1] = swap ? mmx_ref_fb(fbs[2], 100, 80) :
-				mmx_ref_fb(fbs[1], 40, 40);
-		ref[2] = swap ? mmx_ref_fb(fbs[1], 40, 40) :
-				mmx_ref_fb(fbs[2], 100, 80);
-		ref[3] = mmx_ref_fb(fbs[3], 120, 100);
+		ref[0] = layer_ref(&scene[0]);
+		ref[1] = layer_ref(&scene[swap ? 2 : 1]);
+		ref[2] = layer_ref(&scene[swap ? 1 : 2]);
+		ref[3] = layer_ref(&scene[3]);
 		mmx_check_output(d, o, mmx_small_mode(), ref, 4, "explicit-order");
 	}
 }
@@ -467,22 +555,21 @@ static void test_zpos_order(struct mmx_dev *d)
 static void test_zpos_tie(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *fbs[4];
 	struct mmx_ref_plane ref[3];
-	struct layer l[3];
+	struct layer scene[4];
 	int z;
 
-	zpos_scene(d, o, fbs);
+	zpos_scene(d, o, scene);
 	for (z = 1; z <= 2; z++) {
-		l[0] = layer(o->primary, fbs[0], 0, 0);
-		l[1] = layer(o->overlay[1], fbs[2], 100, 80);
-		l[2] = layer(o->overlay[0], fbs[1], 40, 40);
+		/* overlay 1 listed before overlay 0 */
+		struct layer l[3] = { scene[0], scene[2], scene[1] };
+
 		l[1].zpos = l[2].zpos = z;
 		show_and_check(d, o, l, 3, "both-zpos-%d", z);
 		/* the higher plane id wins the tie */
-		ref[0] = mmx_ref_fb(fbs[0], 0, 0);
-		ref[1] = mmx_ref_fb(fbs[1], 40, 40);	/* overlay[0]: lower id */
-		ref[2] = mmx_ref_fb(fbs[2], 100, 80);
+		ref[0] = layer_ref(&scene[0]);
+		ref[1] = layer_ref(&scene[1]);	/* overlay[0]: lower id */
+		ref[2] = layer_ref(&scene[2]);
 		mmx_check_output(d, o, mmx_small_mode(), ref, 3, "tie-by-id");
 	}
 }
@@ -499,8 +586,7 @@ static void blend_test(struct mmx_dev *d, enum mmx_blend blend,
 	enum mmx_alpha_mode am = blend == MMX_BLEND_PREMULTI ?
 				 MMX_ALPHA_PREMULT : MMX_ALPHA_ANY;
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 80,
-					      MMX_ALPHA_ANY);
+	struct mmx_fb *bg = background(d, 80);
 	struct mmx_fb *fb = mmx_fb_new_random(d, 200, 150, format, 81, am);
 	struct mmx_fb *cur = mmx_fb_new_random(d, 64, 64, DRM_FORMAT_ARGB8888,
 					       82, am);
@@ -542,8 +628,7 @@ static void test_alpha_opaque_formats(struct mmx_dev *d)
 					    DRM_FORMAT_RGB565,
 					    DRM_FORMAT_XRGB2101010 };
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 90,
-					      MMX_ALPHA_ANY);
+	struct mmx_fb *bg = background(d, 90);
 	size_t f;
 	int b;
 
@@ -614,8 +699,7 @@ static void test_blend_stack(struct mmx_dev *d)
 static void test_plane_disable(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 110,
-					      MMX_ALPHA_ANY);
+	struct mmx_fb *bg = background(d, 110);
 	struct mmx_fb *ov = mmx_fb_new_random(d, 100, 100, DRM_FORMAT_XRGB8888,
 					      111, MMX_ALPHA_ANY);
 	struct layer l[3];
@@ -748,58 +832,6 @@ static void expect_refused(struct mmx_dev *d, struct mmx_req *(*build)(struct mm
 	}
 }
 
-/* A plane update: 16.16 source, CRTC rectangle, rotation, filter. */
-struct splane {
-	uint32_t plane;
-	const struct mmx_fb *fb;
-	uint32_t sx, sy, sw, sh;	/* 16.16 */
-	int64_t x, y;
-	uint32_t w, h;
-	uint32_t rotation;		/* 0: leave the property alone */
-	bool nearest;
-	uint16_t alpha;
-	enum mmx_blend blend;
-};
-
-static struct splane splane(uint32_t plane, const struct mmx_fb *fb, int x,
-			    int y, uint32_t w, uint32_t h)
-{
-	struct splane p = {
-		.plane = plane, .fb = fb, .sw = fb->width << 16,
-		.sh = fb->height << 16, .x = x, .y = y, .w = w, .h = h,
-		.rotation = DRM_MODE_ROTATE_0, .nearest = true, .alpha = 0xffff,
-		.blend = MMX_BLEND_PREMULTI,
-	};
-
-	return p;
-}
-
-/* P's source rectangle, 16.16. */
-static void splane_src(struct splane *p, uint32_t sx, uint32_t sy, uint32_t sw,
-		       uint32_t sh)
-{
-	p->sx = sx;
-	p->sy = sy;
-	p->sw = sw;
-	p->sh = sh;
-}
-
-static void req_splane(struct mmx_dev *d, struct mmx_req *r,
-		       struct mmx_output *o, const struct splane *p)
-{
-	mmx_req_plane_fixed(r, p->plane, o->crtc_id, p->fb->id, p->sx, p->sy,
-			    p->sw, p->sh, p->x, p->y, p->w, p->h);
-	if (p->rotation)
-		mmx_req_add(r, p->plane, "rotation", p->rotation);
-	mmx_req_add(r, p->plane, "SCALING_FILTER",
-		    mmx_prop_enum(d, p->plane, "SCALING_FILTER",
-				  p->nearest ? "Nearest Neighbor" : "Default"));
-	mmx_req_add(r, p->plane, "alpha", p->alpha);
-	mmx_req_add(r, p->plane, "pixel blend mode",
-		    mmx_prop_enum(d, p->plane, "pixel blend mode",
-				  mmx_blend_names[p->blend]));
-}
-
 /*
  * The framebuffer pixel that destination pixel (u, v) of P shows with the
  * nearest filter, from DRM's definition (drm_rect_rotate(): reflect, then
@@ -906,17 +938,10 @@ static void show_splanes(struct mmx_dev *d, struct mmx_output *o,
 {
 	struct mmx_ref_plane ref[4];
 	struct mmx_fb *img[4];
-	uint32_t shown[4];
-	struct mmx_req *r = mmx_req_new(d);
 	int i;
 
 	mmx_assert(n <= 4);
-	for (i = 0; i < n; i++)
-		shown[i] = p[i].plane;
-	mmx_req_planes_off_but(r, o, shown, n);
-	for (i = 0; i < n; i++)
-		req_splane(d, r, o, &p[i]);
-	mmx_do(mmx_req_commit(r, 0));
+	commit_splanes(d, o, p, n);
 	for (i = 0; i < n; i++) {
 		img[i] = ref_image(&p[i]);
 		ref[i] = mmx_ref_fb(img[i], (int)p[i].x, (int)p[i].y);
@@ -951,8 +976,7 @@ static void test_cursor_large_formats(struct mmx_dev *d)
 					    DRM_FORMAT_ARGB8888,
 					    DRM_FORMAT_RGB565 };
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 150,
-					      MMX_ALPHA_ANY);
+	struct mmx_fb *bg = background(d, 150);
 	drmModePlanePtr pl;
 	uint64_t cap = 0;
 	size_t i;
@@ -1059,8 +1083,7 @@ static void test_scale_fractional(struct mmx_dev *d)
 static void test_scale_bilinear(struct mmx_dev *d)
 {
 	struct mmx_output *o = mmx_output0(d);
-	struct mmx_fb *bg = mmx_fb_new_random(d, W, H, DRM_FORMAT_XRGB8888, 180,
-					      MMX_ALPHA_ANY);
+	struct mmx_fb *bg = background(d, 180);
 	struct mmx_fb *uni = mmx_fb_new(d, 13, 7, DRM_FORMAT_ARGB8888);
 	struct mmx_fb *two = mmx_fb_new(d, 16, 8, DRM_FORMAT_XRGB8888);
 	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
