@@ -809,12 +809,19 @@ static void test_offscreen_extremes(struct mmx_dev *d)
 	}
 }
 
-/* Commit R; it must fail with -ERR and change no property. */
+/*
+ * Commit what BUILD makes of ARG, TEST_ONLY then for real: it must fail
+ * with -ERR and change no property. PLANE and CAUSE name it.
+ */
 static void expect_refused(struct mmx_dev *d, struct mmx_req *(*build)(struct mmx_dev *, const void *),
-			   const void *arg, int err, const char *what)
+			   const void *arg, int err, uint32_t plane,
+			   const char *cause)
 {
 	struct mmx_snapshot snap;
 	uint32_t flags;
+	char what[80];
+
+	snprintf(what, sizeof(what), "plane %u: %s", plane, cause);
 
 	for (flags = DRM_MODE_ATOMIC_TEST_ONLY;; flags = 0) {
 		int ret;
@@ -1183,10 +1190,9 @@ static void test_scale_limits(struct mmx_dev *d)
 		for (i = 0; i < MMX_ARRAY_SIZE(c); i++) {
 			struct scale_bad b = { plane, fb, c[i].sw, c[i].sh,
 					       c[i].w, c[i].h };
-			char what[64];
 
-			snprintf(what, sizeof(what), "plane %u: %s", plane, c[i].what);
-			expect_refused(d, build_scale_bad, &b, c[i].err, what);
+			expect_refused(d, build_scale_bad, &b, c[i].err, plane,
+				       c[i].what);
 		}
 	}
 	/* the picture is the primary alone, as before the refusals */
@@ -1396,11 +1402,9 @@ static void test_rotation_invalid(struct mmx_dev *d)
 
 		for (i = 0; i < MMX_ARRAY_SIZE(bad); i++) {
 			struct rot_bad b = { plane, bad[i].v };
-			char what[64];
 
-			snprintf(what, sizeof(what), "plane %u: %s", plane,
-				 bad[i].what);
-			expect_refused(d, build_rot_bad, &b, EINVAL, what);
+			expect_refused(d, build_rot_bad, &b, EINVAL, plane,
+				       bad[i].what);
 		}
 	}
 	mmx_assert_eq(mmx_prop_get(d, o->overlay[1], "rotation"),
@@ -1465,11 +1469,9 @@ static void test_offscreen_overflow(struct mmx_dev *d)
 		for (i = 0; i < MMX_ARRAY_SIZE(c); i++) {
 			struct pos_bad b = { plane, fb, c[i].x, c[i].y, c[i].w,
 					     c[i].h };
-			char what[64];
 
-			snprintf(what, sizeof(what), "plane %u: %s", plane,
-				 c[i].what);
-			expect_refused(d, build_pos_bad, &b, c[i].err, what);
+			expect_refused(d, build_pos_bad, &b, c[i].err, plane,
+				       c[i].what);
 		}
 	}
 	mmx_check_output(d, o, mmx_small_mode(), &ref, 1, "unchanged");
