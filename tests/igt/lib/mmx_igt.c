@@ -2392,9 +2392,9 @@ void mmx_assert_vblank_seq(struct mmx_dev *d, int index,
  * fail at once. Timing alone fails only when every attempt missed and at
  * least one of them ran without the guest stalling for half a frame: one
  * miss proves nothing on a loaded host (a vCPU the host did not run can
- * delay the driver's work while the stall monitor's vCPU runs on), five in a row
- * do. If the guest stalled in every attempt the host is too loaded to
- * judge: SKIP.
+ * delay the driver's work while the stall monitor's vCPU runs on), five
+ * in a row do. If the guest stalled in every attempt the host is too
+ * loaded to judge: SKIP.
  */
 #define MMX_TIMING_ATTEMPTS 5
 
