@@ -438,7 +438,6 @@ static void mmx_crtc_release(struct drm_device *dev, void *data)
 	struct mmx_output *output = data;
 
 	mmx_vblank_release(output);
-	cancel_work_sync(&output->composer.work);
 	mmx_composer_release(output);
 }
 
@@ -508,7 +507,9 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 
 	spin_lock_init(&output->lock);
 	mmx_vblank_init(output);
-	INIT_WORK(&output->composer.work, mmx_composer_work);
+	ret = mmx_composer_init(output);
+	if (ret)
+		return ret;
 
 	ret = mmx_crtc_create_props(mmx);
 	if (ret)

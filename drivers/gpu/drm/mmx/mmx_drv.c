@@ -151,7 +151,7 @@ static void mmx_atomic_commit_tail(struct mmx_atomic_state *old_state)
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i) {
 		/* Only an active state has layers the composer may read. */
 		if (old_crtc_state->active)
-			flush_work(&crtc_to_mmx_output(crtc)->composer.work);
+			mmx_composer_flush(crtc_to_mmx_output(crtc));
 	}
 
 	drm_atomic_helper_cleanup_planes(dev, old_state);
