@@ -173,11 +173,9 @@ static void mmx_composer_wq_destroy(struct drm_device *dev, void *data)
 	destroy_workqueue(data);
 }
 
-static int mmx_modeset_init(struct mmx_device *mmx,
-			    const struct mmx_config *config)
+static int mmx_mode_config_init(struct mmx_device *mmx)
 {
 	struct drm_device *dev = &mmx->drm;
-	unsigned int i;
 	int ret;
 
 	ret = drmm_mode_config_init(dev);
@@ -198,10 +196,16 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 	mmx->composer_wq = alloc_ordered_workqueue("mmx_composer", 0);
 	if (!mmx->composer_wq)
 		return -ENOMEM;
-	ret = drmm_add_action_or_reset(dev, mmx_composer_wq_destroy,
-				       mmx->composer_wq);
-	if (ret)
-		return ret;
+	return drmm_add_action_or_reset(dev, mmx_composer_wq_destroy,
+					mmx->composer_wq);
+}
+
+/* The pipelines of @config: CRTC and planes, connector, writeback. */
+static int mmx_outputs_init(struct mmx_device *mmx,
+			    const struct mmx_config *config)
+{
+	unsigned int i;
+	int ret;
 
 	mmx->num_outputs = config->num_outputs;
 	for (i = 0; i < mmx->num_outputs; i++) {
@@ -219,12 +223,22 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 		if (ret)
 			return ret;
 	}
+	return mmx_outputs_link(mmx);
+}
 
-	ret = mmx_outputs_link(mmx);
+static int mmx_modeset_init(struct mmx_device *mmx,
+			    const struct mmx_config *config)
+{
+	int ret;
+
+	ret = mmx_mode_config_init(mmx);
+	if (ret)
+		return ret;
+	ret = mmx_outputs_init(mmx, config);
 	if (ret)
 		return ret;
 
-	ret = drm_vblank_init(dev, mmx->num_outputs);
+	ret = drm_vblank_init(&mmx->drm, mmx->num_outputs);
 	if (ret)
 		return ret;
 
@@ -233,7 +247,7 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 	if (ret)
 		return ret;
 
-	drm_mode_config_reset(dev);
+	drm_mode_config_reset(&mmx->drm);
 	return 0;
 }
 
