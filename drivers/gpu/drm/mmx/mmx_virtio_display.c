@@ -698,6 +698,33 @@ static void mmx_virtio_rect(struct virtio_gpu_rect *dst,
 	dst->height = cpu_to_le32(drm_rect_height(src));
 }
 
+/**
+ * mmx_virtio_queue_flush - queue a resource flush
+ * @vg: the device
+ * @sc: the scanout it is for, NULL for none
+ * @resource_id: the resource to flush to the display
+ * @r: the rectangle to flush
+ *
+ * The host is not notified (see mmx_virtio_kick()).
+ *
+ * Return: 0 or a negative errno.
+ */
+int mmx_virtio_queue_flush(struct mmx_virtio *vg,
+			   struct mmx_virtio_scanout *sc, u32 resource_id,
+			   const struct drm_rect *r)
+{
+	struct virtio_gpu_resource_flush *flush;
+	struct mmx_vcmd *cmd;
+
+	flush = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
+				    sizeof(*flush), NULL, &cmd);
+	if (!flush)
+		return -ENOMEM;
+	flush->resource_id = cpu_to_le32(resource_id);
+	mmx_virtio_rect(&flush->r, r);
+	return mmx_vcmd_queue(vg, cmd);
+}
+
 /* Copy what @damage covers of @frame, within @bounds, to the shadow. */
 static void mmx_virtio_copy_damage(struct mmx_virtio *vg,
 				   struct mmx_virtio_scanout *sc,
@@ -733,7 +760,6 @@ static int mmx_virtio_send_rect(struct mmx_virtio *vg,
 				const struct drm_rect *r)
 {
 	struct virtio_gpu_transfer_to_host_2d *transfer;
-	struct virtio_gpu_resource_flush *flush;
 	struct mmx_vcmd *cmd;
 	int ret;
 
@@ -750,14 +776,7 @@ static int mmx_virtio_send_rect(struct mmx_virtio *vg,
 	mmx_virtio_count(vg, MMX_STAT_BYTES,
 			 (u64)drm_rect_width(r) * drm_rect_height(r) * 4);
 	mmx_virtio_count(vg, MMX_STAT_TRANSFERS, 1);
-
-	flush = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
-				    sizeof(*flush), NULL, &cmd);
-	if (!flush)
-		return -ENOMEM;
-	flush->resource_id = cpu_to_le32(sc->resource_id);
-	mmx_virtio_rect(&flush->r, r);
-	return mmx_vcmd_queue(vg, cmd);
+	return mmx_virtio_queue_flush(vg, sc, sc->resource_id, r);
 }
 
 /* Copy the damaged rectangles to the shadow buffer and send them. */
