@@ -103,10 +103,10 @@
  * Vblank
  *     virtio-gpu has no vertical blanking interrupt: the host shows a flushed
  *     resource whenever it likes and tells the guest nothing about its
- *     refresh. So vblank stays the virtual backend's hrtimer at the mode's
- *     refresh rate, running as long as the CRTC is on (the composer sends
- *     frames from it); page-flip events, timestamps, ``WAIT_VBLANK``, CRC and
- *     writeback behave as on the virtual backend.
+ *     refresh. So vblank stays the core's hrtimer (mmx_vblank.c) at the
+ *     mode's refresh rate, running as long as the CRTC is on (the composer
+ *     sends frames from it); page-flip events, timestamps, ``WAIT_VBLANK``,
+ *     CRC and writeback behave as on the virtual backend.
  *
  * debugfs
  *     ``/sys/kernel/debug/dri/N/virtio``: ``scanouts``, ``features``,
