@@ -39,6 +39,10 @@
  *
  * Module parameters of ``mmx_core``:
  *
+ * ``compose_workers``
+ *	how many CPUs compose one output's transformed frame, in bands
+ *	(default 0: every online CPU); see mmx_composer.c. Writable at run
+ *	time.
  * ``timed_lead_frames``
  *	how many frames before its target vblank a timed commit starts
  *	executing, 1 to 8 (default 2); see mmx_schedule.c. Writable at run
