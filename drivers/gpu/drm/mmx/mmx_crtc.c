@@ -339,16 +339,42 @@ static int mmx_crtc_check_off(struct drm_crtc *crtc,
 	return -EINVAL;
 }
 
+/*
+ * Decode @plane_state into the layers of @mmx_state, @n of which are
+ * decoded already, at its place by normalized zpos (unique per CRTC).
+ * Return: 1 if it is visible (then inserted), 0 if not, or -EINVAL.
+ */
+static int mmx_crtc_layer_insert(struct mmx_crtc_state *mmx_state,
+				 unsigned int n,
+				 struct drm_plane_state *plane_state)
+{
+	struct mmx_crtc_layer *sorted = mmx_state->layers;
+	unsigned int i;
+	int ret;
+
+	for (i = n; i > 0; i--) {
+		if (sorted[i - 1].plane_state->normalized_zpos <
+		    plane_state->normalized_zpos)
+			break;
+	}
+	memmove(&sorted[i + 1], &sorted[i], (n - i) * sizeof(sorted[0]));
+	ret = mmx_crtc_layer_decode(&sorted[i], plane_state,
+				    &mmx_state->space);
+	if (ret == 0)
+		memmove(&sorted[i], &sorted[i + 1],
+			(n - i) * sizeof(sorted[0]));
+	return ret;
+}
+
 static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 				 struct mmx_atomic_state *state)
 {
 	struct drm_crtc_state *crtc_state =
 		drm_atomic_get_new_crtc_state(state, crtc);
 	struct mmx_crtc_state *mmx_state = to_mmx_crtc_state(crtc_state);
-	struct mmx_crtc_layer *sorted = mmx_state->layers;
 	struct drm_plane_state *plane_state;
 	struct drm_plane *plane;
-	unsigned int i, n = 0;
+	unsigned int n = 0;
 	int ret;
 
 	mmx_state->num_layers = 0;
@@ -369,24 +395,10 @@ static int mmx_crtc_atomic_check(struct drm_crtc *crtc,
 			continue;
 		if (WARN_ON(n == MMX_PLANES_PER_CRTC))
 			return -EINVAL;
-
-		/* Insertion by normalized zpos, which is unique per CRTC. */
-		for (i = n; i > 0; i--) {
-			if (sorted[i - 1].plane_state->normalized_zpos <
-			    plane_state->normalized_zpos)
-				break;
-		}
-		memmove(&sorted[i + 1], &sorted[i], (n - i) * sizeof(sorted[0]));
-		ret = mmx_crtc_layer_decode(&sorted[i], plane_state,
-					    &mmx_state->space);
+		ret = mmx_crtc_layer_insert(mmx_state, n, plane_state);
 		if (ret < 0)
 			return ret;
-		if (ret == 0) {
-			memmove(&sorted[i], &sorted[i + 1],
-				(n - i) * sizeof(sorted[0]));
-			continue;
-		}
-		n++;
+		n += ret;
 	}
 
 	mmx_state->num_layers = n;
@@ -438,7 +450,6 @@ static void mmx_crtc_release(struct drm_device *dev, void *data)
 	struct mmx_output *output = data;
 
 	mmx_vblank_release(output);
-	cancel_work_sync(&output->composer.work);
 	mmx_composer_release(output);
 }
 
@@ -508,7 +519,9 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 
 	spin_lock_init(&output->lock);
 	mmx_vblank_init(output);
-	INIT_WORK(&output->composer.work, mmx_composer_work);
+	ret = mmx_composer_init(output);
+	if (ret)
+		return ret;
 
 	ret = mmx_crtc_create_props(mmx);
 	if (ret)

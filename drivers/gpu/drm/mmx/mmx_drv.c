@@ -39,6 +39,10 @@
  *
  * Module parameters of ``mmx_core``:
  *
+ * ``compose_workers``
+ *	how many CPUs compose one output's transformed frame, in bands
+ *	(default 0: every online CPU); see mmx_composer.c. Writable at run
+ *	time.
  * ``timed_lead_frames``
  *	how many frames before its target vblank a timed commit starts
  *	executing, 1 to 8 (default 2); see mmx_schedule.c. Writable at run
@@ -151,7 +155,7 @@ static void mmx_atomic_commit_tail(struct mmx_atomic_state *old_state)
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i) {
 		/* Only an active state has layers the composer may read. */
 		if (old_crtc_state->active)
-			flush_work(&crtc_to_mmx_output(crtc)->composer.work);
+			mmx_composer_flush(crtc_to_mmx_output(crtc));
 	}
 
 	drm_atomic_helper_cleanup_planes(dev, old_state);
@@ -173,11 +177,9 @@ static void mmx_composer_wq_destroy(struct drm_device *dev, void *data)
 	destroy_workqueue(data);
 }
 
-static int mmx_modeset_init(struct mmx_device *mmx,
-			    const struct mmx_config *config)
+static int mmx_mode_config_init(struct mmx_device *mmx)
 {
 	struct drm_device *dev = &mmx->drm;
-	unsigned int i;
 	int ret;
 
 	ret = drmm_mode_config_init(dev);
@@ -198,10 +200,16 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 	mmx->composer_wq = alloc_ordered_workqueue("mmx_composer", 0);
 	if (!mmx->composer_wq)
 		return -ENOMEM;
-	ret = drmm_add_action_or_reset(dev, mmx_composer_wq_destroy,
-				       mmx->composer_wq);
-	if (ret)
-		return ret;
+	return drmm_add_action_or_reset(dev, mmx_composer_wq_destroy,
+					mmx->composer_wq);
+}
+
+/* The pipelines of @config: CRTC and planes, connector, writeback. */
+static int mmx_outputs_init(struct mmx_device *mmx,
+			    const struct mmx_config *config)
+{
+	unsigned int i;
+	int ret;
 
 	mmx->num_outputs = config->num_outputs;
 	for (i = 0; i < mmx->num_outputs; i++) {
@@ -219,12 +227,22 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 		if (ret)
 			return ret;
 	}
+	return mmx_outputs_link(mmx);
+}
 
-	ret = mmx_outputs_link(mmx);
+static int mmx_modeset_init(struct mmx_device *mmx,
+			    const struct mmx_config *config)
+{
+	int ret;
+
+	ret = mmx_mode_config_init(mmx);
+	if (ret)
+		return ret;
+	ret = mmx_outputs_init(mmx, config);
 	if (ret)
 		return ret;
 
-	ret = drm_vblank_init(dev, mmx->num_outputs);
+	ret = drm_vblank_init(&mmx->drm, mmx->num_outputs);
 	if (ret)
 		return ret;
 
@@ -233,7 +251,7 @@ static int mmx_modeset_init(struct mmx_device *mmx,
 	if (ret)
 		return ret;
 
-	drm_mode_config_reset(dev);
+	drm_mode_config_reset(&mmx->drm);
 	return 0;
 }
 

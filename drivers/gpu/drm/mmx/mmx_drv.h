@@ -287,101 +287,7 @@ struct mmx_schedule_queue {
 	struct mmx_sched_flushed flushed[MMX_SCHED_FLUSHED_MAX];
 };
 
-#define MMX_COMPOSE_SAMPLES	600
-/*
- * MMX_COMPOSER_IDLE_FRAMES: vblanks without CRC, writeback or a presenting
- * backend after which the composer frees its buffers
- */
-#define MMX_COMPOSER_IDLE_FRAMES	30
-
-/**
- * struct mmx_compose_stats - the composer's time for the last frames
- * @us: how long each frame took to compose, microseconds, a ring of the
- *	last %MMX_COMPOSE_SAMPLES frames
- * @end_ns: when each finished (CLOCK_MONOTONIC)
- * @head: next entry to write
- * @samples: valid entries
- * @frames: frames composed since the CRTC was created
- * @abandoned: compositions stopped half-way because the frame was no
- *	longer wanted (the picture changed, or its CRC source was closed)
- *
- * Protected by &mmx_output.lock; shown in debugfs ``crtc-N/mmx_compose``.
- */
-struct mmx_compose_stats {
-	u32 us[MMX_COMPOSE_SAMPLES];
-	u64 end_ns[MMX_COMPOSE_SAMPLES];
-	u32 head;
-	u32 samples;
-	u64 frames;
-	u64 abandoned;
-};
-
-/**
- * struct mmx_composer - an output's composer: what it shows, the CRCs it
- * owes, its buffers (mmx_composer.c)
- * @work: composes a frame; runs on &mmx_device.composer_wq
- * @state: the CRTC state the composer shows, switched when a state is
- *	latched (mmx_vblank.c)
- * @state_from: the first vblank that shows @state (U64_MAX until known)
- * @crc_enabled: a CRC source is set
- * @crc_vblank_ref: the CRC source holds a vblank reference
- * @crc_pending: CRCs for @crc_frame_start..@crc_frame_end are owed
- * @crc_state: @state when @crc_frame_start began; compared only, never
- *	dereferenced
- * @crc_frame_start: first vblank whose CRC is owed
- * @crc_frame_end: last vblank whose CRC is owed
- * @frame: the composed frame (composer only); its pixels live in
- *	@frame_pixels
- * @frame_pixels: frame memory, @frame_size words (composer only)
- * @frame_size: capacity of @frame_pixels
- * @scratch: one row of scratch pixels, @scratch_size words (composer only)
- * @scratch_size: capacity of @scratch
- * @space_pixels: the composed CRTC space before the transform, @space_size
- *	words (composer only)
- * @space_size: capacity of @space_pixels
- * @plane_pixels: a resampled plane's image (composer only)
- * @plane_size: capacity of @plane_pixels, in words
- * @plane_alpha: a resampled plane's alpha pass (composer only)
- * @plane_alpha_size: capacity of @plane_alpha, in words
- * @plane_scratch: the source pixels of a band of a resampled plane
- *	(composer only)
- * @plane_scratch_size: capacity of @plane_scratch, in words
- * @bands: the helpers that compose bands of the frame on other CPUs
- *	(composer only)
- * @idle: vblanks since the composer last had somebody to compose for
- *	(vblank handler only)
- * @stats: the composer's time per frame
- *
- * @state, the CRC members and @stats are protected by &mmx_output.lock.
- */
-struct mmx_composer {
-	struct work_struct work;
-	struct mmx_crtc_state *state;
-	u64 state_from;
-	bool crc_enabled;
-	bool crc_vblank_ref;
-	bool crc_pending;
-	const struct mmx_crtc_state *crc_state;
-	u64 crc_frame_start;
-	u64 crc_frame_end;
-
-	struct mmx_frame frame;
-	u32 *frame_pixels;
-	size_t frame_size;
-	u32 *scratch;
-	size_t scratch_size;
-	u32 *space_pixels;
-	size_t space_size;
-	u32 *plane_pixels;
-	size_t plane_size;
-	u32 *plane_alpha;
-	size_t plane_alpha_size;
-	u32 *plane_scratch;
-	size_t plane_scratch_size;
-	struct mmx_bands *bands;
-	unsigned int idle;
-	struct mmx_compose_stats stats;
-};
+struct mmx_composer;
 
 /**
  * struct mmx_output - one display pipeline: CRTC, encoder, connector,
@@ -400,7 +306,7 @@ struct mmx_composer {
  *	taken from hard interrupt context
  * @damage: what changed since the last frame the backend was given (only
  *	for a backend that presents frames, see &mmx_backend_funcs.present)
- * @composer: the composer (mmx_composer.c)
+ * @composer: the composer; only mmx_composer.c sees inside it
  * @signal_format_prop: the SignalFormat property (values depend on @kind)
  * @signal_props_prop: the SignalProperties property, NULL when @kind's
  *	formats have no properties
@@ -421,7 +327,7 @@ struct mmx_output {
 	struct mmx_vblank vblank;
 	spinlock_t lock; /* see the kernel-doc above */
 	struct mmx_damage damage;
-	struct mmx_composer composer;
+	struct mmx_composer *composer;
 
 	struct drm_property *signal_format_prop;
 	struct drm_property *signal_props_prop;
@@ -604,9 +510,11 @@ void mmx_vblank_off(struct mmx_output *output);
 void mmx_vblank_debugfs_init(struct mmx_output *output);
 
 /* Composer */
-struct mmx_bands;
-
-void mmx_composer_work(struct work_struct *work);
+int mmx_composer_init(struct mmx_output *output);
+void mmx_composer_show(struct mmx_output *output,
+		       struct mmx_crtc_state *state, u64 from);
+void mmx_composer_shown_from(struct mmx_output *output, u64 from);
+void mmx_composer_flush(struct mmx_output *output);
 void mmx_composer_vblank(struct mmx_output *output, u64 frame);
 void mmx_composer_drain(struct mmx_output *output);
 void mmx_composer_release(struct mmx_output *output);

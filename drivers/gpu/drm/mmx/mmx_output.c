@@ -204,20 +204,16 @@ static int mmx_connector_get_property(struct drm_connector *connector,
 	return -EINVAL;
 }
 
-static int mmx_connector_atomic_check(struct drm_connector *connector,
-				      struct mmx_atomic_state *state)
+/*
+ * Give a new signal format set alone its default properties, and check
+ * that @output's kind can send the signal.
+ */
+static int mmx_connector_check_signal(struct mmx_output *output,
+				      struct mmx_connector_state *mnew,
+				      const struct mmx_connector_state *mold)
 {
-	struct mmx_output *output = connector_to_mmx_output(connector);
-	struct drm_connector_state *new_state =
-		drm_atomic_get_new_connector_state(state, connector);
-	struct drm_connector_state *old_state =
-		drm_atomic_get_old_connector_state(state, connector);
-	struct mmx_connector_state *mnew = to_mmx_connector_state(new_state);
-	struct mmx_connector_state *mold = to_mmx_connector_state(old_state);
-	struct drm_crtc_state *crtc_state = NULL;
-	bool changed;
+	struct drm_connector *connector = &output->connector;
 
-	/* A new format alone brings its default properties along. */
 	if (mnew->signal_format != mold->signal_format &&
 	    !mnew->signal_props_set)
 		mnew->signal_props =
@@ -232,6 +228,40 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 			       mnew->signal_format, mnew->signal_props);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Can the link of the signal @mnew carry @mode? */
+static int mmx_connector_check_link(struct drm_connector *connector,
+				    const struct mmx_connector_state *mnew,
+				    const struct drm_display_mode *mode)
+{
+	if (mmx_sink_link_carries(mnew->signal_format, mnew->signal_props,
+				  mode))
+		return 0;
+	drm_dbg_atomic(connector->dev,
+		       "[CONNECTOR:%d:%s] link cannot carry " DRM_MODE_FMT "\n",
+		       connector->base.id, connector->name, DRM_MODE_ARG(mode));
+	return -EINVAL;
+}
+
+static int mmx_connector_atomic_check(struct drm_connector *connector,
+				      struct mmx_atomic_state *state)
+{
+	struct mmx_output *output = connector_to_mmx_output(connector);
+	struct drm_connector_state *new_state =
+		drm_atomic_get_new_connector_state(state, connector);
+	struct drm_connector_state *old_state =
+		drm_atomic_get_old_connector_state(state, connector);
+	struct mmx_connector_state *mnew = to_mmx_connector_state(new_state);
+	struct mmx_connector_state *mold = to_mmx_connector_state(old_state);
+	struct drm_crtc_state *crtc_state = NULL;
+	bool changed;
+	int ret;
+
+	ret = mmx_connector_check_signal(output, mnew, mold);
+	if (ret)
+		return ret;
 
 	if (new_state->crtc)
 		crtc_state = drm_atomic_get_new_crtc_state(state,
@@ -250,14 +280,9 @@ static int mmx_connector_atomic_check(struct drm_connector *connector,
 	    !crtc_state->active)
 		return 0;
 
-	if (!mmx_sink_link_carries(mnew->signal_format, mnew->signal_props,
-				   &crtc_state->mode)) {
-		drm_dbg_atomic(connector->dev,
-			       "[CONNECTOR:%d:%s] link cannot carry " DRM_MODE_FMT "\n",
-			       connector->base.id, connector->name,
-			       DRM_MODE_ARG(&crtc_state->mode));
-		return -EINVAL;
-	}
+	ret = mmx_connector_check_link(connector, mnew, &crtc_state->mode);
+	if (ret)
+		return ret;
 
 	/* A dark CRTC takes the new signal when it is lit again. */
 	changed = mnew->signal_format != mold->signal_format ||
@@ -456,24 +481,15 @@ static const struct drm_connector_funcs mmx_connector_funcs = {
 
 /* Properties */
 
-static int mmx_output_create_props(struct mmx_device *mmx,
-				   struct mmx_output *output)
+/* The SignalFormat property of @output, set to @format. */
+static int mmx_output_format_prop(struct mmx_device *mmx,
+				  struct mmx_output *output,
+				  enum mmx_signal_format format)
 {
-	struct drm_connector *connector = &output->connector;
 	u32 formats = mmx_signal_kind_formats(output->kind);
-	u64 values[MMX_SIGNAL_VALUES_MAX];
-	char name[MMX_SIGNAL_NAME_MAX];
-	enum mmx_signal_format format;
 	struct drm_property *prop;
-	unsigned int i, n;
-	u64 props;
+	unsigned int i;
 	int ret;
-
-	mmx_sink_port_signal(output, &format, &props);
-	drm_object_attach_property(&connector->base, mmx->connector_type_prop,
-				   mmx_signal_connector_type(output->kind));
-	drm_object_attach_property(&connector->base, mmx->connector_number_prop,
-				   output->index + 1);
 
 	/* A property with a single possible value is immutable. */
 	prop = drm_property_create(&mmx->drm, DRM_MODE_PROP_ENUM |
@@ -491,13 +507,25 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 			return ret;
 	}
 	output->signal_format_prop = prop;
-	drm_object_attach_property(&connector->base, prop, format);
+	drm_object_attach_property(&output->connector.base, prop, format);
+	return 0;
+}
 
-	/*
-	 * SignalProperties: an enum of the attribute sets valid with one of
-	 * the kind's formats, each numbered by its set (not a bitmask
-	 * property, which generic clients such as Xorg cannot mirror).
-	 */
+/*
+ * The SignalProperties property of @output, set to @props: an enum of the
+ * attribute sets valid with one of the kind's formats, each numbered by
+ * its set (not a bitmask property, which generic clients such as Xorg
+ * cannot mirror); none when the kind's formats have no properties.
+ */
+static int mmx_output_signal_props_prop(struct mmx_device *mmx,
+					struct mmx_output *output, u64 props)
+{
+	u64 values[MMX_SIGNAL_VALUES_MAX];
+	char name[MMX_SIGNAL_NAME_MAX];
+	struct drm_property *prop;
+	unsigned int i, n;
+	int ret;
+
 	n = mmx_signal_kind_values(output->kind, values);
 	if (!n)
 		return 0;
@@ -515,8 +543,28 @@ static int mmx_output_create_props(struct mmx_device *mmx,
 			return ret;
 	}
 	output->signal_props_prop = prop;
-	drm_object_attach_property(&connector->base, prop, props);
+	drm_object_attach_property(&output->connector.base, prop, props);
 	return 0;
+}
+
+static int mmx_output_create_props(struct mmx_device *mmx,
+				   struct mmx_output *output)
+{
+	struct drm_connector *connector = &output->connector;
+	enum mmx_signal_format format;
+	u64 props;
+	int ret;
+
+	mmx_sink_port_signal(output, &format, &props);
+	drm_object_attach_property(&connector->base, mmx->connector_type_prop,
+				   mmx_signal_connector_type(output->kind));
+	drm_object_attach_property(&connector->base, mmx->connector_number_prop,
+				   output->index + 1);
+
+	ret = mmx_output_format_prop(mmx, output, format);
+	if (ret)
+		return ret;
+	return mmx_output_signal_props_prop(mmx, output, props);
 }
 
 static int mmx_device_create_props(struct mmx_device *mmx)
@@ -615,23 +663,15 @@ static bool mmx_outputs_compatible(const struct mmx_output *a,
 	return a != b;
 }
 
-/**
- * mmx_outputs_link - set up what depends on all outputs
- * @mmx: the device, with every output created
- *
- * Every encoder may drive every CRTC, as on most hardware, so that a client
- * can move an output to another CRTC; encoders of one clone group may share
- * a CRTC, and the writeback encoder of a CRTC clones every encoder. The
- * CompatibilityList and CloneList blobs say the same to RandR clients.
- *
- * Return: 0 on success or a negative errno.
+/*
+ * The CRTCs each encoder may drive (its own only with a backend of fixed
+ * routing) and the encoders it may share one with.
  */
-int mmx_outputs_link(struct mmx_device *mmx)
+static void mmx_outputs_route(struct mmx_device *mmx)
 {
 	bool fixed = mmx->backend && mmx->backend->fixed_routing;
 	unsigned int i, j;
 	u32 crtcs = 0;
-	int ret;
 
 	for (i = 0; i < mmx->num_outputs; i++)
 		crtcs |= drm_crtc_mask(&mmx->outputs[i].crtc);
@@ -649,8 +689,13 @@ int mmx_outputs_link(struct mmx_device *mmx)
 		a->encoder.possible_crtcs = fixed ? drm_crtc_mask(&a->crtc) : crtcs;
 		a->encoder.possible_clones = clones;
 	}
+}
 
-	/* Writeback encoders clone whatever may drive their CRTC. */
+/* Writeback encoders clone whatever may drive their CRTC. */
+static void mmx_outputs_wb_clones(struct mmx_device *mmx)
+{
+	unsigned int i, j;
+
 	for (i = 0; i < mmx->num_outputs; i++) {
 		struct mmx_output *wb_out = &mmx->outputs[i];
 		u32 wb_mask = drm_encoder_mask(&wb_out->wb.encoder);
@@ -665,6 +710,26 @@ int mmx_outputs_link(struct mmx_device *mmx)
 			enc->possible_clones |= wb_mask;
 		}
 	}
+}
+
+/**
+ * mmx_outputs_link - set up what depends on all outputs
+ * @mmx: the device, with every output created
+ *
+ * Every encoder may drive every CRTC, as on most hardware, so that a client
+ * can move an output to another CRTC; encoders of one clone group may share
+ * a CRTC, and the writeback encoder of a CRTC clones every encoder. The
+ * CompatibilityList and CloneList blobs say the same to RandR clients.
+ *
+ * Return: 0 on success or a negative errno.
+ */
+int mmx_outputs_link(struct mmx_device *mmx)
+{
+	unsigned int i;
+	int ret;
+
+	mmx_outputs_route(mmx);
+	mmx_outputs_wb_clones(mmx);
 
 	for (i = 0; i < mmx->num_outputs; i++) {
 		struct mmx_output *output = &mmx->outputs[i];

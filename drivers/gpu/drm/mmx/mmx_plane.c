@@ -160,6 +160,42 @@ static const struct drm_plane_funcs mmx_plane_funcs = {
 	DRM_GEM_SHADOW_PLANE_FUNCS,
 };
 
+/* The zpos, alpha, blending, rotation and scaling filter properties. */
+static int mmx_plane_create_props(struct drm_plane *plane,
+				  enum drm_plane_type type, unsigned int zpos)
+{
+	int ret;
+
+	if (type == DRM_PLANE_TYPE_OVERLAY)
+		ret = drm_plane_create_zpos_property(plane, zpos, 1,
+						     MMX_OVERLAYS_PER_CRTC);
+	else
+		ret = drm_plane_create_zpos_immutable_property(plane, zpos);
+	if (ret)
+		return ret;
+
+	ret = drm_plane_create_alpha_property(plane);
+	if (ret)
+		return ret;
+
+	ret = drm_plane_create_blend_mode_property(plane,
+						   BIT(DRM_MODE_BLEND_PIXEL_NONE) |
+						   BIT(DRM_MODE_BLEND_PREMULTI) |
+						   BIT(DRM_MODE_BLEND_COVERAGE));
+	if (ret)
+		return ret;
+
+	ret = drm_plane_create_rotation_property(plane, DRM_MODE_ROTATE_0,
+						 DRM_MODE_ROTATE_MASK |
+						 DRM_MODE_REFLECT_MASK);
+	if (ret)
+		return ret;
+
+	return drm_plane_create_scaling_filter_property(plane,
+							BIT(DRM_SCALING_FILTER_DEFAULT) |
+							BIT(DRM_SCALING_FILTER_NEAREST_NEIGHBOR));
+}
+
 /**
  * mmx_plane_create - create a plane of an output's CRTC
  * @mmx: the device
@@ -188,34 +224,7 @@ struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
 		return plane;
 	drm_plane_helper_add(plane, &mmx_plane_helper_funcs);
 
-	if (type == DRM_PLANE_TYPE_OVERLAY)
-		ret = drm_plane_create_zpos_property(plane, zpos, 1,
-						     MMX_OVERLAYS_PER_CRTC);
-	else
-		ret = drm_plane_create_zpos_immutable_property(plane, zpos);
-	if (ret)
-		return ERR_PTR(ret);
-
-	ret = drm_plane_create_alpha_property(plane);
-	if (ret)
-		return ERR_PTR(ret);
-
-	ret = drm_plane_create_blend_mode_property(plane,
-						   BIT(DRM_MODE_BLEND_PIXEL_NONE) |
-						   BIT(DRM_MODE_BLEND_PREMULTI) |
-						   BIT(DRM_MODE_BLEND_COVERAGE));
-	if (ret)
-		return ERR_PTR(ret);
-
-	ret = drm_plane_create_rotation_property(plane, DRM_MODE_ROTATE_0,
-						 DRM_MODE_ROTATE_MASK |
-						 DRM_MODE_REFLECT_MASK);
-	if (ret)
-		return ERR_PTR(ret);
-
-	ret = drm_plane_create_scaling_filter_property(plane,
-						       BIT(DRM_SCALING_FILTER_DEFAULT) |
-						       BIT(DRM_SCALING_FILTER_NEAREST_NEIGHBOR));
+	ret = mmx_plane_create_props(plane, type, zpos);
 	if (ret)
 		return ERR_PTR(ret);
 

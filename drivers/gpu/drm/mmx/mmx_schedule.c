@@ -231,6 +231,35 @@ static int mmx_sched_apply(struct mmx_atomic_state *state,
 	return 0;
 }
 
+/*
+ * Set @batch's entries, in order, on @state, and mark its state of
+ * @output's CRTC as the timed commit @token (0: none) due at vblank
+ * @target, not before @not_before_ns.
+ */
+static int mmx_sched_build(struct mmx_atomic_state *state,
+			   struct mmx_output *output, struct list_head *batch,
+			   u64 token, u64 target, u64 not_before_ns)
+{
+	struct drm_crtc_state *cstate;
+	struct mmx_crtc_state *mstate;
+	struct mmx_sched_entry *e;
+	int ret;
+
+	cstate = drm_atomic_get_crtc_state(state, &output->crtc);
+	if (IS_ERR(cstate))
+		return PTR_ERR(cstate);
+	mstate = to_mmx_crtc_state(cstate);
+	mstate->sched_token = token;
+	mstate->sched_target = target;
+	mstate->sched_not_before_ns = not_before_ns;
+	list_for_each_entry(e, batch, batch_link) {
+		ret = mmx_sched_apply(state, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /**
  * mmx_sched_commit - check or commit timed entries on their CRTC
  * @output: the output
@@ -253,8 +282,6 @@ int mmx_sched_commit(struct mmx_output *output, struct list_head *batch,
 	struct drm_device *dev = output->crtc.dev;
 	struct drm_modeset_acquire_ctx ctx;
 	struct mmx_atomic_state *state;
-	struct drm_crtc_state *cstate;
-	struct mmx_sched_entry *e;
 	bool blocking = false;
 	int ret;
 
@@ -266,19 +293,10 @@ int mmx_sched_commit(struct mmx_output *output, struct list_head *batch,
 	state->acquire_ctx = &ctx;
 
 retry:
-	cstate = drm_atomic_get_crtc_state(state, &output->crtc);
-	if (IS_ERR(cstate)) {
-		ret = PTR_ERR(cstate);
+	ret = mmx_sched_build(state, output, batch, token, target,
+			      not_before_ns);
+	if (ret)
 		goto out;
-	}
-	to_mmx_crtc_state(cstate)->sched_token = token;
-	to_mmx_crtc_state(cstate)->sched_target = target;
-	to_mmx_crtc_state(cstate)->sched_not_before_ns = not_before_ns;
-	list_for_each_entry(e, batch, batch_link) {
-		ret = mmx_sched_apply(state, e);
-		if (ret)
-			goto out;
-	}
 	if (test_only)
 		ret = drm_atomic_check_only(state);
 	else if (blocking)

@@ -215,6 +215,62 @@ static int mmx_sched_copy_set(struct mmx_sched_set *set,
 }
 
 /*
+ * The plane the properties of @obj are set on, NULL for the CRTC: -ENOENT
+ * for an object without properties, -EINVAL for one that is neither @crtc
+ * nor a plane that can be on it.
+ */
+static int mmx_sched_obj_plane(struct drm_mode_object *obj,
+			       struct drm_crtc *crtc, struct drm_plane **plane)
+{
+	*plane = NULL;
+	if (!obj->properties)
+		return -ENOENT;
+	if (obj->type == DRM_MODE_OBJECT_PLANE) {
+		*plane = obj_to_plane(obj);
+		if (!((*plane)->possible_crtcs & drm_crtc_mask(crtc)))
+			return -EINVAL;
+		return 0;
+	}
+	if (obj->type != DRM_MODE_OBJECT_CRTC || obj_to_crtc(obj) != crtc)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Resolve the @count properties of @obj (on @plane, NULL for the CRTC),
+ * entries @first on of @set, into @e's items and reference their objects.
+ */
+static int mmx_sched_parse_props(struct drm_device *dev,
+				 struct drm_file *file,
+				 struct mmx_sched_entry *e,
+				 struct drm_mode_object *obj,
+				 struct drm_plane *plane,
+				 const struct mmx_sched_set *set,
+				 unsigned int first, unsigned int count)
+{
+	struct mmx_sched_item *item;
+	unsigned int n;
+	int ret;
+
+	for (n = first; n < first + count; n++) {
+		item = &e->items[n];
+		item->plane = plane;
+		item->value = set->values[n];
+		item->prop = mmx_sched_find_prop(obj, set->props[n]);
+		if (!item->prop)
+			return -ENOENT;
+		e->num_items = n + 1;
+		if (!mmx_sched_prop_allowed(to_mmx_device(dev), plane,
+					    item->prop))
+			return -EINVAL;
+		ret = mmx_sched_item_get(dev, file, &e->output->crtc, item);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Resolve the objects and properties of @set into @e's items, as the
  * atomic ioctl would: -ENOENT for unknown objects and properties.
  */
@@ -222,56 +278,27 @@ static int mmx_sched_parse(struct drm_device *dev, struct drm_file *file,
 			   struct mmx_sched_entry *e,
 			   const struct mmx_sched_set *set)
 {
-	struct drm_crtc *crtc = &e->output->crtc;
 	struct drm_mode_object *obj;
-	struct mmx_sched_item *item;
 	struct drm_plane *plane;
-	unsigned int i, j, n = 0;
-	int ret = 0;
+	unsigned int i, n = 0;
+	int ret;
 
 	for (i = 0; i < set->count_objs; i++) {
 		obj = drm_mode_object_find(dev, file, set->objs[i],
 					   DRM_MODE_OBJECT_ANY);
 		if (!obj)
 			return -ENOENT;
-		if (!obj->properties) {
-			ret = -ENOENT;
-			goto out_put;
-		}
-
-		plane = NULL;
-		if (obj->type == DRM_MODE_OBJECT_PLANE) {
-			plane = obj_to_plane(obj);
-			if (!(plane->possible_crtcs & drm_crtc_mask(crtc)))
-				ret = -EINVAL;
-		} else if (obj->type != DRM_MODE_OBJECT_CRTC ||
-			   obj_to_crtc(obj) != crtc) {
-			ret = -EINVAL;
-		}
-
-		for (j = 0; !ret && j < set->counts[i]; j++, n++) {
-			item = &e->items[n];
-			item->plane = plane;
-			item->value = set->values[n];
-			item->prop = mmx_sched_find_prop(obj, set->props[n]);
-			if (!item->prop) {
-				ret = -ENOENT;
-				break;
-			}
-			e->num_items = n + 1;
-			if (!mmx_sched_prop_allowed(to_mmx_device(dev), plane,
-						    item->prop))
-				ret = -EINVAL;
-			else
-				ret = mmx_sched_item_get(dev, file, crtc, item);
-		}
-out_put:
+		ret = mmx_sched_obj_plane(obj, &e->output->crtc, &plane);
+		if (!ret)
+			ret = mmx_sched_parse_props(dev, file, e, obj, plane,
+						    set, n, set->counts[i]);
 		drm_mode_object_put(obj);
 		if (ret) {
 			drm_dbg_kms(dev, "timed commit: object %u refused: %d\n",
 				    set->objs[i], ret);
 			return ret;
 		}
+		n += set->counts[i];
 	}
 	return 0;
 }
@@ -290,27 +317,18 @@ static int mmx_sched_check_args(const struct drm_mmx_schedule_submit *args)
 }
 
 /*
- * Everything a submit does before queueing: parse and reference the set,
- * check it as a TEST_ONLY commit, take a vblank reference (the CRTC must
- * be on) and reserve the completion event.
+ * A new entry for @args on @crtc, its set copied from userspace, parsed and
+ * referenced.
  */
 static struct mmx_sched_entry *
-mmx_sched_prepare(struct drm_device *dev, struct drm_file *file,
-		  const struct drm_mmx_schedule_submit *args)
+mmx_sched_entry_new(struct drm_device *dev, struct drm_file *file,
+		    struct drm_crtc *crtc,
+		    const struct drm_mmx_schedule_submit *args)
 {
 	struct mmx_sched_entry *e;
-	struct mmx_sched_event *ev;
 	struct mmx_sched_set *set;
-	struct drm_crtc *crtc;
-	LIST_HEAD(one);
 	int ret;
 
-	ret = mmx_sched_check_args(args);
-	if (ret)
-		return ERR_PTR(ret);
-	crtc = drm_crtc_find(dev, file, args->crtc_id);
-	if (!crtc)
-		return ERR_PTR(-ENOENT);
 	set = kmalloc(sizeof(*set), GFP_KERNEL);
 	if (!set)
 		return ERR_PTR(-ENOMEM);
@@ -334,12 +352,71 @@ mmx_sched_prepare(struct drm_device *dev, struct drm_file *file,
 
 	ret = mmx_sched_parse(dev, file, e, set);
 	kfree(set);
-	if (ret)
-		goto err_free;
+	if (ret) {
+		mmx_sched_entry_free(dev, e);
+		return ERR_PTR(ret);
+	}
+	return e;
+}
+
+/* Check @e's set as a TEST_ONLY commit. */
+static int mmx_sched_test(struct mmx_sched_entry *e)
+{
+	LIST_HEAD(one);
+	int ret;
 
 	list_add(&e->batch_link, &one);
 	ret = mmx_sched_commit(e->output, &one, 0, 0, 0, true);
 	list_del(&e->batch_link);
+	return ret;
+}
+
+/* Reserve @e's completion event on @file. */
+static int mmx_sched_event_reserve(struct drm_device *dev,
+				   struct drm_file *file,
+				   struct mmx_sched_entry *e)
+{
+	struct mmx_sched_event *ev;
+	int ret;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	ev->event.base.type = DRM_MMX_EVENT_SCHEDULE;
+	ev->event.base.length = sizeof(ev->event);
+	ret = drm_event_reserve_init(dev, file, &ev->base, &ev->event.base);
+	if (ret) {
+		kfree(ev);
+		return ret;
+	}
+	e->event = ev;
+	return 0;
+}
+
+/*
+ * Everything a submit does before queueing: parse and reference the set,
+ * check it as a TEST_ONLY commit, take a vblank reference (the CRTC must
+ * be on) and reserve the completion event.
+ */
+static struct mmx_sched_entry *
+mmx_sched_prepare(struct drm_device *dev, struct drm_file *file,
+		  const struct drm_mmx_schedule_submit *args)
+{
+	struct mmx_sched_entry *e;
+	struct drm_crtc *crtc;
+	int ret;
+
+	ret = mmx_sched_check_args(args);
+	if (ret)
+		return ERR_PTR(ret);
+	crtc = drm_crtc_find(dev, file, args->crtc_id);
+	if (!crtc)
+		return ERR_PTR(-ENOENT);
+	e = mmx_sched_entry_new(dev, file, crtc, args);
+	if (IS_ERR(e))
+		return e;
+
+	ret = mmx_sched_test(e);
 	if (ret)
 		goto err_free;
 
@@ -351,19 +428,9 @@ mmx_sched_prepare(struct drm_device *dev, struct drm_file *file,
 	}
 	e->vblank_ref = true;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev) {
-		ret = -ENOMEM;
+	ret = mmx_sched_event_reserve(dev, file, e);
+	if (ret)
 		goto err_free;
-	}
-	ev->event.base.type = DRM_MMX_EVENT_SCHEDULE;
-	ev->event.base.length = sizeof(ev->event);
-	ret = drm_event_reserve_init(dev, file, &ev->base, &ev->event.base);
-	if (ret) {
-		kfree(ev);
-		goto err_free;
-	}
-	e->event = ev;
 	return e;
 
 err_free:

@@ -50,8 +50,7 @@ static void mmx_vblank_show(struct mmx_output *output,
 	unsigned long flags;
 
 	spin_lock_irqsave(&output->lock, flags);
-	output->composer.state = state;
-	output->composer.state_from = from;
+	mmx_composer_show(output, state, from);
 	spin_unlock_irqrestore(&output->lock, flags);
 }
 
@@ -61,7 +60,7 @@ static void mmx_vblank_shown_from(struct mmx_output *output, u64 from)
 	unsigned long flags;
 
 	spin_lock_irqsave(&output->lock, flags);
-	output->composer.state_from = from;
+	mmx_composer_shown_from(output, from);
 	spin_unlock_irqrestore(&output->lock, flags);
 }
 
@@ -72,10 +71,8 @@ static void mmx_vblank_held_switch(struct mmx_output *output,
 	unsigned long flags;
 
 	spin_lock_irqsave(&output->lock, flags);
-	if (show) {
-		output->composer.state = h->state;
-		output->composer.state_from = 0;
-	}
+	if (show)
+		mmx_composer_show(output, h->state, 0);
 	mmx_damage_merge(output, &h->damage);
 	spin_unlock_irqrestore(&output->lock, flags);
 }

@@ -250,6 +250,9 @@ extern const struct mmx_backend_funcs mmx_virtio_funcs;
 int mmx_virtio_query_displays(struct mmx_virtio *vg);
 void mmx_virtio_config_work(struct work_struct *work);
 void mmx_virtio_config_changed(struct virtio_device *vdev);
+int mmx_virtio_queue_flush(struct mmx_virtio *vg,
+			   struct mmx_virtio_scanout *sc, u32 resource_id,
+			   const struct drm_rect *r);
 void mmx_virtio_shadow_free(struct mmx_virtio *vg, void *shadow,
 			    struct sg_table *sgt, bool dma_mapped);
 

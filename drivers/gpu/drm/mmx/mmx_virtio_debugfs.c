@@ -76,19 +76,11 @@ static ssize_t mmx_virtio_inject_write(struct file *file,
 				       loff_t *ppos)
 {
 	struct mmx_virtio *vg = file->private_data;
-	struct virtio_gpu_resource_flush *flush;
-	struct mmx_vcmd *cmd;
+	struct drm_rect r = DRM_RECT_INIT(0, 0, 1, 1);
 	int ret;
 
-	flush = mmx_vcmd_new_nodata(NULL, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
-				    sizeof(*flush), NULL, &cmd);
-	if (!flush)
-		return -ENOMEM;
 	/* Resource ids come from an IDA: never this one. */
-	flush->resource_id = cpu_to_le32(U32_MAX);
-	flush->r.width = cpu_to_le32(1);
-	flush->r.height = cpu_to_le32(1);
-	ret = mmx_vcmd_queue(vg, cmd);
+	ret = mmx_virtio_queue_flush(vg, NULL, U32_MAX, &r);
 	if (ret)
 		return ret;
 	mmx_virtio_kick(vg);

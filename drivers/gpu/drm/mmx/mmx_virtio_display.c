@@ -151,6 +151,48 @@ static int mmx_virtio_edid_block(void *context, u8 *buf, unsigned int block,
 	return 0;
 }
 
+/* Without a size from the host: the EDID's preferred mode, else 1024x768. */
+static void mmx_virtio_prefer_default(struct drm_connector *connector)
+{
+	struct drm_display_mode *mode;
+
+	list_for_each_entry(mode, &connector->probed_modes, head) {
+		if (mode->type & DRM_MODE_TYPE_PREFERRED)
+			return;
+	}
+	drm_set_preferred_mode(connector, 1024, 768);
+}
+
+/*
+ * The size the host shows is the preferred mode, and only it; a CVT mode
+ * of that size is added when no mode has it.
+ * Return: the number of modes added.
+ */
+static int mmx_virtio_prefer_host_size(struct drm_connector *connector,
+				       u32 width, u32 height)
+{
+	struct drm_display_mode *mode;
+	bool found = false;
+
+	list_for_each_entry(mode, &connector->probed_modes, head) {
+		if (mode->hdisplay == width && mode->vdisplay == height) {
+			mode->type |= DRM_MODE_TYPE_PREFERRED;
+			found = true;
+		} else {
+			mode->type &= ~DRM_MODE_TYPE_PREFERRED;
+		}
+	}
+	if (found)
+		return 0;
+	mode = drm_cvt_mode(connector->dev, width, height, 60, false, false,
+			    false);
+	if (!mode)
+		return 0;
+	mode->type |= DRM_MODE_TYPE_DRIVER | DRM_MODE_TYPE_PREFERRED;
+	drm_mode_probed_add(connector, mode);
+	return 1;
+}
+
 /**
  * mmx_virtio_get_modes - the modes of a virtio-gpu output
  * @output: the output
@@ -172,9 +214,8 @@ static int mmx_virtio_get_modes(struct mmx_output *output)
 	struct mmx_virtio_scanout *sc = &vg->scanouts[output->index];
 	struct mmx_virtio_edid_copy copy = {};
 	const struct drm_edid *drm_edid;
-	struct drm_display_mode *mode;
 	u32 width, height;
-	bool enabled, found = false;
+	bool enabled;
 	size_t len;
 	u8 *edid;
 	int count;
@@ -202,35 +243,10 @@ static int mmx_virtio_get_modes(struct mmx_output *output)
 					     MMX_VIRTIO_NOEDID_HEIGHT);
 
 	if (!enabled || !width || !height) {
-		/* Keep the EDID's preference, if any. */
-		list_for_each_entry(mode, &connector->probed_modes, head) {
-			if (mode->type & DRM_MODE_TYPE_PREFERRED)
-				return count;
-		}
-		drm_set_preferred_mode(connector, 1024, 768);
+		mmx_virtio_prefer_default(connector);
 		return count;
 	}
-
-	/* The size the host shows is the preferred mode, and only it. */
-	list_for_each_entry(mode, &connector->probed_modes, head) {
-		if (mode->hdisplay == width && mode->vdisplay == height) {
-			mode->type |= DRM_MODE_TYPE_PREFERRED;
-			found = true;
-		} else {
-			mode->type &= ~DRM_MODE_TYPE_PREFERRED;
-		}
-	}
-	if (!found) {
-		mode = drm_cvt_mode(connector->dev, width, height, 60, false,
-				    false, false);
-		if (mode) {
-			mode->type |= DRM_MODE_TYPE_DRIVER |
-				      DRM_MODE_TYPE_PREFERRED;
-			drm_mode_probed_add(connector, mode);
-			count++;
-		}
-	}
-	return count;
+	return count + mmx_virtio_prefer_host_size(connector, width, height);
 }
 
 /**
@@ -322,48 +338,42 @@ void mmx_virtio_shadow_free(struct mmx_virtio *vg, void *shadow,
 	vfree(shadow);
 }
 
-/* Allocate and map the shadow buffer; return its memory entries. */
-static struct virtio_gpu_mem_entry *
-mmx_virtio_shadow_alloc(struct mmx_virtio *vg, struct mmx_virtio_scanout *sc,
-			unsigned int *nents)
+/* The scatter table of the shadow buffer's @size bytes (vmalloc pages). */
+static int mmx_virtio_shadow_table(struct mmx_virtio_scanout *sc,
+				   size_t size)
 {
-	size_t size = PAGE_ALIGN((size_t)sc->width * sc->height * 4);
 	unsigned int i, npages = size >> PAGE_SHIFT;
-	struct virtio_gpu_mem_entry *ents;
-	struct scatterlist *sg;
 	struct page **pages;
 	int ret;
 
-	sc->shadow = vzalloc(size);
-	if (!sc->shadow)
-		return ERR_PTR(-ENOMEM);
-
 	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL);
-	if (!pages) {
-		ret = -ENOMEM;
-		goto err_free_shadow;
-	}
+	if (!pages)
+		return -ENOMEM;
 	for (i = 0; i < npages; i++)
 		pages[i] = vmalloc_to_page(sc->shadow + i * PAGE_SIZE);
 	ret = sg_alloc_table_from_pages(&sc->sgt, pages, npages, 0, size,
 					GFP_KERNEL);
 	kvfree(pages);
-	if (ret)
-		goto err_free_shadow;
+	return ret;
+}
 
-	if (vg->use_dma_api) {
-		ret = dma_map_sgtable(vg->dma_dev, &sc->sgt, DMA_TO_DEVICE, 0);
-		if (ret)
-			goto err_free_table;
-		sc->dma_mapped = true;
-	}
+/*
+ * The memory entries the host attaches to the resource, one per segment of
+ * the shadow buffer's table (DMA addresses when the DMA API is used).
+ * Return: the entries (kvmalloc()), *@nents of them, or NULL.
+ */
+static struct virtio_gpu_mem_entry *
+mmx_virtio_mem_entries(struct mmx_virtio *vg, struct mmx_virtio_scanout *sc,
+		       unsigned int *nents)
+{
+	struct virtio_gpu_mem_entry *ents;
+	struct scatterlist *sg;
+	unsigned int i;
 
 	*nents = vg->use_dma_api ? sc->sgt.nents : sc->sgt.orig_nents;
 	ents = kvmalloc_array(*nents, sizeof(*ents), GFP_KERNEL);
-	if (!ents) {
-		ret = -ENOMEM;
-		goto err_unmap;
-	}
+	if (!ents)
+		return NULL;
 	if (vg->use_dma_api) {
 		for_each_sgtable_dma_sg(&sc->sgt, sg, i) {
 			ents[i].addr = cpu_to_le64(sg_dma_address(sg));
@@ -376,6 +386,37 @@ mmx_virtio_shadow_alloc(struct mmx_virtio *vg, struct mmx_virtio_scanout *sc,
 			ents[i].length = cpu_to_le32(sg->length);
 			ents[i].padding = 0;
 		}
+	}
+	return ents;
+}
+
+/* Allocate and map the shadow buffer; return its memory entries. */
+static struct virtio_gpu_mem_entry *
+mmx_virtio_shadow_alloc(struct mmx_virtio *vg, struct mmx_virtio_scanout *sc,
+			unsigned int *nents)
+{
+	size_t size = PAGE_ALIGN((size_t)sc->width * sc->height * 4);
+	struct virtio_gpu_mem_entry *ents;
+	int ret;
+
+	sc->shadow = vzalloc(size);
+	if (!sc->shadow)
+		return ERR_PTR(-ENOMEM);
+	ret = mmx_virtio_shadow_table(sc, size);
+	if (ret)
+		goto err_free_shadow;
+
+	if (vg->use_dma_api) {
+		ret = dma_map_sgtable(vg->dma_dev, &sc->sgt, DMA_TO_DEVICE, 0);
+		if (ret)
+			goto err_free_table;
+		sc->dma_mapped = true;
+	}
+
+	ents = mmx_virtio_mem_entries(vg, sc, nents);
+	if (!ents) {
+		ret = -ENOMEM;
+		goto err_unmap;
 	}
 	return ents;
 
@@ -460,6 +501,50 @@ static void mmx_virtio_scanout_destroy(struct mmx_virtio *vg,
 	sc->dma_mapped = false;
 }
 
+/* Ask the host for the scanout's 2D resource @id. */
+static int mmx_virtio_create_2d(struct mmx_virtio *vg,
+				struct mmx_virtio_scanout *sc, u32 id)
+{
+	struct virtio_gpu_resource_create_2d *create;
+	struct mmx_vcmd *cmd;
+
+	create = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_CREATE_2D,
+				     sizeof(*create), mmx_virtio_create_done,
+				     &cmd);
+	if (!create)
+		return -ENOMEM;
+	create->resource_id = cpu_to_le32(id);
+	create->format = cpu_to_le32(MMX_VIRTIO_FORMAT);
+	create->width = cpu_to_le32(sc->width);
+	create->height = cpu_to_le32(sc->height);
+	return mmx_vcmd_queue(vg, cmd);
+}
+
+/*
+ * Attach the shadow buffer, its @nents memory entries @ents, to the
+ * scanout's resource. @ents goes with the command: it is freed in any case.
+ */
+static int mmx_virtio_attach_backing(struct mmx_virtio *vg,
+				     struct mmx_virtio_scanout *sc,
+				     struct virtio_gpu_mem_entry *ents,
+				     unsigned int nents)
+{
+	struct virtio_gpu_resource_attach_backing *attach;
+	struct mmx_vcmd *cmd;
+
+	attach = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_ATTACH_BACKING,
+				     sizeof(*attach), NULL, &cmd);
+	if (!attach) {
+		kvfree(ents);
+		return -ENOMEM;
+	}
+	attach->resource_id = cpu_to_le32(sc->resource_id);
+	attach->nr_entries = cpu_to_le32(nents);
+	cmd->data = ents;
+	cmd->data_size = nents * sizeof(*ents);
+	return mmx_vcmd_queue(vg, cmd);
+}
+
 /*
  * Create the host resource of @sc's size backed by a new shadow buffer and
  * show it on the scanout.
@@ -467,10 +552,7 @@ static void mmx_virtio_scanout_destroy(struct mmx_virtio *vg,
 static int mmx_virtio_scanout_create(struct mmx_virtio *vg,
 				     struct mmx_virtio_scanout *sc)
 {
-	struct virtio_gpu_resource_attach_backing *attach;
-	struct virtio_gpu_resource_create_2d *create;
 	struct virtio_gpu_mem_entry *ents;
-	struct mmx_vcmd *cmd;
 	unsigned int nents;
 	int id, ret;
 
@@ -483,39 +565,15 @@ static int mmx_virtio_scanout_create(struct mmx_virtio *vg,
 		ret = id;
 		goto err_free_ents;
 	}
-
-	create = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_CREATE_2D,
-				     sizeof(*create), mmx_virtio_create_done,
-				     &cmd);
-	if (!create) {
-		ret = -ENOMEM;
-		goto err_free_id;
-	}
-	create->resource_id = cpu_to_le32(id);
-	create->format = cpu_to_le32(MMX_VIRTIO_FORMAT);
-	create->width = cpu_to_le32(sc->width);
-	create->height = cpu_to_le32(sc->height);
-	ret = mmx_vcmd_queue(vg, cmd);
+	ret = mmx_virtio_create_2d(vg, sc, id);
 	if (ret)
 		goto err_free_id;
 	/* From here on, mmx_virtio_scanout_destroy() undoes everything. */
 	sc->resource_id = id;
 
-	attach = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_ATTACH_BACKING,
-				     sizeof(*attach), NULL, &cmd);
-	if (!attach) {
-		ret = -ENOMEM;
-		goto err_destroy;
-	}
-	attach->resource_id = cpu_to_le32(id);
-	attach->nr_entries = cpu_to_le32(nents);
-	cmd->data = ents;
-	cmd->data_size = nents * sizeof(*ents);
-	ents = NULL;
-	ret = mmx_vcmd_queue(vg, cmd);
+	ret = mmx_virtio_attach_backing(vg, sc, ents, nents);
 	if (ret)
 		goto err_destroy;
-
 	ret = mmx_virtio_set_scanout(vg, sc, id, sc->width, sc->height);
 	if (ret)
 		goto err_destroy;
@@ -523,7 +581,6 @@ static int mmx_virtio_scanout_create(struct mmx_virtio *vg,
 	return 0;
 
 err_destroy:
-	kvfree(ents);
 	mmx_virtio_scanout_destroy(vg, sc);
 	return ret;
 
@@ -641,25 +698,47 @@ static void mmx_virtio_rect(struct virtio_gpu_rect *dst,
 	dst->height = cpu_to_le32(drm_rect_height(src));
 }
 
-/* Copy the damaged rectangles to the shadow buffer and send them. */
-static void mmx_virtio_send(struct mmx_virtio *vg, struct mmx_output *output,
-			    struct mmx_virtio_scanout *sc,
-			    const struct mmx_frame *frame,
-			    const struct mmx_damage *damage)
+/**
+ * mmx_virtio_queue_flush - queue a resource flush
+ * @vg: the device
+ * @sc: the scanout it is for, NULL for none
+ * @resource_id: the resource to flush to the display
+ * @r: the rectangle to flush
+ *
+ * The host is not notified (see mmx_virtio_kick()).
+ *
+ * Return: 0 or a negative errno.
+ */
+int mmx_virtio_queue_flush(struct mmx_virtio *vg,
+			   struct mmx_virtio_scanout *sc, u32 resource_id,
+			   const struct drm_rect *r)
 {
-	struct virtio_gpu_transfer_to_host_2d *transfer;
 	struct virtio_gpu_resource_flush *flush;
-	struct mmx_damage unsent = {};
-	struct drm_rect bounds, r;
 	struct mmx_vcmd *cmd;
+
+	flush = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
+				    sizeof(*flush), NULL, &cmd);
+	if (!flush)
+		return -ENOMEM;
+	flush->resource_id = cpu_to_le32(resource_id);
+	mmx_virtio_rect(&flush->r, r);
+	return mmx_vcmd_queue(vg, cmd);
+}
+
+/* Copy what @damage covers of @frame, within @bounds, to the shadow. */
+static void mmx_virtio_copy_damage(struct mmx_virtio *vg,
+				   struct mmx_virtio_scanout *sc,
+				   const struct mmx_frame *frame,
+				   const struct mmx_damage *damage,
+				   const struct drm_rect *bounds)
+{
+	struct drm_rect r;
 	unsigned int i;
 	int y;
 
-	drm_rect_init(&bounds, 0, 0, min(frame->width, sc->width),
-		      min(frame->height, sc->height));
 	for (i = 0; i < damage->count; i++) {
 		r = damage->rects[i];
-		if (!drm_rect_intersect(&r, &bounds))
+		if (!drm_rect_intersect(&r, bounds))
 			continue;
 		for (y = r.y1; y < r.y2; y++)
 			memcpy((u32 *)sc->shadow + (size_t)y * sc->width + r.x1,
@@ -669,37 +748,57 @@ static void mmx_virtio_send(struct mmx_virtio *vg, struct mmx_output *output,
 	if (sc->dma_mapped)
 		dma_sync_sgtable_for_device(vg->dma_dev, &sc->sgt,
 					    DMA_TO_DEVICE);
+}
+
+/*
+ * Queue the transfer of the shadow's rectangle @r to the host's resource
+ * and its flush to the display. Return: 0, or a negative errno when either
+ * could not be queued.
+ */
+static int mmx_virtio_send_rect(struct mmx_virtio *vg,
+				struct mmx_virtio_scanout *sc,
+				const struct drm_rect *r)
+{
+	struct virtio_gpu_transfer_to_host_2d *transfer;
+	struct mmx_vcmd *cmd;
+	int ret;
+
+	transfer = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_TRANSFER_TO_HOST_2D,
+				       sizeof(*transfer), NULL, &cmd);
+	if (!transfer)
+		return -ENOMEM;
+	transfer->resource_id = cpu_to_le32(sc->resource_id);
+	transfer->offset = cpu_to_le64(((u64)r->y1 * sc->width + r->x1) * 4);
+	mmx_virtio_rect(&transfer->r, r);
+	ret = mmx_vcmd_queue(vg, cmd);
+	if (ret)
+		return ret;
+	mmx_virtio_count(vg, MMX_STAT_BYTES,
+			 (u64)drm_rect_width(r) * drm_rect_height(r) * 4);
+	mmx_virtio_count(vg, MMX_STAT_TRANSFERS, 1);
+	return mmx_virtio_queue_flush(vg, sc, sc->resource_id, r);
+}
+
+/* Copy the damaged rectangles to the shadow buffer and send them. */
+static void mmx_virtio_send(struct mmx_virtio *vg, struct mmx_output *output,
+			    struct mmx_virtio_scanout *sc,
+			    const struct mmx_frame *frame,
+			    const struct mmx_damage *damage)
+{
+	struct mmx_damage unsent = {};
+	struct drm_rect bounds, r;
+	unsigned int i;
+
+	drm_rect_init(&bounds, 0, 0, min(frame->width, sc->width),
+		      min(frame->height, sc->height));
+	mmx_virtio_copy_damage(vg, sc, frame, damage, &bounds);
 
 	for (i = 0; i < damage->count; i++) {
 		r = damage->rects[i];
 		if (!drm_rect_intersect(&r, &bounds))
 			continue;
-
-		transfer = mmx_vcmd_new_nodata(sc,
-					       VIRTIO_GPU_CMD_TRANSFER_TO_HOST_2D,
-					       sizeof(*transfer), NULL, &cmd);
-		if (!transfer)
-			goto unsent;
-		transfer->resource_id = cpu_to_le32(sc->resource_id);
-		transfer->offset = cpu_to_le64(((u64)r.y1 * sc->width + r.x1) * 4);
-		mmx_virtio_rect(&transfer->r, &r);
-		if (mmx_vcmd_queue(vg, cmd))
-			goto unsent;
-		mmx_virtio_count(vg, MMX_STAT_BYTES,
-				 (u64)drm_rect_width(&r) * drm_rect_height(&r) * 4);
-		mmx_virtio_count(vg, MMX_STAT_TRANSFERS, 1);
-
-		flush = mmx_vcmd_new_nodata(sc, VIRTIO_GPU_CMD_RESOURCE_FLUSH,
-					    sizeof(*flush), NULL, &cmd);
-		if (!flush)
-			goto unsent;
-		flush->resource_id = cpu_to_le32(sc->resource_id);
-		mmx_virtio_rect(&flush->r, &r);
-		if (mmx_vcmd_queue(vg, cmd))
-			goto unsent;
-		continue;
-unsent:
-		mmx_damage_add(&unsent, &r);
+		if (mmx_virtio_send_rect(vg, sc, &r))
+			mmx_damage_add(&unsent, &r);
 	}
 	mmx_virtio_kick(vg);
 	mmx_virtio_count(vg, MMX_STAT_FRAMES, 1);

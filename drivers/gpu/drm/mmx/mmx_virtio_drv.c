@@ -103,10 +103,10 @@
  * Vblank
  *     virtio-gpu has no vertical blanking interrupt: the host shows a flushed
  *     resource whenever it likes and tells the guest nothing about its
- *     refresh. So vblank stays the virtual backend's hrtimer at the mode's
- *     refresh rate, running as long as the CRTC is on (the composer sends
- *     frames from it); page-flip events, timestamps, ``WAIT_VBLANK``, CRC and
- *     writeback behave as on the virtual backend.
+ *     refresh. So vblank stays the core's hrtimer (mmx_vblank.c) at the
+ *     mode's refresh rate, running as long as the CRTC is on (the composer
+ *     sends frames from it); page-flip events, timestamps, ``WAIT_VBLANK``,
+ *     CRC and writeback behave as on the virtual backend.
  *
  * debugfs
  *     ``/sys/kernel/debug/dri/N/virtio``: ``scanouts``, ``features``,
@@ -144,36 +144,43 @@ atomic_t mmx_virtio_bound = ATOMIC_INIT(0);
 
 DEFINE_MMX_DRM_DRIVER(mmx_virtio_drm_driver);
 
-static int mmx_virtio_probe(struct virtio_device *vdev)
+/* The scanouts of @vdev to use: 0 when it has none. */
+static u32 mmx_virtio_num_scanouts(struct virtio_device *vdev)
 {
-	struct mmx_config config = {};
-	struct mmx_device *mmx;
-	struct mmx_virtio *vg;
 	u32 num_scanouts;
-	unsigned int i;
-	int ret;
-
-	if (!virtio_has_feature(vdev, VIRTIO_F_VERSION_1))
-		return -ENODEV;
 
 	virtio_cread_le(vdev, struct virtio_gpu_config, num_scanouts,
 			&num_scanouts);
 	if (!num_scanouts) {
 		dev_err(&vdev->dev, "mmx: the virtio-gpu device has no scanout\n");
-		return -ENODEV;
+		return 0;
 	}
 	if (num_scanouts > MMX_MAX_OUTPUTS) {
 		dev_info(&vdev->dev, "mmx: using %d of %u scanouts\n",
 			 MMX_MAX_OUTPUTS, num_scanouts);
 		num_scanouts = MMX_MAX_OUTPUTS;
 	}
+	return num_scanouts;
+}
+
+/*
+ * The DRM device of @vdev and its backend data, released with the DRM
+ * device; the virtqueues are not set up yet.
+ */
+static struct mmx_virtio *mmx_virtio_alloc(struct virtio_device *vdev,
+					   u32 num_scanouts)
+{
+	struct mmx_device *mmx;
+	struct mmx_virtio *vg;
+	unsigned int i;
+	int ret;
 
 	mmx = mmx_device_alloc(&vdev->dev, &mmx_virtio_drm_driver);
 	if (IS_ERR(mmx))
-		return PTR_ERR(mmx);
+		return ERR_CAST(mmx);
 	vg = drmm_kzalloc(&mmx->drm, sizeof(*vg), GFP_KERNEL);
 	if (!vg)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	vg->mmx = mmx;
 	vg->vdev = vdev;
 	vg->num_scanouts = num_scanouts;
@@ -188,10 +195,29 @@ static int mmx_virtio_probe(struct virtio_device *vdev)
 	INIT_LIST_HEAD(&vg->orphans);
 	ret = drmm_add_action_or_reset(&mmx->drm, mmx_virtio_release, vg);
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 	vdev->priv = vg;
 	mmx->backend = &mmx_virtio_funcs;
 	mmx->backend_data = vg;
+	return vg;
+}
+
+static int mmx_virtio_probe(struct virtio_device *vdev)
+{
+	struct mmx_config config = {};
+	struct mmx_virtio *vg;
+	u32 num_scanouts;
+	unsigned int i;
+	int ret;
+
+	if (!virtio_has_feature(vdev, VIRTIO_F_VERSION_1))
+		return -ENODEV;
+	num_scanouts = mmx_virtio_num_scanouts(vdev);
+	if (!num_scanouts)
+		return -ENODEV;
+	vg = mmx_virtio_alloc(vdev, num_scanouts);
+	if (IS_ERR(vg))
+		return PTR_ERR(vg);
 
 	ret = mmx_virtio_start(vg);
 	if (ret)
@@ -203,13 +229,13 @@ static int mmx_virtio_probe(struct virtio_device *vdev)
 	config.num_outputs = num_scanouts;
 	for (i = 0; i < num_scanouts; i++)
 		config.kinds[i] = MMX_KIND_DP;
-	ret = mmx_device_register(mmx, &config);
+	ret = mmx_device_register(vg->mmx, &config);
 	if (ret)
 		goto err_stop;
 
 	mmx_virtio_debugfs_device(vg);
 	atomic_inc(&mmx_virtio_bound);
-	drm_info(&mmx->drm, "virtio-gpu: %u scanouts%s\n", num_scanouts,
+	drm_info(&vg->mmx->drm, "virtio-gpu: %u scanouts%s\n", num_scanouts,
 		 vg->has_edid ? ", EDID" : "");
 	return 0;
 

@@ -150,6 +150,88 @@ static void mmx_virtio_ctrl_ack(struct virtqueue *vq)
 }
 
 /*
+ * The scatterlist of @cmd's data: @one for kmalloc memory, or @sgt,
+ * allocated here and freed by the caller, for vmalloc memory, whose pages
+ * are not contiguous; *@sgl is set to its first entry.
+ * Return: its number of entries, or a negative errno.
+ */
+static int mmx_vcmd_data_sg(struct mmx_vcmd *cmd, struct scatterlist *one,
+			    struct sg_table *sgt, struct scatterlist **sgl)
+{
+	size_t left = cmd->data_size;
+	u8 *p = cmd->data;
+	struct scatterlist *sg;
+	unsigned int i, n;
+	int ret;
+
+	if (!is_vmalloc_addr(cmd->data)) {
+		sg_init_one(one, cmd->data, cmd->data_size);
+		*sgl = one;
+		return 1;
+	}
+
+	n = DIV_ROUND_UP(cmd->data_size + offset_in_page(cmd->data),
+			 PAGE_SIZE);
+	ret = sg_alloc_table(sgt, n, GFP_KERNEL);
+	if (ret)
+		return ret;
+	for_each_sgtable_sg(sgt, sg, i) {
+		size_t len = min_t(size_t, left, PAGE_SIZE - offset_in_page(p));
+
+		sg_set_page(sg, vmalloc_to_page(p), len, offset_in_page(p));
+		p += len;
+		left -= len;
+	}
+	*sgl = sgt->sgl;
+	return n;
+}
+
+/*
+ * Add @cmd, whose buffers are @sgs (@out of them sent, one received), to
+ * the control queue. Return: 0, -ENOSPC when the queue is full, or another
+ * negative errno.
+ */
+static int mmx_vcmd_add(struct mmx_virtio *vg, struct mmx_vcmd *cmd,
+			struct scatterlist **sgs, unsigned int out)
+{
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&vg->qlock, flags);
+	if (!vg->ready) {
+		ret = -ENODEV;
+	} else {
+		ret = virtqueue_add_sgs(vg->ctrlq, sgs, out, 1, cmd,
+					GFP_ATOMIC);
+		if (!ret && cmd->scanout)
+			atomic_inc(&cmd->scanout->inflight);
+	}
+	spin_unlock_irqrestore(&vg->qlock, flags);
+	return ret;
+}
+
+/*
+ * Let the host drain the control queue: notify it, then wait (a tenth of
+ * a second at most) for @need free descriptors or the device to go.
+ */
+static void mmx_vcmd_wait_room(struct mmx_virtio *vg, unsigned int need)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vg->qlock, flags);
+	if (virtqueue_kick_prepare(vg->ctrlq)) {
+		spin_unlock_irqrestore(&vg->qlock, flags);
+		virtqueue_notify(vg->ctrlq);
+	} else {
+		spin_unlock_irqrestore(&vg->qlock, flags);
+	}
+	wait_event_timeout(vg->ack_wq,
+			   READ_ONCE(vg->ctrlq->num_free) >= need ||
+			   !READ_ONCE(vg->ready),
+			   HZ / 10);
+}
+
+/*
  * Queue @cmd on the control queue without notifying the host; waits (at
  * most MMX_VIRTIO_TIMEOUT) for room. On failure, frees @cmd.
  */
@@ -158,72 +240,23 @@ int mmx_vcmd_queue(struct mmx_virtio *vg, struct mmx_vcmd *cmd)
 	struct scatterlist cmd_sg, data_sg, resp_sg, *sgs[3];
 	unsigned long deadline = jiffies + MMX_VIRTIO_TIMEOUT;
 	struct sg_table data_sgt = {};
-	unsigned int out = 0, need;
-	unsigned long flags;
+	unsigned int out = 0, need = 2;
 	int ret;
 
 	sg_init_one(&cmd_sg, cmd->buf, cmd->cmd_size);
 	sgs[out++] = &cmd_sg;
-	need = 2;
 	if (cmd->data_size) {
-		if (is_vmalloc_addr(cmd->data)) {
-			unsigned int i, n = DIV_ROUND_UP(cmd->data_size +
-							 offset_in_page(cmd->data),
-							 PAGE_SIZE);
-			size_t left = cmd->data_size;
-			u8 *p = cmd->data;
-			struct scatterlist *sg;
-
-			ret = sg_alloc_table(&data_sgt, n, GFP_KERNEL);
-			if (ret)
-				goto err_free;
-			for_each_sgtable_sg(&data_sgt, sg, i) {
-				size_t len = min_t(size_t, left,
-						   PAGE_SIZE - offset_in_page(p));
-
-				sg_set_page(sg, vmalloc_to_page(p), len,
-					    offset_in_page(p));
-				p += len;
-				left -= len;
-			}
-			sgs[out++] = data_sgt.sgl;
-			need += n;
-		} else {
-			sg_init_one(&data_sg, cmd->data, cmd->data_size);
-			sgs[out++] = &data_sg;
-			need++;
-		}
+		ret = mmx_vcmd_data_sg(cmd, &data_sg, &data_sgt, &sgs[out++]);
+		if (ret < 0)
+			goto err_free;
+		need += ret;
 	}
 	sg_init_one(&resp_sg, cmd->resp, cmd->resp_size);
 	sgs[out] = &resp_sg;
 
-	for (;;) {
-		spin_lock_irqsave(&vg->qlock, flags);
-		if (!vg->ready) {
-			ret = -ENODEV;
-		} else {
-			ret = virtqueue_add_sgs(vg->ctrlq, sgs, out, 1, cmd,
-						GFP_ATOMIC);
-			if (!ret && cmd->scanout)
-				atomic_inc(&cmd->scanout->inflight);
-		}
-		spin_unlock_irqrestore(&vg->qlock, flags);
-		if (ret != -ENOSPC || time_after(jiffies, deadline))
-			break;
-
-		/* Let the host drain the queue, then try again. */
-		spin_lock_irqsave(&vg->qlock, flags);
-		if (virtqueue_kick_prepare(vg->ctrlq)) {
-			spin_unlock_irqrestore(&vg->qlock, flags);
-			virtqueue_notify(vg->ctrlq);
-		} else {
-			spin_unlock_irqrestore(&vg->qlock, flags);
-		}
-		wait_event_timeout(vg->ack_wq,
-				   READ_ONCE(vg->ctrlq->num_free) >= need ||
-				   !READ_ONCE(vg->ready),
-				   HZ / 10);
-	}
+	while ((ret = mmx_vcmd_add(vg, cmd, sgs, out)) == -ENOSPC &&
+	       !time_after(jiffies, deadline))
+		mmx_vcmd_wait_room(vg, need);
 	sg_free_table(&data_sgt);
 	if (!ret)
 		return 0;
