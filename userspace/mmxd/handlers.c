@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmxd.h"
+#include "mmxd_server.h"
 #include "mmx_wire.h"
 
 static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
@@ -342,7 +342,8 @@ static void handle_ping(struct mmxd_server *s, struct mmxd_conn *c,
 	reply_ok(s, c, h, NULL, 0, NULL, 0);
 }
 
-#define CORE(t, size, f, fn) { MMX_MSG_##t, (f), (size), fn }
+#define CORE(t, sz, f, fn) \
+	{ .type = MMX_MSG_##t, .flags = (f), .size = (sz), .handle = fn }
 
 static const struct mmxd_request core_requests[] = {
 	CORE(PING, 0, MMXD_REQ_BEFORE_AUTH, handle_ping),
@@ -368,17 +369,66 @@ const struct mmxd_protocol mmxd_core_protocol = {
 	.n = ARRAY_SIZE(core_requests),
 };
 
-const struct mmxd_request *mmxd_request_find(uint16_t type)
-{
-	static const struct mmxd_protocol *const protocols[] = {
-		&mmxd_core_protocol, &mmxd_media_protocol, &mmxd_time_protocol,
-	};
-	unsigned int i, j;
+/**
+ * struct mmxd_dispatch - the one dispatch table
+ * @n: entries
+ * @requests: the server's, then each service's
+ */
+struct mmxd_dispatch {
+	unsigned int n;
+	struct mmxd_request requests[];
+};
 
-	for (i = 0; i < ARRAY_SIZE(protocols); i++)
-		for (j = 0; j < protocols[i]->n; j++)
-			if (protocols[i]->requests[j].type == type)
-				return &protocols[i]->requests[j];
+/* The services' tables, in the order they are looked up. */
+static const struct {
+	const struct mmxd_service_protocol *protocol;
+	enum mmxd_service_id id;
+} services[] = {
+	{ &mmxd_media_protocol, MMXD_SERVICE_MEDIA },
+	{ &mmxd_time_protocol, MMXD_SERVICE_TIME },
+};
+
+int mmxd_dispatch_new(struct mmxd_dispatch **out)
+{
+	unsigned int i, j, n = mmxd_core_protocol.n;
+	struct mmxd_dispatch *d;
+
+	for (i = 0; i < ARRAY_SIZE(services); i++)
+		n += services[i].protocol->n;
+	d = calloc(1, sizeof(*d) + n * sizeof(d->requests[0]));
+	*out = d;
+	if (!d)
+		return -ENOMEM;
+	for (j = 0; j < mmxd_core_protocol.n; j++)
+		d->requests[d->n++] = mmxd_core_protocol.requests[j];
+	for (i = 0; i < ARRAY_SIZE(services); i++) {
+		const struct mmxd_service_protocol *p = services[i].protocol;
+
+		for (j = 0; j < p->n; j++)
+			d->requests[d->n++] = (struct mmxd_request){
+				.type = p->requests[j].type,
+				.flags = p->requests[j].flags,
+				.size = p->requests[j].size,
+				.serve = p->requests[j].serve,
+				.service = services[i].id,
+			};
+	}
+	return 0;
+}
+
+void mmxd_dispatch_free(struct mmxd_dispatch *d)
+{
+	free(d);
+}
+
+const struct mmxd_request *mmxd_dispatch_find(const struct mmxd_dispatch *d,
+					      uint16_t type)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->requests[i].type == type)
+			return &d->requests[i];
 	return NULL;
 }
 
@@ -399,7 +449,8 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len)
 {
-	const struct mmxd_request *r = mmxd_request_find(h->type);
+	const struct mmxd_request *r =
+		mmxd_dispatch_find(mmxd_server_dispatch(s), h->type);
 	const char *name = mmx_wire_type_name(h->type);
 	const char *rule;
 
@@ -438,6 +489,17 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 	if (rule) {
 		reply_error(s, c, h, -EINVAL, "%s payload is %zu bytes, %s %u",
 			    name, len, rule, r->size);
+		return;
+	}
+	if (r->serve) {
+		const struct mmxd_call call = {
+			.sink = mmxd_server_sink(s),
+			.client = c,
+			.h = h,
+		};
+
+		r->serve(mmxd_server_service(s, r->service), &call, payload,
+			 len);
 		return;
 	}
 	r->handle(s, c, h, payload, len);

@@ -355,8 +355,10 @@ int main(int argc, char **argv)
 		mmxd_log(NULL, 0, "%s", strerror(-ret));
 		goto out;
 	}
-	if (media)
-		mmxd_server_set_media(server, media);
+	if (media && (ret = mmxd_server_set_media(server, media))) {
+		mmxd_log(NULL, 0, "media streams: %s", strerror(-ret));
+		goto out;
+	}
 	if (tcp_fd >= 0) {
 		mmxd_server_listen_tcp(server, tcp_fd);
 		tcp_fd = -1;

@@ -28,8 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmxd.h"
-#include "mmx_wire.h"
+#include "mmxd_media.h"
 
 /* MMX_SCHEDULE_* of mmx_drm.h, the kernel's completion statuses */
 #define K_PRESENTED	1
@@ -128,14 +127,18 @@ struct mmxd_media {
 	uint64_t next_token;
 	uint32_t next_id;
 	void *audio;		/* the device, while a stream has audio */
-	struct mmxd_time *time;	/* TIME's clocks and schedules */
+	const struct mmxd_sink *sink;	/* the server's */
+	const struct mmxd_media_listener *listener;	/* TIME */
+	void *listener_ctx;
 };
+
+/* Where events go before the server binds the streams (nowhere). */
+static const struct mmxd_sink unbound;
 
 int mmxd_media_new(const struct mmxd_media_ops *ops, void *ctx,
 		   struct mmxd_media **out)
 {
 	struct mmxd_media *m;
-	int ret;
 
 	*out = NULL;
 	m = calloc(1, sizeof(*m));
@@ -144,18 +147,21 @@ int mmxd_media_new(const struct mmxd_media_ops *ops, void *ctx,
 
 	m->ops = ops;
 	m->ctx = ctx;
-	ret = mmxd_time_new(m, &m->time);
-	if (ret) {
-		free(m);
-		return ret;
-	}
+	m->sink = &unbound;
 	*out = m;
 	return 0;
 }
 
-struct mmxd_time *mmxd_media_time(const struct mmxd_media *m)
+void mmxd_media_bind(struct mmxd_media *m, const struct mmxd_sink *sink)
 {
-	return m->time;
+	m->sink = sink ? sink : &unbound;
+}
+
+void mmxd_media_listen(struct mmxd_media *m,
+		       const struct mmxd_media_listener *l, void *ctx)
+{
+	m->listener = l;
+	m->listener_ctx = ctx;
 }
 
 const struct mmxd_media_ops *mmxd_media_backend(const struct mmxd_media *m,
@@ -329,7 +335,7 @@ int mmxd_media_stream_mono(struct mmxd_media *m, uint32_t stream, int64_t t,
 
 /* Events */
 
-static void send_event(struct mmxd_server *s, struct mstream *st,
+static void send_event(struct mmxd_media *m, struct mstream *st,
 		       uint32_t kind, uint32_t status, int32_t error,
 		       uint64_t id, int64_t pts, int64_t present,
 		       int64_t stream_ns, uint64_t sequence)
@@ -346,7 +352,8 @@ static void send_event(struct mmxd_server *s, struct mstream *st,
 	se.ev.present_ns = present;
 	se.ev.stream_ns_at_present = stream_ns;
 	se.ev.sequence = sequence;
-	mmxd_conn_event(s, st->conn, MMX_PROTO_EVENT_STREAM, &se, sizeof(se));
+	mmxd_sink_event(m->sink, st->conn, MMX_PROTO_EVENT_STREAM, &se,
+			sizeof(se));
 }
 
 static void unlink_frame(struct mstream *st, struct mframe *f)
@@ -367,14 +374,14 @@ static void unlink_frame(struct mstream *st, struct mframe *f)
 }
 
 /* @f ended without being shown: its buffer is free again. */
-static void frame_end(struct mmxd_server *s, struct mstream *st,
+static void frame_end(struct mmxd_media *m, struct mstream *st,
 		      struct mframe *f, uint32_t status, int32_t error,
 		      int64_t when, uint64_t sequence, int quiet)
 {
 	if (f->buf >= 0)
 		st->bs[f->buf] = B_FREE;
 	if (!quiet)
-		send_event(s, st, MMX_STREAM_VIDEO, status, error, f->id,
+		send_event(m, st, MMX_STREAM_VIDEO, status, error, f->id,
 			   f->pts, when, 0, sequence);
 	unlink_frame(st, f);
 }
@@ -395,16 +402,15 @@ static struct mframe *find_frame(struct mstream *st, uint64_t id)
  * the kernel's event (RETRACTED, reported as @status). 0, or the retract's
  * -errno (-EBUSY: too late) with @f as it was.
  */
-static int frame_withdraw(struct mmxd_server *s, struct mmxd_media *m,
-			  struct mstream *st, struct mframe *f,
-			  uint32_t status)
+static int frame_withdraw(struct mmxd_media *m, struct mstream *st,
+			  struct mframe *f, uint32_t status)
 {
 	int ret;
 
 	if (f->state != F_SCHEDULED) {
 		if (f->state == F_DECODING)
 			m->ops->decode_cancel(m->ctx, f->token);
-		frame_end(s, st, f, status, 0, 0, 0, 0);
+		frame_end(m, st, f, status, 0, 0, 0, 0);
 		return 0;
 	}
 	ret = m->ops->retract(m->ctx, f->sched);
@@ -471,8 +477,7 @@ static void follow_audio(struct mmxd_media *m, struct mstream *st)
 
 /* Move frames and audio along: decode what has a buffer, schedule what
  * is decoded once the clock runs, play what audio is ready. */
-static void pump(struct mmxd_server *s, struct mmxd_media *m,
-		 struct mstream *st)
+static void pump(struct mmxd_media *m, struct mstream *st)
 {
 	struct mframe *f, *next;
 	struct mchunk *a, **pp;
@@ -492,7 +497,7 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 		if (ret == -EAGAIN)
 			break;
 		if (ret) {
-			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, ret, 0,
+			frame_end(m, st, f, MMX_STREAM_DECODE_FAILED, ret, 0,
 				  0, 0);
 			continue;
 		}
@@ -533,7 +538,7 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 			continue;
 		}
 		if (ret) {
-			frame_end(s, st, f, MMX_STREAM_FAILED, ret, 0, 0, 0);
+			frame_end(m, st, f, MMX_STREAM_FAILED, ret, 0, 0, 0);
 			continue;
 		}
 		f->state = F_SCHEDULED;
@@ -561,7 +566,7 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 			pp = &a->next;
 			continue;
 		}
-		send_event(s, st, MMX_STREAM_AUDIO, MMX_STREAM_FAILED, ret,
+		send_event(m, st, MMX_STREAM_AUDIO, MMX_STREAM_FAILED, ret,
 			   a->num, a->pts, 0, 0, 0);
 		*pp = a->next;
 		st->nchunks--;
@@ -583,8 +588,8 @@ static void chunk_free(struct mmxd_media *m, struct mstream *st,
 	st->nchunks--;
 }
 
-static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
-			struct mstream *st)
+/* Close @st; @notify: its client and TIME may be told (not at the end). */
+static void stream_free(struct mmxd_media *m, struct mstream *st, int notify)
 {
 	unsigned int i;
 
@@ -596,7 +601,7 @@ static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
 		else if (f->state == F_SCHEDULED)
 			/* -EBUSY: executing; its event finds no frame */
 			m->ops->retract(m->ctx, f->sched);
-		frame_end(s, st, f, 0, 0, 0, 0, 1);
+		frame_end(m, st, f, 0, 0, 0, 0, 1);
 	}
 	while (st->chunks) {
 		struct mchunk *a = st->chunks;
@@ -608,7 +613,8 @@ static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
 		m->ops->untarget(m->ctx, &st->t);
 	for (i = 0; i < st->nbuf; i++)
 		m->ops->fb_free(m->ctx, &st->fb[i]);
-	mmxd_time_stream_gone(s, m->time, st->id);
+	if (m->listener)
+		m->listener->stream_gone(m->listener_ctx, st->id, notify);
 	if (st->audio && m->audio) {
 		m->ops->audio->close(m->ctx, m->audio);
 		m->audio = NULL;
@@ -619,20 +625,17 @@ static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
 			break;
 		}
 	}
-	if (s)
-		mmxd_log(s, 1, "client %u: stream %u closed", st->conn->id,
-			 st->id);
+	if (notify)
+		mmxd_sink_log(m->sink, st->conn, 1, "stream %u closed", st->id);
 	free(st);
 }
 
-void mmxd_media_conn_gone(struct mmxd_server *s, struct mmxd_media *m,
-			  struct mmxd_conn *c)
+void mmxd_media_conn_gone(struct mmxd_media *m, const struct mmxd_conn *c)
 {
 	struct mstream *st = stream_of_conn(m, c);
 
-	mmxd_time_conn_gone(m->time, c);
 	if (st)
-		stream_free(s, m, st);
+		stream_free(m, st, 1);
 }
 
 void mmxd_media_free(struct mmxd_media *m)
@@ -640,8 +643,7 @@ void mmxd_media_free(struct mmxd_media *m)
 	if (!m)
 		return;
 	while (m->n)
-		stream_free(NULL, m, m->streams[0]);
-	mmxd_time_free(m->time);
+		stream_free(m, m->streams[0], 0);
 	free(m);
 }
 
@@ -693,11 +695,10 @@ static const char *check_config(const struct mmxd_media *m,
 	return NULL;
 }
 
-static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h,
+static void handle_open(void *svc, const struct mmxd_call *call,
 			const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
+	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_open_reply r;
 	uint32_t busy[MMXD_MAX_STREAMS];
 	struct mmx_stream_config cfg;
@@ -707,24 +708,24 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 	int ret;
 
 	memcpy(&cfg, payload, sizeof(cfg));
-	if (stream_of_conn(m, c)) {
-		mmxd_reply(s, c, h, -EBUSY, "a stream is open already",
+	if (stream_of_conn(m, call->client)) {
+		mmxd_call_reply(call, -EBUSY, "a stream is open already",
 			   NULL, 0);
 		return;
 	}
 	why = check_config(m, &cfg, &ret);
 	if (why) {
-		mmxd_reply(s, c, h, ret, why, NULL, 0);
+		mmxd_call_reply(call, ret, why, NULL, 0);
 		return;
 	}
 	if (m->n >= MMXD_MAX_STREAMS) {
-		mmxd_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
+		mmxd_call_reply(call, -ENOSPC, "too many streams", NULL, 0);
 		return;
 	}
-	st = mmxd_reply_calloc(s, c, h, sizeof(*st));
+	st = mmxd_call_calloc(call, sizeof(*st));
 	if (!st)
 		return;
-	st->conn = c;
+	st->conn = call->client;
 	st->cfg = cfg;
 	st->max_frames = cfg.max_frames ? cfg.max_frames :
 			 MMX_STREAM_DEFAULT_FRAMES;
@@ -733,7 +734,7 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 	ret = m->ops->target(m->ctx, cfg.output, busy, m->n, &st->t);
 	if (ret) {
 		free(st);
-		mmxd_reply(s, c, h, ret,
+		mmxd_call_reply(call, ret,
 			   "no lit output with a free overlay plane", NULL, 0);
 		return;
 	}
@@ -754,7 +755,7 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 			while (i--)
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
-			mmxd_reply(s, c, h, ret == -ENOMEM ? -ENOSPC : ret,
+			mmxd_call_reply(call, ret == -ENOMEM ? -ENOSPC : ret,
 				   "cannot create the framebuffers", NULL, 0);
 			return;
 		}
@@ -767,7 +768,7 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
 			m->audio = NULL;
-			mmxd_reply(s, c, h, ret, "cannot open the audio device",
+			mmxd_call_reply(call, ret, "cannot open the audio device",
 				   NULL, 0);
 			return;
 		}
@@ -786,12 +787,12 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 	r.y = st->y;
 	r.audio_rate = st->audio ? cfg.audio_rate : 0;
 	r.audio_channels = st->audio ? cfg.audio_channels : 0;
-	mmxd_log(s, 1,
-		 "client %u: stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
-		 c->id, st->id, cfg.width, cfg.height, st->x, st->y,
-		 st->t.crtc, st->t.plane, st->nbuf,
-		 st->audio ? ", audio" : "");
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_sink_log(m->sink, call->client, 1,
+		      "stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
+		      st->id, cfg.width, cfg.height, st->x, st->y,
+		      st->t.crtc, st->t.plane, st->nbuf,
+		      st->audio ? ", audio" : "");
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
 /* Every media request but STREAM_OPEN starts with its stream's id. */
@@ -803,44 +804,42 @@ _Static_assert(offsetof(struct mmx_proto_stream_ref, stream) == 0 &&
 	       "media requests start with the stream id");
 
 /*
- * The stream @payload names, @c's, or NULL after replying -ENOENT; the
+ * The stream @payload names, the caller's, or NULL after replying -ENOENT; the
  * request's @size fixed bytes copied to @req.
  */
-static struct mstream *request_stream(struct mmxd_server *s,
-				      struct mmxd_conn *c,
-				      const struct mmx_proto_header *h,
+static struct mstream *request_stream(struct mmxd_media *m,
+				      const struct mmxd_call *call,
 				      const uint8_t *payload, void *req,
 				      size_t size)
 {
-	struct mstream *st = stream_of_conn(mmxd_server_media(s), c);
+	struct mstream *st = stream_of_conn(m, call->client);
 	uint32_t id;
 
 	memcpy(req, payload, size);
 	memcpy(&id, payload, sizeof(id));
 	if (st && st->id == id)
 		return st;
-	mmxd_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
+	mmxd_call_reply(call, -ENOENT, "no such stream", NULL, 0);
 	return NULL;
 }
 
-static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
+static void handle_start(void *svc, const struct mmxd_call *call,
 			 const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
+	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_start req;
 	struct mstream *st;
 
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
+	st = request_stream(m, call, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (req.pad || req.delay_ns < 0 ||
 	    req.delay_ns > 60 * 1000000000ll) {
-		mmxd_reply(s, c, h, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
 		return;
 	}
 	if (st->started) {
-		mmxd_reply(s, c, h, -EBUSY, "started already", NULL, 0);
+		mmxd_call_reply(call, -EBUSY, "started already", NULL, 0);
 		return;
 	}
 	st->started = 1;
@@ -848,16 +847,15 @@ static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
 	if (st->audio)
 		st->audio_origin = m->ops->audio->written(m->ctx, m->audio) +
 			ns_to_frames(req.delay_ns, st->cfg.audio_rate);
-	pump(s, m, st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	pump(m, st);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
+static void handle_video(void *svc, const struct mmxd_call *call,
 			 const uint8_t *payload, size_t len)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	int replace = h->type == MMX_MSG_STREAM_REPLACE;
+	struct mmxd_media *m = svc;
+	int replace = call->h->type == MMX_MSG_STREAM_REPLACE;
 	struct mmx_proto_stream_video req;
 	struct mframe *f, *old = NULL;
 	struct mstream *st;
@@ -865,29 +863,29 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 	int ret;
 
 	dlen = len - sizeof(req);
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
+	st = request_stream(m, call, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
 	    dlen > MMX_STREAM_MAX_CHUNK) {
-		mmxd_reply(s, c, h, -EINVAL,
+		mmxd_call_reply(call, -EINVAL,
 			   "flags 0, id non-zero, expire >= pts", NULL, 0);
 		return;
 	}
 	old = find_frame(st, req.id);
 	if (replace && !old) {
-		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL, 0);
 		return;
 	}
 	if (!replace && old) {
-		mmxd_reply(s, c, h, -EEXIST, "frame id pending already",
+		mmxd_call_reply(call, -EEXIST, "frame id pending already",
 			   NULL, 0);
 		return;
 	}
 	if ((!replace && st->nframes >= st->max_frames) ||
 	    st->nframes >= 2 * st->max_frames ||
 	    st->bytes + dlen > MMXD_STREAM_MAX_BYTES) {
-		mmxd_reply(s, c, h, -EAGAIN, "stream queue full", NULL, 0);
+		mmxd_call_reply(call, -EAGAIN, "stream queue full", NULL, 0);
 		return;
 	}
 	f = calloc(1, sizeof(*f));
@@ -895,14 +893,14 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 		f->jpeg = malloc(dlen);
 	if (!f || !f->jpeg) {
 		free(f);
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
-	ret = old ? frame_withdraw(s, m, st, old, MMX_STREAM_REPLACED) : 0;
+	ret = old ? frame_withdraw(m, st, old, MMX_STREAM_REPLACED) : 0;
 	if (ret) {
 		free(f->jpeg);
 		free(f);
-		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+		mmxd_call_reply(call, ret, ret == -EBUSY ? "too late" :
 			   "retract failed", NULL, 0);
 		return;
 	}
@@ -924,49 +922,47 @@ static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	st->nframes++;
 	st->bytes += dlen;
-	pump(s, m, st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	pump(m, st);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
-			   const struct mmx_proto_header *h,
+static void handle_retract(void *svc, const struct mmxd_call *call,
 			   const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
+	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_retract req;
 	struct mstream *st;
 	struct mframe *f;
 	int scheduled, ret;
 
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
+	st = request_stream(m, call, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (req.pad) {
-		mmxd_reply(s, c, h, -EINVAL, "pad must be 0", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "pad must be 0", NULL, 0);
 		return;
 	}
 	f = find_frame(st, req.id);
 	if (!f) {
-		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL, 0);
 		return;
 	}
 	scheduled = f->state == F_SCHEDULED;
-	ret = frame_withdraw(s, m, st, f, MMX_STREAM_RETRACTED);
+	ret = frame_withdraw(m, st, f, MMX_STREAM_RETRACTED);
 	if (ret) {
-		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+		mmxd_call_reply(call, ret, ret == -EBUSY ? "too late" :
 			   "retract failed", NULL, 0);
 		return;
 	}
 	if (!scheduled)
-		pump(s, m, st);	/* its framebuffer is free */
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+		pump(m, st);	/* its framebuffer is free */
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
+static void handle_audio(void *svc, const struct mmxd_call *call,
 			 const uint8_t *payload, size_t len)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
+	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_audio req;
 	const uint8_t *data = payload + sizeof(req);
 	struct mchunk *a, **pp;
@@ -975,27 +971,27 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	int ret;
 
 	dlen = len - sizeof(req);
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
+	st = request_stream(m, call, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	if (!st->audio) {
-		mmxd_reply(s, c, h, -EOPNOTSUPP, "a stream without audio",
+		mmxd_call_reply(call, -EOPNOTSUPP, "a stream without audio",
 			   NULL, 0);
 		return;
 	}
 	fsize = 2u * st->cfg.audio_channels;
 	if (req.flags || dlen > MMX_STREAM_MAX_CHUNK ||
 	    (st->cfg.audio_format == MMX_AUDIO_S16LE && dlen % fsize)) {
-		mmxd_reply(s, c, h, -EINVAL,
+		mmxd_call_reply(call, -EINVAL,
 			   "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
 			   NULL, 0);
 		return;
 	}
 	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
-		mmxd_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
+		mmxd_call_reply(call, -EAGAIN, "audio queue full", NULL, 0);
 		return;
 	}
-	a = mmxd_reply_calloc(s, c, h, sizeof(*a));
+	a = mmxd_call_calloc(call, sizeof(*a));
 	if (!a)
 		return;
 	a->token = ++m->next_token;
@@ -1019,7 +1015,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	if (!a->pcm) {
 		free(a);
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (a->state == A_DECODING) {
@@ -1029,7 +1025,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 		if (ret) {
 			free(a->pcm);
 			free(a);
-			mmxd_reply(s, c, h, ret, "decoder queue", NULL, 0);
+			mmxd_call_reply(call, ret, "decoder queue", NULL, 0);
 			return;
 		}
 	}
@@ -1038,20 +1034,19 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 		;
 	*pp = a;
 	st->nchunks++;
-	pump(s, m, st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	pump(m, st);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
-			       const struct mmx_proto_header *h,
+static void handle_clock_query(void *svc, const struct mmxd_call *call,
 			       const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
+	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_ref req;
 	struct mmx_stream_clock r;
 	struct mstream *st;
 
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
+	st = request_stream(m, call, payload, &req, sizeof(req));
 	if (!st)
 		return;
 	memset(&r, 0, sizeof(r));
@@ -1066,25 +1061,25 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 		if (!m->ops->audio->played(m->ctx, m->audio, &played))
 			r.audio_frames = played;
 	}
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
-static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
+static void handle_close(void *svc, const struct mmxd_call *call,
 			 const uint8_t *payload, size_t len __maybe_unused)
 {
+	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_ref req;
 	struct mstream *st;
 
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
+	st = request_stream(m, call, payload, &req, sizeof(req));
 	if (!st)
 		return;
-	stream_free(s, mmxd_server_media(s), st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	stream_free(m, st, 1);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
 /* The media requests: STREAM_* and CLOCK_QUERY. */
-static const struct mmxd_request media_requests[] = {
+static const struct mmxd_service_request media_requests[] = {
 	MMXD_MEDIA_REQUEST(STREAM_OPEN, struct mmx_stream_config, 0,
 			   handle_open),
 	MMXD_MEDIA_REQUEST(STREAM_CLOSE, struct mmx_proto_stream_ref, 0,
@@ -1103,7 +1098,7 @@ static const struct mmxd_request media_requests[] = {
 			   handle_clock_query),
 };
 
-const struct mmxd_protocol mmxd_media_protocol = {
+const struct mmxd_service_protocol mmxd_media_protocol = {
 	.requests = media_requests,
 	.n = ARRAY_SIZE(media_requests),
 };
@@ -1154,7 +1149,7 @@ static void unlink_chunk(struct mstream *st, struct mchunk *a)
 	free(a);
 }
 
-static void decode_done(struct mmxd_server *s, struct mmxd_media *m,
+static void decode_done(struct mmxd_media *m,
 			const struct mmx_decode_result *r)
 {
 	struct mstream *st = NULL;
@@ -1169,12 +1164,12 @@ static void decode_done(struct mmxd_server *s, struct mmxd_media *m,
 		if (!r->status && (r->rate != st->cfg.audio_rate ||
 				   r->height != st->cfg.audio_channels ||
 				   !r->width)) {
-			send_event(s, st, MMX_STREAM_AUDIO,
+			send_event(m, st, MMX_STREAM_AUDIO,
 				   MMX_STREAM_DECODE_FAILED, -EINVAL, a->num,
 				   a->pts, 0, 0, 0);
 			unlink_chunk(st, a);
 		} else if (r->status) {
-			send_event(s, st, MMX_STREAM_AUDIO,
+			send_event(m, st, MMX_STREAM_AUDIO,
 				   MMX_STREAM_DECODE_FAILED, r->status, a->num,
 				   a->pts, 0, 0, 0);
 			unlink_chunk(st, a);
@@ -1187,19 +1182,19 @@ static void decode_done(struct mmxd_server *s, struct mmxd_media *m,
 			return;
 		if (!r->status && (r->width != st->cfg.width ||
 				   r->height != st->cfg.height)) {
-			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, -E2BIG, 0,
+			frame_end(m, st, f, MMX_STREAM_DECODE_FAILED, -E2BIG, 0,
 				  0, 0);
 		} else if (r->status) {
-			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, r->status,
+			frame_end(m, st, f, MMX_STREAM_DECODE_FAILED, r->status,
 				  0, 0, 0);
 		} else {
 			f->state = F_DECODED;
 		}
 	}
-	pump(s, m, st);
+	pump(m, st);
 }
 
-static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
+static void sched_done(struct mmxd_media *m,
 		       const struct mmxd_sched_event *e)
 {
 	struct mstream *st = NULL;
@@ -1207,8 +1202,9 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 	struct mchunk *a = NULL;
 	uint32_t status;
 
-	if (e->user & MMXD_TIME_TOKEN) {
-		mmxd_time_sched_done(s, m->time, e);
+	if (e->user & MMXD_MEDIA_FOREIGN) {
+		if (m->listener)
+			m->listener->sched_done(m->listener_ctx, e);
 		return;
 	}
 	if (!find_token(m, e->user, &st, &f, &a) || !f ||
@@ -1225,7 +1221,7 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 				st->bs[i] = B_FREE;
 		st->bs[f->buf] = B_SHOWN;
 		st->shown_any = 1;
-		send_event(s, st, MMX_STREAM_VIDEO, MMX_STREAM_PRESENTED, 0,
+		send_event(m, st, MMX_STREAM_VIDEO, MMX_STREAM_PRESENTED, 0,
 			   f->id, f->pts, e->timestamp_ns, at, e->sequence);
 		f->buf = -1;
 		unlink_frame(st, f);
@@ -1253,28 +1249,29 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 		}
 		if (f->report)
 			status = f->report;
-		frame_end(s, st, f, status, e->status == K_FAILED ?
+		frame_end(m, st, f, status, e->status == K_FAILED ?
 			  e->error : 0, e->timestamp_ns,
 			  e->status == K_EXPIRED ? e->sequence : 0, 0);
 	}
-	pump(s, m, st);
+	pump(m, st);
 }
 
-static void audio_done(struct mmxd_server *s, struct mmxd_media *m,
+static void audio_done(struct mmxd_media *m,
 		       uint64_t token, int64_t end_ns)
 {
 	struct mstream *st = NULL;
 	struct mframe *f = NULL;
 	struct mchunk *a = NULL;
 
-	if (token & MMXD_TIME_TOKEN) {
-		mmxd_time_audio_done(s, m->time, token, end_ns);
+	if (token & MMXD_MEDIA_FOREIGN) {
+		if (m->listener)
+			m->listener->audio_done(m->listener_ctx, token, end_ns);
 		return;
 	}
 	if (!find_token(m, token, &st, &f, &a) || !a ||
 	    a->state != A_PLAYING)
 		return;
-	send_event(s, st, MMX_STREAM_AUDIO, MMX_STREAM_PRESENTED, 0, a->num,
+	send_event(m, st, MMX_STREAM_AUDIO, MMX_STREAM_PRESENTED, 0, a->num,
 		   a->pts, end_ns, end_ns ? stream_at(m, st, end_ns) : 0, 0);
 	unlink_chunk(st, a);
 }
@@ -1323,8 +1320,8 @@ unsigned int mmxd_media_poll_fill(struct mmxd_media *m, struct pollfd *pfd,
 	return k;
 }
 
-void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
-			  const struct pollfd *pfd, unsigned int n)
+void mmxd_media_poll_done(struct mmxd_media *m, const struct pollfd *pfd,
+			  unsigned int n)
 {
 	unsigned int i;
 	int ret;
@@ -1334,7 +1331,7 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 
 		ret = m->ops->read_events(m->ctx, ev, 16);
 		for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
-			sched_done(s, m, &ev[i]);
+			sched_done(m, &ev[i]);
 	}
 	if (n >= 2 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
 		struct mmx_decode_result r[16];
@@ -1342,11 +1339,11 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 		do {
 			ret = m->ops->decode_collect(m->ctx, r, 16);
 			for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
-				decode_done(s, m, &r[i]);
+				decode_done(m, &r[i]);
 		} while (ret == 16);
 	}
 	for (i = 0; i < m->n; i++)
-		pump(s, m, m->streams[i]);
+		pump(m, m->streams[i]);
 	if (n > 2 && m->audio) {
 		unsigned int any = 0;
 
@@ -1359,7 +1356,7 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 			ret = m->ops->audio->service(m->ctx, m->audio, ids, end,
 						     16);
 			for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
-				audio_done(s, m, ids[i], end[i]);
+				audio_done(m, ids[i], end[i]);
 		}
 	}
 }

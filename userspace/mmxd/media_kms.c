@@ -18,7 +18,8 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "mmxd.h"
+#include "mmxd_backend.h"
+#include "mmxd_log.h"
 #include "mmx_audio.h"
 #include "mmx_clock.h"
 #include "drm/mmx_drm.h"
@@ -231,7 +232,7 @@ static void kms_untarget(void *ctx, const struct mmxd_video_target *t)
 	drmModeAtomicAddProperty(req, t->plane, pp->id[P_FB_ID], 0);
 	drmModeAtomicAddProperty(req, t->plane, pp->id[P_CRTC_ID], 0);
 	if (drmModeAtomicCommit(k->fd, req, 0, NULL))
-		mmxd_log(NULL, 0, "taking the video off plane %u: %s",
+		mmxd_say("taking the video off plane %u: %s",
 			 t->plane, strerror(errno));
 	drmModeAtomicFree(req);
 }
@@ -496,7 +497,7 @@ static int au_open(void *ctx, uint32_t rate, uint32_t channels, void **out)
 	memset(&err, 0, sizeof(err));
 	ret = mmx_audio_open(&cfg, &a, &err);
 	if (ret) {
-		mmxd_log(NULL, 0, "audio: %s", err.message);
+		mmxd_say("audio: %s", err.message);
 		return ret;
 	}
 	/* the device runs from now on (silence until plays come) */
@@ -563,7 +564,7 @@ static int au_service(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
 	(void)ctx;
 	ret = mmx_audio_service(a);
 	if (ret < 0)
-		mmxd_log(NULL, 0, "audio: %s", strerror(-ret));
+		mmxd_say("audio: %s", strerror(-ret));
 	if (n > 16)
 		n = 16;
 	ret = mmx_audio_collect(a, done, n);

@@ -26,7 +26,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
-#include "mmxd.h"
+#include "mmxd_server.h"
+#include "mmxd_log.h"
 #include "mmx_wire.h"
 
 struct mmxd_server {
@@ -36,6 +37,9 @@ struct mmxd_server {
 	int listen_fd;
 	int tcp_fd;
 	struct mmxd_media *media;
+	struct mmxd_time *time;
+	struct mmxd_dispatch *dispatch;
+	struct mmxd_sink sink;
 	unsigned int next_id;
 	struct mmxd_conn **conns;
 	unsigned int nconn;
@@ -56,18 +60,50 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* A log line: "mmxd: ", "client N: " when about @c, the message. */
+static void log_line(const struct mmxd_server *s, const struct mmxd_conn *c,
+		     int level, const char *fmt, va_list ap)
+{
+	if (s && level > s->opts.verbose)
+		return;
+	mmxd_log_va(c ? c->id : 0, fmt, ap);
+}
+
 void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s && level > s->opts.verbose)
-		return;
-	fputs("mmxd: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	log_line(s, NULL, level, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
+
+/* The event sink of the services: replies, events and log lines. */
+
+static void sink_reply(void *ctx, struct mmxd_conn *c,
+		       const struct mmx_proto_header *h, int err,
+		       const char *msg, const void *data, size_t len)
+{
+	mmxd_reply(ctx, c, h, err, msg, data, len);
+}
+
+static int sink_event(void *ctx, struct mmxd_conn *c, uint32_t event,
+		      const void *data, size_t len)
+{
+	return mmxd_conn_event(ctx, c, event, data, len);
+}
+
+static void sink_log(void *ctx, const struct mmxd_conn *c, int level,
+		     const char *fmt, va_list ap)
+{
+	log_line(ctx, c, level, fmt, ap);
+}
+
+static const struct mmxd_service_events server_events = {
+	.reply = sink_reply,
+	.event = sink_event,
+	.log = sink_log,
+};
 
 void mmxd_options_init(struct mmxd_options *o)
 {
@@ -82,11 +118,18 @@ int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 		    const struct mmxd_options *opts, struct mmxd_server **out)
 {
 	struct mmxd_server *s;
+	int ret;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	ret = mmxd_dispatch_new(&s->dispatch);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	s->sink = (struct mmxd_sink){ .ops = &server_events, .ctx = s };
 	s->ops = ops;
 	s->ctx = ctx;
 	s->opts = *opts;
@@ -97,6 +140,15 @@ int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 	s->tcp_fd = -1;
 	*out = s;
 	return 0;
+}
+
+/* @c is going away: the services forget it (TIME first: it is on media). */
+static void conn_services_gone(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	if (s->time)
+		mmxd_time_conn_gone(s->time, c);
+	if (s->media)
+		mmxd_media_conn_gone(s->media, c);
 }
 
 static void conn_free(struct mmxd_conn *c)
@@ -121,10 +173,13 @@ void mmxd_server_free(struct mmxd_server *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->nconn; i++) {
-		if (s->media)
-			mmxd_media_conn_gone(s, s->media, s->conns[i]);
+		conn_services_gone(s, s->conns[i]);
 		conn_free(s->conns[i]);
 	}
+	mmxd_time_free(s->time);
+	if (s->media)
+		mmxd_media_bind(s->media, NULL);
+	mmxd_dispatch_free(s->dispatch);
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	if (s->tcp_fd >= 0)
@@ -144,9 +199,15 @@ void mmxd_server_listen_tcp(struct mmxd_server *s, int fd)
 	s->tcp_fd = fd;
 }
 
-void mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m)
+int mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m)
 {
+	int ret = mmxd_time_new(m, &s->sink, &s->time);
+
+	if (ret)
+		return ret;
+	mmxd_media_bind(m, &s->sink);
 	s->media = m;
+	return 0;
 }
 
 struct mmxd_media *mmxd_server_media(const struct mmxd_server *s)
@@ -190,6 +251,29 @@ mmxd_server_ops(const struct mmxd_server *s, void **ctx)
 const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s)
 {
 	return &s->opts;
+}
+
+const struct mmxd_dispatch *mmxd_server_dispatch(const struct mmxd_server *s)
+{
+	return s->dispatch;
+}
+
+void *mmxd_server_service(const struct mmxd_server *s,
+			  enum mmxd_service_id id)
+{
+	switch (id) {
+	case MMXD_SERVICE_MEDIA:
+		return s->media;
+	case MMXD_SERVICE_TIME:
+		return s->time;
+	default:
+		return NULL;
+	}
+}
+
+const struct mmxd_sink *mmxd_server_sink(const struct mmxd_server *s)
+{
+	return &s->sink;
 }
 
 int mmxd_peer_allowed(const struct mmxd_options *o, uid_t uid, gid_t gid,
@@ -479,7 +563,7 @@ static size_t conn_max_request(const struct mmxd_server *s,
 			       const struct mmxd_conn *c,
 			       const struct mmx_proto_header *h)
 {
-	const struct mmxd_request *r = mmxd_request_find(h->type);
+	const struct mmxd_request *r = mmxd_dispatch_find(s->dispatch, h->type);
 
 	if (r && (r->flags & MMXD_REQ_STREAM_DATA) == MMXD_REQ_STREAM_DATA &&
 	    s->media && c->hello && mmxd_media_conn_has_stream(s->media, c))
@@ -701,9 +785,7 @@ static void remove_dead(struct mmxd_server *s)
 
 	for (i = 0; i < s->nconn; i++) {
 		if (s->conns[i]->dead) {
-			if (s->media)
-				mmxd_media_conn_gone(s, s->media,
-						     s->conns[i]);
+			conn_services_gone(s, s->conns[i]);
 			conn_free(s->conns[i]);
 			s->accept_paused = 0;
 		} else {
@@ -791,7 +873,7 @@ int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
 		return errno == EINTR ? 0 : -errno;
 	/* media first: the events it queues go out in this round */
 	if (s->media)
-		mmxd_media_poll_done(s, s->media, s->pfds + media_idx, nmedia);
+		mmxd_media_poll_done(s->media, s->pfds + media_idx, nmedia);
 
 	for (i = 0; i < nc; i++) {
 		struct mmxd_conn *c = s->conns[i];

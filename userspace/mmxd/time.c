@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmxd.h"
-#include "mmx_wire.h"
+#include "mmxd_media.h"
 
 /* MMX_SCHEDULE_* of mmx_drm.h, the kernel's completion statuses */
 #define K_PRESENTED	1
@@ -58,8 +57,7 @@ enum tsched_state {
 
 struct tsched {
 	struct tsched *next;
-	const struct mmxd_conn *conn;
-	struct mmxd_conn *wconn;	/* the same, writable (events) */
+	struct mmxd_conn *conn;
 	uint64_t id;
 	uint64_t token;
 	uint64_t ksched;
@@ -73,13 +71,17 @@ struct tsched {
 
 struct mmxd_time {
 	struct mmxd_media *m;
+	const struct mmxd_sink *sink;	/* the server's */
 	struct tclock *clocks;
 	struct tsched *scheds;
 	uint32_t next_clock;
 	uint64_t next_token;
 };
 
-int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out)
+static const struct mmxd_media_listener time_listener;
+
+int mmxd_time_new(struct mmxd_media *m, const struct mmxd_sink *sink,
+		  struct mmxd_time **out)
 {
 	struct mmxd_time *t = calloc(1, sizeof(*t));
 
@@ -87,6 +89,8 @@ int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out)
 	if (!t)
 		return -ENOMEM;
 	t->m = m;
+	t->sink = sink;
+	mmxd_media_listen(m, &time_listener, t);
 	*out = t;
 	return 0;
 }
@@ -157,6 +161,7 @@ void mmxd_time_free(struct mmxd_time *t)
 {
 	if (!t)
 		return;
+	mmxd_media_listen(t->m, NULL, NULL);
 	scheds_drop(t, NULL);
 	while (t->clocks) {
 		struct tclock *k = t->clocks;
@@ -213,11 +218,11 @@ static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
 	return n;
 }
 
-static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
-			  const struct mmx_proto_header *h,
+static void handle_create(void *svc, const struct mmxd_call *call,
 			  const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
+	struct mmxd_conn *c = call->client;
 	struct mmx_proto_clock_create req;
 	struct mmx_proto_clock_ref r;
 	const struct mmxd_media_ops *ops;
@@ -229,10 +234,10 @@ static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
 	ops = mmxd_media_backend(t->m, &ctx);
 	memcpy(&req, payload, sizeof(req));
 	if (clocks_of(t, c) >= MMXD_TIME_MAX_CLOCKS) {
-		mmxd_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
+		mmxd_call_reply(call, -ENOSPC, "too many clocks", NULL, 0);
 		return;
 	}
-	k = mmxd_reply_calloc(s, c, h, sizeof(*k));
+	k = mmxd_call_calloc(call, sizeof(*k));
 	if (!k)
 		return;
 	k->conn = c;
@@ -286,33 +291,30 @@ static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
 	t->clocks = k;
 	memset(&r, 0, sizeof(r));
 	r.clock = k->id;
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 	return;
 
 err_free:
 	clock_free(t, k);
-	mmxd_reply(s, c, h, ret, ret == -EINVAL ? "bad clock kind or target" :
+	mmxd_call_reply(call, ret, ret == -EINVAL ? "bad clock kind or target" :
 		   ret == -ENOENT ? "no such stream or output" :
 		   "cannot make the clock", NULL, 0);
 }
 
-static struct tclock *lookup_clock(struct mmxd_server *s, struct mmxd_time *t,
-				   struct mmxd_conn *c,
-				   const struct mmx_proto_header *h,
-				   uint32_t id)
+static struct tclock *lookup_clock(struct mmxd_time *t,
+				   const struct mmxd_call *call, uint32_t id)
 {
-	struct tclock *k = clock_find(t, c, id);
+	struct tclock *k = clock_find(t, call->client, id);
 
 	if (!k)
-		mmxd_reply(s, c, h, -ENOENT, "no such clock", NULL, 0);
+		mmxd_call_reply(call, -ENOENT, "no such clock", NULL, 0);
 	return k;
 }
 
-static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
-			      const struct mmx_proto_header *h,
+static void handle_start_stop(void *svc, const struct mmxd_call *call,
 			      const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_at req;
 	struct tclock *k;
 	int64_t now = now_ns(t), at;
@@ -320,30 +322,29 @@ static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
 
 	memcpy(&req, payload, sizeof(req));
 	if (req.flags & ~MMX_PROTO_CLOCK_NOW) {
-		mmxd_reply(s, c, h, -EINVAL, "unknown flags", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "unknown flags", NULL, 0);
 		return;
 	}
 	at = (req.flags & MMX_PROTO_CLOCK_NOW) ? now : req.mono_ns;
 	if (at < now - TIME_MAX_AWAY_NS || at > now + TIME_MAX_AWAY_NS) {
-		mmxd_reply(s, c, h, -EINVAL, "time more than 60 s away", NULL,
+		mmxd_call_reply(call, -EINVAL, "time more than 60 s away", NULL,
 			   0);
 		return;
 	}
-	k = lookup_clock(s, t, c, h, req.clock);
+	k = lookup_clock(t, call, req.clock);
 	if (!k)
 		return;
-	if (h->type == MMX_MSG_CLOCK_START)
+	if (call->h->type == MMX_MSG_CLOCK_START)
 		ret = mmx_clock_start_at(k->clock, at);
 	else
 		ret = mmx_clock_stop_at(k->clock, at);
-	mmxd_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h,
+static void handle_rate(void *svc, const struct mmxd_call *call,
 			const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_rate req;
 	struct tclock *k;
 	int ret;
@@ -351,21 +352,20 @@ static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad || !req.den || req.den > TIME_MAX_RATE ||
 	    req.num < -TIME_MAX_RATE || req.num > TIME_MAX_RATE) {
-		mmxd_reply(s, c, h, -EINVAL, "bad rate", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "bad rate", NULL, 0);
 		return;
 	}
-	k = lookup_clock(s, t, c, h, req.clock);
+	k = lookup_clock(t, call, req.clock);
 	if (!k)
 		return;
 	ret = mmx_clock_set_rate_at(k->clock, now_ns(t), req.num, req.den);
-	mmxd_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h,
+static void handle_read(void *svc, const struct mmxd_call *call,
 			const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_ref req;
 	struct mmx_remote_clock_state r;
 	struct mmx_clock_state st;
@@ -374,25 +374,25 @@ static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
 
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad) {
-		mmxd_reply(s, c, h, -EINVAL, "pad not 0", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "pad not 0", NULL, 0);
 		return;
 	}
-	k = lookup_clock(s, t, c, h, req.clock);
+	k = lookup_clock(t, call, req.clock);
 	if (!k)
 		return;
-	if (h->type == MMX_MSG_CLOCK_DESTROY) {
+	if (call->h->type == MMX_MSG_CLOCK_DESTROY) {
 		struct tclock **pp;
 
 		for (pp = &t->clocks; *pp != k; pp = &(*pp)->next)
 			;
 		*pp = k->next;
 		clock_free(t, k);
-		mmxd_reply(s, c, h, 0, "", NULL, 0);
+		mmxd_call_reply(call, 0, "", NULL, 0);
 		return;
 	}
 	ret = mmx_clock_query_at(k->clock, now_ns(t), &st);
 	if (ret) {
-		mmxd_reply(s, c, h, ret, "the clock's source cannot be read",
+		mmxd_call_reply(call, ret, "the clock's source cannot be read",
 			   NULL, 0);
 		return;
 	}
@@ -403,7 +403,7 @@ static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
 	r.rate_den = st.rate_den;
 	r.running = st.running;
 	r.kind = k->kind;
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
 /* Schedules */
@@ -508,8 +508,7 @@ static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
 	return 0;
 }
 
-static void sched_event(struct mmxd_server *s, struct mmxd_time *t,
-			struct mmxd_conn *c, uint64_t id, uint32_t clock,
+static void sched_event(struct mmxd_time *t, struct mmxd_conn *c, uint64_t id, uint32_t clock,
 			uint32_t status, int32_t error, int64_t present,
 			uint64_t sequence)
 {
@@ -525,7 +524,7 @@ static void sched_event(struct mmxd_server *s, struct mmxd_time *t,
 	ev.sequence = sequence;
 	if (present && k && !mmx_clock_query_at(k->clock, present, &st))
 		ev.clock_ns = st.value;
-	mmxd_conn_event(s, c, MMX_PROTO_EVENT_SCHEDULE, &ev, sizeof(ev));
+	mmxd_sink_event(t->sink, c, MMX_PROTO_EVENT_SCHEDULE, &ev, sizeof(ev));
 }
 
 static void sched_unlink(struct mmxd_time *t, struct tsched *e)
@@ -546,7 +545,6 @@ static struct tsched *sched_new(struct mmxd_time *t, struct mmxd_conn *c,
 	if (!e)
 		return NULL;
 	e->conn = c;
-	e->wconn = c;
 	e->id = r->id;
 	e->clock = r->clock;
 	e->token = MMXD_TIME_TOKEN | ++t->next_token;
@@ -589,13 +587,13 @@ static int audio_cancel(struct mmxd_time *t, const struct tsched *e)
  * device has written past end's frame already (EXPIRED). mmxd's audio
  * device mixes them with the stream's audio.
  */
-static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
+static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 			 const struct mmx_schedule_request *r,
 			 struct tsched *old, struct tsched *e,
 			 const struct plan *p, const uint8_t *data,
 			 size_t dlen)
 {
+	struct mmxd_conn *c = call->client;
 	const struct mmxd_media_ops *ops;
 	double at, endf;
 	int16_t *pcm;
@@ -605,7 +603,7 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	ops = mmxd_media_backend(t->m, &ctx);
 	if (dlen % (2u * p->channels)) {
 		free(e);
-		mmxd_reply(s, c, h, -EINVAL, "not whole S16LE frames", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "not whole S16LE frames", NULL, 0);
 		return;
 	}
 	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
@@ -613,7 +611,7 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
 	if (ret) {
 		free(e);
-		mmxd_reply(s, c, h, ret, "the audio device does not run", NULL,
+		mmxd_call_reply(call, ret, "the audio device does not run", NULL,
 			   0);
 		return;
 	}
@@ -621,10 +619,10 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 		ret = audio_cancel(t, old);
 		if (ret) {
 			free(e);
-			mmxd_reply(s, c, h, ret, "too late", NULL, 0);
+			mmxd_call_reply(call, ret, "too late", NULL, 0);
 			return;
 		}
-		sched_event(s, t, c, old->id, old->clock, MMX_TIME_REPLACED, 0,
+		sched_event(t, c, old->id, old->clock, MMX_TIME_REPLACED, 0,
 			    0, 0);
 		sched_unlink(t, old);
 	}
@@ -633,15 +631,15 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	if (p->expired ||
 	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf)) {
 		free(e);
-		mmxd_reply(s, c, h, 0, "", NULL, 0);
-		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
+		mmxd_call_reply(call, 0, "", NULL, 0);
+		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
 			    0);
 		return;
 	}
 	pcm = malloc(dlen);
 	if (!pcm) {
 		free(e);
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	memcpy(pcm, data, dlen);
@@ -650,20 +648,20 @@ static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
 	free(pcm);
 	if (ret) {
 		free(e);
-		mmxd_reply(s, c, h, ret, "the audio device refused it", NULL,
+		mmxd_call_reply(call, ret, "the audio device refused it", NULL,
 			   0);
 		return;
 	}
 	e->next = t->scheds;
 	t->scheds = e;
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
-			  const struct mmx_proto_header *h,
+static void handle_submit(void *svc, const struct mmxd_call *call,
 			  const uint8_t *payload, size_t len)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
+	struct mmxd_conn *c = call->client;
 	struct mmx_proto_schedule_replace req;
 	const struct mmx_schedule_request *r = &req.req;
 	const struct mmxd_media_ops *ops;
@@ -677,7 +675,7 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 
 	ops = mmxd_media_backend(t->m, &ctx);
 	memset(&req, 0, sizeof(req));
-	if (h->type == MMX_MSG_SCHEDULE_SUBMIT) {
+	if (call->h->type == MMX_MSG_SCHEDULE_SUBMIT) {
 		memcpy(&req.req, payload, sizeof(req.req));
 		data = payload + sizeof(req.req);
 		dlen = len - sizeof(req.req);
@@ -687,43 +685,43 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 		dlen = len - sizeof(req);
 		old = sched_find(t, c, req.old_id);
 		if (!old) {
-			mmxd_reply(s, c, h, -ENOENT, "no such pending schedule",
+			mmxd_call_reply(call, -ENOENT, "no such pending schedule",
 				   NULL, 0);
 			return;
 		}
 	}
 	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
-		mmxd_reply(s, c, h, -EINVAL, dlen ? "data with a display request"
+		mmxd_call_reply(call, -EINVAL, dlen ? "data with a display request"
 			   : "an audio request without samples", NULL, 0);
 		return;
 	}
 	ret = plan_request(t, c, r, &p, &msg);
 	if (ret) {
-		mmxd_reply(s, c, h, ret, msg, NULL, 0);
+		mmxd_call_reply(call, ret, msg, NULL, 0);
 		return;
 	}
 	if (old && old->kind != r->kind) {
-		mmxd_reply(s, c, h, -EINVAL, "replace by another kind", NULL,
+		mmxd_call_reply(call, -EINVAL, "replace by another kind", NULL,
 			   0);
 		return;
 	}
 	e = sched_find(t, c, r->id);
 	if (e && e != old) {
-		mmxd_reply(s, c, h, -EEXIST, "id already pending", NULL, 0);
+		mmxd_call_reply(call, -EEXIST, "id already pending", NULL, 0);
 		return;
 	}
 	if (!old && scheds_of(t, c) >= MMXD_TIME_MAX_PENDING) {
-		mmxd_reply(s, c, h, -ENOSPC, "too many pending schedules",
+		mmxd_call_reply(call, -ENOSPC, "too many pending schedules",
 			   NULL, 0);
 		return;
 	}
 	e = sched_new(t, c, r);
 	if (!e) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
-		submit_audio(s, t, c, h, r, old, e, &p, data, dlen);
+		submit_audio(t, call, r, old, e, &p, data, dlen);
 		return;
 	}
 	if (p.expired) {
@@ -732,17 +730,17 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 			ret = ops->retract(ctx, old->ksched);
 			if (ret) {
 				free(e);
-				mmxd_reply(s, c, h, ret, "too late", NULL, 0);
+				mmxd_call_reply(call, ret, "too late", NULL, 0);
 				return;
 			}
 			/* its RETRACTED finds nothing: it is REPLACED */
-			sched_event(s, t, c, old->id, old->clock,
+			sched_event(t, c, old->id, old->clock,
 				    MMX_TIME_REPLACED, 0, 0, 0);
 			sched_unlink(t, old);
 		}
 		free(e);
-		mmxd_reply(s, c, h, 0, "", NULL, 0);
-		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
+		mmxd_call_reply(call, 0, "", NULL, 0);
+		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
 			    0);
 		return;
 	}
@@ -755,7 +753,7 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 				    p.exec, p.expire, e->token, &e->ksched);
 	if (ret) {
 		free(e);
-		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
+		mmxd_call_reply(call, ret, ret == -EBUSY ? "too late" :
 			   "the kernel refused the commit", NULL, 0);
 		return;
 	}
@@ -763,14 +761,14 @@ static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
 		old->state = S_GONE;
 	e->next = t->scheds;
 	t->scheds = e;
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
-			   const struct mmx_proto_header *h,
+static void handle_retract(void *svc, const struct mmxd_call *call,
 			   const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
+	struct mmxd_conn *c = call->client;
 	struct mmx_proto_schedule_ref req;
 	const struct mmxd_media_ops *ops;
 	struct tsched *e;
@@ -781,15 +779,15 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	memcpy(&req, payload, sizeof(req));
 	e = sched_find(t, c, req.id);
 	if (!e) {
-		mmxd_reply(s, c, h, -ENOENT, "no such pending schedule", NULL,
+		mmxd_call_reply(call, -ENOENT, "no such pending schedule", NULL,
 			   0);
 		return;
 	}
 	if (e->kind == MMX_SCHEDULE_KIND_AUDIO) {
 		ret = audio_cancel(t, e);
-		mmxd_reply(s, c, h, ret, "too late", NULL, 0);
+		mmxd_call_reply(call, ret, "too late", NULL, 0);
 		if (!ret) {
-			sched_event(s, t, c, e->id, e->clock,
+			sched_event(t, c, e->id, e->clock,
 				    MMX_TIME_RETRACTED, 0, 0, 0);
 			sched_unlink(t, e);
 		}
@@ -798,11 +796,11 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	ret = ops->retract(ctx, e->ksched);
 	if (!ret)
 		e->state = S_GONE;
-	mmxd_reply(s, c, h, ret, "too late", NULL, 0);
+	mmxd_call_reply(call, ret, "too late", NULL, 0);
 }
 
 /* TIME's requests but CLOCK_QUERY (media.c's). */
-static const struct mmxd_request time_requests[] = {
+static const struct mmxd_service_request time_requests[] = {
 	MMXD_MEDIA_REQUEST(CLOCK_CREATE, struct mmx_proto_clock_create, 0,
 			   handle_create),
 	MMXD_MEDIA_REQUEST(CLOCK_START, struct mmx_proto_clock_at, 0,
@@ -824,14 +822,15 @@ static const struct mmxd_request time_requests[] = {
 			   handle_retract),
 };
 
-const struct mmxd_protocol mmxd_time_protocol = {
+const struct mmxd_service_protocol mmxd_time_protocol = {
 	.requests = time_requests,
 	.n = ARRAY_SIZE(time_requests),
 };
 
-void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
-			  const struct mmxd_sched_event *ke)
+/* A timed commit of TIME's completed. */
+static void time_sched_done(void *ctx, const struct mmxd_sched_event *ke)
 {
+	struct mmxd_time *t = ctx;
 	struct tsched **pp, *e;
 	uint32_t status;
 	int64_t present = 0;
@@ -864,41 +863,49 @@ void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 		status = MMX_TIME_FAILED;
 		break;
 	}
-	sched_event(s, t, e->wconn, e->id, e->clock, status,
+	sched_event(t, e->conn, e->id, e->clock, status,
 		    status == MMX_TIME_FAILED ? ke->error : 0, present, seq);
 	*pp = e->next;
 	free(e);
 }
 
-void mmxd_time_audio_done(struct mmxd_server *s, struct mmxd_time *t,
-			  uint64_t token, int64_t end_ns)
+/* A play of TIME's finished (when does not matter: it began at exec). */
+static void time_audio_done(void *ctx, uint64_t token,
+			    int64_t end_ns __maybe_unused)
 {
+	struct mmxd_time *t = ctx;
 	struct tsched *e;
 
-	(void)end_ns;
 	for (e = t->scheds; e; e = e->next)
 		if (e->token == token && e->kind == MMX_SCHEDULE_KIND_AUDIO)
 			break;
 	if (!e)
 		return;
 	/* present: when its first frame was due */
-	sched_event(s, t, e->wconn, e->id, e->clock, MMX_TIME_PRESENTED, 0,
+	sched_event(t, e->conn, e->id, e->clock, MMX_TIME_PRESENTED, 0,
 		    e->exec, 0);
 	sched_unlink(t, e);
 }
 
-void mmxd_time_stream_gone(struct mmxd_server *s, struct mmxd_time *t,
-			   uint32_t stream)
+/* Stream @stream closes: its audio schedules FAILED (-ENOENT). */
+static void time_stream_gone(void *ctx, uint32_t stream, int notify)
 {
+	struct mmxd_time *t = ctx;
 	struct tsched *e = t->scheds, *next;
 
 	for (; e; e = next) {
 		next = e->next;
 		if (e->kind != MMX_SCHEDULE_KIND_AUDIO || e->stream != stream)
 			continue;
-		if (s)
-			sched_event(s, t, e->wconn, e->id, e->clock,
+		if (notify)
+			sched_event(t, e->conn, e->id, e->clock,
 				    MMX_TIME_FAILED, -ENOENT, 0, 0);
 		sched_unlink(t, e);
 	}
 }
+
+static const struct mmxd_media_listener time_listener = {
+	.sched_done = time_sched_done,
+	.audio_done = time_audio_done,
+	.stream_gone = time_stream_gone,
+};
