@@ -22,7 +22,7 @@
 #include <alsa/asoundlib.h>
 
 #include "mmx_audio.h"
-#include "mmx_internal.h"
+#include "mmx_error.h"
 
 struct mmx_audio_buffer {
 	unsigned int refs;
@@ -139,8 +139,8 @@ static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
 	int dir = 0, r;
 
 	if (ch > MMX_AUDIO_MAX_CHANNELS)
-		return mmx_error_set(err, -EINVAL, "too many channels: %u",
-				     ch);
+		return mmx_private_error(err, -EINVAL, "too many channels: %u",
+					 ch);
 	period = c->period_frames ? c->period_frames : rate / 100;
 	buffer = c->buffer_frames ? c->buffer_frames : period * 4;
 	snd_pcm_hw_params_alloca(&hw);
@@ -149,8 +149,9 @@ static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
 	do {								\
 		r = (call);						\
 		if (r < 0)						\
-			return mmx_error_set(err, r, "audio: %s: %s",	\
-					     what, snd_strerror(r));	\
+			return mmx_private_error(err, r,		\
+						 "audio: %s: %s", what,	\
+						 snd_strerror(r));	\
 	} while (0)
 	TRY(snd_pcm_hw_params_any(a->pcm, hw), "no configuration");
 	TRY(snd_pcm_hw_params_set_access(a->pcm, hw,
@@ -205,13 +206,13 @@ int mmx_audio_open(const struct mmx_audio_config *cfg, struct mmx_audio **out,
 	dev = cfg->device ? cfg->device : "default";
 	a = calloc(1, sizeof(*a));
 	if (!a)
-		return mmx_error_set(err, -ENOMEM, "out of memory");
+		return mmx_private_error(err, -ENOMEM, "out of memory");
 	r = snd_pcm_open(&a->pcm, dev, SND_PCM_STREAM_PLAYBACK,
 			 SND_PCM_NONBLOCK);
 	if (r < 0) {
 		a->pcm = NULL;
-		mmx_error_set(err, r, "audio: cannot open '%s': %s", dev,
-			      snd_strerror(r));
+		mmx_private_error(err, r, "audio: cannot open '%s': %s", dev,
+				  snd_strerror(r));
 		goto fail;
 	}
 	r = set_params(a, cfg, err);
@@ -219,7 +220,7 @@ int mmx_audio_open(const struct mmx_audio_config *cfg, struct mmx_audio **out,
 		goto fail;
 	r = snd_pcm_status_malloc(&a->status);
 	if (r < 0) {
-		mmx_error_set(err, -ENOMEM, "out of memory");
+		mmx_private_error(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	a->chunk = a->fmt.period_frames;
@@ -228,7 +229,7 @@ int mmx_audio_open(const struct mmx_audio_config *cfg, struct mmx_audio **out,
 	a->out = malloc(n * sizeof(*a->out));
 	a->covered = malloc(a->chunk);
 	if (!a->mix || !a->out || !a->covered) {
-		r = mmx_error_set(err, -ENOMEM, "out of memory");
+		r = mmx_private_error(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	mmx_clock_fit_init(&a->fit, 1e9 / a->fmt.rate);

@@ -39,7 +39,7 @@
 #include <sys/wait.h>
 
 #include "mmx_decode.h"
-#include "mmx_internal.h"
+#include "mmx_error.h"
 
 #ifndef MMX_LIBEXECDIR
 #define MMX_LIBEXECDIR	"/usr/local/libexec"
@@ -795,17 +795,17 @@ static int resolve_config(struct mmx_decode_pool *p,
 		c->queue = MMX_DECODE_DEFAULT_QUEUE;
 	if (c->max_width > 65535 || c->max_height > 65535 ||
 	    c->max_input > (1u << 30))
-		return mmx_error_set(err, -EINVAL,
-				     "decoder limits too large");
+		return mmx_private_error(err, -EINVAL,
+					 "decoder limits too large");
 	if (c->user && (strlen(c->user) >= sizeof(p->user) ||
 			c->user[0] == '-'))
-		return mmx_error_set(err, -EINVAL, "bad decoder user");
+		return mmx_private_error(err, -EINVAL, "bad decoder user");
 	if (c->user)
 		strcpy(p->user, c->user);
 	c->user = NULL;
 	ret = find_path(p, c->path);
 	if (ret)
-		return mmx_error_set(err, ret, "decoder path too long");
+		return mmx_private_error(err, ret, "decoder path too long");
 	c->path = NULL;
 	/*
 	 * The worker's address space: the shared memory at its largest, the
@@ -831,7 +831,7 @@ int mmx_decode_pool_new(const struct mmx_decode_config *cfg,
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return mmx_error_set(err, -ENOMEM, "out of memory");
+		return mmx_private_error(err, -ENOMEM, "out of memory");
 	p->epfd = p->timerfd = p->eventfd = -1;
 	for (i = 0; i < MMX_DECODE_MAX_WORKERS; i++) {
 		p->slots[i].pidfd = p->slots[i].sock = -1;
@@ -847,23 +847,23 @@ int mmx_decode_pool_new(const struct mmx_decode_config *cfg,
 				    TFD_NONBLOCK | TFD_CLOEXEC);
 	p->eventfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (p->epfd < 0 || p->timerfd < 0 || p->eventfd < 0) {
-		ret = mmx_error_set(err, -errno, "decoder pool: %s",
-				    strerror(errno));
+		ret = mmx_private_error(err, -errno, "decoder pool: %s",
+					strerror(errno));
 		goto err;
 	}
 	ret = ep_add(p, p->timerfd, EV_TIMER);
 	if (!ret)
 		ret = ep_add(p, p->eventfd, EV_EVENT);
 	if (ret) {
-		mmx_error_set(err, ret, "decoder pool: epoll: %s",
-			      strerror(-ret));
+		mmx_private_error(err, ret, "decoder pool: epoll: %s",
+				  strerror(-ret));
 		goto err;
 	}
 	for (i = 0; i < p->nslots; i++) {
 		ret = slot_start(p, i);
 		if (ret) {
-			mmx_error_set(err, ret, "cannot start %s: %s",
-				      p->path, strerror(-ret));
+			mmx_private_error(err, ret, "cannot start %s: %s",
+					  p->path, strerror(-ret));
 			goto err;
 		}
 	}
@@ -885,9 +885,9 @@ int mmx_decode_pool_new(const struct mmx_decode_config *cfg,
 		pump(p, (deadline - now) / 1000000 + 1);
 	}
 	if (idle < p->nslots) {
-		ret = mmx_error_set(err, -ENOEXEC,
-				    "%s: %u of %u decoders did not start",
-				    p->path, p->nslots - idle, p->nslots);
+		ret = mmx_private_error(err, -ENOEXEC,
+					"%s: %u of %u decoders did not start",
+					p->path, p->nslots - idle, p->nslots);
 		goto err;
 	}
 	p->started = true;
