@@ -345,7 +345,23 @@ static void handle_ping(struct mmxd_server *s, struct mmxd_conn *c,
 #define CORE(t, sz, f, fn) \
 	{ .type = MMX_MSG_##t, .flags = (f), .size = (sz), .handle = fn }
 
-static const struct mmxd_request core_requests[] = {
+/*
+ * A request of service @svc (MEDIA or TIME, whose handler is
+ * mmxd_media_@fn or mmxd_time_@fn): MMX_MSG_@t with a struct @req payload
+ * (@f: FIXED, exactly that, or DATA or STREAM_DATA: data follows, as
+ * MMXD_REQ_@f says), after HELLO, in a server with media streams.
+ */
+#define MMXD_REQ_FIXED	0
+#define SERVICE(svc, pre, t, req, f, fn) \
+	{ .type = MMX_MSG_##t, \
+	  .flags = MMXD_REQ_HELLO | MMXD_REQ_MEDIA | MMXD_REQ_##f, \
+	  .size = sizeof(struct req), .serve = pre##fn, \
+	  .service = MMXD_SERVICE_##svc }
+#define MEDIA(t, req, f, fn)	SERVICE(MEDIA, mmxd_media_, t, req, f, fn)
+#define TIME(t, req, f, fn)	SERVICE(TIME, mmxd_time_, t, req, f, fn)
+
+/* The one dispatch table: the server's requests, then its services'. */
+static const struct mmxd_request requests[] = {
 	CORE(PING, 0, MMXD_REQ_BEFORE_AUTH, handle_ping),
 	CORE(AUTH, sizeof(struct mmx_proto_auth), MMXD_REQ_BEFORE_AUTH,
 	     handle_auth),
@@ -362,73 +378,33 @@ static const struct mmxd_request core_requests[] = {
 	     handle_pointer),
 	CORE(CAPTURE, sizeof(struct mmx_proto_capture), MMXD_REQ_HELLO,
 	     handle_capture),
+	/* the services': streams, then TIME (AUDIO schedules: samples follow) */
+	MEDIA(STREAM_OPEN, mmx_stream_config, FIXED, open),
+	MEDIA(STREAM_CLOSE, mmx_proto_stream_ref, FIXED, close),
+	MEDIA(STREAM_START, mmx_proto_stream_start, FIXED, start),
+	MEDIA(STREAM_VIDEO, mmx_proto_stream_video, STREAM_DATA, video),
+	MEDIA(STREAM_REPLACE, mmx_proto_stream_video, STREAM_DATA, video),
+	MEDIA(STREAM_RETRACT, mmx_proto_stream_retract, FIXED, retract),
+	MEDIA(STREAM_AUDIO, mmx_proto_stream_audio, STREAM_DATA, audio),
+	MEDIA(CLOCK_QUERY, mmx_proto_stream_ref, FIXED, clock_query),
+	TIME(CLOCK_CREATE, mmx_proto_clock_create, FIXED, clock_create),
+	TIME(CLOCK_START, mmx_proto_clock_at, FIXED, clock_run),
+	TIME(CLOCK_STOP, mmx_proto_clock_at, FIXED, clock_run),
+	TIME(CLOCK_SET_RATE, mmx_proto_clock_rate, FIXED, clock_rate),
+	TIME(CLOCK_READ, mmx_proto_clock_ref, FIXED, clock_read),
+	TIME(CLOCK_DESTROY, mmx_proto_clock_ref, FIXED, clock_read),
+	TIME(SCHEDULE_SUBMIT, mmx_schedule_request, DATA, submit),
+	TIME(SCHEDULE_REPLACE, mmx_proto_schedule_replace, DATA, submit),
+	TIME(SCHEDULE_RETRACT, mmx_proto_schedule_ref, FIXED, retract),
 };
 
-const struct mmxd_protocol mmxd_core_protocol = {
-	.requests = core_requests,
-	.n = ARRAY_SIZE(core_requests),
-};
-
-/**
- * struct mmxd_dispatch - the one dispatch table
- * @n: entries
- * @requests: the server's, then each service's
- */
-struct mmxd_dispatch {
-	unsigned int n;
-	struct mmxd_request requests[];
-};
-
-/* The services' tables, in the order they are looked up. */
-static const struct {
-	const struct mmxd_service_protocol *protocol;
-	enum mmxd_service_id id;
-} services[] = {
-	{ &mmxd_media_protocol, MMXD_SERVICE_MEDIA },
-	{ &mmxd_time_protocol, MMXD_SERVICE_TIME },
-};
-
-int mmxd_dispatch_new(struct mmxd_dispatch **out)
-{
-	unsigned int i, j, n = mmxd_core_protocol.n;
-	struct mmxd_dispatch *d;
-
-	for (i = 0; i < ARRAY_SIZE(services); i++)
-		n += services[i].protocol->n;
-	d = calloc(1, sizeof(*d) + n * sizeof(d->requests[0]));
-	*out = d;
-	if (!d)
-		return -ENOMEM;
-	for (j = 0; j < mmxd_core_protocol.n; j++)
-		d->requests[d->n++] = mmxd_core_protocol.requests[j];
-	for (i = 0; i < ARRAY_SIZE(services); i++) {
-		const struct mmxd_service_protocol *p = services[i].protocol;
-
-		for (j = 0; j < p->n; j++)
-			d->requests[d->n++] = (struct mmxd_request){
-				.type = p->requests[j].type,
-				.flags = p->requests[j].flags,
-				.size = p->requests[j].size,
-				.serve = p->requests[j].serve,
-				.service = services[i].id,
-			};
-	}
-	return 0;
-}
-
-void mmxd_dispatch_free(struct mmxd_dispatch *d)
-{
-	free(d);
-}
-
-const struct mmxd_request *mmxd_dispatch_find(const struct mmxd_dispatch *d,
-					      uint16_t type)
+const struct mmxd_request *mmxd_request_find(uint16_t type)
 {
 	unsigned int i;
 
-	for (i = 0; i < d->n; i++)
-		if (d->requests[i].type == type)
-			return &d->requests[i];
+	for (i = 0; i < ARRAY_SIZE(requests); i++)
+		if (requests[i].type == type)
+			return &requests[i];
 	return NULL;
 }
 
@@ -449,8 +425,7 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
 		 size_t len)
 {
-	const struct mmxd_request *r =
-		mmxd_dispatch_find(mmxd_server_dispatch(s), h->type);
+	const struct mmxd_request *r = mmxd_request_find(h->type);
 	const char *name = mmx_wire_type_name(h->type);
 	const char *rule;
 

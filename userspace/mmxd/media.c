@@ -695,8 +695,8 @@ static const char *check_config(const struct mmxd_media *m,
 	return NULL;
 }
 
-static void handle_open(void *svc, const struct mmxd_call *call,
-			const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_media_open(void *svc, const struct mmxd_call *call,
+		     const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_open_reply r;
@@ -823,8 +823,8 @@ static struct mstream *request_stream(struct mmxd_media *m,
 	return NULL;
 }
 
-static void handle_start(void *svc, const struct mmxd_call *call,
-			 const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_media_start(void *svc, const struct mmxd_call *call,
+		      const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_start req;
@@ -851,8 +851,8 @@ static void handle_start(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_video(void *svc, const struct mmxd_call *call,
-			 const uint8_t *payload, size_t len)
+void mmxd_media_video(void *svc, const struct mmxd_call *call,
+		      const uint8_t *payload, size_t len)
 {
 	struct mmxd_media *m = svc;
 	int replace = call->h->type == MMX_MSG_STREAM_REPLACE;
@@ -926,8 +926,8 @@ static void handle_video(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_retract(void *svc, const struct mmxd_call *call,
-			   const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_media_retract(void *svc, const struct mmxd_call *call,
+			const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_retract req;
@@ -959,8 +959,8 @@ static void handle_retract(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_audio(void *svc, const struct mmxd_call *call,
-			 const uint8_t *payload, size_t len)
+void mmxd_media_audio(void *svc, const struct mmxd_call *call,
+		      const uint8_t *payload, size_t len)
 {
 	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_audio req;
@@ -1038,8 +1038,8 @@ static void handle_audio(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_clock_query(void *svc, const struct mmxd_call *call,
-			       const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_media_clock_query(void *svc, const struct mmxd_call *call,
+			    const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_ref req;
@@ -1064,8 +1064,8 @@ static void handle_clock_query(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
-static void handle_close(void *svc, const struct mmxd_call *call,
-			 const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_media_close(void *svc, const struct mmxd_call *call,
+		      const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = svc;
 	struct mmx_proto_stream_ref req;
@@ -1077,31 +1077,6 @@ static void handle_close(void *svc, const struct mmxd_call *call,
 	stream_free(m, st, 1);
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
-
-/* The media requests: STREAM_* and CLOCK_QUERY. */
-static const struct mmxd_service_request media_requests[] = {
-	MMXD_MEDIA_REQUEST(STREAM_OPEN, struct mmx_stream_config, 0,
-			   handle_open),
-	MMXD_MEDIA_REQUEST(STREAM_CLOSE, struct mmx_proto_stream_ref, 0,
-			   handle_close),
-	MMXD_MEDIA_REQUEST(STREAM_START, struct mmx_proto_stream_start, 0,
-			   handle_start),
-	MMXD_MEDIA_REQUEST(STREAM_VIDEO, struct mmx_proto_stream_video,
-			   MMXD_REQ_STREAM_DATA, handle_video),
-	MMXD_MEDIA_REQUEST(STREAM_REPLACE, struct mmx_proto_stream_video,
-			   MMXD_REQ_STREAM_DATA, handle_video),
-	MMXD_MEDIA_REQUEST(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
-			   handle_retract),
-	MMXD_MEDIA_REQUEST(STREAM_AUDIO, struct mmx_proto_stream_audio,
-			   MMXD_REQ_STREAM_DATA, handle_audio),
-	MMXD_MEDIA_REQUEST(CLOCK_QUERY, struct mmx_proto_stream_ref, 0,
-			   handle_clock_query),
-};
-
-const struct mmxd_service_protocol mmxd_media_protocol = {
-	.requests = media_requests,
-	.n = ARRAY_SIZE(media_requests),
-};
 
 /* Completions */
 

@@ -66,8 +66,15 @@ void mmxd_media_listen(struct mmxd_media *m,
 		       const struct mmxd_media_listener *l, void *ctx);
 /* MMX_PROTO_CAP_* bits streams add to HELLO's caps. */
 uint32_t mmxd_media_caps(const struct mmxd_media *m);
-/* The STREAM_* and CLOCK_QUERY requests (served with the struct mmxd_media). */
-extern const struct mmxd_service_protocol mmxd_media_protocol;
+/*
+ * The requests of the streams (mmxd_service_handler, called with the
+ * struct mmxd_media): STREAM_OPEN, STREAM_CLOSE, STREAM_START,
+ * STREAM_VIDEO and STREAM_REPLACE, STREAM_RETRACT, STREAM_AUDIO and
+ * CLOCK_QUERY.
+ */
+mmxd_service_handler mmxd_media_open, mmxd_media_close, mmxd_media_start,
+	mmxd_media_video, mmxd_media_retract, mmxd_media_audio,
+	mmxd_media_clock_query;
 /* Does @c have an open stream (media requests may be large)? */
 int mmxd_media_conn_has_stream(const struct mmxd_media *m,
 			       const struct mmxd_conn *c);
@@ -128,8 +135,15 @@ int mmxd_time_new(struct mmxd_media *m, const struct mmxd_sink *sink,
 		  struct mmxd_time **out);
 /* Retract every pending schedule, free everything (before @m goes). */
 void mmxd_time_free(struct mmxd_time *t);
-/* The TIME requests but CLOCK_QUERY (served with the struct mmxd_time). */
-extern const struct mmxd_service_protocol mmxd_time_protocol;
+/*
+ * The TIME requests but CLOCK_QUERY (mmxd_service_handler, called with
+ * the struct mmxd_time): CLOCK_CREATE, CLOCK_START and CLOCK_STOP,
+ * CLOCK_SET_RATE, CLOCK_READ and CLOCK_DESTROY, SCHEDULE_SUBMIT and
+ * SCHEDULE_REPLACE, SCHEDULE_RETRACT.
+ */
+mmxd_service_handler mmxd_time_clock_create, mmxd_time_clock_run,
+	mmxd_time_clock_rate, mmxd_time_clock_read, mmxd_time_submit,
+	mmxd_time_retract;
 /* @c is going away: its schedules retracted, its clocks freed. */
 void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c);
 

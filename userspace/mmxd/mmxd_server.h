@@ -236,16 +236,6 @@ struct mmxd_request {
 	enum mmxd_service_id service;
 };
 
-/**
- * struct mmxd_protocol - the requests the server answers itself
- * @requests: the table
- * @n: its entries
- */
-struct mmxd_protocol {
-	const struct mmxd_request *requests;
-	unsigned int n;
-};
-
 /*
  * Reply to @h on @c: error @err (0: success) with @msg, then @a and @b
  * (@alen, @blen bytes); logged at verbosity 1 (errors) or 2 (success).
@@ -262,19 +252,12 @@ void mmxd_reply(struct mmxd_server *s, struct mmxd_conn *c,
 void *mmxd_reply_calloc(struct mmxd_server *s, struct mmxd_conn *c,
 			const struct mmx_proto_header *h, size_t size);
 
-/* HELLO, PING, AUTH and the display requests (handlers.c). */
-extern const struct mmxd_protocol mmxd_core_protocol;
-
-struct mmxd_dispatch;
 /*
- * The one dispatch table: the server's requests, then the media
- * services', in that order of precedence.
+ * @type's entry in the one dispatch table (HELLO, PING, AUTH and the
+ * display requests, answered by handlers.c; the services' requests), or
+ * NULL.
  */
-int mmxd_dispatch_new(struct mmxd_dispatch **out);
-void mmxd_dispatch_free(struct mmxd_dispatch *d);
-/* @type's entry, or NULL. */
-const struct mmxd_request *mmxd_dispatch_find(const struct mmxd_dispatch *d,
-					      uint16_t type);
+const struct mmxd_request *mmxd_request_find(uint16_t type);
 /* Answer one complete message (through its table entry). */
 void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 		 const struct mmx_proto_header *h, const uint8_t *payload,
@@ -283,7 +266,6 @@ void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
 const struct mmx_display_ops *
 mmxd_server_ops(const struct mmxd_server *s, void **ctx);
 const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s);
-const struct mmxd_dispatch *mmxd_server_dispatch(const struct mmxd_server *s);
 /* The object of service @id (NULL when the server has none). */
 void *mmxd_server_service(const struct mmxd_server *s,
 			  enum mmxd_service_id id);

@@ -5,8 +5,8 @@
  * The boundary between mmxd's server and its services (the media streams
  * and TIME), as the X server has it between its dispatcher and its
  * extensions: the server owns the connections, their framing and the one
- * dispatch table; a service gives the server a table of the requests it
- * serves (struct mmxd_service_protocol) and is called with each such
+ * dispatch table, whose entries for a service's requests name its
+ * handlers (mmxd_service_handler); a service is called with each such
  * request (struct mmxd_call). Whatever a service sends to a client, the
  * reply to a call or an event of its own, and its log lines go through the
  * event sink the server gives it (struct mmxd_sink); a service includes
@@ -107,38 +107,6 @@ enum mmxd_request_flags {
  */
 typedef void mmxd_service_handler(void *service, const struct mmxd_call *call,
 				  const uint8_t *payload, size_t len);
-
-/**
- * struct mmxd_service_request - one request type a service serves
- * @type: MMX_MSG_*
- * @flags: enum mmxd_request_flags
- * @size: the payload's bytes (with %MMXD_REQ_DATA: at least)
- * @serve: its handler
- */
-struct mmxd_service_request {
-	uint16_t type;
-	uint16_t flags;
-	uint32_t size;
-	mmxd_service_handler *serve;
-};
-
-/*
- * An entry of the media and TIME tables: MMX_MSG_@t with a struct @req
- * payload (@f: more flags, the data ones), after HELLO, in a server with
- * media streams.
- */
-#define MMXD_MEDIA_REQUEST(t, req, f, fn) \
-	{ MMX_MSG_##t, MMXD_REQ_HELLO | MMXD_REQ_MEDIA | (f), sizeof(req), fn }
-
-/**
- * struct mmxd_service_protocol - the requests of one service
- * @requests: the table
- * @n: its entries
- */
-struct mmxd_service_protocol {
-	const struct mmxd_service_request *requests;
-	unsigned int n;
-};
 
 /* Reply to @call: error @err (0: success) with @msg, then @data. */
 static inline void mmxd_call_reply(const struct mmxd_call *call, int err,

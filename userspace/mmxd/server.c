@@ -38,7 +38,6 @@ struct mmxd_server {
 	int tcp_fd;
 	struct mmxd_media *media;
 	struct mmxd_time *time;
-	struct mmxd_dispatch *dispatch;
 	struct mmxd_sink sink;
 	unsigned int next_id;
 	struct mmxd_conn **conns;
@@ -118,17 +117,11 @@ int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 		    const struct mmxd_options *opts, struct mmxd_server **out)
 {
 	struct mmxd_server *s;
-	int ret;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	ret = mmxd_dispatch_new(&s->dispatch);
-	if (ret) {
-		free(s);
-		return ret;
-	}
 	s->sink = (struct mmxd_sink){ .ops = &server_events, .ctx = s };
 	s->ops = ops;
 	s->ctx = ctx;
@@ -179,7 +172,6 @@ void mmxd_server_free(struct mmxd_server *s)
 	mmxd_time_free(s->time);
 	if (s->media)
 		mmxd_media_bind(s->media, NULL);
-	mmxd_dispatch_free(s->dispatch);
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	if (s->tcp_fd >= 0)
@@ -251,11 +243,6 @@ mmxd_server_ops(const struct mmxd_server *s, void **ctx)
 const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s)
 {
 	return &s->opts;
-}
-
-const struct mmxd_dispatch *mmxd_server_dispatch(const struct mmxd_server *s)
-{
-	return s->dispatch;
 }
 
 void *mmxd_server_service(const struct mmxd_server *s,
@@ -563,7 +550,7 @@ static size_t conn_max_request(const struct mmxd_server *s,
 			       const struct mmxd_conn *c,
 			       const struct mmx_proto_header *h)
 {
-	const struct mmxd_request *r = mmxd_dispatch_find(s->dispatch, h->type);
+	const struct mmxd_request *r = mmxd_request_find(h->type);
 
 	if (r && (r->flags & MMXD_REQ_STREAM_DATA) == MMXD_REQ_STREAM_DATA &&
 	    s->media && c->hello && mmxd_media_conn_has_stream(s->media, c))

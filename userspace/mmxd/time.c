@@ -218,8 +218,8 @@ static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
 	return n;
 }
 
-static void handle_create(void *svc, const struct mmxd_call *call,
-			  const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
+			    const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = svc;
 	struct mmxd_conn *c = call->client;
@@ -311,8 +311,8 @@ static struct tclock *lookup_clock(struct mmxd_time *t,
 	return k;
 }
 
-static void handle_start_stop(void *svc, const struct mmxd_call *call,
-			      const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_clock_run(void *svc, const struct mmxd_call *call,
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_at req;
@@ -341,8 +341,8 @@ static void handle_start_stop(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_rate(void *svc, const struct mmxd_call *call,
-			const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_clock_rate(void *svc, const struct mmxd_call *call,
+			  const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_rate req;
@@ -362,8 +362,8 @@ static void handle_rate(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL, 0);
 }
 
-static void handle_read(void *svc, const struct mmxd_call *call,
-			const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_clock_read(void *svc, const struct mmxd_call *call,
+			  const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_ref req;
@@ -657,8 +657,8 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_submit(void *svc, const struct mmxd_call *call,
-			  const uint8_t *payload, size_t len)
+void mmxd_time_submit(void *svc, const struct mmxd_call *call,
+		      const uint8_t *payload, size_t len)
 {
 	struct mmxd_time *t = svc;
 	struct mmxd_conn *c = call->client;
@@ -764,8 +764,8 @@ static void handle_submit(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_retract(void *svc, const struct mmxd_call *call,
-			   const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_retract(void *svc, const struct mmxd_call *call,
+		       const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_time *t = svc;
 	struct mmxd_conn *c = call->client;
@@ -798,34 +798,6 @@ static void handle_retract(void *svc, const struct mmxd_call *call,
 		e->state = S_GONE;
 	mmxd_call_reply(call, ret, "too late", NULL, 0);
 }
-
-/* TIME's requests but CLOCK_QUERY (media.c's). */
-static const struct mmxd_service_request time_requests[] = {
-	MMXD_MEDIA_REQUEST(CLOCK_CREATE, struct mmx_proto_clock_create, 0,
-			   handle_create),
-	MMXD_MEDIA_REQUEST(CLOCK_START, struct mmx_proto_clock_at, 0,
-			   handle_start_stop),
-	MMXD_MEDIA_REQUEST(CLOCK_STOP, struct mmx_proto_clock_at, 0,
-			   handle_start_stop),
-	MMXD_MEDIA_REQUEST(CLOCK_SET_RATE, struct mmx_proto_clock_rate, 0,
-			   handle_rate),
-	MMXD_MEDIA_REQUEST(CLOCK_READ, struct mmx_proto_clock_ref, 0,
-			   handle_read),
-	MMXD_MEDIA_REQUEST(CLOCK_DESTROY, struct mmx_proto_clock_ref, 0,
-			   handle_read),
-	/* an AUDIO request's samples follow */
-	MMXD_MEDIA_REQUEST(SCHEDULE_SUBMIT, struct mmx_schedule_request,
-			   MMXD_REQ_DATA, handle_submit),
-	MMXD_MEDIA_REQUEST(SCHEDULE_REPLACE, struct mmx_proto_schedule_replace,
-			   MMXD_REQ_DATA, handle_submit),
-	MMXD_MEDIA_REQUEST(SCHEDULE_RETRACT, struct mmx_proto_schedule_ref, 0,
-			   handle_retract),
-};
-
-const struct mmxd_service_protocol mmxd_time_protocol = {
-	.requests = time_requests,
-	.n = ARRAY_SIZE(time_requests),
-};
 
 /* A timed commit of TIME's completed. */
 static void time_sched_done(void *ctx, const struct mmxd_sched_event *ke)
