@@ -709,8 +709,8 @@ void mmxd_media_open(void *svc, const struct mmxd_call *call,
 
 	memcpy(&cfg, payload, sizeof(cfg));
 	if (stream_of_conn(m, call->client)) {
-		mmxd_call_reply(call, -EBUSY, "a stream is open already",
-			   NULL, 0);
+		mmxd_call_reply(call, -EBUSY, "a stream is open already", NULL,
+				0);
 		return;
 	}
 	why = check_config(m, &cfg, &ret);
@@ -735,7 +735,8 @@ void mmxd_media_open(void *svc, const struct mmxd_call *call,
 	if (ret) {
 		free(st);
 		mmxd_call_reply(call, ret,
-			   "no lit output with a free overlay plane", NULL, 0);
+				"no lit output with a free overlay plane", NULL,
+				0);
 		return;
 	}
 	if (cfg.x == -1 && cfg.y == -1) {
@@ -756,7 +757,8 @@ void mmxd_media_open(void *svc, const struct mmxd_call *call,
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
 			mmxd_call_reply(call, ret == -ENOMEM ? -ENOSPC : ret,
-				   "cannot create the framebuffers", NULL, 0);
+					"cannot create the framebuffers", NULL,
+					0);
 			return;
 		}
 	}
@@ -768,8 +770,9 @@ void mmxd_media_open(void *svc, const struct mmxd_call *call,
 				m->ops->fb_free(m->ctx, &st->fb[i]);
 			free(st);
 			m->audio = NULL;
-			mmxd_call_reply(call, ret, "cannot open the audio device",
-				   NULL, 0);
+			mmxd_call_reply(call, ret,
+					"cannot open the audio device", NULL,
+					0);
 			return;
 		}
 		st->audio = 1;
@@ -789,9 +792,8 @@ void mmxd_media_open(void *svc, const struct mmxd_call *call,
 	r.audio_channels = st->audio ? cfg.audio_channels : 0;
 	mmxd_sink_log(m->sink, call->client, 1,
 		      "stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
-		      st->id, cfg.width, cfg.height, st->x, st->y,
-		      st->t.crtc, st->t.plane, st->nbuf,
-		      st->audio ? ", audio" : "");
+		      st->id, cfg.width, cfg.height, st->x, st->y, st->t.crtc,
+		      st->t.plane, st->nbuf, st->audio ? ", audio" : "");
 	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
@@ -823,18 +825,14 @@ static struct mstream *request_stream(struct mmxd_media *m,
 	return NULL;
 }
 
-void mmxd_media_start(void *svc, const struct mmxd_call *call,
-		      const uint8_t *payload, size_t len __maybe_unused)
+static void stream_start(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_start *req,
+			 const uint8_t *data __maybe_unused,
+			 size_t dlen __maybe_unused)
 {
-	struct mmxd_media *m = svc;
-	struct mmx_proto_stream_start req;
-	struct mstream *st;
-
-	st = request_stream(m, call, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	if (req.pad || req.delay_ns < 0 ||
-	    req.delay_ns > 60 * 1000000000ll) {
+	if (req->pad || req->delay_ns < 0 ||
+	    req->delay_ns > 60 * 1000000000ll) {
 		mmxd_call_reply(call, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
 		return;
 	}
@@ -843,43 +841,38 @@ void mmxd_media_start(void *svc, const struct mmxd_call *call,
 		return;
 	}
 	st->started = 1;
-	st->origin_ns = m->ops->now(m->ctx) + req.delay_ns;
+	st->origin_ns = m->ops->now(m->ctx) + req->delay_ns;
 	if (st->audio)
 		st->audio_origin = m->ops->audio->written(m->ctx, m->audio) +
-			ns_to_frames(req.delay_ns, st->cfg.audio_rate);
+			ns_to_frames(req->delay_ns, st->cfg.audio_rate);
 	pump(m, st);
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-void mmxd_media_video(void *svc, const struct mmxd_call *call,
-		      const uint8_t *payload, size_t len)
+static void stream_video(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_video *req,
+			 const uint8_t *data, size_t dlen)
 {
-	struct mmxd_media *m = svc;
 	int replace = call->h->type == MMX_MSG_STREAM_REPLACE;
-	struct mmx_proto_stream_video req;
 	struct mframe *f, *old = NULL;
-	struct mstream *st;
-	size_t dlen;
 	int ret;
 
-	dlen = len - sizeof(req);
-	st = request_stream(m, call, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
+	if (req->flags || !req->id || req->expire_ns < req->pts_ns ||
 	    dlen > MMX_STREAM_MAX_CHUNK) {
 		mmxd_call_reply(call, -EINVAL,
-			   "flags 0, id non-zero, expire >= pts", NULL, 0);
+				"flags 0, id non-zero, expire >= pts", NULL, 0);
 		return;
 	}
-	old = find_frame(st, req.id);
+	old = find_frame(st, req->id);
 	if (replace && !old) {
-		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL,
+				0);
 		return;
 	}
 	if (!replace && old) {
-		mmxd_call_reply(call, -EEXIST, "frame id pending already",
-			   NULL, 0);
+		mmxd_call_reply(call, -EEXIST, "frame id pending already", NULL,
+				0);
 		return;
 	}
 	if ((!replace && st->nframes >= st->max_frames) ||
@@ -900,16 +893,17 @@ void mmxd_media_video(void *svc, const struct mmxd_call *call,
 	if (ret) {
 		free(f->jpeg);
 		free(f);
-		mmxd_call_reply(call, ret, ret == -EBUSY ? "too late" :
-			   "retract failed", NULL, 0);
+		mmxd_call_reply(call, ret,
+				ret == -EBUSY ? "too late" : "retract failed",
+				NULL, 0);
 		return;
 	}
-	memcpy(f->jpeg, payload + sizeof(req), dlen);
+	memcpy(f->jpeg, data, dlen);
 	f->len = dlen;
-	f->id = req.id;
+	f->id = req->id;
 	f->token = ++m->next_token;
-	f->pts = req.pts_ns;
-	f->expire = req.expire_ns;
+	f->pts = req->pts_ns;
+	f->expire = req->expire_ns;
 	f->state = F_WAITING;
 	f->buf = -1;
 	/* append: frames are decoded in the order they came */
@@ -926,32 +920,31 @@ void mmxd_media_video(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-void mmxd_media_retract(void *svc, const struct mmxd_call *call,
-			const uint8_t *payload, size_t len __maybe_unused)
+static void stream_retract(struct mmxd_media *m, struct mstream *st,
+			   const struct mmxd_call *call,
+			   const struct mmx_proto_stream_retract *req,
+			   const uint8_t *data __maybe_unused,
+			   size_t dlen __maybe_unused)
 {
-	struct mmxd_media *m = svc;
-	struct mmx_proto_stream_retract req;
-	struct mstream *st;
 	struct mframe *f;
 	int scheduled, ret;
 
-	st = request_stream(m, call, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	if (req.pad) {
+	if (req->pad) {
 		mmxd_call_reply(call, -EINVAL, "pad must be 0", NULL, 0);
 		return;
 	}
-	f = find_frame(st, req.id);
+	f = find_frame(st, req->id);
 	if (!f) {
-		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL,
+				0);
 		return;
 	}
 	scheduled = f->state == F_SCHEDULED;
 	ret = frame_withdraw(m, st, f, MMX_STREAM_RETRACTED);
 	if (ret) {
-		mmxd_call_reply(call, ret, ret == -EBUSY ? "too late" :
-			   "retract failed", NULL, 0);
+		mmxd_call_reply(call, ret,
+				ret == -EBUSY ? "too late" : "retract failed",
+				NULL, 0);
 		return;
 	}
 	if (!scheduled)
@@ -959,32 +952,26 @@ void mmxd_media_retract(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-void mmxd_media_audio(void *svc, const struct mmxd_call *call,
-		      const uint8_t *payload, size_t len)
+static void stream_audio(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_audio *req,
+			 const uint8_t *data, size_t dlen)
 {
-	struct mmxd_media *m = svc;
-	struct mmx_proto_stream_audio req;
-	const uint8_t *data = payload + sizeof(req);
 	struct mchunk *a, **pp;
-	struct mstream *st;
-	size_t dlen, fsize;
+	size_t fsize;
 	int ret;
 
-	dlen = len - sizeof(req);
-	st = request_stream(m, call, payload, &req, sizeof(req));
-	if (!st)
-		return;
 	if (!st->audio) {
 		mmxd_call_reply(call, -EOPNOTSUPP, "a stream without audio",
-			   NULL, 0);
+				NULL, 0);
 		return;
 	}
 	fsize = 2u * st->cfg.audio_channels;
-	if (req.flags || dlen > MMX_STREAM_MAX_CHUNK ||
+	if (req->flags || dlen > MMX_STREAM_MAX_CHUNK ||
 	    (st->cfg.audio_format == MMX_AUDIO_S16LE && dlen % fsize)) {
 		mmxd_call_reply(call, -EINVAL,
-			   "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
-			   NULL, 0);
+				"flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
+				NULL, 0);
 		return;
 	}
 	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
@@ -995,7 +982,7 @@ void mmxd_media_audio(void *svc, const struct mmxd_call *call,
 	if (!a)
 		return;
 	a->token = ++m->next_token;
-	a->pts = req.pts_ns;
+	a->pts = req->pts_ns;
 	if (st->cfg.audio_format == MMX_AUDIO_S16LE) {
 		a->frames = dlen / fsize;
 		a->pcm = malloc(dlen);
@@ -1038,17 +1025,15 @@ void mmxd_media_audio(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-void mmxd_media_clock_query(void *svc, const struct mmxd_call *call,
-			    const uint8_t *payload, size_t len __maybe_unused)
+static void stream_clock_query(struct mmxd_media *m, struct mstream *st,
+			       const struct mmxd_call *call,
+			       const struct mmx_proto_stream_ref *req
+			       __maybe_unused,
+			       const uint8_t *data __maybe_unused,
+			       size_t dlen __maybe_unused)
 {
-	struct mmxd_media *m = svc;
-	struct mmx_proto_stream_ref req;
 	struct mmx_stream_clock r;
-	struct mstream *st;
 
-	st = request_stream(m, call, payload, &req, sizeof(req));
-	if (!st)
-		return;
 	memset(&r, 0, sizeof(r));
 	r.mono_ns = m->ops->now(m->ctx);
 	r.running = (uint32_t)st->started;
@@ -1064,19 +1049,41 @@ void mmxd_media_clock_query(void *svc, const struct mmxd_call *call,
 	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
-void mmxd_media_close(void *svc, const struct mmxd_call *call,
-		      const uint8_t *payload, size_t len __maybe_unused)
+static void stream_close(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_ref *req __maybe_unused,
+			 const uint8_t *data __maybe_unused,
+			 size_t dlen __maybe_unused)
 {
-	struct mmxd_media *m = svc;
-	struct mmx_proto_stream_ref req;
-	struct mstream *st;
-
-	st = request_stream(m, call, payload, &req, sizeof(req));
-	if (!st)
-		return;
 	stream_free(m, st, 1);
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
+
+/*
+ * STREAM_REQUEST(fn, req) makes the handler mmxd_media_@fn of a request
+ * on the caller's stream: it finds the stream the request names (else
+ * replies -ENOENT) and calls stream_@fn() with it, the request's fixed
+ * part (a struct @req) and the data after it.
+ */
+#define STREAM_REQUEST(fn, req_type)					\
+void mmxd_media_##fn(void *svc, const struct mmxd_call *call,		\
+		     const uint8_t *payload, size_t len)		\
+{									\
+	req_type req;							\
+	struct mstream *st;						\
+									\
+	st = request_stream(svc, call, payload, &req, sizeof(req));	\
+	if (st)								\
+		stream_##fn(svc, st, call, &req, payload + sizeof(req),	\
+			    len - sizeof(req));				\
+}
+
+STREAM_REQUEST(start, struct mmx_proto_stream_start)
+STREAM_REQUEST(video, struct mmx_proto_stream_video)
+STREAM_REQUEST(retract, struct mmx_proto_stream_retract)
+STREAM_REQUEST(audio, struct mmx_proto_stream_audio)
+STREAM_REQUEST(clock_query, struct mmx_proto_stream_ref)
+STREAM_REQUEST(close, struct mmx_proto_stream_ref)
 
 /* Completions */
 

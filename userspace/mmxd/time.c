@@ -296,9 +296,10 @@ void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
 
 err_free:
 	clock_free(t, k);
-	mmxd_call_reply(call, ret, ret == -EINVAL ? "bad clock kind or target" :
-		   ret == -ENOENT ? "no such stream or output" :
-		   "cannot make the clock", NULL, 0);
+	mmxd_call_reply(call, ret,
+			ret == -EINVAL ? "bad clock kind or target" :
+			ret == -ENOENT ? "no such stream or output" :
+			"cannot make the clock", NULL, 0);
 }
 
 static struct tclock *lookup_clock(struct mmxd_time *t,
@@ -328,7 +329,7 @@ void mmxd_time_clock_run(void *svc, const struct mmxd_call *call,
 	at = (req.flags & MMX_PROTO_CLOCK_NOW) ? now : req.mono_ns;
 	if (at < now - TIME_MAX_AWAY_NS || at > now + TIME_MAX_AWAY_NS) {
 		mmxd_call_reply(call, -EINVAL, "time more than 60 s away", NULL,
-			   0);
+				0);
 		return;
 	}
 	k = lookup_clock(t, call, req.clock);
@@ -338,7 +339,8 @@ void mmxd_time_clock_run(void *svc, const struct mmxd_call *call,
 		ret = mmx_clock_start_at(k->clock, at);
 	else
 		ret = mmx_clock_stop_at(k->clock, at);
-	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL, 0);
+	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL,
+			0);
 }
 
 void mmxd_time_clock_rate(void *svc, const struct mmxd_call *call,
@@ -359,7 +361,8 @@ void mmxd_time_clock_rate(void *svc, const struct mmxd_call *call,
 	if (!k)
 		return;
 	ret = mmx_clock_set_rate_at(k->clock, now_ns(t), req.num, req.den);
-	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL, 0);
+	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL,
+			0);
 }
 
 void mmxd_time_clock_read(void *svc, const struct mmxd_call *call,
@@ -393,7 +396,7 @@ void mmxd_time_clock_read(void *svc, const struct mmxd_call *call,
 	ret = mmx_clock_query_at(k->clock, now_ns(t), &st);
 	if (ret) {
 		mmxd_call_reply(call, ret, "the clock's source cannot be read",
-			   NULL, 0);
+				NULL, 0);
 		return;
 	}
 	memset(&r, 0, sizeof(r));
@@ -508,9 +511,9 @@ static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
 	return 0;
 }
 
-static void sched_event(struct mmxd_time *t, struct mmxd_conn *c, uint64_t id, uint32_t clock,
-			uint32_t status, int32_t error, int64_t present,
-			uint64_t sequence)
+static void sched_event(struct mmxd_time *t, struct mmxd_conn *c, uint64_t id,
+			uint32_t clock, uint32_t status, int32_t error,
+			int64_t present, uint64_t sequence)
 {
 	struct mmx_schedule_event ev;
 	struct mmx_clock_state st;
@@ -603,7 +606,8 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 	ops = mmxd_media_backend(t->m, &ctx);
 	if (dlen % (2u * p->channels)) {
 		free(e);
-		mmxd_call_reply(call, -EINVAL, "not whole S16LE frames", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "not whole S16LE frames", NULL,
+				0);
 		return;
 	}
 	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
@@ -611,8 +615,8 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
 	if (ret) {
 		free(e);
-		mmxd_call_reply(call, ret, "the audio device does not run", NULL,
-			   0);
+		mmxd_call_reply(call, ret, "the audio device does not run",
+				NULL, 0);
 		return;
 	}
 	if (old) {
@@ -622,8 +626,8 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 			mmxd_call_reply(call, ret, "too late", NULL, 0);
 			return;
 		}
-		sched_event(t, c, old->id, old->clock, MMX_TIME_REPLACED, 0,
-			    0, 0);
+		sched_event(t, c, old->id, old->clock, MMX_TIME_REPLACED, 0, 0,
+			    0);
 		sched_unlink(t, old);
 	}
 	e->exec = p->exec;
@@ -632,8 +636,7 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf)) {
 		free(e);
 		mmxd_call_reply(call, 0, "", NULL, 0);
-		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
-			    0);
+		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0, 0);
 		return;
 	}
 	pcm = malloc(dlen);
@@ -649,7 +652,7 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 	if (ret) {
 		free(e);
 		mmxd_call_reply(call, ret, "the audio device refused it", NULL,
-			   0);
+				0);
 		return;
 	}
 	e->next = t->scheds;
@@ -685,14 +688,15 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 		dlen = len - sizeof(req);
 		old = sched_find(t, c, req.old_id);
 		if (!old) {
-			mmxd_call_reply(call, -ENOENT, "no such pending schedule",
-				   NULL, 0);
+			mmxd_call_reply(call, -ENOENT,
+					"no such pending schedule", NULL, 0);
 			return;
 		}
 	}
 	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
-		mmxd_call_reply(call, -EINVAL, dlen ? "data with a display request"
-			   : "an audio request without samples", NULL, 0);
+		mmxd_call_reply(call, -EINVAL,
+				dlen ? "data with a display request" :
+				"an audio request without samples", NULL, 0);
 		return;
 	}
 	ret = plan_request(t, c, r, &p, &msg);
@@ -702,7 +706,7 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 	}
 	if (old && old->kind != r->kind) {
 		mmxd_call_reply(call, -EINVAL, "replace by another kind", NULL,
-			   0);
+				0);
 		return;
 	}
 	e = sched_find(t, c, r->id);
@@ -712,7 +716,7 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 	}
 	if (!old && scheds_of(t, c) >= MMXD_TIME_MAX_PENDING) {
 		mmxd_call_reply(call, -ENOSPC, "too many pending schedules",
-			   NULL, 0);
+				NULL, 0);
 		return;
 	}
 	e = sched_new(t, c, r);
@@ -740,8 +744,7 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 		}
 		free(e);
 		mmxd_call_reply(call, 0, "", NULL, 0);
-		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
-			    0);
+		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0, 0);
 		return;
 	}
 	if (old)
@@ -753,8 +756,9 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 				    p.exec, p.expire, e->token, &e->ksched);
 	if (ret) {
 		free(e);
-		mmxd_call_reply(call, ret, ret == -EBUSY ? "too late" :
-			   "the kernel refused the commit", NULL, 0);
+		mmxd_call_reply(call, ret,
+				ret == -EBUSY ? "too late" :
+				"the kernel refused the commit", NULL, 0);
 		return;
 	}
 	if (old)
@@ -780,15 +784,15 @@ void mmxd_time_retract(void *svc, const struct mmxd_call *call,
 	e = sched_find(t, c, req.id);
 	if (!e) {
 		mmxd_call_reply(call, -ENOENT, "no such pending schedule", NULL,
-			   0);
+				0);
 		return;
 	}
 	if (e->kind == MMX_SCHEDULE_KIND_AUDIO) {
 		ret = audio_cancel(t, e);
 		mmxd_call_reply(call, ret, "too late", NULL, 0);
 		if (!ret) {
-			sched_event(t, c, e->id, e->clock,
-				    MMX_TIME_RETRACTED, 0, 0, 0);
+			sched_event(t, c, e->id, e->clock, MMX_TIME_RETRACTED,
+				    0, 0, 0);
 			sched_unlink(t, e);
 		}
 		return;
@@ -854,8 +858,8 @@ static void time_audio_done(void *ctx, uint64_t token,
 	if (!e)
 		return;
 	/* present: when its first frame was due */
-	sched_event(t, e->conn, e->id, e->clock, MMX_TIME_PRESENTED, 0,
-		    e->exec, 0);
+	sched_event(t, e->conn, e->id, e->clock, MMX_TIME_PRESENTED, 0, e->exec,
+		    0);
 	sched_unlink(t, e);
 }
 
