@@ -40,29 +40,32 @@ struct stream_src {
 	uint32_t stream;
 };
 
+/*
+ * What a clock and a schedule have in common: a client's object, found by
+ * its id on a list of TIME's, until retired (a schedule retracted or
+ * replaced, whose event is to come, is no longer found by its id).
+ */
+struct titem {
+	struct titem *next;
+	struct mmxd_conn *conn;
+	uint64_t id;
+	int retired;
+};
+
 struct tclock {
-	struct tclock *next;
-	const struct mmxd_conn *conn;
-	uint32_t id;
+	struct titem item;
 	uint32_t kind;
 	struct mmx_clock *clock;
 	void *vblank;		/* the backend's handle (VBLANK) */
 	struct stream_src *ss;	/* AUDIO */
 };
 
-enum tsched_state {
-	S_PENDING,	/* submitted: retract and replace may succeed */
-	S_GONE,		/* retracted or replaced: its event is to come */
-};
-
+/* A schedule: pending (retract and replace may succeed) until retired. */
 struct tsched {
-	struct tsched *next;
-	struct mmxd_conn *conn;
-	uint64_t id;
+	struct titem item;
 	uint64_t token;
 	uint64_t ksched;
 	uint32_t clock;
-	enum tsched_state state;
 	uint32_t kind;		/* MMX_SCHEDULE_KIND_* */
 	uint32_t stream;
 	int64_t exec;		/* AUDIO: CLOCK_MONOTONIC of begin */
@@ -72,11 +75,50 @@ struct tsched {
 struct mmxd_time {
 	struct mmxd_media *m;
 	const struct mmxd_sink *sink;	/* the server's */
-	struct tclock *clocks;
-	struct tsched *scheds;
+	struct titem *clocks;	/* struct tclock */
+	struct titem *scheds;	/* struct tsched */
 	uint32_t next_clock;
 	uint64_t next_token;
 };
+
+#define to_clock(it)	((struct tclock *)(it))
+#define to_sched(it)	((struct tsched *)(it))
+_Static_assert(offsetof(struct tclock, item) == 0 &&
+	       offsetof(struct tsched, item) == 0, "items first");
+
+/* @c's item @id on @list, not retired, or NULL. */
+static struct titem *item_find(struct titem *list, const struct mmxd_conn *c,
+			       uint64_t id)
+{
+	for (; list; list = list->next)
+		if (list->conn == c && list->id == id && !list->retired)
+			return list;
+	return NULL;
+}
+
+/* How many items of @c are on @list (retired ones too). */
+static unsigned int items_of(const struct titem *list,
+			     const struct mmxd_conn *c)
+{
+	unsigned int n = 0;
+
+	for (; list; list = list->next)
+		n += list->conn == c;
+	return n;
+}
+
+static void item_push(struct titem **list, struct titem *it)
+{
+	it->next = *list;
+	*list = it;
+}
+
+static void item_unlink(struct titem **list, struct titem *it)
+{
+	while (*list != it)
+		list = &(*list)->next;
+	*list = it->next;
+}
 
 static const struct mmxd_media_listener time_listener;
 
@@ -112,22 +154,22 @@ static void clock_free(struct mmxd_time *t, struct tclock *k)
 static void scheds_drop(struct mmxd_time *t, const struct mmxd_conn *c)
 {
 	const struct mmxd_media_ops *ops;
-	struct tsched **pp = &t->scheds;
+	struct titem **pp = &t->scheds;
 	void *ctx;
 
 	ops = mmxd_media_backend(t->m, &ctx);
 	while (*pp) {
-		struct tsched *e = *pp;
+		struct tsched *e = to_sched(*pp);
 
-		if (c && e->conn != c) {
-			pp = &e->next;
+		if (c && e->item.conn != c) {
+			pp = &e->item.next;
 			continue;
 		}
 		/* -EBUSY: executing; its event finds nothing */
-		if (e->state == S_PENDING &&
+		if (!e->item.retired &&
 		    e->kind == MMX_SCHEDULE_KIND_DISPLAY) {
 			ops->retract(ctx, e->ksched);
-		} else if (e->state == S_PENDING) {
+		} else if (!e->item.retired) {
 			uint32_t ch;
 			void *dev;
 
@@ -135,24 +177,24 @@ static void scheds_drop(struct mmxd_time *t, const struct mmxd_conn *c)
 						     &ch, &dev))
 				ops->audio->cancel(ctx, dev, e->token);
 		}
-		*pp = e->next;
+		*pp = e->item.next;
 		free(e);
 	}
 }
 
 void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c)
 {
-	struct tclock **pp = &t->clocks;
+	struct titem **pp = &t->clocks;
 
 	scheds_drop(t, c);
 	while (*pp) {
-		struct tclock *k = *pp;
+		struct tclock *k = to_clock(*pp);
 
-		if (k->conn != c) {
-			pp = &k->next;
+		if (k->item.conn != c) {
+			pp = &k->item.next;
 			continue;
 		}
-		*pp = k->next;
+		*pp = k->item.next;
 		clock_free(t, k);
 	}
 }
@@ -164,9 +206,9 @@ void mmxd_time_free(struct mmxd_time *t)
 	mmxd_media_listen(t->m, NULL, NULL);
 	scheds_drop(t, NULL);
 	while (t->clocks) {
-		struct tclock *k = t->clocks;
+		struct tclock *k = to_clock(t->clocks);
 
-		t->clocks = k->next;
+		t->clocks = k->item.next;
 		clock_free(t, k);
 	}
 	free(t);
@@ -200,22 +242,7 @@ static int ss_to_monotonic(void *ctx, int64_t src_ns, int64_t *mono_ns)
 static struct tclock *clock_find(struct mmxd_time *t,
 				 const struct mmxd_conn *c, uint32_t id)
 {
-	struct tclock *k;
-
-	for (k = t->clocks; k; k = k->next)
-		if (k->conn == c && k->id == id)
-			return k;
-	return NULL;
-}
-
-static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
-{
-	unsigned int n = 0;
-	struct tclock *k;
-
-	for (k = t->clocks; k; k = k->next)
-		n += k->conn == c;
-	return n;
+	return to_clock(item_find(t->clocks, c, id));
 }
 
 void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
@@ -233,14 +260,14 @@ void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
 
 	ops = mmxd_media_backend(t->m, &ctx);
 	memcpy(&req, payload, sizeof(req));
-	if (clocks_of(t, c) >= MMXD_TIME_MAX_CLOCKS) {
+	if (items_of(t->clocks, c) >= MMXD_TIME_MAX_CLOCKS) {
 		mmxd_call_reply(call, -ENOSPC, "too many clocks", NULL, 0);
 		return;
 	}
 	k = mmxd_call_calloc(call, sizeof(*k));
 	if (!k)
 		return;
-	k->conn = c;
+	k->item.conn = c;
 	k->kind = req.kind;
 	switch (req.kind) {
 	case MMX_REMOTE_CLOCK_MONOTONIC:
@@ -284,13 +311,12 @@ void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
 	ret = mmx_clock_new(&src, &k->clock);
 	if (ret)
 		goto err_free;
-	do {
-		k->id = ++t->next_clock;
-	} while (!k->id || clock_find(t, c, k->id));
-	k->next = t->clocks;
-	t->clocks = k;
 	memset(&r, 0, sizeof(r));
-	r.clock = k->id;
+	do {
+		r.clock = ++t->next_clock;
+	} while (!r.clock || clock_find(t, c, r.clock));
+	k->item.id = r.clock;
+	item_push(&t->clocks, &k->item);
 	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 	return;
 
@@ -300,6 +326,13 @@ err_free:
 			ret == -EINVAL ? "bad clock kind or target" :
 			ret == -ENOENT ? "no such stream or output" :
 			"cannot make the clock", NULL, 0);
+}
+
+/* The reply to a clock operation: @ret is the source's error, or 0. */
+static void reply_clock(const struct mmxd_call *call, int ret)
+{
+	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL,
+			0);
 }
 
 static struct tclock *lookup_clock(struct mmxd_time *t,
@@ -339,8 +372,7 @@ void mmxd_time_clock_run(void *svc, const struct mmxd_call *call,
 		ret = mmx_clock_start_at(k->clock, at);
 	else
 		ret = mmx_clock_stop_at(k->clock, at);
-	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL,
-			0);
+	reply_clock(call, ret);
 }
 
 void mmxd_time_clock_rate(void *svc, const struct mmxd_call *call,
@@ -361,8 +393,7 @@ void mmxd_time_clock_rate(void *svc, const struct mmxd_call *call,
 	if (!k)
 		return;
 	ret = mmx_clock_set_rate_at(k->clock, now_ns(t), req.num, req.den);
-	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL,
-			0);
+	reply_clock(call, ret);
 }
 
 void mmxd_time_clock_read(void *svc, const struct mmxd_call *call,
@@ -384,19 +415,14 @@ void mmxd_time_clock_read(void *svc, const struct mmxd_call *call,
 	if (!k)
 		return;
 	if (call->h->type == MMX_MSG_CLOCK_DESTROY) {
-		struct tclock **pp;
-
-		for (pp = &t->clocks; *pp != k; pp = &(*pp)->next)
-			;
-		*pp = k->next;
+		item_unlink(&t->clocks, &k->item);
 		clock_free(t, k);
 		mmxd_call_reply(call, 0, "", NULL, 0);
 		return;
 	}
 	ret = mmx_clock_query_at(k->clock, now_ns(t), &st);
 	if (ret) {
-		mmxd_call_reply(call, ret, "the clock's source cannot be read",
-				NULL, 0);
+		reply_clock(call, ret);
 		return;
 	}
 	memset(&r, 0, sizeof(r));
@@ -411,25 +437,11 @@ void mmxd_time_clock_read(void *svc, const struct mmxd_call *call,
 
 /* Schedules */
 
+/* @c's pending schedule @id, or NULL. */
 static struct tsched *sched_find(struct mmxd_time *t,
 				 const struct mmxd_conn *c, uint64_t id)
 {
-	struct tsched *e;
-
-	for (e = t->scheds; e; e = e->next)
-		if (e->conn == c && e->id == id && e->state == S_PENDING)
-			return e;
-	return NULL;
-}
-
-static unsigned int scheds_of(struct mmxd_time *t, const struct mmxd_conn *c)
-{
-	unsigned int n = 0;
-	struct tsched *e;
-
-	for (e = t->scheds; e; e = e->next)
-		n += e->conn == c;
-	return n;
+	return to_sched(item_find(t->scheds, c, id));
 }
 
 /*
@@ -532,11 +544,7 @@ static void sched_event(struct mmxd_time *t, struct mmxd_conn *c, uint64_t id,
 
 static void sched_unlink(struct mmxd_time *t, struct tsched *e)
 {
-	struct tsched **pp;
-
-	for (pp = &t->scheds; *pp != e; pp = &(*pp)->next)
-		;
-	*pp = e->next;
+	item_unlink(&t->scheds, &e->item);
 	free(e);
 }
 
@@ -547,8 +555,8 @@ static struct tsched *sched_new(struct mmxd_time *t, struct mmxd_conn *c,
 
 	if (!e)
 		return NULL;
-	e->conn = c;
-	e->id = r->id;
+	e->item.conn = c;
+	e->item.id = r->id;
 	e->clock = r->clock;
 	e->token = MMXD_TIME_TOKEN | ++t->next_token;
 	e->kind = r->kind;
@@ -626,7 +634,7 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 			mmxd_call_reply(call, ret, "too late", NULL, 0);
 			return;
 		}
-		sched_event(t, c, old->id, old->clock, MMX_TIME_REPLACED, 0, 0,
+		sched_event(t, c, old->item.id, old->clock, MMX_TIME_REPLACED, 0, 0,
 			    0);
 		sched_unlink(t, old);
 	}
@@ -655,8 +663,7 @@ static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
 				0);
 		return;
 	}
-	e->next = t->scheds;
-	t->scheds = e;
+	item_push(&t->scheds, &e->item);
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
@@ -714,7 +721,7 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 		mmxd_call_reply(call, -EEXIST, "id already pending", NULL, 0);
 		return;
 	}
-	if (!old && scheds_of(t, c) >= MMXD_TIME_MAX_PENDING) {
+	if (!old && items_of(t->scheds, c) >= MMXD_TIME_MAX_PENDING) {
 		mmxd_call_reply(call, -ENOSPC, "too many pending schedules",
 				NULL, 0);
 		return;
@@ -738,7 +745,7 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 				return;
 			}
 			/* its RETRACTED finds nothing: it is REPLACED */
-			sched_event(t, c, old->id, old->clock,
+			sched_event(t, c, old->item.id, old->clock,
 				    MMX_TIME_REPLACED, 0, 0, 0);
 			sched_unlink(t, old);
 		}
@@ -762,9 +769,8 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 		return;
 	}
 	if (old)
-		old->state = S_GONE;
-	e->next = t->scheds;
-	t->scheds = e;
+		old->item.retired = 1;
+	item_push(&t->scheds, &e->item);
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
@@ -791,7 +797,7 @@ void mmxd_time_retract(void *svc, const struct mmxd_call *call,
 		ret = audio_cancel(t, e);
 		mmxd_call_reply(call, ret, "too late", NULL, 0);
 		if (!ret) {
-			sched_event(t, c, e->id, e->clock, MMX_TIME_RETRACTED,
+			sched_event(t, c, e->item.id, e->clock, MMX_TIME_RETRACTED,
 				    0, 0, 0);
 			sched_unlink(t, e);
 		}
@@ -799,7 +805,7 @@ void mmxd_time_retract(void *svc, const struct mmxd_call *call,
 	}
 	ret = ops->retract(ctx, e->ksched);
 	if (!ret)
-		e->state = S_GONE;
+		e->item.retired = 1;
 	mmxd_call_reply(call, ret, "too late", NULL, 0);
 }
 
@@ -807,15 +813,16 @@ void mmxd_time_retract(void *svc, const struct mmxd_call *call,
 static void time_sched_done(void *ctx, const struct mmxd_sched_event *ke)
 {
 	struct mmxd_time *t = ctx;
-	struct tsched **pp, *e;
+	struct tsched *e = NULL;
+	struct titem *it;
 	uint32_t status;
 	int64_t present = 0;
 	uint64_t seq = 0;
 
-	for (pp = &t->scheds; *pp; pp = &(*pp)->next)
-		if ((*pp)->token == ke->user && (*pp)->ksched == ke->sched)
-			break;
-	e = *pp;
+	for (it = t->scheds; it && !e; it = it->next)
+		if (to_sched(it)->token == ke->user &&
+		    to_sched(it)->ksched == ke->sched)
+			e = to_sched(it);
 	if (!e)
 		return;
 	switch (ke->status) {
@@ -839,10 +846,9 @@ static void time_sched_done(void *ctx, const struct mmxd_sched_event *ke)
 		status = MMX_TIME_FAILED;
 		break;
 	}
-	sched_event(t, e->conn, e->id, e->clock, status,
+	sched_event(t, e->item.conn, e->item.id, e->clock, status,
 		    status == MMX_TIME_FAILED ? ke->error : 0, present, seq);
-	*pp = e->next;
-	free(e);
+	sched_unlink(t, e);
 }
 
 /* A play of TIME's finished (when does not matter: it began at exec). */
@@ -850,15 +856,17 @@ static void time_audio_done(void *ctx, uint64_t token,
 			    int64_t end_ns __maybe_unused)
 {
 	struct mmxd_time *t = ctx;
-	struct tsched *e;
+	struct tsched *e = NULL;
+	struct titem *it;
 
-	for (e = t->scheds; e; e = e->next)
-		if (e->token == token && e->kind == MMX_SCHEDULE_KIND_AUDIO)
-			break;
+	for (it = t->scheds; it && !e; it = it->next)
+		if (to_sched(it)->token == token &&
+		    to_sched(it)->kind == MMX_SCHEDULE_KIND_AUDIO)
+			e = to_sched(it);
 	if (!e)
 		return;
 	/* present: when its first frame was due */
-	sched_event(t, e->conn, e->id, e->clock, MMX_TIME_PRESENTED, 0, e->exec,
+	sched_event(t, e->item.conn, e->item.id, e->clock, MMX_TIME_PRESENTED, 0, e->exec,
 		    0);
 	sched_unlink(t, e);
 }
@@ -867,14 +875,16 @@ static void time_audio_done(void *ctx, uint64_t token,
 static void time_stream_gone(void *ctx, uint32_t stream, int notify)
 {
 	struct mmxd_time *t = ctx;
-	struct tsched *e = t->scheds, *next;
+	struct titem *it, *next;
 
-	for (; e; e = next) {
-		next = e->next;
+	for (it = t->scheds; it; it = next) {
+		struct tsched *e = to_sched(it);
+
+		next = it->next;
 		if (e->kind != MMX_SCHEDULE_KIND_AUDIO || e->stream != stream)
 			continue;
 		if (notify)
-			sched_event(t, e->conn, e->id, e->clock,
+			sched_event(t, e->item.conn, e->item.id, e->clock,
 				    MMX_TIME_FAILED, -ENOENT, 0, 0);
 		sched_unlink(t, e);
 	}
