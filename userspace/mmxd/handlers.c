@@ -421,61 +421,82 @@ static const char *size_refused(const struct mmxd_request *r, size_t len)
 	return len == r->size ? NULL : "not";
 }
 
-void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
-		 const struct mmx_proto_header *h, const uint8_t *payload,
-		 size_t len)
+/*
+ * Does @c's request @h (@r: its table entry, or NULL) break a rule of the
+ * table or of the connection? 1 after the error reply, else 0.
+ */
+static int request_refused(struct mmxd_server *s, struct mmxd_conn *c,
+			   const struct mmx_proto_header *h,
+			   const struct mmxd_request *r, size_t len)
 {
-	const struct mmxd_request *r = mmxd_request_find(h->type);
 	const char *name = mmx_wire_type_name(h->type);
 	const char *rule;
 
 	if (h->flags) {
 		reply_error(s, c, h, -EINVAL, "header flags 0x%x must be 0",
 			    h->flags);
-		return;
+		return 1;
 	}
 	if (c->tcp && !c->authed &&
 	    !(r && (r->flags & MMXD_REQ_BEFORE_AUTH))) {
 		/* nothing but PING before the cookie: close */
 		reply_error(s, c, h, -EACCES, "%s before AUTH", name);
 		c->closing = 1;
-		return;
+		return 1;
 	}
 	if (!r) {
 		reply_error(s, c, h, -ENOSYS,
 			    "request type 0x%04x (%s) not implemented",
 			    h->type, name);
-		return;
+		return 1;
 	}
 	if ((r->flags & MMXD_REQ_MEDIA) && !mmxd_server_media(s)) {
 		reply_error(s, c, h, -ENOSYS,
 			    "%s: no media streams in this server", name);
-		return;
+		return 1;
 	}
 	if ((r->flags & MMXD_REQ_HELLO) && !c->hello) {
 		reply_error(s, c, h, -EPROTO, "%s before HELLO", name);
-		return;
+		return 1;
 	}
 	if ((r->flags & MMXD_REQ_BEFORE_HELLO) && c->hello) {
 		reply_error(s, c, h, -EPROTO, "%s after HELLO", name);
-		return;
+		return 1;
 	}
 	rule = size_refused(r, len);
 	if (rule) {
 		reply_error(s, c, h, -EINVAL, "%s payload is %zu bytes, %s %u",
 			    name, len, rule, r->size);
-		return;
+		return 1;
 	}
-	if (r->serve) {
-		const struct mmxd_call call = {
-			.sink = mmxd_server_sink(s),
-			.client = c,
-			.h = h,
-		};
+	return 0;
+}
 
-		r->serve(mmxd_server_service(s, r->service), &call, payload,
-			 len);
+/* Hand @c's request @h to the service of its entry @r. */
+static void call_service(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const struct mmxd_request *r, const uint8_t *payload,
+			 size_t len)
+{
+	const struct mmxd_call call = {
+		.sink = mmxd_server_sink(s),
+		.client = c,
+		.h = h,
+	};
+
+	r->serve(mmxd_server_service(s, r->service), &call, payload, len);
+}
+
+void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
+		 const struct mmx_proto_header *h, const uint8_t *payload,
+		 size_t len)
+{
+	const struct mmxd_request *r = mmxd_request_find(h->type);
+
+	if (request_refused(s, c, h, r, len))
 		return;
-	}
-	r->handle(s, c, h, payload, len);
+	if (r->serve)
+		call_service(s, c, h, r, payload, len);
+	else
+		r->handle(s, c, h, payload, len);
 }

@@ -422,7 +422,7 @@ static int has_room(struct mmxd_server *s)
 	return mmxd_server_nlive(s) < s->opts.max_clients;
 }
 
-/* A connection for @fd (made non-blocking), not added yet; -errno: fd closed. */
+/* A connection for @fd (made non-blocking), not added yet (errors close @fd). */
 static int conn_new(struct mmxd_server *s, int fd, int tcp,
 		    struct mmxd_conn **out)
 {
