@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <grp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,33 +108,33 @@ static int write_pidfile(const char *path)
 /**
  * struct mmxd_args - what the command line asks for
  * @device: --device, or NULL: the first KMS device with connectors
+ * @light: light the outputs at startup (not --no-light-up)
  * @sock_path: --socket, $MMX_SOCKET or the default
+ * @group: --group, (gid_t)-1: none given
  * @pidfile: --pidfile, or NULL
  * @listen_tcp: --listen's HOST:PORT, or NULL
- * @auth_file: --auth-file
- * @audio_device: --audio-device, or NULL: "default"
  * @listen_any: --listen-any
+ * @auth_file: --auth-file
  * @streams: media streams (not --no-streams)
- * @audio: stream audio (not --no-audio)
- * @light: light the outputs at startup (not --no-light-up)
  * @decoders: --decoders, 0: the CPUs
- * @group: --group, (gid_t)-1: none given
+ * @audio: stream audio (not --no-audio)
+ * @audio_device: --audio-device, or NULL: "default"
  * @opts: the server's options (--max-clients, --verbose, then what the
  *	setup learns)
  */
 struct mmxd_args {
 	const char *device;
+	int light;
 	const char *sock_path;
+	gid_t group;
 	const char *pidfile;
 	const char *listen_tcp;
-	const char *auth_file;
-	const char *audio_device;
 	int listen_any;
+	const char *auth_file;
 	int streams;
-	int audio;
-	int light;
 	unsigned int decoders;
-	gid_t group;
+	int audio;
+	const char *audio_device;
 	struct mmxd_options opts;
 };
 
@@ -215,46 +216,58 @@ static int parse_checked(struct mmxd_args *a, int opt, const char *arg)
 	return 2;
 }
 
+/**
+ * struct arg_option - an option that keeps its argument or sets a flag
+ * @opt: its getopt value
+ * @field: where, in struct mmxd_args
+ * @value: the flag's value (an int field), or -1: the argument (a string
+ *	field)
+ */
+struct arg_option {
+	int opt;
+	size_t field;
+	int value;
+};
+
+#define ARG_STRING(opt, f)	{ opt, offsetof(struct mmxd_args, f), -1 }
+#define ARG_FLAG(opt, f, v)	{ opt, offsetof(struct mmxd_args, f), v }
+
+static const struct arg_option arg_options[] = {
+	ARG_STRING('d', device),
+	ARG_STRING('s', sock_path),
+	ARG_STRING('p', pidfile),
+	ARG_STRING('a', auth_file),
+	ARG_STRING('P', audio_device),
+	ARG_FLAG('L', light, 0),
+	ARG_FLAG('A', listen_any, 1),
+	ARG_FLAG('S', streams, 0),
+	ARG_FLAG('N', audio, 0),
+};
+
 /* One option: 0 to go on, else the exit status (-1: not handled here). */
 static int parse_option(struct mmxd_args *a, int opt, const char *arg)
 {
-	switch (opt) {
-	case 'd':
-		a->device = arg;
-		break;
-	case 's':
-		a->sock_path = arg;
-		break;
-	case 'p':
-		a->pidfile = arg;
-		break;
-	case 'a':
-		a->auth_file = arg;
-		break;
-	case 'P':
-		a->audio_device = arg;
-		break;
-	case 'f':
-		break;
-	case 'L':
-		a->light = 0;
-		break;
-	case 'A':
-		a->listen_any = 1;
-		break;
-	case 'S':
-		a->streams = 0;
-		break;
-	case 'N':
-		a->audio = 0;
-		break;
-	case 'v':
+	unsigned int i;
+
+	if (opt == 'f')
+		return 0;	/* the foreground is the default */
+	if (opt == 'v') {
 		a->opts.verbose++;
-		break;
-	default:
-		return -1;
+		return 0;
 	}
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(arg_options); i++) {
+		const struct arg_option *o = &arg_options[i];
+		char *field = (char *)a + o->field;
+
+		if (o->opt != opt)
+			continue;
+		if (o->value < 0)
+			*(const char **)field = arg;
+		else
+			*(int *)field = o->value;
+		return 0;
+	}
+	return -1;
 }
 
 static const struct option longopts[] = {
@@ -319,6 +332,12 @@ static int parse_args(int argc, char **argv, struct mmxd_args *a)
 	return -1;
 }
 
+/* What error @err means: @msg when it is @err_msg, else strerror(). */
+static const char *why(int err, int err_msg, const char *msg)
+{
+	return err == err_msg ? msg : strerror(-err);
+}
+
 /*
  * The socket the service manager passed (first: fd 3 must not leak into
  * anything we start), and who may connect: --group, else its file's
@@ -333,8 +352,8 @@ static int take_activated_socket(struct mmxd_args *a, struct mmxd_daemon *dm)
 	if (ret < 0) {
 		mmxd_log(NULL, 0, "socket activation: fd %d: %s",
 			 MMXD_LISTEN_FDS_START,
-			 ret == -EINVAL ? "one listening stream socket expected" :
-			 strerror(-ret));
+			 why(ret, -EINVAL,
+			     "one listening stream socket expected"));
 		return -1;
 	}
 	if (ret > 0) {
@@ -468,12 +487,26 @@ static int start_tcp(struct mmxd_args *a, struct mmxd_daemon *dm)
 	dm->tcp_fd = mmxd_tcp_open(a->listen_tcp, a->listen_any);
 	if (dm->tcp_fd < 0) {
 		mmxd_log(NULL, 0, "--listen tcp:%s: %s", a->listen_tcp,
-			 dm->tcp_fd == -EPERM ?
-			 "not a loopback address (see --listen-any)" :
-			 strerror(-dm->tcp_fd));
+			 why(dm->tcp_fd, -EPERM,
+			     "not a loopback address (see --listen-any)"));
 		return -1;
 	}
 	return 0;
+}
+
+/* The UNIX socket, the service manager's or made here, served. 0 or -1. */
+static int listen_unix(struct mmxd_args *a, struct mmxd_daemon *dm)
+{
+	if (!dm->activated)
+		dm->listen_fd = mmxd_socket_open(dm->sock_path, a->group);
+	if (dm->listen_fd >= 0) {
+		mmxd_server_listen(dm->server, dm->listen_fd);
+		dm->listening = 1;
+		return 0;
+	}
+	mmxd_log(NULL, 0, "socket %s: %s", dm->sock_path,
+		 why(dm->listen_fd, -EADDRINUSE, "another mmxd listens there"));
+	return -1;
 }
 
 /*
@@ -498,17 +531,8 @@ static int start_server(struct mmxd_args *a, struct mmxd_daemon *dm)
 		mmxd_log(NULL, 0, "serving tcp:%s (cookie in %s)",
 			 a->listen_tcp, a->auth_file);
 	}
-	if (!dm->activated)
-		dm->listen_fd = mmxd_socket_open(dm->sock_path, a->group);
-	if (dm->listen_fd < 0) {
-		mmxd_log(NULL, 0, "socket %s: %s", dm->sock_path,
-			 dm->listen_fd == -EADDRINUSE ?
-			 "another mmxd listens there" :
-			 strerror(-dm->listen_fd));
+	if (listen_unix(a, dm))
 		return -1;
-	}
-	mmxd_server_listen(dm->server, dm->listen_fd);
-	dm->listening = 1;
 	if (a->pidfile && (ret = write_pidfile(a->pidfile))) {
 		mmxd_log(NULL, 0, "pidfile %s: %s", a->pidfile, strerror(-ret));
 		return -1;

@@ -475,12 +475,10 @@ static void follow_audio(struct mmxd_media *m, struct mstream *st)
 	}
 }
 
-/* Move frames and audio along: decode what has a buffer, schedule what
- * is decoded once the clock runs, play what audio is ready. */
-static void pump(struct mmxd_media *m, struct mstream *st)
+/* Decode the waiting frames into the free framebuffers. */
+static void pump_decode(struct mmxd_media *m, struct mstream *st)
 {
 	struct mframe *f, *next;
-	struct mchunk *a, **pp;
 
 	for (f = st->frames; f; f = next) {
 		int b, ret;
@@ -508,8 +506,13 @@ static void pump(struct mmxd_media *m, struct mstream *st)
 		free(f->jpeg);
 		f->jpeg = NULL;
 	}
-	if (!st->started)
-		return;
+}
+
+/* Schedule the decoded frames (the stream clock runs). */
+static void pump_schedule(struct mmxd_media *m, struct mstream *st)
+{
+	struct mframe *f, *next;
+
 	for (f = st->frames; f; f = next) {
 		int64_t exec, expire;
 		int ret;
@@ -545,10 +548,13 @@ static void pump(struct mmxd_media *m, struct mstream *st)
 		f->exec = exec;
 		f->expire_mono = expire;
 	}
-	if (!st->audio)
-		return;
-	if (st->audio_clock)
-		follow_audio(m, st);
+}
+
+/* Play the audio chunks that are ready. */
+static void pump_audio(struct mmxd_media *m, struct mstream *st)
+{
+	struct mchunk *a, **pp;
+
 	for (pp = &st->chunks; (a = *pp);) {
 		int ret;
 
@@ -572,6 +578,21 @@ static void pump(struct mmxd_media *m, struct mstream *st)
 		st->nchunks--;
 		free(a);
 	}
+}
+
+/* Move frames and audio along: decode what has a buffer, schedule what
+ * is decoded once the clock runs, play what audio is ready. */
+static void pump(struct mmxd_media *m, struct mstream *st)
+{
+	pump_decode(m, st);
+	if (!st->started)
+		return;
+	pump_schedule(m, st);
+	if (!st->audio)
+		return;
+	if (st->audio_clock)
+		follow_audio(m, st);
+	pump_audio(m, st);
 }
 
 /* Closing */
@@ -695,16 +716,120 @@ static const char *check_config(const struct mmxd_media *m,
 	return NULL;
 }
 
+/* @st's overlay plane (one no other stream has) and its position. */
+static int stream_place(struct mmxd_media *m, struct mstream *st)
+{
+	const struct mmx_stream_config *cfg = &st->cfg;
+	uint32_t busy[MMXD_MAX_STREAMS];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < m->n; i++)
+		busy[i] = m->streams[i]->t.plane;
+	ret = m->ops->target(m->ctx, cfg->output, busy, m->n, &st->t);
+	if (ret)
+		return ret;
+	if (cfg->x == -1 && cfg->y == -1) {
+		st->x = ((int32_t)st->t.crtc_width - (int32_t)cfg->width) / 2;
+		st->y = ((int32_t)st->t.crtc_height - (int32_t)cfg->height) / 2;
+	} else {
+		st->x = cfg->x;
+		st->y = cfg->y;
+	}
+	return 0;
+}
+
+/* @st's ring of framebuffers (all or none). */
+static int stream_buffers(struct mmxd_media *m, struct mstream *st)
+{
+	unsigned int i;
+	int ret;
+
+	st->nbuf = (st->max_frames < MMXD_STREAM_BUFFERS ? st->max_frames :
+		    MMXD_STREAM_BUFFERS) + 1;
+	if (st->nbuf < 3)
+		st->nbuf = 3;
+	for (i = 0; i < st->nbuf; i++) {
+		ret = m->ops->fb_new(m->ctx, st->cfg.width, st->cfg.height,
+				     &st->fb[i]);
+		if (ret) {
+			while (i--)
+				m->ops->fb_free(m->ctx, &st->fb[i]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A new stream's plane, framebuffers and audio device; -errno and why
+ * (@why) with nothing held.
+ */
+static int stream_setup(struct mmxd_media *m, struct mstream *st,
+			const char **why)
+{
+	unsigned int i;
+	int ret;
+
+	ret = stream_place(m, st);
+	if (ret) {
+		*why = "no lit output with a free overlay plane";
+		return ret;
+	}
+	ret = stream_buffers(m, st);
+	if (ret) {
+		*why = "cannot create the framebuffers";
+		return ret == -ENOMEM ? -ENOSPC : ret;
+	}
+	if (st->cfg.audio_format == MMX_AUDIO_NONE)
+		return 0;
+	ret = m->ops->audio->open(m->ctx, st->cfg.audio_rate,
+				  st->cfg.audio_channels, &m->audio);
+	if (ret) {
+		for (i = 0; i < st->nbuf; i++)
+			m->ops->fb_free(m->ctx, &st->fb[i]);
+		m->audio = NULL;
+		*why = "cannot open the audio device";
+		return ret;
+	}
+	st->audio = 1;
+	st->audio_clock = st->cfg.clock != MMX_STREAM_CLOCK_MONOTONIC;
+	return 0;
+}
+
+/* @st is open: numbered, listed, told to its client. */
+static void stream_opened(struct mmxd_media *m, struct mstream *st,
+			  const struct mmxd_call *call)
+{
+	struct mmx_proto_stream_open_reply r;
+
+	st->id = ++m->next_id ? m->next_id : ++m->next_id;
+	m->streams[m->n++] = st;
+
+	memset(&r, 0, sizeof(r));
+	r.stream = st->id;
+	r.crtc = st->t.crtc;
+	r.plane = st->t.plane;
+	r.max_frames = st->max_frames;
+	r.x = st->x;
+	r.y = st->y;
+	r.audio_rate = st->audio ? st->cfg.audio_rate : 0;
+	r.audio_channels = st->audio ? st->cfg.audio_channels : 0;
+	mmxd_sink_log(m->sink, call->client, 1,
+		      "stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
+		      st->id, st->cfg.width, st->cfg.height, st->x, st->y,
+		      st->t.crtc, st->t.plane, st->nbuf,
+		      st->audio ? ", audio" : "");
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
+}
+
 void mmxd_media_open(void *svc, const struct mmxd_call *call,
 		     const uint8_t *payload, size_t len __maybe_unused)
 {
 	struct mmxd_media *m = svc;
-	struct mmx_proto_stream_open_reply r;
-	uint32_t busy[MMXD_MAX_STREAMS];
 	struct mmx_stream_config cfg;
 	struct mstream *st;
 	const char *why;
-	unsigned int i;
 	int ret;
 
 	memcpy(&cfg, payload, sizeof(cfg));
@@ -729,72 +854,13 @@ void mmxd_media_open(void *svc, const struct mmxd_call *call,
 	st->cfg = cfg;
 	st->max_frames = cfg.max_frames ? cfg.max_frames :
 			 MMX_STREAM_DEFAULT_FRAMES;
-	for (i = 0; i < m->n; i++)
-		busy[i] = m->streams[i]->t.plane;
-	ret = m->ops->target(m->ctx, cfg.output, busy, m->n, &st->t);
+	ret = stream_setup(m, st, &why);
 	if (ret) {
 		free(st);
-		mmxd_call_reply(call, ret,
-				"no lit output with a free overlay plane", NULL,
-				0);
+		mmxd_call_reply(call, ret, why, NULL, 0);
 		return;
 	}
-	if (cfg.x == -1 && cfg.y == -1) {
-		st->x = ((int32_t)st->t.crtc_width - (int32_t)cfg.width) / 2;
-		st->y = ((int32_t)st->t.crtc_height - (int32_t)cfg.height) / 2;
-	} else {
-		st->x = cfg.x;
-		st->y = cfg.y;
-	}
-	st->nbuf = (st->max_frames < MMXD_STREAM_BUFFERS ? st->max_frames :
-		    MMXD_STREAM_BUFFERS) + 1;
-	if (st->nbuf < 3)
-		st->nbuf = 3;
-	for (i = 0; i < st->nbuf; i++) {
-		ret = m->ops->fb_new(m->ctx, cfg.width, cfg.height, &st->fb[i]);
-		if (ret) {
-			while (i--)
-				m->ops->fb_free(m->ctx, &st->fb[i]);
-			free(st);
-			mmxd_call_reply(call, ret == -ENOMEM ? -ENOSPC : ret,
-					"cannot create the framebuffers", NULL,
-					0);
-			return;
-		}
-	}
-	if (cfg.audio_format != MMX_AUDIO_NONE) {
-		ret = m->ops->audio->open(m->ctx, cfg.audio_rate,
-					  cfg.audio_channels, &m->audio);
-		if (ret) {
-			for (i = 0; i < st->nbuf; i++)
-				m->ops->fb_free(m->ctx, &st->fb[i]);
-			free(st);
-			m->audio = NULL;
-			mmxd_call_reply(call, ret,
-					"cannot open the audio device", NULL,
-					0);
-			return;
-		}
-		st->audio = 1;
-		st->audio_clock = cfg.clock != MMX_STREAM_CLOCK_MONOTONIC;
-	}
-	st->id = ++m->next_id ? m->next_id : ++m->next_id;
-	m->streams[m->n++] = st;
-
-	memset(&r, 0, sizeof(r));
-	r.stream = st->id;
-	r.crtc = st->t.crtc;
-	r.plane = st->t.plane;
-	r.max_frames = st->max_frames;
-	r.x = st->x;
-	r.y = st->y;
-	r.audio_rate = st->audio ? cfg.audio_rate : 0;
-	r.audio_channels = st->audio ? cfg.audio_channels : 0;
-	mmxd_sink_log(m->sink, call->client, 1,
-		      "stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
-		      st->id, cfg.width, cfg.height, st->x, st->y, st->t.crtc,
-		      st->t.plane, st->nbuf, st->audio ? ", audio" : "");
-	mmxd_call_reply(call, 0, "", &r, sizeof(r));
+	stream_opened(m, st, call);
 }
 
 /* Every media request but STREAM_OPEN starts with its stream's id. */
@@ -849,43 +915,83 @@ static void stream_start(struct mmxd_media *m, struct mstream *st,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
+/*
+ * Why VIDEO or REPLACE (@replace) of frame @req->id (@old: the pending
+ * one, or NULL) with @dlen bytes cannot be queued on @st: -errno and
+ * @why, or 0.
+ */
+static int video_refused(const struct mstream *st,
+			 const struct mmx_proto_stream_video *req, size_t dlen,
+			 int replace, const struct mframe *old,
+			 const char **why)
+{
+	if (req->flags || !req->id || req->expire_ns < req->pts_ns ||
+	    dlen > MMX_STREAM_MAX_CHUNK) {
+		*why = "flags 0, id non-zero, expire >= pts";
+		return -EINVAL;
+	}
+	if (replace && !old) {
+		*why = "no such pending frame";
+		return -ENOENT;
+	}
+	if (!replace && old) {
+		*why = "frame id pending already";
+		return -EEXIST;
+	}
+	if ((!replace && st->nframes >= st->max_frames) ||
+	    st->nframes >= 2 * st->max_frames ||
+	    st->bytes + dlen > MMXD_STREAM_MAX_BYTES) {
+		*why = "stream queue full";
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* A frame holding a copy of the JPEG @data, or NULL. */
+static struct mframe *frame_new(const uint8_t *data, size_t dlen)
+{
+	struct mframe *f = calloc(1, sizeof(*f));
+
+	if (f)
+		f->jpeg = malloc(dlen);
+	if (!f || !f->jpeg) {
+		free(f);
+		return NULL;
+	}
+	memcpy(f->jpeg, data, dlen);
+	f->len = dlen;
+	return f;
+}
+
+/* Queue @f last: frames are decoded in the order they came. */
+static void frame_append(struct mstream *st, struct mframe *f)
+{
+	struct mframe **pp = &st->frames;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = f;
+	st->nframes++;
+	st->bytes += f->len;
+}
+
 static void stream_video(struct mmxd_media *m, struct mstream *st,
 			 const struct mmxd_call *call,
 			 const struct mmx_proto_stream_video *req,
 			 const uint8_t *data, size_t dlen)
 {
 	int replace = call->h->type == MMX_MSG_STREAM_REPLACE;
-	struct mframe *f, *old = NULL;
+	struct mframe *f, *old = find_frame(st, req->id);
+	const char *why;
 	int ret;
 
-	if (req->flags || !req->id || req->expire_ns < req->pts_ns ||
-	    dlen > MMX_STREAM_MAX_CHUNK) {
-		mmxd_call_reply(call, -EINVAL,
-				"flags 0, id non-zero, expire >= pts", NULL, 0);
+	ret = video_refused(st, req, dlen, replace, old, &why);
+	if (ret) {
+		mmxd_call_reply(call, ret, why, NULL, 0);
 		return;
 	}
-	old = find_frame(st, req->id);
-	if (replace && !old) {
-		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL,
-				0);
-		return;
-	}
-	if (!replace && old) {
-		mmxd_call_reply(call, -EEXIST, "frame id pending already", NULL,
-				0);
-		return;
-	}
-	if ((!replace && st->nframes >= st->max_frames) ||
-	    st->nframes >= 2 * st->max_frames ||
-	    st->bytes + dlen > MMXD_STREAM_MAX_BYTES) {
-		mmxd_call_reply(call, -EAGAIN, "stream queue full", NULL, 0);
-		return;
-	}
-	f = calloc(1, sizeof(*f));
-	if (f)
-		f->jpeg = malloc(dlen);
-	if (!f || !f->jpeg) {
-		free(f);
+	f = frame_new(data, dlen);
+	if (!f) {
 		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
@@ -898,24 +1004,13 @@ static void stream_video(struct mmxd_media *m, struct mstream *st,
 				NULL, 0);
 		return;
 	}
-	memcpy(f->jpeg, data, dlen);
-	f->len = dlen;
 	f->id = req->id;
 	f->token = ++m->next_token;
 	f->pts = req->pts_ns;
 	f->expire = req->expire_ns;
 	f->state = F_WAITING;
 	f->buf = -1;
-	/* append: frames are decoded in the order they came */
-	{
-		struct mframe **pp = &st->frames;
-
-		while (*pp)
-			pp = &(*pp)->next;
-		*pp = f;
-	}
-	st->nframes++;
-	st->bytes += dlen;
+	frame_append(st, f);
 	pump(m, st);
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
@@ -952,37 +1047,20 @@ static void stream_retract(struct mmxd_media *m, struct mstream *st,
 	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void stream_audio(struct mmxd_media *m, struct mstream *st,
-			 const struct mmxd_call *call,
-			 const struct mmx_proto_stream_audio *req,
-			 const uint8_t *data, size_t dlen)
+/*
+ * A chunk of @st's audio: S16LE @data copied (READY), or room for MPEG
+ * @data's samples (DECODING, not yet submitted). NULL: out of memory.
+ */
+static struct mchunk *chunk_new(struct mmxd_media *m, struct mstream *st,
+				int64_t pts, const uint8_t *data, size_t dlen)
 {
-	struct mchunk *a, **pp;
-	size_t fsize;
-	int ret;
+	size_t fsize = 2u * st->cfg.audio_channels;
+	struct mchunk *a = calloc(1, sizeof(*a));
 
-	if (!st->audio) {
-		mmxd_call_reply(call, -EOPNOTSUPP, "a stream without audio",
-				NULL, 0);
-		return;
-	}
-	fsize = 2u * st->cfg.audio_channels;
-	if (req->flags || dlen > MMX_STREAM_MAX_CHUNK ||
-	    (st->cfg.audio_format == MMX_AUDIO_S16LE && dlen % fsize)) {
-		mmxd_call_reply(call, -EINVAL,
-				"flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
-				NULL, 0);
-		return;
-	}
-	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
-		mmxd_call_reply(call, -EAGAIN, "audio queue full", NULL, 0);
-		return;
-	}
-	a = mmxd_call_calloc(call, sizeof(*a));
 	if (!a)
-		return;
+		return NULL;
 	a->token = ++m->next_token;
-	a->pts = req->pts_ns;
+	a->pts = pts;
 	if (st->cfg.audio_format == MMX_AUDIO_S16LE) {
 		a->frames = dlen / fsize;
 		a->pcm = malloc(dlen);
@@ -1002,6 +1080,38 @@ static void stream_audio(struct mmxd_media *m, struct mstream *st,
 	}
 	if (!a->pcm) {
 		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void stream_audio(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_audio *req,
+			 const uint8_t *data, size_t dlen)
+{
+	struct mchunk *a, **pp;
+	int ret;
+
+	if (!st->audio) {
+		mmxd_call_reply(call, -EOPNOTSUPP, "a stream without audio",
+				NULL, 0);
+		return;
+	}
+	if (req->flags || dlen > MMX_STREAM_MAX_CHUNK ||
+	    (st->cfg.audio_format == MMX_AUDIO_S16LE &&
+	     dlen % (2u * st->cfg.audio_channels))) {
+		mmxd_call_reply(call, -EINVAL,
+				"flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
+				NULL, 0);
+		return;
+	}
+	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
+		mmxd_call_reply(call, -EAGAIN, "audio queue full", NULL, 0);
+		return;
+	}
+	a = chunk_new(m, st, req->pts_ns, data, dlen);
+	if (!a) {
 		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
@@ -1176,6 +1286,21 @@ static void decode_done(struct mmxd_media *m,
 	pump(m, st);
 }
 
+/* The stream status of a frame whose timed commit ended @kstatus unshown. */
+static uint32_t stream_status(uint32_t kstatus)
+{
+	switch (kstatus) {
+	case K_EXPIRED:
+		return MMX_STREAM_EXPIRED;
+	case K_RETRACTED:
+		return MMX_STREAM_RETRACTED;
+	case K_REPLACED:
+		return MMX_STREAM_REPLACED;
+	default:
+		return MMX_STREAM_FAILED;
+	}
+}
+
 static void sched_done(struct mmxd_media *m,
 		       const struct mmxd_sched_event *e)
 {
@@ -1215,22 +1340,7 @@ static void sched_done(struct mmxd_media *m,
 		f->state = F_DECODED;
 		f->retry_at = m->ops->now(m->ctx) + MMXD_RETRY_NS;
 	} else {
-		switch (e->status) {
-		case K_EXPIRED:
-			status = MMX_STREAM_EXPIRED;
-			break;
-		case K_RETRACTED:
-			status = MMX_STREAM_RETRACTED;
-			break;
-		case K_REPLACED:
-			status = MMX_STREAM_REPLACED;
-			break;
-		default:
-			status = MMX_STREAM_FAILED;
-			break;
-		}
-		if (f->report)
-			status = f->report;
+		status = f->report ? f->report : stream_status(e->status);
 		frame_end(m, st, f, status, e->status == K_FAILED ?
 			  e->error : 0, e->timestamp_ns,
 			  e->status == K_EXPIRED ? e->sequence : 0, 0);
