@@ -245,6 +245,51 @@ static struct tclock *clock_find(struct mmxd_time *t,
 	return to_clock(item_find(t->clocks, c, id));
 }
 
+/* An AUDIO clock's source: stream @stream's clock. */
+static int clock_stream_source(struct mmxd_time *t, struct tclock *k,
+			       uint32_t stream, struct mmx_clock_source *src)
+{
+	if (!mmxd_media_stream_of(t->m, k->item.conn, stream))
+		return -ENOENT;
+	k->ss = malloc(sizeof(*k->ss));
+	if (!k->ss)
+		return -ENOMEM;
+	k->ss->m = t->m;
+	k->ss->stream = stream;
+	*src = (struct mmx_clock_source){
+		.now = ss_now,
+		.to_monotonic = ss_to_monotonic,
+		.ctx = k->ss,
+	};
+	return 0;
+}
+
+/* The source of @k, a clock of @req's kind over its target. */
+static int clock_source(struct mmxd_time *t, struct tclock *k,
+			const struct mmx_proto_clock_create *req,
+			struct mmx_clock_source *src)
+{
+	const struct mmxd_media_ops *ops;
+	void *ctx;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	switch (req->kind) {
+	case MMX_REMOTE_CLOCK_MONOTONIC:
+		if (req->target)
+			return -EINVAL;
+		*src = mmx_clock_source_monotonic;
+		return 0;
+	case MMX_REMOTE_CLOCK_VBLANK:
+		if (!ops->vblank_source)
+			return -ENOSYS;
+		return ops->vblank_source(ctx, req->target, src, &k->vblank);
+	case MMX_REMOTE_CLOCK_AUDIO:
+		return clock_stream_source(t, k, req->target, src);
+	default:
+		return -EINVAL;
+	}
+}
+
 void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
 			    const uint8_t *payload, size_t len __maybe_unused)
 {
@@ -252,13 +297,10 @@ void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
 	struct mmxd_conn *c = call->client;
 	struct mmx_proto_clock_create req;
 	struct mmx_proto_clock_ref r;
-	const struct mmxd_media_ops *ops;
 	struct mmx_clock_source src;
 	struct tclock *k;
-	void *ctx;
 	int ret;
 
-	ops = mmxd_media_backend(t->m, &ctx);
 	memcpy(&req, payload, sizeof(req));
 	if (items_of(t->clocks, c) >= MMXD_TIME_MAX_CLOCKS) {
 		mmxd_call_reply(call, -ENOSPC, "too many clocks", NULL, 0);
@@ -269,48 +311,17 @@ void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
 		return;
 	k->item.conn = c;
 	k->kind = req.kind;
-	switch (req.kind) {
-	case MMX_REMOTE_CLOCK_MONOTONIC:
-		if (req.target) {
-			ret = -EINVAL;
-			goto err_free;
-		}
-		src = mmx_clock_source_monotonic;
-		break;
-	case MMX_REMOTE_CLOCK_VBLANK:
-		if (!ops->vblank_source) {
-			ret = -ENOSYS;
-			goto err_free;
-		}
-		ret = ops->vblank_source(ctx, req.target, &src, &k->vblank);
-		if (ret)
-			goto err_free;
-		break;
-	case MMX_REMOTE_CLOCK_AUDIO:
-		if (!mmxd_media_stream_of(t->m, c, req.target)) {
-			ret = -ENOENT;
-			goto err_free;
-		}
-		k->ss = malloc(sizeof(*k->ss));
-		if (!k->ss) {
-			ret = -ENOMEM;
-			goto err_free;
-		}
-		k->ss->m = t->m;
-		k->ss->stream = req.target;
-		src = (struct mmx_clock_source){
-			.now = ss_now,
-			.to_monotonic = ss_to_monotonic,
-			.ctx = k->ss,
-		};
-		break;
-	default:
-		ret = -EINVAL;
-		goto err_free;
+	ret = clock_source(t, k, &req, &src);
+	if (!ret)
+		ret = mmx_clock_new(&src, &k->clock);
+	if (ret) {
+		clock_free(t, k);
+		mmxd_call_reply(call, ret,
+				ret == -EINVAL ? "bad clock kind or target" :
+				ret == -ENOENT ? "no such stream or output" :
+				"cannot make the clock", NULL, 0);
+		return;
 	}
-	ret = mmx_clock_new(&src, &k->clock);
-	if (ret)
-		goto err_free;
 	memset(&r, 0, sizeof(r));
 	do {
 		r.clock = ++t->next_clock;
@@ -318,14 +329,6 @@ void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
 	k->item.id = r.clock;
 	item_push(&t->clocks, &k->item);
 	mmxd_call_reply(call, 0, "", &r, sizeof(r));
-	return;
-
-err_free:
-	clock_free(t, k);
-	mmxd_call_reply(call, ret,
-			ret == -EINVAL ? "bad clock kind or target" :
-			ret == -ENOENT ? "no such stream or output" :
-			"cannot make the clock", NULL, 0);
 }
 
 /* The reply to a clock operation: @ret is the source's error, or 0. */
@@ -458,14 +461,11 @@ struct plan {
 	void *dev;
 };
 
-static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
-			const struct mmx_schedule_request *r,
-			struct plan *p, const char **msg)
+/* Is @r malformed? -EINVAL with *@msg set, or 0. */
+static int request_invalid(const struct mmx_schedule_request *r,
+			   const char **msg)
 {
-	struct tclock *k;
-	int64_t end;
 	unsigned int i;
-	int ret;
 
 	*msg = "bad request";
 	if (!r->id || r->flags)
@@ -487,30 +487,54 @@ static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
 		*msg = "position out of range";
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* What @r's stream gives: its audio device, or its picture and plane. */
+static int plan_stream(struct mmxd_time *t, const struct mmxd_conn *c,
+		       const struct mmx_schedule_request *r, struct plan *p,
+		       const char **msg)
+{
+	int ret;
+
+	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
+		*msg = "bad request";
+		if (r->x || r->y)
+			return -EINVAL;
+		ret = mmxd_media_stream_audio(t->m, c, r->stream,
+					      &p->channels, &p->dev);
+		if (ret)
+			*msg = ret == -ENOENT ? "no such stream" :
+			       "the stream has no audio";
+		return ret;
+	}
+	ret = mmxd_media_stream_picture(t->m, c, r->stream, &p->tgt, &p->fb,
+					&p->w, &p->h);
+	if (ret)
+		*msg = ret == -ENOENT ? "no such stream" :
+		       "the stream has shown nothing yet";
+	return ret;
+}
+
+static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
+			const struct mmx_schedule_request *r,
+			struct plan *p, const char **msg)
+{
+	struct tclock *k;
+	int64_t end;
+	int ret;
+
+	ret = request_invalid(r, msg);
+	if (ret)
+		return ret;
 	k = clock_find(t, c, r->clock);
 	if (!k) {
 		*msg = "no such clock";
 		return -ENOENT;
 	}
-	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
-		if (r->x || r->y)
-			return -EINVAL;
-		ret = mmxd_media_stream_audio(t->m, c, r->stream,
-					      &p->channels, &p->dev);
-		if (ret) {
-			*msg = ret == -ENOENT ? "no such stream" :
-			       "the stream has no audio";
-			return ret;
-		}
-	} else {
-		ret = mmxd_media_stream_picture(t->m, c, r->stream, &p->tgt,
-						&p->fb, &p->w, &p->h);
-	}
-	if (ret) {
-		*msg = ret == -ENOENT ? "no such stream" :
-		       "the stream has shown nothing yet";
+	ret = plan_stream(t, c, r, p, msg);
+	if (ret)
 		return ret;
-	}
 	ret = mmx_clock_to_monotonic(k->clock, r->begin_ns, &p->exec);
 	if (!ret)
 		ret = mmx_clock_to_monotonic(k->clock, r->end_ns, &end);
@@ -593,78 +617,165 @@ static int audio_cancel(struct mmxd_time *t, const struct tsched *e)
 }
 
 /*
- * An AUDIO schedule (@e, made for @r; @old: the one it replaces): the
- * samples (@dlen bytes) play from the device frame of begin, unless the
- * device has written past end's frame already (EXPIRED). mmxd's audio
- * device mixes them with the stream's audio.
+ * How a submitted schedule (@e) went: SUBMIT_ERROR (-errno, why in the
+ * message), SUBMIT_QUEUED (@e is pending) or SUBMIT_EXPIRED (nothing to
+ * do: no vblank, or no device frame, of [begin, end) is left; @e is not
+ * kept).
  */
-static void submit_audio(struct mmxd_time *t, const struct mmxd_call *call,
-			 const struct mmx_schedule_request *r,
-			 struct tsched *old, struct tsched *e,
-			 const struct plan *p, const uint8_t *data,
-			 size_t dlen)
+#define SUBMIT_QUEUED	0
+#define SUBMIT_EXPIRED	1
+
+/* Play @dlen bytes of S16LE @data for @e, from device frame @e->at. */
+static int audio_play(struct mmxd_time *t, const struct plan *p,
+		      const struct tsched *e, const uint8_t *data,
+		      size_t dlen, const char **msg)
 {
-	struct mmxd_conn *c = call->client;
 	const struct mmxd_media_ops *ops;
-	double at, endf;
 	int16_t *pcm;
 	void *ctx;
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	if (dlen % (2u * p->channels)) {
-		free(e);
-		mmxd_call_reply(call, -EINVAL, "not whole S16LE frames", NULL,
-				0);
-		return;
-	}
-	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
-	if (!ret)
-		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
-	if (ret) {
-		free(e);
-		mmxd_call_reply(call, ret, "the audio device does not run",
-				NULL, 0);
-		return;
-	}
-	if (old) {
-		ret = audio_cancel(t, old);
-		if (ret) {
-			free(e);
-			mmxd_call_reply(call, ret, "too late", NULL, 0);
-			return;
-		}
-		sched_event(t, c, old->item.id, old->clock, MMX_TIME_REPLACED, 0, 0,
-			    0);
-		sched_unlink(t, old);
-	}
-	e->exec = p->exec;
-	e->at = llround(at);
-	if (p->expired ||
-	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf)) {
-		free(e);
-		mmxd_call_reply(call, 0, "", NULL, 0);
-		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0, 0);
-		return;
-	}
 	pcm = malloc(dlen);
 	if (!pcm) {
-		free(e);
-		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
-		return;
+		*msg = "out of memory";
+		return -ENOMEM;
 	}
 	memcpy(pcm, data, dlen);
 	ret = ops->audio->play(ctx, p->dev, e->token, pcm,
 			       dlen / (2u * p->channels), e->at);
 	free(pcm);
-	if (ret) {
-		free(e);
-		mmxd_call_reply(call, ret, "the audio device refused it", NULL,
-				0);
-		return;
+	*msg = "the audio device refused it";
+	return ret;
+}
+
+/*
+ * An AUDIO schedule (@e, of @c; @old: the one it replaces): the samples
+ * (@dlen bytes) play from the device frame of begin, unless the device
+ * has written past end's frame already (EXPIRED). mmxd's audio device
+ * mixes them with the stream's audio.
+ */
+static int submit_audio(struct mmxd_time *t, struct mmxd_conn *c,
+			struct tsched *old, struct tsched *e,
+			const struct plan *p, const uint8_t *data,
+			size_t dlen, const char **msg)
+{
+	const struct mmxd_media_ops *ops;
+	double at, endf;
+	void *ctx;
+	int ret;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	*msg = "not whole S16LE frames";
+	if (dlen % (2u * p->channels))
+		return -EINVAL;
+	*msg = "the audio device does not run";
+	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
+	if (!ret)
+		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
+	if (ret)
+		return ret;
+	if (old) {
+		*msg = "too late";
+		ret = audio_cancel(t, old);
+		if (ret)
+			return ret;
+		sched_event(t, c, old->item.id, old->clock, MMX_TIME_REPLACED,
+			    0, 0, 0);
+		sched_unlink(t, old);
 	}
+	e->exec = p->exec;
+	e->at = llround(at);
+	if (p->expired ||
+	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf))
+		return SUBMIT_EXPIRED;
+	ret = audio_play(t, p, e, data, dlen, msg);
+	if (ret)
+		return ret;
 	item_push(&t->scheds, &e->item);
-	mmxd_call_reply(call, 0, "", NULL, 0);
+	return SUBMIT_QUEUED;
+}
+
+/*
+ * A DISPLAY schedule (@e, of @c, for @r; @old: the one it replaces): a
+ * timed commit, or the replacement of @old's, unless no vblank of
+ * [begin, end) is left (EXPIRED; @old is retracted then).
+ */
+static int submit_display(struct mmxd_time *t, struct mmxd_conn *c,
+			  const struct mmx_schedule_request *r,
+			  struct tsched *old, struct tsched *e,
+			  const struct plan *p, const char **msg)
+{
+	const struct mmxd_media_ops *ops;
+	void *ctx;
+	int ret;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	*msg = "too late";
+	if (p->expired && old) {
+		ret = ops->retract(ctx, old->ksched);
+		if (ret)
+			return ret;
+		/* its RETRACTED finds nothing: it is REPLACED */
+		sched_event(t, c, old->item.id, old->clock, MMX_TIME_REPLACED,
+			    0, 0, 0);
+		sched_unlink(t, old);
+	}
+	if (p->expired)
+		return SUBMIT_EXPIRED;
+	if (old)
+		ret = ops->replace(ctx, old->ksched, &p->tgt, p->fb, r->x, r->y,
+				   p->w, p->h, p->exec, p->expire, e->token,
+				   &e->ksched);
+	else
+		ret = ops->schedule(ctx, &p->tgt, p->fb, r->x, r->y, p->w,
+				    p->h, p->exec, p->expire, e->token,
+				    &e->ksched);
+	if (ret) {
+		if (ret != -EBUSY)
+			*msg = "the kernel refused the commit";
+		return ret;
+	}
+	if (old)
+		old->item.retired = 1;
+	item_push(&t->scheds, &e->item);
+	return SUBMIT_QUEUED;
+}
+
+/*
+ * May @c submit @r (@dlen bytes of data; @old: the pending schedule it
+ * replaces, or NULL)? Its plan in @p, or -errno with *@msg set.
+ */
+static int submit_refused(struct mmxd_time *t, struct mmxd_conn *c,
+			  const struct mmx_schedule_request *r,
+			  const struct tsched *old, size_t dlen,
+			  struct plan *p, const char **msg)
+{
+	const struct tsched *e;
+	int ret;
+
+	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
+		*msg = dlen ? "data with a display request" :
+		       "an audio request without samples";
+		return -EINVAL;
+	}
+	ret = plan_request(t, c, r, p, msg);
+	if (ret)
+		return ret;
+	if (old && old->kind != r->kind) {
+		*msg = "replace by another kind";
+		return -EINVAL;
+	}
+	e = sched_find(t, c, r->id);
+	if (e && e != old) {
+		*msg = "id already pending";
+		return -EEXIST;
+	}
+	if (!old && items_of(t->scheds, c) >= MMXD_TIME_MAX_PENDING) {
+		*msg = "too many pending schedules";
+		return -ENOSPC;
+	}
+	return 0;
 }
 
 void mmxd_time_submit(void *svc, const struct mmxd_call *call,
@@ -674,25 +785,18 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 	struct mmxd_conn *c = call->client;
 	struct mmx_proto_schedule_replace req;
 	const struct mmx_schedule_request *r = &req.req;
-	const struct mmxd_media_ops *ops;
 	struct tsched *old = NULL, *e;
-	const uint8_t *data;
+	size_t head = sizeof(req.req);
 	const char *msg;
 	struct plan p;
-	size_t dlen;
-	void *ctx;
 	int ret;
 
-	ops = mmxd_media_backend(t->m, &ctx);
 	memset(&req, 0, sizeof(req));
 	if (call->h->type == MMX_MSG_SCHEDULE_SUBMIT) {
-		memcpy(&req.req, payload, sizeof(req.req));
-		data = payload + sizeof(req.req);
-		dlen = len - sizeof(req.req);
+		memcpy(&req.req, payload, head);
 	} else {
-		memcpy(&req, payload, sizeof(req));
-		data = payload + sizeof(req);
-		dlen = len - sizeof(req);
+		head = sizeof(req);
+		memcpy(&req, payload, head);
 		old = sched_find(t, c, req.old_id);
 		if (!old) {
 			mmxd_call_reply(call, -ENOENT,
@@ -700,30 +804,9 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 			return;
 		}
 	}
-	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
-		mmxd_call_reply(call, -EINVAL,
-				dlen ? "data with a display request" :
-				"an audio request without samples", NULL, 0);
-		return;
-	}
-	ret = plan_request(t, c, r, &p, &msg);
+	ret = submit_refused(t, c, r, old, len - head, &p, &msg);
 	if (ret) {
 		mmxd_call_reply(call, ret, msg, NULL, 0);
-		return;
-	}
-	if (old && old->kind != r->kind) {
-		mmxd_call_reply(call, -EINVAL, "replace by another kind", NULL,
-				0);
-		return;
-	}
-	e = sched_find(t, c, r->id);
-	if (e && e != old) {
-		mmxd_call_reply(call, -EEXIST, "id already pending", NULL, 0);
-		return;
-	}
-	if (!old && items_of(t->scheds, c) >= MMXD_TIME_MAX_PENDING) {
-		mmxd_call_reply(call, -ENOSPC, "too many pending schedules",
-				NULL, 0);
 		return;
 	}
 	e = sched_new(t, c, r);
@@ -731,47 +814,16 @@ void mmxd_time_submit(void *svc, const struct mmxd_call *call,
 		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
-	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
-		submit_audio(t, call, r, old, e, &p, data, dlen);
-		return;
-	}
-	if (p.expired) {
-		/* nothing to commit: no vblank of [begin, end) */
-		if (old) {
-			ret = ops->retract(ctx, old->ksched);
-			if (ret) {
-				free(e);
-				mmxd_call_reply(call, ret, "too late", NULL, 0);
-				return;
-			}
-			/* its RETRACTED finds nothing: it is REPLACED */
-			sched_event(t, c, old->item.id, old->clock,
-				    MMX_TIME_REPLACED, 0, 0, 0);
-			sched_unlink(t, old);
-		}
-		free(e);
-		mmxd_call_reply(call, 0, "", NULL, 0);
-		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0, 0);
-		return;
-	}
-	if (old)
-		ret = ops->replace(ctx, old->ksched, &p.tgt, p.fb, r->x, r->y,
-				   p.w, p.h, p.exec, p.expire, e->token,
-				   &e->ksched);
+	if (r->kind == MMX_SCHEDULE_KIND_AUDIO)
+		ret = submit_audio(t, c, old, e, &p, payload + head,
+				   len - head, &msg);
 	else
-		ret = ops->schedule(ctx, &p.tgt, p.fb, r->x, r->y, p.w, p.h,
-				    p.exec, p.expire, e->token, &e->ksched);
-	if (ret) {
+		ret = submit_display(t, c, r, old, e, &p, &msg);
+	if (ret != SUBMIT_QUEUED)
 		free(e);
-		mmxd_call_reply(call, ret,
-				ret == -EBUSY ? "too late" :
-				"the kernel refused the commit", NULL, 0);
-		return;
-	}
-	if (old)
-		old->item.retired = 1;
-	item_push(&t->scheds, &e->item);
-	mmxd_call_reply(call, 0, "", NULL, 0);
+	mmxd_call_reply(call, ret < 0 ? ret : 0, msg, NULL, 0);
+	if (ret == SUBMIT_EXPIRED)
+		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0, 0);
 }
 
 void mmxd_time_retract(void *svc, const struct mmxd_call *call,
@@ -797,8 +849,8 @@ void mmxd_time_retract(void *svc, const struct mmxd_call *call,
 		ret = audio_cancel(t, e);
 		mmxd_call_reply(call, ret, "too late", NULL, 0);
 		if (!ret) {
-			sched_event(t, c, e->item.id, e->clock, MMX_TIME_RETRACTED,
-				    0, 0, 0);
+			sched_event(t, c, e->item.id, e->clock,
+				    MMX_TIME_RETRACTED, 0, 0, 0);
 			sched_unlink(t, e);
 		}
 		return;
@@ -866,8 +918,8 @@ static void time_audio_done(void *ctx, uint64_t token,
 	if (!e)
 		return;
 	/* present: when its first frame was due */
-	sched_event(t, e->item.conn, e->item.id, e->clock, MMX_TIME_PRESENTED, 0, e->exec,
-		    0);
+	sched_event(t, e->item.conn, e->item.id, e->clock, MMX_TIME_PRESENTED,
+		    0, e->exec, 0);
 	sched_unlink(t, e);
 }
 
