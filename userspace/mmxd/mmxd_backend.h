@@ -17,13 +17,12 @@
 #include <stdint.h>
 
 #include "libmmx.h"
+#include "libmmx_media.h"
 #include "mmx_decode.h"
 #include "mmx_clock.h"
-#include "libmmx_media.h"
 
 /* Streams at once at most (each has its own overlay plane). */
 #define MMXD_MAX_STREAMS	8
-
 
 /**
  * struct mmxd_fb - a framebuffer of a stream's ring
@@ -173,7 +172,6 @@ struct mmxd_audio_ops {
 	int (*ns_to_frame)(void *ctx, void *a, int64_t ns, double *frame);
 	int (*played)(void *ctx, void *a, int64_t *frames);
 };
-
 
 /*
  * The real backend over @d's KMS device, a decoder pool (NULL: no

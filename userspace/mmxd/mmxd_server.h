@@ -200,7 +200,6 @@ int mmxd_conn_event(struct mmxd_server *s, struct mmxd_conn *c,
 void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-
 /* Requests: the one dispatch table (handlers.c) */
 
 /*

@@ -127,24 +127,7 @@ void mmx_audio_buffer_unref(struct mmx_audio_buffer *b)
 /* ------------------------------------------------------------------ */
 /* The stream */
 
-static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
-		      struct mmx_error *err)
-{
-	snd_pcm_hw_params_t *hw;
-	snd_pcm_sw_params_t *sw;
-	snd_pcm_uframes_t period, buffer;
-	unsigned int rate = c->rate ? c->rate : MMX_AUDIO_DEFAULT_RATE;
-	unsigned int ch = c->channels ? c->channels :
-			  MMX_AUDIO_DEFAULT_CHANNELS;
-	int dir = 0, r;
-
-	if (ch > MMX_AUDIO_MAX_CHANNELS)
-		return mmx_private_error(err, -EINVAL, "too many channels: %u",
-					 ch);
-	period = c->period_frames ? c->period_frames : rate / 100;
-	buffer = c->buffer_frames ? c->buffer_frames : period * 4;
-	snd_pcm_hw_params_alloca(&hw);
-	snd_pcm_sw_params_alloca(&sw);
+/* An ALSA call's failure as @err (what: the step), returned. */
 #define TRY(call, what)							\
 	do {								\
 		r = (call);						\
@@ -153,6 +136,19 @@ static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
 						 "audio: %s: %s", what,	\
 						 snd_strerror(r));	\
 	} while (0)
+
+/*
+ * S16 interleaved, @ch channels at @rate; @period and @buffer: what is
+ * asked, then what the device took.
+ */
+static int set_hw_params(struct mmx_audio *a, unsigned int rate,
+			 unsigned int ch, snd_pcm_uframes_t *period,
+			 snd_pcm_uframes_t *buffer, struct mmx_error *err)
+{
+	snd_pcm_hw_params_t *hw;
+	int dir = 0, r;
+
+	snd_pcm_hw_params_alloca(&hw);
 	TRY(snd_pcm_hw_params_any(a->pcm, hw), "no configuration");
 	TRY(snd_pcm_hw_params_set_access(a->pcm, hw,
 					 SND_PCM_ACCESS_RW_INTERLEAVED),
@@ -161,17 +157,26 @@ static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
 	    "format S16");
 	TRY(snd_pcm_hw_params_set_channels(a->pcm, hw, ch), "channels");
 	TRY(snd_pcm_hw_params_set_rate(a->pcm, hw, rate, 0), "rate");
-	TRY(snd_pcm_hw_params_set_period_size_near(a->pcm, hw, &period,
+	TRY(snd_pcm_hw_params_set_period_size_near(a->pcm, hw, period,
 						   &dir), "period size");
-	TRY(snd_pcm_hw_params_set_buffer_size_near(a->pcm, hw, &buffer),
+	TRY(snd_pcm_hw_params_set_buffer_size_near(a->pcm, hw, buffer),
 	    "buffer size");
 	TRY(snd_pcm_hw_params(a->pcm, hw), "hw params");
-	TRY(snd_pcm_hw_params_get_period_size(hw, &period, &dir),
+	TRY(snd_pcm_hw_params_get_period_size(hw, period, &dir),
 	    "period size");
-	TRY(snd_pcm_hw_params_get_buffer_size(hw, &buffer), "buffer size");
+	TRY(snd_pcm_hw_params_get_buffer_size(hw, buffer), "buffer size");
+	return 0;
+}
 
+/* Start once the ring (@buffer) is full, wake a @period, monotonic times. */
+static int set_sw_params(struct mmx_audio *a, snd_pcm_uframes_t period,
+			 snd_pcm_uframes_t buffer, struct mmx_error *err)
+{
+	snd_pcm_sw_params_t *sw;
+	int r;
+
+	snd_pcm_sw_params_alloca(&sw);
 	TRY(snd_pcm_sw_params_current(a->pcm, sw), "sw params");
-	/* start by itself once the ring is full */
 	TRY(snd_pcm_sw_params_set_start_threshold(a->pcm, sw, buffer),
 	    "start threshold");
 	TRY(snd_pcm_sw_params_set_avail_min(a->pcm, sw, period),
@@ -183,7 +188,30 @@ static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
 					      SND_PCM_TSTAMP_TYPE_MONOTONIC),
 	    "monotonic timestamps");
 	TRY(snd_pcm_sw_params(a->pcm, sw), "sw params");
+	return 0;
+}
+
 #undef TRY
+
+static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
+		      struct mmx_error *err)
+{
+	snd_pcm_uframes_t period, buffer;
+	unsigned int rate = c->rate ? c->rate : MMX_AUDIO_DEFAULT_RATE;
+	unsigned int ch = c->channels ? c->channels :
+			  MMX_AUDIO_DEFAULT_CHANNELS;
+	int r;
+
+	if (ch > MMX_AUDIO_MAX_CHANNELS)
+		return mmx_private_error(err, -EINVAL, "too many channels: %u",
+					 ch);
+	period = c->period_frames ? c->period_frames : rate / 100;
+	buffer = c->buffer_frames ? c->buffer_frames : period * 4;
+	r = set_hw_params(a, rate, ch, &period, &buffer, err);
+	if (!r)
+		r = set_sw_params(a, period, buffer, err);
+	if (r)
+		return r;
 	a->fmt.rate = rate;
 	a->fmt.channels = ch;
 	a->fmt.period_frames = period;
