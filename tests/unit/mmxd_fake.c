@@ -353,7 +353,7 @@ int server_start_media(const struct mmxd_media_ops *ops)
 	if (!ret)
 		ret = mmxd_media_new(ops, NULL, &media);
 	if (!ret)
-		mmxd_server_set_media(srv, media);
+		ret = mmxd_server_set_media(srv, media);
 	return ret;
 }
 

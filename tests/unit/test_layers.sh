@@ -18,6 +18,23 @@
 #                        pure headers (and the uAPI header)
 #   libmmx-apart         libmmx (userspace/lib) includes nothing of mmxd or
 #                        of its private library (userspace/private)
+#   private-public-only  the private library (userspace/private) includes
+#                        libmmx's public headers (userspace/include) and
+#                        its own only, never a header of libmmx's insides
+#   mmxd-services-below  mmxd's services (media.c, time.c and their
+#                        headers mmxd_media.h, mmxd_service.h) include
+#                        neither the server's header (mmxd_server.h) nor
+#                        mmxd.h, and call nothing of the server's (its
+#                        mmxd_server_*, mmxd_conn_*, mmxd_reply*,
+#                        mmxd_handle, mmxd_request_*, mmxd_log, nor the
+#                        log lines under it): they answer and log through
+#                        the event sink the server gives them
+#   mmxd-media-below-time  media.c names nothing of TIME (time.c is above
+#                        it and is told through struct mmxd_media_listener)
+#   mmxd-backend-below   mmxd's media backend (media_kms.c, mmxd_backend.h)
+#                        and the log lines (log.c, mmxd_log.h) include no
+#                        header of the server or the services and call
+#                        none of their functions
 #   tools-public-api     mmxrandr and mmxplay include libmmx's public
 #                        headers only (besides their own)
 #   state-opaque         libmmx's clients (the tools, mmxdemo, the IGT
@@ -112,6 +129,25 @@ result userspace-pure-only "$(printf '%s\n' "$offenders" | sed '/^$/d')"
 result libmmx-apart "$(grep -nE \
 	'#[ \t]*include[ \t]*"(mmxd\.h|mmx_decode\.h|mmx_audio\.h|mmx_clock\.h|jpegd\.h)"' \
 	lib/*.[ch] include/*.h)"
+result private-public-only "$(code private/*.[ch] |
+	grep -E '#[ \t]*include[ \t]*[<"]' | while IFS= read -r line; do
+		h=$(printf '%s\n' "$line" | sed -E 's/.*include[ \t]*[<"]([^>"]*)[>"].*/\1/')
+		case $line in
+		*'"'*) [ -f "include/$h" ] || [ -f "private/$h" ] ||
+			printf '%s\n' "$line" ;;
+		*) [ -f "lib/$h" ] && printf '%s\n' "$line" ;;
+		esac
+	done)"
+# mmxd's layers: server -> services (time -> media) -> backend
+MMXD_SERVER_CALLS='\bmmxd_((server|conn|reply|handle|request)[a-z0-9_]*|log)[ \t]*\('
+result mmxd-services-below "$(code mmxd/media.c mmxd/time.c \
+	mmxd/mmxd_media.h mmxd/mmxd_service.h | grep -E \
+	"#[ \t]*include[ \t]*\"(mmxd|mmxd_server)\.h\"|$MMXD_SERVER_CALLS|\\bmmxd_(log_va|say)[ \t]*\\(")"
+result mmxd-media-below-time "$(code mmxd/media.c | grep -E \
+	'\bmmxd_time_[a-z0-9_]*[ \t]*\(|\bMMXD_TIME_|\bstruct[ \t]+mmxd_time\b')"
+result mmxd-backend-below "$(code mmxd/media_kms.c mmxd/mmxd_backend.h \
+	mmxd/log.c mmxd/mmxd_log.h | grep -E \
+	"#[ \t]*include[ \t]*\"(mmxd|mmxd_server|mmxd_service|mmxd_media)\.h\"|$MMXD_SERVER_CALLS|\\bmmxd_(media|time)_[a-z0-9_]*[ \t]*\\(")"
 result tools-public-api "$(grep -nE '#[ \t]*include[ \t]*"' \
 	mmxrandr/*.[ch] mmxplay/*.[ch] |
 	grep -vE '"(libmmx|libmmx_media|mmxrandr|mmxplay|avi|avi_riff)\.h"')"

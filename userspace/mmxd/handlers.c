@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmxd.h"
+#include "mmxd_server.h"
 #include "mmx_wire.h"
 
 static void reply_error(struct mmxd_server *s, struct mmxd_conn *c,
@@ -342,9 +342,26 @@ static void handle_ping(struct mmxd_server *s, struct mmxd_conn *c,
 	reply_ok(s, c, h, NULL, 0, NULL, 0);
 }
 
-#define CORE(t, size, f, fn) { MMX_MSG_##t, (f), (size), fn }
+#define CORE(t, sz, f, fn) \
+	{ .type = MMX_MSG_##t, .flags = (f), .size = (sz), .handle = fn }
 
-static const struct mmxd_request core_requests[] = {
+/*
+ * A request of service @svc (MEDIA or TIME, whose handler is
+ * mmxd_media_@fn or mmxd_time_@fn): MMX_MSG_@t with a struct @req payload
+ * (@f: FIXED, exactly that, or DATA or STREAM_DATA: data follows, as
+ * MMXD_REQ_@f says), after HELLO, in a server with media streams.
+ */
+#define MMXD_REQ_FIXED	0
+#define SERVICE(svc, pre, t, req, f, fn) \
+	{ .type = MMX_MSG_##t, \
+	  .flags = MMXD_REQ_HELLO | MMXD_REQ_MEDIA | MMXD_REQ_##f, \
+	  .size = sizeof(struct req), .serve = pre##fn, \
+	  .service = MMXD_SERVICE_##svc }
+#define MEDIA(t, req, f, fn)	SERVICE(MEDIA, mmxd_media_, t, req, f, fn)
+#define TIME(t, req, f, fn)	SERVICE(TIME, mmxd_time_, t, req, f, fn)
+
+/* The one dispatch table: the server's requests, then its services'. */
+static const struct mmxd_request requests[] = {
 	CORE(PING, 0, MMXD_REQ_BEFORE_AUTH, handle_ping),
 	CORE(AUTH, sizeof(struct mmx_proto_auth), MMXD_REQ_BEFORE_AUTH,
 	     handle_auth),
@@ -361,24 +378,33 @@ static const struct mmxd_request core_requests[] = {
 	     handle_pointer),
 	CORE(CAPTURE, sizeof(struct mmx_proto_capture), MMXD_REQ_HELLO,
 	     handle_capture),
-};
-
-const struct mmxd_protocol mmxd_core_protocol = {
-	.requests = core_requests,
-	.n = ARRAY_SIZE(core_requests),
+	/* the services': streams, then TIME (AUDIO schedules: samples follow) */
+	MEDIA(STREAM_OPEN, mmx_stream_config, FIXED, open),
+	MEDIA(STREAM_CLOSE, mmx_proto_stream_ref, FIXED, close),
+	MEDIA(STREAM_START, mmx_proto_stream_start, FIXED, start),
+	MEDIA(STREAM_VIDEO, mmx_proto_stream_video, STREAM_DATA, video),
+	MEDIA(STREAM_REPLACE, mmx_proto_stream_video, STREAM_DATA, video),
+	MEDIA(STREAM_RETRACT, mmx_proto_stream_retract, FIXED, retract),
+	MEDIA(STREAM_AUDIO, mmx_proto_stream_audio, STREAM_DATA, audio),
+	MEDIA(CLOCK_QUERY, mmx_proto_stream_ref, FIXED, clock_query),
+	TIME(CLOCK_CREATE, mmx_proto_clock_create, FIXED, clock_create),
+	TIME(CLOCK_START, mmx_proto_clock_at, FIXED, clock_run),
+	TIME(CLOCK_STOP, mmx_proto_clock_at, FIXED, clock_run),
+	TIME(CLOCK_SET_RATE, mmx_proto_clock_rate, FIXED, clock_rate),
+	TIME(CLOCK_READ, mmx_proto_clock_ref, FIXED, clock_read),
+	TIME(CLOCK_DESTROY, mmx_proto_clock_ref, FIXED, clock_read),
+	TIME(SCHEDULE_SUBMIT, mmx_schedule_request, DATA, submit),
+	TIME(SCHEDULE_REPLACE, mmx_proto_schedule_replace, DATA, submit),
+	TIME(SCHEDULE_RETRACT, mmx_proto_schedule_ref, FIXED, retract),
 };
 
 const struct mmxd_request *mmxd_request_find(uint16_t type)
 {
-	static const struct mmxd_protocol *const protocols[] = {
-		&mmxd_core_protocol, &mmxd_media_protocol, &mmxd_time_protocol,
-	};
-	unsigned int i, j;
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(protocols); i++)
-		for (j = 0; j < protocols[i]->n; j++)
-			if (protocols[i]->requests[j].type == type)
-				return &protocols[i]->requests[j];
+	for (i = 0; i < ARRAY_SIZE(requests); i++)
+		if (requests[i].type == type)
+			return &requests[i];
 	return NULL;
 }
 
@@ -395,50 +421,82 @@ static const char *size_refused(const struct mmxd_request *r, size_t len)
 	return len == r->size ? NULL : "not";
 }
 
-void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
-		 const struct mmx_proto_header *h, const uint8_t *payload,
-		 size_t len)
+/*
+ * Does @c's request @h (@r: its table entry, or NULL) break a rule of the
+ * table or of the connection? 1 after the error reply, else 0.
+ */
+static int request_refused(struct mmxd_server *s, struct mmxd_conn *c,
+			   const struct mmx_proto_header *h,
+			   const struct mmxd_request *r, size_t len)
 {
-	const struct mmxd_request *r = mmxd_request_find(h->type);
 	const char *name = mmx_wire_type_name(h->type);
 	const char *rule;
 
 	if (h->flags) {
 		reply_error(s, c, h, -EINVAL, "header flags 0x%x must be 0",
 			    h->flags);
-		return;
+		return 1;
 	}
 	if (c->tcp && !c->authed &&
 	    !(r && (r->flags & MMXD_REQ_BEFORE_AUTH))) {
 		/* nothing but PING before the cookie: close */
 		reply_error(s, c, h, -EACCES, "%s before AUTH", name);
 		c->closing = 1;
-		return;
+		return 1;
 	}
 	if (!r) {
 		reply_error(s, c, h, -ENOSYS,
 			    "request type 0x%04x (%s) not implemented",
 			    h->type, name);
-		return;
+		return 1;
 	}
 	if ((r->flags & MMXD_REQ_MEDIA) && !mmxd_server_media(s)) {
 		reply_error(s, c, h, -ENOSYS,
 			    "%s: no media streams in this server", name);
-		return;
+		return 1;
 	}
 	if ((r->flags & MMXD_REQ_HELLO) && !c->hello) {
 		reply_error(s, c, h, -EPROTO, "%s before HELLO", name);
-		return;
+		return 1;
 	}
 	if ((r->flags & MMXD_REQ_BEFORE_HELLO) && c->hello) {
 		reply_error(s, c, h, -EPROTO, "%s after HELLO", name);
-		return;
+		return 1;
 	}
 	rule = size_refused(r, len);
 	if (rule) {
 		reply_error(s, c, h, -EINVAL, "%s payload is %zu bytes, %s %u",
 			    name, len, rule, r->size);
-		return;
+		return 1;
 	}
-	r->handle(s, c, h, payload, len);
+	return 0;
+}
+
+/* Hand @c's request @h to the service of its entry @r. */
+static void call_service(struct mmxd_server *s, struct mmxd_conn *c,
+			 const struct mmx_proto_header *h,
+			 const struct mmxd_request *r, const uint8_t *payload,
+			 size_t len)
+{
+	const struct mmxd_call call = {
+		.sink = mmxd_server_sink(s),
+		.client = c,
+		.h = h,
+	};
+
+	r->serve(mmxd_server_service(s, r->service), &call, payload, len);
+}
+
+void mmxd_handle(struct mmxd_server *s, struct mmxd_conn *c,
+		 const struct mmx_proto_header *h, const uint8_t *payload,
+		 size_t len)
+{
+	const struct mmxd_request *r = mmxd_request_find(h->type);
+
+	if (request_refused(s, c, h, r, len))
+		return;
+	if (r->serve)
+		call_service(s, c, h, r, payload, len);
+	else
+		r->handle(s, c, h, payload, len);
 }

@@ -28,8 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmxd.h"
-#include "mmx_wire.h"
+#include "mmxd_media.h"
 
 /* MMX_SCHEDULE_* of mmx_drm.h, the kernel's completion statuses */
 #define K_PRESENTED	1
@@ -128,14 +127,18 @@ struct mmxd_media {
 	uint64_t next_token;
 	uint32_t next_id;
 	void *audio;		/* the device, while a stream has audio */
-	struct mmxd_time *time;	/* TIME's clocks and schedules */
+	const struct mmxd_sink *sink;	/* the server's */
+	const struct mmxd_media_listener *listener;	/* TIME */
+	void *listener_ctx;
 };
+
+/* Where events go before the server binds the streams (nowhere). */
+static const struct mmxd_sink unbound;
 
 int mmxd_media_new(const struct mmxd_media_ops *ops, void *ctx,
 		   struct mmxd_media **out)
 {
 	struct mmxd_media *m;
-	int ret;
 
 	*out = NULL;
 	m = calloc(1, sizeof(*m));
@@ -144,18 +147,21 @@ int mmxd_media_new(const struct mmxd_media_ops *ops, void *ctx,
 
 	m->ops = ops;
 	m->ctx = ctx;
-	ret = mmxd_time_new(m, &m->time);
-	if (ret) {
-		free(m);
-		return ret;
-	}
+	m->sink = &unbound;
 	*out = m;
 	return 0;
 }
 
-struct mmxd_time *mmxd_media_time(const struct mmxd_media *m)
+void mmxd_media_bind(struct mmxd_media *m, const struct mmxd_sink *sink)
 {
-	return m->time;
+	m->sink = sink ? sink : &unbound;
+}
+
+void mmxd_media_listen(struct mmxd_media *m,
+		       const struct mmxd_media_listener *l, void *ctx)
+{
+	m->listener = l;
+	m->listener_ctx = ctx;
 }
 
 const struct mmxd_media_ops *mmxd_media_backend(const struct mmxd_media *m,
@@ -329,7 +335,7 @@ int mmxd_media_stream_mono(struct mmxd_media *m, uint32_t stream, int64_t t,
 
 /* Events */
 
-static void send_event(struct mmxd_server *s, struct mstream *st,
+static void send_event(struct mmxd_media *m, struct mstream *st,
 		       uint32_t kind, uint32_t status, int32_t error,
 		       uint64_t id, int64_t pts, int64_t present,
 		       int64_t stream_ns, uint64_t sequence)
@@ -346,7 +352,8 @@ static void send_event(struct mmxd_server *s, struct mstream *st,
 	se.ev.present_ns = present;
 	se.ev.stream_ns_at_present = stream_ns;
 	se.ev.sequence = sequence;
-	mmxd_conn_event(s, st->conn, MMX_PROTO_EVENT_STREAM, &se, sizeof(se));
+	mmxd_sink_event(m->sink, st->conn, MMX_PROTO_EVENT_STREAM, &se,
+			sizeof(se));
 }
 
 static void unlink_frame(struct mstream *st, struct mframe *f)
@@ -367,14 +374,14 @@ static void unlink_frame(struct mstream *st, struct mframe *f)
 }
 
 /* @f ended without being shown: its buffer is free again. */
-static void frame_end(struct mmxd_server *s, struct mstream *st,
+static void frame_end(struct mmxd_media *m, struct mstream *st,
 		      struct mframe *f, uint32_t status, int32_t error,
 		      int64_t when, uint64_t sequence, int quiet)
 {
 	if (f->buf >= 0)
 		st->bs[f->buf] = B_FREE;
 	if (!quiet)
-		send_event(s, st, MMX_STREAM_VIDEO, status, error, f->id,
+		send_event(m, st, MMX_STREAM_VIDEO, status, error, f->id,
 			   f->pts, when, 0, sequence);
 	unlink_frame(st, f);
 }
@@ -395,16 +402,15 @@ static struct mframe *find_frame(struct mstream *st, uint64_t id)
  * the kernel's event (RETRACTED, reported as @status). 0, or the retract's
  * -errno (-EBUSY: too late) with @f as it was.
  */
-static int frame_withdraw(struct mmxd_server *s, struct mmxd_media *m,
-			  struct mstream *st, struct mframe *f,
-			  uint32_t status)
+static int frame_withdraw(struct mmxd_media *m, struct mstream *st,
+			  struct mframe *f, uint32_t status)
 {
 	int ret;
 
 	if (f->state != F_SCHEDULED) {
 		if (f->state == F_DECODING)
 			m->ops->decode_cancel(m->ctx, f->token);
-		frame_end(s, st, f, status, 0, 0, 0, 0);
+		frame_end(m, st, f, status, 0, 0, 0, 0);
 		return 0;
 	}
 	ret = m->ops->retract(m->ctx, f->sched);
@@ -469,13 +475,10 @@ static void follow_audio(struct mmxd_media *m, struct mstream *st)
 	}
 }
 
-/* Move frames and audio along: decode what has a buffer, schedule what
- * is decoded once the clock runs, play what audio is ready. */
-static void pump(struct mmxd_server *s, struct mmxd_media *m,
-		 struct mstream *st)
+/* Decode the waiting frames into the free framebuffers. */
+static void pump_decode(struct mmxd_media *m, struct mstream *st)
 {
 	struct mframe *f, *next;
-	struct mchunk *a, **pp;
 
 	for (f = st->frames; f; f = next) {
 		int b, ret;
@@ -492,7 +495,7 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 		if (ret == -EAGAIN)
 			break;
 		if (ret) {
-			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, ret, 0,
+			frame_end(m, st, f, MMX_STREAM_DECODE_FAILED, ret, 0,
 				  0, 0);
 			continue;
 		}
@@ -503,8 +506,13 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 		free(f->jpeg);
 		f->jpeg = NULL;
 	}
-	if (!st->started)
-		return;
+}
+
+/* Schedule the decoded frames (the stream clock runs). */
+static void pump_schedule(struct mmxd_media *m, struct mstream *st)
+{
+	struct mframe *f, *next;
+
 	for (f = st->frames; f; f = next) {
 		int64_t exec, expire;
 		int ret;
@@ -533,17 +541,20 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 			continue;
 		}
 		if (ret) {
-			frame_end(s, st, f, MMX_STREAM_FAILED, ret, 0, 0, 0);
+			frame_end(m, st, f, MMX_STREAM_FAILED, ret, 0, 0, 0);
 			continue;
 		}
 		f->state = F_SCHEDULED;
 		f->exec = exec;
 		f->expire_mono = expire;
 	}
-	if (!st->audio)
-		return;
-	if (st->audio_clock)
-		follow_audio(m, st);
+}
+
+/* Play the audio chunks that are ready. */
+static void pump_audio(struct mmxd_media *m, struct mstream *st)
+{
+	struct mchunk *a, **pp;
+
 	for (pp = &st->chunks; (a = *pp);) {
 		int ret;
 
@@ -561,12 +572,27 @@ static void pump(struct mmxd_server *s, struct mmxd_media *m,
 			pp = &a->next;
 			continue;
 		}
-		send_event(s, st, MMX_STREAM_AUDIO, MMX_STREAM_FAILED, ret,
+		send_event(m, st, MMX_STREAM_AUDIO, MMX_STREAM_FAILED, ret,
 			   a->num, a->pts, 0, 0, 0);
 		*pp = a->next;
 		st->nchunks--;
 		free(a);
 	}
+}
+
+/* Move frames and audio along: decode what has a buffer, schedule what
+ * is decoded once the clock runs, play what audio is ready. */
+static void pump(struct mmxd_media *m, struct mstream *st)
+{
+	pump_decode(m, st);
+	if (!st->started)
+		return;
+	pump_schedule(m, st);
+	if (!st->audio)
+		return;
+	if (st->audio_clock)
+		follow_audio(m, st);
+	pump_audio(m, st);
 }
 
 /* Closing */
@@ -583,8 +609,8 @@ static void chunk_free(struct mmxd_media *m, struct mstream *st,
 	st->nchunks--;
 }
 
-static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
-			struct mstream *st)
+/* Close @st; @notify: its client and TIME may be told (not at the end). */
+static void stream_free(struct mmxd_media *m, struct mstream *st, int notify)
 {
 	unsigned int i;
 
@@ -596,7 +622,7 @@ static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
 		else if (f->state == F_SCHEDULED)
 			/* -EBUSY: executing; its event finds no frame */
 			m->ops->retract(m->ctx, f->sched);
-		frame_end(s, st, f, 0, 0, 0, 0, 1);
+		frame_end(m, st, f, 0, 0, 0, 0, 1);
 	}
 	while (st->chunks) {
 		struct mchunk *a = st->chunks;
@@ -608,7 +634,8 @@ static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
 		m->ops->untarget(m->ctx, &st->t);
 	for (i = 0; i < st->nbuf; i++)
 		m->ops->fb_free(m->ctx, &st->fb[i]);
-	mmxd_time_stream_gone(s, m->time, st->id);
+	if (m->listener)
+		m->listener->stream_gone(m->listener_ctx, st->id, notify);
 	if (st->audio && m->audio) {
 		m->ops->audio->close(m->ctx, m->audio);
 		m->audio = NULL;
@@ -619,20 +646,17 @@ static void stream_free(struct mmxd_server *s, struct mmxd_media *m,
 			break;
 		}
 	}
-	if (s)
-		mmxd_log(s, 1, "client %u: stream %u closed", st->conn->id,
-			 st->id);
+	if (notify)
+		mmxd_sink_log(m->sink, st->conn, 1, "stream %u closed", st->id);
 	free(st);
 }
 
-void mmxd_media_conn_gone(struct mmxd_server *s, struct mmxd_media *m,
-			  struct mmxd_conn *c)
+void mmxd_media_conn_gone(struct mmxd_media *m, const struct mmxd_conn *c)
 {
 	struct mstream *st = stream_of_conn(m, c);
 
-	mmxd_time_conn_gone(m->time, c);
 	if (st)
-		stream_free(s, m, st);
+		stream_free(m, st, 1);
 }
 
 void mmxd_media_free(struct mmxd_media *m)
@@ -640,8 +664,7 @@ void mmxd_media_free(struct mmxd_media *m)
 	if (!m)
 		return;
 	while (m->n)
-		stream_free(NULL, m, m->streams[0]);
-	mmxd_time_free(m->time);
+		stream_free(m, m->streams[0], 0);
 	free(m);
 }
 
@@ -693,87 +716,93 @@ static const char *check_config(const struct mmxd_media *m,
 	return NULL;
 }
 
-static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len __maybe_unused)
+/* @st's overlay plane (one no other stream has) and its position. */
+static int stream_place(struct mmxd_media *m, struct mstream *st)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	struct mmx_proto_stream_open_reply r;
+	const struct mmx_stream_config *cfg = &st->cfg;
 	uint32_t busy[MMXD_MAX_STREAMS];
-	struct mmx_stream_config cfg;
-	struct mstream *st;
-	const char *why;
 	unsigned int i;
 	int ret;
 
-	memcpy(&cfg, payload, sizeof(cfg));
-	if (stream_of_conn(m, c)) {
-		mmxd_reply(s, c, h, -EBUSY, "a stream is open already",
-			   NULL, 0);
-		return;
-	}
-	why = check_config(m, &cfg, &ret);
-	if (why) {
-		mmxd_reply(s, c, h, ret, why, NULL, 0);
-		return;
-	}
-	if (m->n >= MMXD_MAX_STREAMS) {
-		mmxd_reply(s, c, h, -ENOSPC, "too many streams", NULL, 0);
-		return;
-	}
-	st = mmxd_reply_calloc(s, c, h, sizeof(*st));
-	if (!st)
-		return;
-	st->conn = c;
-	st->cfg = cfg;
-	st->max_frames = cfg.max_frames ? cfg.max_frames :
-			 MMX_STREAM_DEFAULT_FRAMES;
 	for (i = 0; i < m->n; i++)
 		busy[i] = m->streams[i]->t.plane;
-	ret = m->ops->target(m->ctx, cfg.output, busy, m->n, &st->t);
-	if (ret) {
-		free(st);
-		mmxd_reply(s, c, h, ret,
-			   "no lit output with a free overlay plane", NULL, 0);
-		return;
-	}
-	if (cfg.x == -1 && cfg.y == -1) {
-		st->x = ((int32_t)st->t.crtc_width - (int32_t)cfg.width) / 2;
-		st->y = ((int32_t)st->t.crtc_height - (int32_t)cfg.height) / 2;
+	ret = m->ops->target(m->ctx, cfg->output, busy, m->n, &st->t);
+	if (ret)
+		return ret;
+	if (cfg->x == -1 && cfg->y == -1) {
+		st->x = ((int32_t)st->t.crtc_width - (int32_t)cfg->width) / 2;
+		st->y = ((int32_t)st->t.crtc_height - (int32_t)cfg->height) / 2;
 	} else {
-		st->x = cfg.x;
-		st->y = cfg.y;
+		st->x = cfg->x;
+		st->y = cfg->y;
 	}
+	return 0;
+}
+
+/* @st's ring of framebuffers (all or none). */
+static int stream_buffers(struct mmxd_media *m, struct mstream *st)
+{
+	unsigned int i;
+	int ret;
+
 	st->nbuf = (st->max_frames < MMXD_STREAM_BUFFERS ? st->max_frames :
 		    MMXD_STREAM_BUFFERS) + 1;
 	if (st->nbuf < 3)
 		st->nbuf = 3;
 	for (i = 0; i < st->nbuf; i++) {
-		ret = m->ops->fb_new(m->ctx, cfg.width, cfg.height, &st->fb[i]);
+		ret = m->ops->fb_new(m->ctx, st->cfg.width, st->cfg.height,
+				     &st->fb[i]);
 		if (ret) {
 			while (i--)
 				m->ops->fb_free(m->ctx, &st->fb[i]);
-			free(st);
-			mmxd_reply(s, c, h, ret == -ENOMEM ? -ENOSPC : ret,
-				   "cannot create the framebuffers", NULL, 0);
-			return;
+			return ret;
 		}
 	}
-	if (cfg.audio_format != MMX_AUDIO_NONE) {
-		ret = m->ops->audio->open(m->ctx, cfg.audio_rate,
-					  cfg.audio_channels, &m->audio);
-		if (ret) {
-			for (i = 0; i < st->nbuf; i++)
-				m->ops->fb_free(m->ctx, &st->fb[i]);
-			free(st);
-			m->audio = NULL;
-			mmxd_reply(s, c, h, ret, "cannot open the audio device",
-				   NULL, 0);
-			return;
-		}
-		st->audio = 1;
-		st->audio_clock = cfg.clock != MMX_STREAM_CLOCK_MONOTONIC;
+	return 0;
+}
+
+/*
+ * A new stream's plane, framebuffers and audio device; -errno and why
+ * (@why) with nothing held.
+ */
+static int stream_setup(struct mmxd_media *m, struct mstream *st,
+			const char **why)
+{
+	unsigned int i;
+	int ret;
+
+	ret = stream_place(m, st);
+	if (ret) {
+		*why = "no lit output with a free overlay plane";
+		return ret;
 	}
+	ret = stream_buffers(m, st);
+	if (ret) {
+		*why = "cannot create the framebuffers";
+		return ret == -ENOMEM ? -ENOSPC : ret;
+	}
+	if (st->cfg.audio_format == MMX_AUDIO_NONE)
+		return 0;
+	ret = m->ops->audio->open(m->ctx, st->cfg.audio_rate,
+				  st->cfg.audio_channels, &m->audio);
+	if (ret) {
+		for (i = 0; i < st->nbuf; i++)
+			m->ops->fb_free(m->ctx, &st->fb[i]);
+		m->audio = NULL;
+		*why = "cannot open the audio device";
+		return ret;
+	}
+	st->audio = 1;
+	st->audio_clock = st->cfg.clock != MMX_STREAM_CLOCK_MONOTONIC;
+	return 0;
+}
+
+/* @st is open: numbered, listed, told to its client. */
+static void stream_opened(struct mmxd_media *m, struct mstream *st,
+			  const struct mmxd_call *call)
+{
+	struct mmx_proto_stream_open_reply r;
+
 	st->id = ++m->next_id ? m->next_id : ++m->next_id;
 	m->streams[m->n++] = st;
 
@@ -784,14 +813,54 @@ static void handle_open(struct mmxd_server *s, struct mmxd_conn *c,
 	r.max_frames = st->max_frames;
 	r.x = st->x;
 	r.y = st->y;
-	r.audio_rate = st->audio ? cfg.audio_rate : 0;
-	r.audio_channels = st->audio ? cfg.audio_channels : 0;
-	mmxd_log(s, 1,
-		 "client %u: stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
-		 c->id, st->id, cfg.width, cfg.height, st->x, st->y,
-		 st->t.crtc, st->t.plane, st->nbuf,
-		 st->audio ? ", audio" : "");
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
+	r.audio_rate = st->audio ? st->cfg.audio_rate : 0;
+	r.audio_channels = st->audio ? st->cfg.audio_channels : 0;
+	mmxd_sink_log(m->sink, call->client, 1,
+		      "stream %u: %ux%u at %d,%d on CRTC %u plane %u, %u buffers%s",
+		      st->id, st->cfg.width, st->cfg.height, st->x, st->y,
+		      st->t.crtc, st->t.plane, st->nbuf,
+		      st->audio ? ", audio" : "");
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
+}
+
+void mmxd_media_open(void *svc, const struct mmxd_call *call,
+		     const uint8_t *payload, size_t len __maybe_unused)
+{
+	struct mmxd_media *m = svc;
+	struct mmx_stream_config cfg;
+	struct mstream *st;
+	const char *why;
+	int ret;
+
+	memcpy(&cfg, payload, sizeof(cfg));
+	if (stream_of_conn(m, call->client)) {
+		mmxd_call_reply(call, -EBUSY, "a stream is open already", NULL,
+				0);
+		return;
+	}
+	why = check_config(m, &cfg, &ret);
+	if (why) {
+		mmxd_call_reply(call, ret, why, NULL, 0);
+		return;
+	}
+	if (m->n >= MMXD_MAX_STREAMS) {
+		mmxd_call_reply(call, -ENOSPC, "too many streams", NULL, 0);
+		return;
+	}
+	st = mmxd_call_calloc(call, sizeof(*st));
+	if (!st)
+		return;
+	st->conn = call->client;
+	st->cfg = cfg;
+	st->max_frames = cfg.max_frames ? cfg.max_frames :
+			 MMX_STREAM_DEFAULT_FRAMES;
+	ret = stream_setup(m, st, &why);
+	if (ret) {
+		free(st);
+		mmxd_call_reply(call, ret, why, NULL, 0);
+		return;
+	}
+	stream_opened(m, st, call);
 }
 
 /* Every media request but STREAM_OPEN starts with its stream's id. */
@@ -803,203 +872,195 @@ _Static_assert(offsetof(struct mmx_proto_stream_ref, stream) == 0 &&
 	       "media requests start with the stream id");
 
 /*
- * The stream @payload names, @c's, or NULL after replying -ENOENT; the
+ * The stream @payload names, the caller's, or NULL after replying -ENOENT; the
  * request's @size fixed bytes copied to @req.
  */
-static struct mstream *request_stream(struct mmxd_server *s,
-				      struct mmxd_conn *c,
-				      const struct mmx_proto_header *h,
+static struct mstream *request_stream(struct mmxd_media *m,
+				      const struct mmxd_call *call,
 				      const uint8_t *payload, void *req,
 				      size_t size)
 {
-	struct mstream *st = stream_of_conn(mmxd_server_media(s), c);
+	struct mstream *st = stream_of_conn(m, call->client);
 	uint32_t id;
 
 	memcpy(req, payload, size);
 	memcpy(&id, payload, sizeof(id));
 	if (st && st->id == id)
 		return st;
-	mmxd_reply(s, c, h, -ENOENT, "no such stream", NULL, 0);
+	mmxd_call_reply(call, -ENOENT, "no such stream", NULL, 0);
 	return NULL;
 }
 
-static void handle_start(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len __maybe_unused)
+static void stream_start(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_start *req,
+			 const uint8_t *data __maybe_unused,
+			 size_t dlen __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	struct mmx_proto_stream_start req;
-	struct mstream *st;
-
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	if (req.pad || req.delay_ns < 0 ||
-	    req.delay_ns > 60 * 1000000000ll) {
-		mmxd_reply(s, c, h, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
+	if (req->pad || req->delay_ns < 0 ||
+	    req->delay_ns > 60 * 1000000000ll) {
+		mmxd_call_reply(call, -EINVAL, "delay 0..60 s, pad 0", NULL, 0);
 		return;
 	}
 	if (st->started) {
-		mmxd_reply(s, c, h, -EBUSY, "started already", NULL, 0);
+		mmxd_call_reply(call, -EBUSY, "started already", NULL, 0);
 		return;
 	}
 	st->started = 1;
-	st->origin_ns = m->ops->now(m->ctx) + req.delay_ns;
+	st->origin_ns = m->ops->now(m->ctx) + req->delay_ns;
 	if (st->audio)
 		st->audio_origin = m->ops->audio->written(m->ctx, m->audio) +
-			ns_to_frames(req.delay_ns, st->cfg.audio_rate);
-	pump(s, m, st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+			ns_to_frames(req->delay_ns, st->cfg.audio_rate);
+	pump(m, st);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_video(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+/*
+ * Why VIDEO or REPLACE (@replace) of frame @req->id (@old: the pending
+ * one, or NULL) with @dlen bytes cannot be queued on @st: -errno and
+ * @why, or 0.
+ */
+static int video_refused(const struct mstream *st,
+			 const struct mmx_proto_stream_video *req, size_t dlen,
+			 int replace, const struct mframe *old,
+			 const char **why)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	int replace = h->type == MMX_MSG_STREAM_REPLACE;
-	struct mmx_proto_stream_video req;
-	struct mframe *f, *old = NULL;
-	struct mstream *st;
-	size_t dlen;
-	int ret;
-
-	dlen = len - sizeof(req);
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	if (req.flags || !req.id || req.expire_ns < req.pts_ns ||
+	if (req->flags || !req->id || req->expire_ns < req->pts_ns ||
 	    dlen > MMX_STREAM_MAX_CHUNK) {
-		mmxd_reply(s, c, h, -EINVAL,
-			   "flags 0, id non-zero, expire >= pts", NULL, 0);
-		return;
+		*why = "flags 0, id non-zero, expire >= pts";
+		return -EINVAL;
 	}
-	old = find_frame(st, req.id);
 	if (replace && !old) {
-		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
-		return;
+		*why = "no such pending frame";
+		return -ENOENT;
 	}
 	if (!replace && old) {
-		mmxd_reply(s, c, h, -EEXIST, "frame id pending already",
-			   NULL, 0);
-		return;
+		*why = "frame id pending already";
+		return -EEXIST;
 	}
 	if ((!replace && st->nframes >= st->max_frames) ||
 	    st->nframes >= 2 * st->max_frames ||
 	    st->bytes + dlen > MMXD_STREAM_MAX_BYTES) {
-		mmxd_reply(s, c, h, -EAGAIN, "stream queue full", NULL, 0);
-		return;
+		*why = "stream queue full";
+		return -EAGAIN;
 	}
-	f = calloc(1, sizeof(*f));
+	return 0;
+}
+
+/* A frame holding a copy of the JPEG @data, or NULL. */
+static struct mframe *frame_new(const uint8_t *data, size_t dlen)
+{
+	struct mframe *f = calloc(1, sizeof(*f));
+
 	if (f)
 		f->jpeg = malloc(dlen);
 	if (!f || !f->jpeg) {
 		free(f);
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return NULL;
+	}
+	memcpy(f->jpeg, data, dlen);
+	f->len = dlen;
+	return f;
+}
+
+/* Queue @f last: frames are decoded in the order they came. */
+static void frame_append(struct mstream *st, struct mframe *f)
+{
+	struct mframe **pp = &st->frames;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = f;
+	st->nframes++;
+	st->bytes += f->len;
+}
+
+static void stream_video(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_video *req,
+			 const uint8_t *data, size_t dlen)
+{
+	int replace = call->h->type == MMX_MSG_STREAM_REPLACE;
+	struct mframe *f, *old = find_frame(st, req->id);
+	const char *why;
+	int ret;
+
+	ret = video_refused(st, req, dlen, replace, old, &why);
+	if (ret) {
+		mmxd_call_reply(call, ret, why, NULL, 0);
 		return;
 	}
-	ret = old ? frame_withdraw(s, m, st, old, MMX_STREAM_REPLACED) : 0;
+	f = frame_new(data, dlen);
+	if (!f) {
+		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
+		return;
+	}
+	ret = old ? frame_withdraw(m, st, old, MMX_STREAM_REPLACED) : 0;
 	if (ret) {
 		free(f->jpeg);
 		free(f);
-		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
-			   "retract failed", NULL, 0);
+		mmxd_call_reply(call, ret,
+				ret == -EBUSY ? "too late" : "retract failed",
+				NULL, 0);
 		return;
 	}
-	memcpy(f->jpeg, payload + sizeof(req), dlen);
-	f->len = dlen;
-	f->id = req.id;
+	f->id = req->id;
 	f->token = ++m->next_token;
-	f->pts = req.pts_ns;
-	f->expire = req.expire_ns;
+	f->pts = req->pts_ns;
+	f->expire = req->expire_ns;
 	f->state = F_WAITING;
 	f->buf = -1;
-	/* append: frames are decoded in the order they came */
-	{
-		struct mframe **pp = &st->frames;
-
-		while (*pp)
-			pp = &(*pp)->next;
-		*pp = f;
-	}
-	st->nframes++;
-	st->bytes += dlen;
-	pump(s, m, st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	frame_append(st, f);
+	pump(m, st);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
-			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len __maybe_unused)
+static void stream_retract(struct mmxd_media *m, struct mstream *st,
+			   const struct mmxd_call *call,
+			   const struct mmx_proto_stream_retract *req,
+			   const uint8_t *data __maybe_unused,
+			   size_t dlen __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	struct mmx_proto_stream_retract req;
-	struct mstream *st;
 	struct mframe *f;
 	int scheduled, ret;
 
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	if (req.pad) {
-		mmxd_reply(s, c, h, -EINVAL, "pad must be 0", NULL, 0);
+	if (req->pad) {
+		mmxd_call_reply(call, -EINVAL, "pad must be 0", NULL, 0);
 		return;
 	}
-	f = find_frame(st, req.id);
+	f = find_frame(st, req->id);
 	if (!f) {
-		mmxd_reply(s, c, h, -ENOENT, "no such pending frame", NULL, 0);
+		mmxd_call_reply(call, -ENOENT, "no such pending frame", NULL,
+				0);
 		return;
 	}
 	scheduled = f->state == F_SCHEDULED;
-	ret = frame_withdraw(s, m, st, f, MMX_STREAM_RETRACTED);
+	ret = frame_withdraw(m, st, f, MMX_STREAM_RETRACTED);
 	if (ret) {
-		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
-			   "retract failed", NULL, 0);
+		mmxd_call_reply(call, ret,
+				ret == -EBUSY ? "too late" : "retract failed",
+				NULL, 0);
 		return;
 	}
 	if (!scheduled)
-		pump(s, m, st);	/* its framebuffer is free */
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+		pump(m, st);	/* its framebuffer is free */
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len)
+/*
+ * A chunk of @st's audio: S16LE @data copied (READY), or room for MPEG
+ * @data's samples (DECODING, not yet submitted). NULL: out of memory.
+ */
+static struct mchunk *chunk_new(struct mmxd_media *m, struct mstream *st,
+				int64_t pts, const uint8_t *data, size_t dlen)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	struct mmx_proto_stream_audio req;
-	const uint8_t *data = payload + sizeof(req);
-	struct mchunk *a, **pp;
-	struct mstream *st;
-	size_t dlen, fsize;
-	int ret;
+	size_t fsize = 2u * st->cfg.audio_channels;
+	struct mchunk *a = calloc(1, sizeof(*a));
 
-	dlen = len - sizeof(req);
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	if (!st->audio) {
-		mmxd_reply(s, c, h, -EOPNOTSUPP, "a stream without audio",
-			   NULL, 0);
-		return;
-	}
-	fsize = 2u * st->cfg.audio_channels;
-	if (req.flags || dlen > MMX_STREAM_MAX_CHUNK ||
-	    (st->cfg.audio_format == MMX_AUDIO_S16LE && dlen % fsize)) {
-		mmxd_reply(s, c, h, -EINVAL,
-			   "flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
-			   NULL, 0);
-		return;
-	}
-	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
-		mmxd_reply(s, c, h, -EAGAIN, "audio queue full", NULL, 0);
-		return;
-	}
-	a = mmxd_reply_calloc(s, c, h, sizeof(*a));
 	if (!a)
-		return;
+		return NULL;
 	a->token = ++m->next_token;
-	a->pts = req.pts_ns;
+	a->pts = pts;
 	if (st->cfg.audio_format == MMX_AUDIO_S16LE) {
 		a->frames = dlen / fsize;
 		a->pcm = malloc(dlen);
@@ -1019,7 +1080,39 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	if (!a->pcm) {
 		free(a);
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		return NULL;
+	}
+	return a;
+}
+
+static void stream_audio(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_audio *req,
+			 const uint8_t *data, size_t dlen)
+{
+	struct mchunk *a, **pp;
+	int ret;
+
+	if (!st->audio) {
+		mmxd_call_reply(call, -EOPNOTSUPP, "a stream without audio",
+				NULL, 0);
+		return;
+	}
+	if (req->flags || dlen > MMX_STREAM_MAX_CHUNK ||
+	    (st->cfg.audio_format == MMX_AUDIO_S16LE &&
+	     dlen % (2u * st->cfg.audio_channels))) {
+		mmxd_call_reply(call, -EINVAL,
+				"flags 0, whole frames, at most MMX_STREAM_MAX_CHUNK",
+				NULL, 0);
+		return;
+	}
+	if (st->nchunks >= MMXD_STREAM_MAX_AUDIO) {
+		mmxd_call_reply(call, -EAGAIN, "audio queue full", NULL, 0);
+		return;
+	}
+	a = chunk_new(m, st, req->pts_ns, data, dlen);
+	if (!a) {
+		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
 	if (a->state == A_DECODING) {
@@ -1029,7 +1122,7 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 		if (ret) {
 			free(a->pcm);
 			free(a);
-			mmxd_reply(s, c, h, ret, "decoder queue", NULL, 0);
+			mmxd_call_reply(call, ret, "decoder queue", NULL, 0);
 			return;
 		}
 	}
@@ -1038,22 +1131,19 @@ static void handle_audio(struct mmxd_server *s, struct mmxd_conn *c,
 		;
 	*pp = a;
 	st->nchunks++;
-	pump(s, m, st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	pump(m, st);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
-			       const struct mmx_proto_header *h,
-			       const uint8_t *payload, size_t len __maybe_unused)
+static void stream_clock_query(struct mmxd_media *m, struct mstream *st,
+			       const struct mmxd_call *call,
+			       const struct mmx_proto_stream_ref *req
+			       __maybe_unused,
+			       const uint8_t *data __maybe_unused,
+			       size_t dlen __maybe_unused)
 {
-	struct mmxd_media *m = mmxd_server_media(s);
-	struct mmx_proto_stream_ref req;
 	struct mmx_stream_clock r;
-	struct mstream *st;
 
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
-	if (!st)
-		return;
 	memset(&r, 0, sizeof(r));
 	r.mono_ns = m->ops->now(m->ctx);
 	r.running = (uint32_t)st->started;
@@ -1066,47 +1156,44 @@ static void handle_clock_query(struct mmxd_server *s, struct mmxd_conn *c,
 		if (!m->ops->audio->played(m->ctx, m->audio, &played))
 			r.audio_frames = played;
 	}
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
-static void handle_close(struct mmxd_server *s, struct mmxd_conn *c,
-			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len __maybe_unused)
+static void stream_close(struct mmxd_media *m, struct mstream *st,
+			 const struct mmxd_call *call,
+			 const struct mmx_proto_stream_ref *req __maybe_unused,
+			 const uint8_t *data __maybe_unused,
+			 size_t dlen __maybe_unused)
 {
-	struct mmx_proto_stream_ref req;
-	struct mstream *st;
-
-	st = request_stream(s, c, h, payload, &req, sizeof(req));
-	if (!st)
-		return;
-	stream_free(s, mmxd_server_media(s), st);
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	stream_free(m, st, 1);
+	mmxd_call_reply(call, 0, "", NULL, 0);
 }
 
-/* The media requests: STREAM_* and CLOCK_QUERY. */
-static const struct mmxd_request media_requests[] = {
-	MMXD_MEDIA_REQUEST(STREAM_OPEN, struct mmx_stream_config, 0,
-			   handle_open),
-	MMXD_MEDIA_REQUEST(STREAM_CLOSE, struct mmx_proto_stream_ref, 0,
-			   handle_close),
-	MMXD_MEDIA_REQUEST(STREAM_START, struct mmx_proto_stream_start, 0,
-			   handle_start),
-	MMXD_MEDIA_REQUEST(STREAM_VIDEO, struct mmx_proto_stream_video,
-			   MMXD_REQ_STREAM_DATA, handle_video),
-	MMXD_MEDIA_REQUEST(STREAM_REPLACE, struct mmx_proto_stream_video,
-			   MMXD_REQ_STREAM_DATA, handle_video),
-	MMXD_MEDIA_REQUEST(STREAM_RETRACT, struct mmx_proto_stream_retract, 0,
-			   handle_retract),
-	MMXD_MEDIA_REQUEST(STREAM_AUDIO, struct mmx_proto_stream_audio,
-			   MMXD_REQ_STREAM_DATA, handle_audio),
-	MMXD_MEDIA_REQUEST(CLOCK_QUERY, struct mmx_proto_stream_ref, 0,
-			   handle_clock_query),
-};
+/*
+ * STREAM_REQUEST(fn, req) makes the handler mmxd_media_@fn of a request
+ * on the caller's stream: it finds the stream the request names (else
+ * replies -ENOENT) and calls stream_@fn() with it, the request's fixed
+ * part (a struct @req) and the data after it.
+ */
+#define STREAM_REQUEST(fn, req_type)					\
+void mmxd_media_##fn(void *svc, const struct mmxd_call *call,		\
+		     const uint8_t *payload, size_t len)		\
+{									\
+	req_type req;							\
+	struct mstream *st;						\
+									\
+	st = request_stream(svc, call, payload, &req, sizeof(req));	\
+	if (st)								\
+		stream_##fn(svc, st, call, &req, payload + sizeof(req),	\
+			    len - sizeof(req));				\
+}
 
-const struct mmxd_protocol mmxd_media_protocol = {
-	.requests = media_requests,
-	.n = ARRAY_SIZE(media_requests),
-};
+STREAM_REQUEST(start, struct mmx_proto_stream_start)
+STREAM_REQUEST(video, struct mmx_proto_stream_video)
+STREAM_REQUEST(retract, struct mmx_proto_stream_retract)
+STREAM_REQUEST(audio, struct mmx_proto_stream_audio)
+STREAM_REQUEST(clock_query, struct mmx_proto_stream_ref)
+STREAM_REQUEST(close, struct mmx_proto_stream_ref)
 
 /* Completions */
 
@@ -1154,7 +1241,7 @@ static void unlink_chunk(struct mstream *st, struct mchunk *a)
 	free(a);
 }
 
-static void decode_done(struct mmxd_server *s, struct mmxd_media *m,
+static void decode_done(struct mmxd_media *m,
 			const struct mmx_decode_result *r)
 {
 	struct mstream *st = NULL;
@@ -1169,12 +1256,12 @@ static void decode_done(struct mmxd_server *s, struct mmxd_media *m,
 		if (!r->status && (r->rate != st->cfg.audio_rate ||
 				   r->height != st->cfg.audio_channels ||
 				   !r->width)) {
-			send_event(s, st, MMX_STREAM_AUDIO,
+			send_event(m, st, MMX_STREAM_AUDIO,
 				   MMX_STREAM_DECODE_FAILED, -EINVAL, a->num,
 				   a->pts, 0, 0, 0);
 			unlink_chunk(st, a);
 		} else if (r->status) {
-			send_event(s, st, MMX_STREAM_AUDIO,
+			send_event(m, st, MMX_STREAM_AUDIO,
 				   MMX_STREAM_DECODE_FAILED, r->status, a->num,
 				   a->pts, 0, 0, 0);
 			unlink_chunk(st, a);
@@ -1187,19 +1274,34 @@ static void decode_done(struct mmxd_server *s, struct mmxd_media *m,
 			return;
 		if (!r->status && (r->width != st->cfg.width ||
 				   r->height != st->cfg.height)) {
-			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, -E2BIG, 0,
+			frame_end(m, st, f, MMX_STREAM_DECODE_FAILED, -E2BIG, 0,
 				  0, 0);
 		} else if (r->status) {
-			frame_end(s, st, f, MMX_STREAM_DECODE_FAILED, r->status,
+			frame_end(m, st, f, MMX_STREAM_DECODE_FAILED, r->status,
 				  0, 0, 0);
 		} else {
 			f->state = F_DECODED;
 		}
 	}
-	pump(s, m, st);
+	pump(m, st);
 }
 
-static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
+/* The stream status of a frame whose timed commit ended @kstatus unshown. */
+static uint32_t stream_status(uint32_t kstatus)
+{
+	switch (kstatus) {
+	case K_EXPIRED:
+		return MMX_STREAM_EXPIRED;
+	case K_RETRACTED:
+		return MMX_STREAM_RETRACTED;
+	case K_REPLACED:
+		return MMX_STREAM_REPLACED;
+	default:
+		return MMX_STREAM_FAILED;
+	}
+}
+
+static void sched_done(struct mmxd_media *m,
 		       const struct mmxd_sched_event *e)
 {
 	struct mstream *st = NULL;
@@ -1207,8 +1309,9 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 	struct mchunk *a = NULL;
 	uint32_t status;
 
-	if (e->user & MMXD_TIME_TOKEN) {
-		mmxd_time_sched_done(s, m->time, e);
+	if (e->user & MMXD_MEDIA_FOREIGN) {
+		if (m->listener)
+			m->listener->sched_done(m->listener_ctx, e);
 		return;
 	}
 	if (!find_token(m, e->user, &st, &f, &a) || !f ||
@@ -1225,7 +1328,7 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 				st->bs[i] = B_FREE;
 		st->bs[f->buf] = B_SHOWN;
 		st->shown_any = 1;
-		send_event(s, st, MMX_STREAM_VIDEO, MMX_STREAM_PRESENTED, 0,
+		send_event(m, st, MMX_STREAM_VIDEO, MMX_STREAM_PRESENTED, 0,
 			   f->id, f->pts, e->timestamp_ns, at, e->sequence);
 		f->buf = -1;
 		unlink_frame(st, f);
@@ -1237,44 +1340,30 @@ static void sched_done(struct mmxd_server *s, struct mmxd_media *m,
 		f->state = F_DECODED;
 		f->retry_at = m->ops->now(m->ctx) + MMXD_RETRY_NS;
 	} else {
-		switch (e->status) {
-		case K_EXPIRED:
-			status = MMX_STREAM_EXPIRED;
-			break;
-		case K_RETRACTED:
-			status = MMX_STREAM_RETRACTED;
-			break;
-		case K_REPLACED:
-			status = MMX_STREAM_REPLACED;
-			break;
-		default:
-			status = MMX_STREAM_FAILED;
-			break;
-		}
-		if (f->report)
-			status = f->report;
-		frame_end(s, st, f, status, e->status == K_FAILED ?
+		status = f->report ? f->report : stream_status(e->status);
+		frame_end(m, st, f, status, e->status == K_FAILED ?
 			  e->error : 0, e->timestamp_ns,
 			  e->status == K_EXPIRED ? e->sequence : 0, 0);
 	}
-	pump(s, m, st);
+	pump(m, st);
 }
 
-static void audio_done(struct mmxd_server *s, struct mmxd_media *m,
+static void audio_done(struct mmxd_media *m,
 		       uint64_t token, int64_t end_ns)
 {
 	struct mstream *st = NULL;
 	struct mframe *f = NULL;
 	struct mchunk *a = NULL;
 
-	if (token & MMXD_TIME_TOKEN) {
-		mmxd_time_audio_done(s, m->time, token, end_ns);
+	if (token & MMXD_MEDIA_FOREIGN) {
+		if (m->listener)
+			m->listener->audio_done(m->listener_ctx, token, end_ns);
 		return;
 	}
 	if (!find_token(m, token, &st, &f, &a) || !a ||
 	    a->state != A_PLAYING)
 		return;
-	send_event(s, st, MMX_STREAM_AUDIO, MMX_STREAM_PRESENTED, 0, a->num,
+	send_event(m, st, MMX_STREAM_AUDIO, MMX_STREAM_PRESENTED, 0, a->num,
 		   a->pts, end_ns, end_ns ? stream_at(m, st, end_ns) : 0, 0);
 	unlink_chunk(st, a);
 }
@@ -1323,8 +1412,8 @@ unsigned int mmxd_media_poll_fill(struct mmxd_media *m, struct pollfd *pfd,
 	return k;
 }
 
-void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
-			  const struct pollfd *pfd, unsigned int n)
+void mmxd_media_poll_done(struct mmxd_media *m, const struct pollfd *pfd,
+			  unsigned int n)
 {
 	unsigned int i;
 	int ret;
@@ -1334,7 +1423,7 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 
 		ret = m->ops->read_events(m->ctx, ev, 16);
 		for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
-			sched_done(s, m, &ev[i]);
+			sched_done(m, &ev[i]);
 	}
 	if (n >= 2 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
 		struct mmx_decode_result r[16];
@@ -1342,11 +1431,11 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 		do {
 			ret = m->ops->decode_collect(m->ctx, r, 16);
 			for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
-				decode_done(s, m, &r[i]);
+				decode_done(m, &r[i]);
 		} while (ret == 16);
 	}
 	for (i = 0; i < m->n; i++)
-		pump(s, m, m->streams[i]);
+		pump(m, m->streams[i]);
 	if (n > 2 && m->audio) {
 		unsigned int any = 0;
 
@@ -1359,7 +1448,7 @@ void mmxd_media_poll_done(struct mmxd_server *s, struct mmxd_media *m,
 			ret = m->ops->audio->service(m->ctx, m->audio, ids, end,
 						     16);
 			for (i = 0; ret > 0 && i < (unsigned int)ret; i++)
-				audio_done(s, m, ids[i], end[i]);
+				audio_done(m, ids[i], end[i]);
 		}
 	}
 }

@@ -18,7 +18,8 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "mmxd.h"
+#include "mmxd_backend.h"
+#include "mmxd_log.h"
 #include "mmx_audio.h"
 #include "mmx_clock.h"
 #include "drm/mmx_drm.h"
@@ -137,15 +138,14 @@ static int find_crtc(struct kms_media *k, uint32_t output, uint32_t *crtc)
 	return ret;
 }
 
-static int kms_target(void *ctx, uint32_t output, const uint32_t *busy,
-		      unsigned int nbusy, struct mmxd_video_target *t)
+/* @output's lit CRTC (0: the first lit) into @t, and its index @pipe. */
+static int target_crtc(struct kms_media *k, uint32_t output,
+		       struct mmxd_video_target *t, int *pipe)
 {
-	struct kms_media *k = ctx;
-	drmModePlaneResPtr pres;
 	drmModeResPtr res;
 	drmModeCrtcPtr crtc;
-	uint32_t crtc_id = 0, i, j;
-	int pipe = -1, ret;
+	uint32_t crtc_id = 0, i;
+	int ret;
 
 	ret = find_crtc(k, output, &crtc_id);
 	if (ret)
@@ -165,13 +165,37 @@ static int kms_target(void *ctx, uint32_t output, const uint32_t *busy,
 	res = drmModeGetResources(k->fd);
 	if (!res)
 		return -ENODEV;
+	*pipe = -1;
 	for (i = 0; i < (uint32_t)res->count_crtcs; i++)
 		if (res->crtcs[i] == crtc_id)
-			pipe = (int)i;
+			*pipe = (int)i;
 	drmModeFreeResources(res);
-	if (pipe < 0)
-		return -ENODEV;
+	return *pipe < 0 ? -ENODEV : 0;
+}
 
+/* Keep @pp, the property ids of plane @pp->plane, unless known already. */
+static void remember_props(struct kms_media *k, const struct plane_props *pp)
+{
+	uint32_t j;
+
+	for (j = 0; j < k->nprops; j++)
+		if (k->props[j].plane == pp->plane)
+			return;
+	if (k->nprops < MMXD_MAX_STREAMS * 2)
+		k->props[k->nprops++] = *pp;
+}
+
+static int kms_target(void *ctx, uint32_t output, const uint32_t *busy,
+		      unsigned int nbusy, struct mmxd_video_target *t)
+{
+	struct kms_media *k = ctx;
+	drmModePlaneResPtr pres;
+	uint32_t i, j;
+	int pipe, ret;
+
+	ret = target_crtc(k, output, t, &pipe);
+	if (ret)
+		return ret;
 	pres = drmModeGetPlaneResources(k->fd);
 	if (!pres)
 		return -ENODEV;
@@ -179,6 +203,7 @@ static int kms_target(void *ctx, uint32_t output, const uint32_t *busy,
 	for (i = 0; i < pres->count_planes && ret; i++) {
 		uint32_t id = pres->planes[i];
 		drmModePlanePtr p;
+		struct plane_props pp;
 		int used = 0;
 
 		for (j = 0; j < nbusy; j++)
@@ -186,19 +211,11 @@ static int kms_target(void *ctx, uint32_t output, const uint32_t *busy,
 		if (used || plane_type(k->fd, id) != DRM_PLANE_TYPE_OVERLAY)
 			continue;
 		p = drmModeGetPlane(k->fd, id);
-		if (p && (p->possible_crtcs & (1u << pipe)) && !p->fb_id) {
-			struct plane_props pp;
-
-			if (!plane_prop_ids(k, id, &pp)) {
-				t->plane = id;
-				ret = 0;
-				for (j = 0; j < k->nprops; j++)
-					if (k->props[j].plane == id)
-						break;
-				if (j == k->nprops &&
-				    k->nprops < MMXD_MAX_STREAMS * 2)
-					k->props[k->nprops++] = pp;
-			}
+		if (p && (p->possible_crtcs & (1u << pipe)) && !p->fb_id &&
+		    !plane_prop_ids(k, id, &pp)) {
+			t->plane = id;
+			ret = 0;
+			remember_props(k, &pp);
 		}
 		drmModeFreePlane(p);
 	}
@@ -231,7 +248,7 @@ static void kms_untarget(void *ctx, const struct mmxd_video_target *t)
 	drmModeAtomicAddProperty(req, t->plane, pp->id[P_FB_ID], 0);
 	drmModeAtomicAddProperty(req, t->plane, pp->id[P_CRTC_ID], 0);
 	if (drmModeAtomicCommit(k->fd, req, 0, NULL))
-		mmxd_log(NULL, 0, "taking the video off plane %u: %s",
+		mmxd_say("taking the video off plane %u: %s",
 			 t->plane, strerror(errno));
 	drmModeAtomicFree(req);
 }
@@ -496,7 +513,7 @@ static int au_open(void *ctx, uint32_t rate, uint32_t channels, void **out)
 	memset(&err, 0, sizeof(err));
 	ret = mmx_audio_open(&cfg, &a, &err);
 	if (ret) {
-		mmxd_log(NULL, 0, "audio: %s", err.message);
+		mmxd_say("audio: %s", err.message);
 		return ret;
 	}
 	/* the device runs from now on (silence until plays come) */
@@ -563,7 +580,7 @@ static int au_service(void *ctx, void *a, uint64_t *ids, int64_t *end_ns,
 	(void)ctx;
 	ret = mmx_audio_service(a);
 	if (ret < 0)
-		mmxd_log(NULL, 0, "audio: %s", strerror(-ret));
+		mmxd_say("audio: %s", strerror(-ret));
 	if (n > 16)
 		n = 16;
 	ret = mmx_audio_collect(a, done, n);

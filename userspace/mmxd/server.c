@@ -26,7 +26,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
-#include "mmxd.h"
+#include "mmxd_server.h"
+#include "mmxd_log.h"
 #include "mmx_wire.h"
 
 struct mmxd_server {
@@ -36,6 +37,8 @@ struct mmxd_server {
 	int listen_fd;
 	int tcp_fd;
 	struct mmxd_media *media;
+	struct mmxd_time *time;
+	struct mmxd_sink sink;
 	unsigned int next_id;
 	struct mmxd_conn **conns;
 	unsigned int nconn;
@@ -56,18 +59,50 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* A log line: "mmxd: ", "client N: " when about @c, the message. */
+static void log_line(const struct mmxd_server *s, const struct mmxd_conn *c,
+		     int level, const char *fmt, va_list ap)
+{
+	if (s && level > s->opts.verbose)
+		return;
+	mmxd_log_va(c ? c->id : 0, fmt, ap);
+}
+
 void mmxd_log(const struct mmxd_server *s, int level, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s && level > s->opts.verbose)
-		return;
-	fputs("mmxd: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	log_line(s, NULL, level, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
+
+/* The event sink of the services: replies, events and log lines. */
+
+static void sink_reply(void *ctx, struct mmxd_conn *c,
+		       const struct mmx_proto_header *h, int err,
+		       const char *msg, const void *data, size_t len)
+{
+	mmxd_reply(ctx, c, h, err, msg, data, len);
+}
+
+static int sink_event(void *ctx, struct mmxd_conn *c, uint32_t event,
+		      const void *data, size_t len)
+{
+	return mmxd_conn_event(ctx, c, event, data, len);
+}
+
+static void sink_log(void *ctx, const struct mmxd_conn *c, int level,
+		     const char *fmt, va_list ap)
+{
+	log_line(ctx, c, level, fmt, ap);
+}
+
+static const struct mmxd_service_events server_events = {
+	.reply = sink_reply,
+	.event = sink_event,
+	.log = sink_log,
+};
 
 void mmxd_options_init(struct mmxd_options *o)
 {
@@ -87,6 +122,7 @@ int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->sink = (struct mmxd_sink){ .ops = &server_events, .ctx = s };
 	s->ops = ops;
 	s->ctx = ctx;
 	s->opts = *opts;
@@ -97,6 +133,15 @@ int mmxd_server_new(const struct mmx_display_ops *ops, void *ctx,
 	s->tcp_fd = -1;
 	*out = s;
 	return 0;
+}
+
+/* @c is going away: the services forget it (TIME first: it is on media). */
+static void conn_services_gone(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	if (s->time)
+		mmxd_time_conn_gone(s->time, c);
+	if (s->media)
+		mmxd_media_conn_gone(s->media, c);
 }
 
 static void conn_free(struct mmxd_conn *c)
@@ -121,10 +166,12 @@ void mmxd_server_free(struct mmxd_server *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->nconn; i++) {
-		if (s->media)
-			mmxd_media_conn_gone(s, s->media, s->conns[i]);
+		conn_services_gone(s, s->conns[i]);
 		conn_free(s->conns[i]);
 	}
+	mmxd_time_free(s->time);
+	if (s->media)
+		mmxd_media_bind(s->media, NULL);
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	if (s->tcp_fd >= 0)
@@ -144,9 +191,15 @@ void mmxd_server_listen_tcp(struct mmxd_server *s, int fd)
 	s->tcp_fd = fd;
 }
 
-void mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m)
+int mmxd_server_set_media(struct mmxd_server *s, struct mmxd_media *m)
 {
+	int ret = mmxd_time_new(m, &s->sink, &s->time);
+
+	if (ret)
+		return ret;
+	mmxd_media_bind(m, &s->sink);
 	s->media = m;
+	return 0;
 }
 
 struct mmxd_media *mmxd_server_media(const struct mmxd_server *s)
@@ -190,6 +243,24 @@ mmxd_server_ops(const struct mmxd_server *s, void **ctx)
 const struct mmxd_options *mmxd_server_options(const struct mmxd_server *s)
 {
 	return &s->opts;
+}
+
+void *mmxd_server_service(const struct mmxd_server *s,
+			  enum mmxd_service_id id)
+{
+	switch (id) {
+	case MMXD_SERVICE_MEDIA:
+		return s->media;
+	case MMXD_SERVICE_TIME:
+		return s->time;
+	default:
+		return NULL;
+	}
+}
+
+const struct mmxd_sink *mmxd_server_sink(const struct mmxd_server *s)
+{
+	return &s->sink;
 }
 
 int mmxd_peer_allowed(const struct mmxd_options *o, uid_t uid, gid_t gid,
@@ -351,11 +422,12 @@ static int has_room(struct mmxd_server *s)
 	return mmxd_server_nlive(s) < s->opts.max_clients;
 }
 
-static int add_conn(struct mmxd_server *s, int fd, int tcp)
+/* A connection for @fd (made non-blocking), not added yet (errors close @fd). */
+static int conn_new(struct mmxd_server *s, int fd, int tcp,
+		    struct mmxd_conn **out)
 {
 	struct mmxd_conn *c;
-	int flags, ok = 0, ret;
-	unsigned int live;
+	int flags, ret;
 
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK)) {
@@ -383,56 +455,81 @@ static int add_conn(struct mmxd_server *s, int fd, int tcp)
 	c->id = ++s->next_id;
 	c->tcp = tcp;
 	s->stats.connections++;
+	*out = c;
+	return 0;
+}
 
-	if (tcp) {
+/* Refuse @c: error @err with @msg, then close; counted in @count. */
+static void conn_refuse(struct mmxd_server *s, struct mmxd_conn *c, int err,
+			const char *msg, unsigned long *count)
+{
+	mmxd_conn_reply(s, c, 0, 0, err, msg, NULL, 0, NULL, 0);
+	c->closing = 1;
+	(*count)++;
+}
+
+/*
+ * Serve @c, or refuse it (peer credentials, --max-clients). 0, or -ENOMEM
+ * with @c freed.
+ */
+static int conn_admit(struct mmxd_server *s, struct mmxd_conn *c)
+{
+	int ok = 0, ret = 0;
+	char msg[128];
+
+	if (c->tcp) {
 		/* no credentials: the cookie (AUTH) decides */
 		c->uid = (uid_t)-1;
 		c->pid = 0;
 		ok = s->opts.tcp_auth;
-		ret = 0;
 	} else {
 		ret = check_peer(s, c, &ok);
 	}
 	if (ret) {
 		mmxd_log(s, 0, "client %u: no peer credentials: %s", c->id,
 			 strerror(-ret));
-		mmxd_conn_reply(s, c, 0, 0, ret, "no peer credentials", NULL,
-				0, NULL, 0);
-		c->closing = 1;
-		s->stats.refused_other++;
+		conn_refuse(s, c, ret, "no peer credentials",
+			    &s->stats.refused_other);
 	} else if (!ok) {
-		char msg[128];
-
 		snprintf(msg, sizeof(msg),
 			 "uid %u is not allowed (root, uid %u, group %u)",
 			 (unsigned int)c->uid, (unsigned int)s->opts.uid,
 			 (unsigned int)s->opts.gid);
 		mmxd_log(s, 0, "client %u (pid %d): refused: %s", c->id,
 			 (int)c->pid, msg);
-		mmxd_conn_reply(s, c, 0, 0, -EACCES, msg, NULL, 0, NULL, 0);
-		c->closing = 1;
-		s->stats.refused_access++;
+		conn_refuse(s, c, -EACCES, msg, &s->stats.refused_access);
 	} else if (!has_room(s)) {
 		mmxd_log(s, 0, "client %u: refused: %u clients already",
 			 c->id, s->opts.max_clients);
-		mmxd_conn_reply(s, c, 0, 0, -EBUSY, "too many clients", NULL,
-				0, NULL, 0);
-		c->closing = 1;
-		s->stats.refused_busy++;
+		conn_refuse(s, c, -EBUSY, "too many clients",
+			    &s->stats.refused_busy);
 	} else {
 		c->in = malloc(MMX_PROTO_MAX_REQUEST);
 		if (!c->in) {
-			free(c);
-			close(fd);
+			conn_free(c);
 			return -ENOMEM;
 		}
 		c->in_cap = MMX_PROTO_MAX_REQUEST;
-		if (tcp)
+		if (c->tcp)
 			mmxd_log(s, 1, "client %u: connected over TCP", c->id);
 		else
 			mmxd_log(s, 1, "client %u: connected (uid %u, pid %d)",
 				 c->id, (unsigned int)c->uid, (int)c->pid);
 	}
+	return 0;
+}
+
+static int add_conn(struct mmxd_server *s, int fd, int tcp)
+{
+	struct mmxd_conn *c = NULL;
+	unsigned int live;
+	int ret;
+
+	ret = conn_new(s, fd, tcp, &c);
+	if (!ret)
+		ret = conn_admit(s, c);
+	if (ret)
+		return ret;
 	if (c->closing) {
 		/* the refusal fits in an empty socket buffer: no fd kept */
 		conn_flush(s, c);
@@ -701,9 +798,7 @@ static void remove_dead(struct mmxd_server *s)
 
 	for (i = 0; i < s->nconn; i++) {
 		if (s->conns[i]->dead) {
-			if (s->media)
-				mmxd_media_conn_gone(s, s->media,
-						     s->conns[i]);
+			conn_services_gone(s, s->conns[i]);
 			conn_free(s->conns[i]);
 			s->accept_paused = 0;
 		} else {
@@ -713,114 +808,156 @@ static void remove_dead(struct mmxd_server *s)
 	s->nconn = j;
 }
 
-int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
-{
-	unsigned int i, n = 0, nc = s->nconn, media_idx = 0, nmedia = 0;
-	int stop_idx = -1, listen_idx = -1, tcp_idx = -1, ret;
-	uint64_t now = now_ms();
-	const unsigned int extra = 3 + MMXD_MEDIA_POLLFDS;
+/**
+ * struct step - one round of the poll loop
+ * @n: descriptors in the server's pfds before the clients'
+ * @stop: index of the stop fd there, or -1
+ * @listen: of the listening socket, or -1
+ * @tcp: of the TCP socket, or -1
+ * @media: of the first of the media streams' descriptors
+ * @nmedia: how many they are
+ * @timeout_ms: how long poll() waits (-1: no limit)
+ */
+struct step {
+	unsigned int n;
+	int stop;
+	int listen;
+	int tcp;
+	unsigned int media;
+	unsigned int nmedia;
+	int timeout_ms;
+};
 
-	if (s->npfd < nc + extra) {
-		struct pollfd *p = realloc(s->pfds, (nc + extra) * sizeof(*p));
+/* Wait at most @ms in this round. */
+static void step_wait(struct step *r, uint64_t ms)
+{
+	if (r->timeout_ms < 0 || ms < (uint64_t)r->timeout_ms)
+		r->timeout_ms = (int)ms;
+}
+
+/* Poll @fd for input in this round: its index. */
+static int step_poll_in(struct mmxd_server *s, struct step *r, int fd)
+{
+	s->pfds[r->n] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	return (int)r->n++;
+}
+
+/* The descriptors before the clients': stop fd, sockets, media. */
+static int step_fill(struct mmxd_server *s, int stop_fd, uint64_t now,
+		     struct step *r)
+{
+	const unsigned int want = s->nconn + 3 + MMXD_MEDIA_POLLFDS;
+
+	if (s->npfd < want) {
+		struct pollfd *p = realloc(s->pfds, want * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
 		s->pfds = p;
-		s->npfd = nc + extra;
+		s->npfd = want;
 	}
-	if (stop_fd >= 0) {
-		stop_idx = (int)n;
-		s->pfds[n++] = (struct pollfd){ .fd = stop_fd, .events = POLLIN };
-	}
+	if (stop_fd >= 0)
+		r->stop = step_poll_in(s, r, stop_fd);
 	if (s->accept_paused) {
 		uint64_t waited = now - s->paused_since;
 
-		if (waited >= MMXD_ACCEPT_PAUSE_MS) {
+		if (waited >= MMXD_ACCEPT_PAUSE_MS)
 			s->accept_paused = 0;
-		} else if (timeout_ms < 0 ||
-			   MMXD_ACCEPT_PAUSE_MS - waited < (uint64_t)timeout_ms) {
-			timeout_ms = (int)(MMXD_ACCEPT_PAUSE_MS - waited);
-		}
+		else
+			step_wait(r, MMXD_ACCEPT_PAUSE_MS - waited);
 	}
-	if (s->listen_fd >= 0 && !s->accept_paused) {
-		listen_idx = (int)n;
-		s->pfds[n++] = (struct pollfd){ .fd = s->listen_fd,
-						.events = POLLIN };
-	}
-	if (s->tcp_fd >= 0 && !s->accept_paused) {
-		tcp_idx = (int)n;
-		s->pfds[n++] = (struct pollfd){ .fd = s->tcp_fd,
-						.events = POLLIN };
-	}
+	if (s->listen_fd >= 0 && !s->accept_paused)
+		r->listen = step_poll_in(s, r, s->listen_fd);
+	if (s->tcp_fd >= 0 && !s->accept_paused)
+		r->tcp = step_poll_in(s, r, s->tcp_fd);
 	if (s->media) {
 		int mt = mmxd_media_timeout_ms(s->media);
 
-		if (mt >= 0 && (timeout_ms < 0 || mt < timeout_ms))
-			timeout_ms = mt;
-		media_idx = n;
-		nmedia = mmxd_media_poll_fill(s->media, s->pfds + n,
-					      MMXD_MEDIA_POLLFDS);
-		n += nmedia;
+		if (mt >= 0)
+			step_wait(r, (uint64_t)mt);
+		r->media = r->n;
+		r->nmedia = mmxd_media_poll_fill(s->media, s->pfds + r->n,
+						 MMXD_MEDIA_POLLFDS);
+		r->n += r->nmedia;
 	}
-	for (i = 0; i < nc; i++) {
-		struct mmxd_conn *c = s->conns[i];
-		struct pollfd *p = &s->pfds[n + i];
+	return 0;
+}
 
-		p->fd = c->fd;
-		p->events = 0;
-		p->revents = 0;
-		conn_next_event(c);
-		if (c->out) {
-			uint64_t left = now - c->out_since >= s->opts.stall_ms ?
-					0 : s->opts.stall_ms -
-					(now - c->out_since);
+/* What to poll @c for (@p), and how long the round may wait for it. */
+static void conn_poll_fill(struct mmxd_server *s, struct mmxd_conn *c,
+			   struct pollfd *p, uint64_t now, struct step *r)
+{
+	p->fd = c->fd;
+	p->events = 0;
+	p->revents = 0;
+	conn_next_event(c);
+	if (c->out) {
+		uint64_t left = now - c->out_since >= s->opts.stall_ms ?
+				0 : s->opts.stall_ms - (now - c->out_since);
 
-			p->events = POLLOUT;
-			if (timeout_ms < 0 || left < (uint64_t)timeout_ms)
-				timeout_ms = (int)left;
-		} else if (!c->closing && !c->eof) {
-			if (c->in_len < c->in_cap)
-				p->events = POLLIN;
-		}
-		if (conn_ready(s, c) || ((c->closing || c->eof) && !c->out))
-			timeout_ms = 0;
+		p->events = POLLOUT;
+		step_wait(r, left);
+	} else if (!c->closing && !c->eof) {
+		if (c->in_len < c->in_cap)
+			p->events = POLLIN;
 	}
+	if (conn_ready(s, c) || ((c->closing || c->eof) && !c->out))
+		r->timeout_ms = 0;
+}
 
-	ret = poll(s->pfds, n + nc, timeout_ms);
+/* After poll: @c's I/O (@re: its revents) and its complete requests. */
+static void conn_poll_done(struct mmxd_server *s, struct mmxd_conn *c,
+			   short re)
+{
+	if (re & POLLNVAL) {
+		conn_drop(s, c, "invalid fd");
+		return;
+	}
+	if (re & POLLHUP)
+		c->gone = 1;
+	if ((c->out || c->events) && (re & (POLLOUT | POLLERR | POLLHUP)))
+		conn_flush(s, c);
+	if (!c->out && !c->closing && (re & (POLLIN | POLLERR | POLLHUP)))
+		conn_read(s, c);
+	conn_process(s, c);
+}
+
+/* Is the descriptor at @idx (-1: not polled) readable? */
+static int step_readable(const struct mmxd_server *s, int idx)
+{
+	return idx >= 0 && (s->pfds[idx].revents & POLLIN);
+}
+
+int mmxd_server_step(struct mmxd_server *s, int timeout_ms, int stop_fd)
+{
+	struct step r = { .stop = -1, .listen = -1, .tcp = -1,
+			  .timeout_ms = timeout_ms };
+	unsigned int i, nc = s->nconn;
+	uint64_t now = now_ms();
+	int ret;
+
+	ret = step_fill(s, stop_fd, now, &r);
+	if (ret)
+		return ret;
+	for (i = 0; i < nc; i++)
+		conn_poll_fill(s, s->conns[i], &s->pfds[r.n + i], now, &r);
+
+	ret = poll(s->pfds, r.n + nc, r.timeout_ms);
 	if (ret < 0)
 		return errno == EINTR ? 0 : -errno;
 	/* media first: the events it queues go out in this round */
 	if (s->media)
-		mmxd_media_poll_done(s, s->media, s->pfds + media_idx, nmedia);
-
-	for (i = 0; i < nc; i++) {
-		struct mmxd_conn *c = s->conns[i];
-		short re = s->pfds[n + i].revents;
-
-		if (re & POLLNVAL) {
-			conn_drop(s, c, "invalid fd");
-			continue;
-		}
-		if (re & POLLHUP)
-			c->gone = 1;
-		if ((c->out || c->events) &&
-		    (re & (POLLOUT | POLLERR | POLLHUP)))
-			conn_flush(s, c);
-		if (!c->out && !c->closing && (re & (POLLIN | POLLERR |
-						     POLLHUP)))
-			conn_read(s, c);
-		conn_process(s, c);
-	}
+		mmxd_media_poll_done(s->media, s->pfds + r.media, r.nmedia);
+	for (i = 0; i < nc; i++)
+		conn_poll_done(s, s->conns[i], s->pfds[r.n + i].revents);
 	now = now_ms();
 	for (i = 0; i < nc; i++)
 		conn_settle(s, s->conns[i], now);
 	remove_dead(s);
 
-	if (listen_idx >= 0 && (s->pfds[listen_idx].revents & POLLIN))
+	if (step_readable(s, r.listen))
 		accept_clients(s, s->listen_fd, 0);
-	if (tcp_idx >= 0 && (s->pfds[tcp_idx].revents & POLLIN))
+	if (step_readable(s, r.tcp))
 		accept_clients(s, s->tcp_fd, 1);
-	if (stop_idx >= 0 && (s->pfds[stop_idx].revents & POLLIN))
-		return 1;
-	return 0;
+	return step_readable(s, r.stop);
 }

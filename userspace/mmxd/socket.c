@@ -40,10 +40,44 @@ static int make_parent(const char *path)
 	return 0;
 }
 
+/*
+ * Something is at @sa's path: a stale socket is removed and @fd (which
+ * probed it) replaced by a fresh socket. -EADDRINUSE when a daemon
+ * answers there, -EEXIST when it is not a socket; @fd stays ours.
+ */
+static int clear_stale(const struct sockaddr_un *sa, int *fd)
+{
+	struct stat st;
+
+	if (lstat(sa->sun_path, &st))
+		return 0;
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	/* a live daemon answers there; a stale socket refuses */
+	if (!connect(*fd, (const struct sockaddr *)sa, sizeof(*sa)) ||
+	    errno == EAGAIN)
+		return -EADDRINUSE;
+	close(*fd);
+	*fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (*fd < 0)
+		return -errno;
+	unlink(sa->sun_path);
+	return 0;
+}
+
+/* Bind @fd to @sa with no window in which it has wider permissions. */
+static int bind_private(int fd, const struct sockaddr_un *sa)
+{
+	mode_t old = umask(0117);
+	int ret = bind(fd, (const struct sockaddr *)sa, sizeof(*sa));
+
+	umask(old);
+	return ret ? -errno : 0;
+}
+
 int mmxd_socket_open(const char *path, gid_t gid)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct stat st;
 	int fd, ret;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
@@ -56,35 +90,12 @@ int mmxd_socket_open(const char *path, gid_t gid)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (!lstat(path, &st)) {
-		if (!S_ISSOCK(st.st_mode)) {
-			ret = -EEXIST;
-			goto err_close;
-		}
-		/* a live daemon answers there; a stale socket refuses */
-		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-		    errno == EAGAIN) {
-			ret = -EADDRINUSE;
-			goto err_close;
-		}
-		close(fd);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-			    SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return -errno;
-		unlink(path);
-	}
-	/* no window in which the socket has wider permissions */
-	{
-		mode_t old = umask(0117);
-
-		ret = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
-		umask(old);
-	}
-	if (ret) {
-		ret = -errno;
+	ret = clear_stale(&sa, &fd);
+	if (ret)
 		goto err_close;
-	}
+	ret = bind_private(fd, &sa);
+	if (ret)
+		goto err_close;
 	if (chmod(path, 0660) ||
 	    (gid != (gid_t)-1 && chown(path, (uid_t)-1, gid)) ||
 	    listen(fd, MMXD_LISTEN_BACKLOG)) {
@@ -95,7 +106,8 @@ int mmxd_socket_open(const char *path, gid_t gid)
 	return fd;
 
 err_close:
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }
 
@@ -209,16 +221,15 @@ static int is_loopback(const struct sockaddr *sa)
 	return 0;
 }
 
-int mmxd_tcp_open(const char *spec, int any)
+/*
+ * "HOST:PORT" or "[v6]:PORT" into @host (@hsize bytes; empty HOST:
+ * 127.0.0.1) and @port (@psize bytes); 0 or -EINVAL.
+ */
+static int split_host_port(const char *spec, char *host, size_t hsize,
+			   char *port, size_t psize)
 {
-	struct addrinfo hints = {
-		.ai_socktype = SOCK_STREAM,
-		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
-	}, *res;
-	char host[256], port[32];
 	const char *colon, *h = spec;
 	size_t hlen;
-	int fd, ret, one = 1;
 
 	if (*spec == '[') {
 		const char *br = strchr(spec, ']');
@@ -234,14 +245,27 @@ int mmxd_tcp_open(const char *spec, int any)
 			return -EINVAL;
 		hlen = (size_t)(colon - spec);
 	}
-	if (hlen >= sizeof(host) || !colon[1] ||
-	    strlen(colon + 1) >= sizeof(port))
+	if (hlen >= hsize || !colon[1] || strlen(colon + 1) >= psize)
 		return -EINVAL;
 	memcpy(host, h, hlen);
 	host[hlen] = '\0';
 	strcpy(port, colon + 1);
 	if (!host[0])
 		strcpy(host, "127.0.0.1");
+	return 0;
+}
+
+int mmxd_tcp_open(const char *spec, int any)
+{
+	struct addrinfo hints = {
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
+	}, *res;
+	char host[256], port[32];
+	int fd, ret, one = 1;
+
+	if (split_host_port(spec, host, sizeof(host), port, sizeof(port)))
+		return -EINVAL;
 	ret = getaddrinfo(host, port, &hints, &res);
 	if (ret)
 		return ret == EAI_SYSTEM ? -errno : -EADDRNOTAVAIL;
@@ -257,7 +281,8 @@ int mmxd_tcp_open(const char *spec, int any)
 		return ret;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, MMXD_LISTEN_BACKLOG)) {
+	if (bind(fd, res->ai_addr, res->ai_addrlen) ||
+	    listen(fd, MMXD_LISTEN_BACKLOG)) {
 		ret = -errno;
 		close(fd);
 		freeaddrinfo(res);

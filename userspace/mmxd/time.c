@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmxd.h"
-#include "mmx_wire.h"
+#include "mmxd_media.h"
 
 /* MMX_SCHEDULE_* of mmx_drm.h, the kernel's completion statuses */
 #define K_PRESENTED	1
@@ -41,30 +40,32 @@ struct stream_src {
 	uint32_t stream;
 };
 
+/*
+ * What a clock and a schedule have in common: a client's object, found by
+ * its id on a list of TIME's, until retired (a schedule retracted or
+ * replaced, whose event is to come, is no longer found by its id).
+ */
+struct titem {
+	struct titem *next;
+	struct mmxd_conn *conn;
+	uint64_t id;
+	int retired;
+};
+
 struct tclock {
-	struct tclock *next;
-	const struct mmxd_conn *conn;
-	uint32_t id;
+	struct titem item;
 	uint32_t kind;
 	struct mmx_clock *clock;
 	void *vblank;		/* the backend's handle (VBLANK) */
 	struct stream_src *ss;	/* AUDIO */
 };
 
-enum tsched_state {
-	S_PENDING,	/* submitted: retract and replace may succeed */
-	S_GONE,		/* retracted or replaced: its event is to come */
-};
-
+/* A schedule: pending (retract and replace may succeed) until retired. */
 struct tsched {
-	struct tsched *next;
-	const struct mmxd_conn *conn;
-	struct mmxd_conn *wconn;	/* the same, writable (events) */
-	uint64_t id;
+	struct titem item;
 	uint64_t token;
 	uint64_t ksched;
 	uint32_t clock;
-	enum tsched_state state;
 	uint32_t kind;		/* MMX_SCHEDULE_KIND_* */
 	uint32_t stream;
 	int64_t exec;		/* AUDIO: CLOCK_MONOTONIC of begin */
@@ -73,13 +74,56 @@ struct tsched {
 
 struct mmxd_time {
 	struct mmxd_media *m;
-	struct tclock *clocks;
-	struct tsched *scheds;
+	const struct mmxd_sink *sink;	/* the server's */
+	struct titem *clocks;	/* struct tclock */
+	struct titem *scheds;	/* struct tsched */
 	uint32_t next_clock;
 	uint64_t next_token;
 };
 
-int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out)
+#define to_clock(it)	((struct tclock *)(it))
+#define to_sched(it)	((struct tsched *)(it))
+_Static_assert(offsetof(struct tclock, item) == 0 &&
+	       offsetof(struct tsched, item) == 0, "items first");
+
+/* @c's item @id on @list, not retired, or NULL. */
+static struct titem *item_find(struct titem *list, const struct mmxd_conn *c,
+			       uint64_t id)
+{
+	for (; list; list = list->next)
+		if (list->conn == c && list->id == id && !list->retired)
+			return list;
+	return NULL;
+}
+
+/* How many items of @c are on @list (retired ones too). */
+static unsigned int items_of(const struct titem *list,
+			     const struct mmxd_conn *c)
+{
+	unsigned int n = 0;
+
+	for (; list; list = list->next)
+		n += list->conn == c;
+	return n;
+}
+
+static void item_push(struct titem **list, struct titem *it)
+{
+	it->next = *list;
+	*list = it;
+}
+
+static void item_unlink(struct titem **list, struct titem *it)
+{
+	while (*list != it)
+		list = &(*list)->next;
+	*list = it->next;
+}
+
+static const struct mmxd_media_listener time_listener;
+
+int mmxd_time_new(struct mmxd_media *m, const struct mmxd_sink *sink,
+		  struct mmxd_time **out)
 {
 	struct mmxd_time *t = calloc(1, sizeof(*t));
 
@@ -87,6 +131,8 @@ int mmxd_time_new(struct mmxd_media *m, struct mmxd_time **out)
 	if (!t)
 		return -ENOMEM;
 	t->m = m;
+	t->sink = sink;
+	mmxd_media_listen(m, &time_listener, t);
 	*out = t;
 	return 0;
 }
@@ -108,22 +154,22 @@ static void clock_free(struct mmxd_time *t, struct tclock *k)
 static void scheds_drop(struct mmxd_time *t, const struct mmxd_conn *c)
 {
 	const struct mmxd_media_ops *ops;
-	struct tsched **pp = &t->scheds;
+	struct titem **pp = &t->scheds;
 	void *ctx;
 
 	ops = mmxd_media_backend(t->m, &ctx);
 	while (*pp) {
-		struct tsched *e = *pp;
+		struct tsched *e = to_sched(*pp);
 
-		if (c && e->conn != c) {
-			pp = &e->next;
+		if (c && e->item.conn != c) {
+			pp = &e->item.next;
 			continue;
 		}
 		/* -EBUSY: executing; its event finds nothing */
-		if (e->state == S_PENDING &&
+		if (!e->item.retired &&
 		    e->kind == MMX_SCHEDULE_KIND_DISPLAY) {
 			ops->retract(ctx, e->ksched);
-		} else if (e->state == S_PENDING) {
+		} else if (!e->item.retired) {
 			uint32_t ch;
 			void *dev;
 
@@ -131,24 +177,24 @@ static void scheds_drop(struct mmxd_time *t, const struct mmxd_conn *c)
 						     &ch, &dev))
 				ops->audio->cancel(ctx, dev, e->token);
 		}
-		*pp = e->next;
+		*pp = e->item.next;
 		free(e);
 	}
 }
 
 void mmxd_time_conn_gone(struct mmxd_time *t, const struct mmxd_conn *c)
 {
-	struct tclock **pp = &t->clocks;
+	struct titem **pp = &t->clocks;
 
 	scheds_drop(t, c);
 	while (*pp) {
-		struct tclock *k = *pp;
+		struct tclock *k = to_clock(*pp);
 
-		if (k->conn != c) {
-			pp = &k->next;
+		if (k->item.conn != c) {
+			pp = &k->item.next;
 			continue;
 		}
-		*pp = k->next;
+		*pp = k->item.next;
 		clock_free(t, k);
 	}
 }
@@ -157,11 +203,12 @@ void mmxd_time_free(struct mmxd_time *t)
 {
 	if (!t)
 		return;
+	mmxd_media_listen(t->m, NULL, NULL);
 	scheds_drop(t, NULL);
 	while (t->clocks) {
-		struct tclock *k = t->clocks;
+		struct tclock *k = to_clock(t->clocks);
 
-		t->clocks = k->next;
+		t->clocks = k->item.next;
 		clock_free(t, k);
 	}
 	free(t);
@@ -195,124 +242,116 @@ static int ss_to_monotonic(void *ctx, int64_t src_ns, int64_t *mono_ns)
 static struct tclock *clock_find(struct mmxd_time *t,
 				 const struct mmxd_conn *c, uint32_t id)
 {
-	struct tclock *k;
-
-	for (k = t->clocks; k; k = k->next)
-		if (k->conn == c && k->id == id)
-			return k;
-	return NULL;
+	return to_clock(item_find(t->clocks, c, id));
 }
 
-static unsigned int clocks_of(struct mmxd_time *t, const struct mmxd_conn *c)
+/* An AUDIO clock's source: stream @stream's clock. */
+static int clock_stream_source(struct mmxd_time *t, struct tclock *k,
+			       uint32_t stream, struct mmx_clock_source *src)
 {
-	unsigned int n = 0;
-	struct tclock *k;
-
-	for (k = t->clocks; k; k = k->next)
-		n += k->conn == c;
-	return n;
+	if (!mmxd_media_stream_of(t->m, k->item.conn, stream))
+		return -ENOENT;
+	k->ss = malloc(sizeof(*k->ss));
+	if (!k->ss)
+		return -ENOMEM;
+	k->ss->m = t->m;
+	k->ss->stream = stream;
+	*src = (struct mmx_clock_source){
+		.now = ss_now,
+		.to_monotonic = ss_to_monotonic,
+		.ctx = k->ss,
+	};
+	return 0;
 }
 
-static void handle_create(struct mmxd_server *s, struct mmxd_conn *c,
-			  const struct mmx_proto_header *h,
-			  const uint8_t *payload, size_t len __maybe_unused)
+/* The source of @k, a clock of @req's kind over its target. */
+static int clock_source(struct mmxd_time *t, struct tclock *k,
+			const struct mmx_proto_clock_create *req,
+			struct mmx_clock_source *src)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
-	struct mmx_proto_clock_create req;
-	struct mmx_proto_clock_ref r;
 	const struct mmxd_media_ops *ops;
-	struct mmx_clock_source src;
-	struct tclock *k;
 	void *ctx;
-	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	memcpy(&req, payload, sizeof(req));
-	if (clocks_of(t, c) >= MMXD_TIME_MAX_CLOCKS) {
-		mmxd_reply(s, c, h, -ENOSPC, "too many clocks", NULL, 0);
-		return;
-	}
-	k = mmxd_reply_calloc(s, c, h, sizeof(*k));
-	if (!k)
-		return;
-	k->conn = c;
-	k->kind = req.kind;
-	switch (req.kind) {
+	switch (req->kind) {
 	case MMX_REMOTE_CLOCK_MONOTONIC:
-		if (req.target) {
-			ret = -EINVAL;
-			goto err_free;
-		}
-		src = mmx_clock_source_monotonic;
-		break;
+		if (req->target)
+			return -EINVAL;
+		*src = mmx_clock_source_monotonic;
+		return 0;
 	case MMX_REMOTE_CLOCK_VBLANK:
-		if (!ops->vblank_source) {
-			ret = -ENOSYS;
-			goto err_free;
-		}
-		ret = ops->vblank_source(ctx, req.target, &src, &k->vblank);
-		if (ret)
-			goto err_free;
-		break;
+		if (!ops->vblank_source)
+			return -ENOSYS;
+		return ops->vblank_source(ctx, req->target, src, &k->vblank);
 	case MMX_REMOTE_CLOCK_AUDIO:
-		if (!mmxd_media_stream_of(t->m, c, req.target)) {
-			ret = -ENOENT;
-			goto err_free;
-		}
-		k->ss = malloc(sizeof(*k->ss));
-		if (!k->ss) {
-			ret = -ENOMEM;
-			goto err_free;
-		}
-		k->ss->m = t->m;
-		k->ss->stream = req.target;
-		src = (struct mmx_clock_source){
-			.now = ss_now,
-			.to_monotonic = ss_to_monotonic,
-			.ctx = k->ss,
-		};
-		break;
+		return clock_stream_source(t, k, req->target, src);
 	default:
-		ret = -EINVAL;
-		goto err_free;
+		return -EINVAL;
 	}
-	ret = mmx_clock_new(&src, &k->clock);
-	if (ret)
-		goto err_free;
-	do {
-		k->id = ++t->next_clock;
-	} while (!k->id || clock_find(t, c, k->id));
-	k->next = t->clocks;
-	t->clocks = k;
-	memset(&r, 0, sizeof(r));
-	r.clock = k->id;
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
-	return;
-
-err_free:
-	clock_free(t, k);
-	mmxd_reply(s, c, h, ret, ret == -EINVAL ? "bad clock kind or target" :
-		   ret == -ENOENT ? "no such stream or output" :
-		   "cannot make the clock", NULL, 0);
 }
 
-static struct tclock *lookup_clock(struct mmxd_server *s, struct mmxd_time *t,
-				   struct mmxd_conn *c,
-				   const struct mmx_proto_header *h,
-				   uint32_t id)
+void mmxd_time_clock_create(void *svc, const struct mmxd_call *call,
+			    const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct tclock *k = clock_find(t, c, id);
+	struct mmxd_time *t = svc;
+	struct mmxd_conn *c = call->client;
+	struct mmx_proto_clock_create req;
+	struct mmx_proto_clock_ref r;
+	struct mmx_clock_source src;
+	struct tclock *k;
+	int ret;
+
+	memcpy(&req, payload, sizeof(req));
+	if (items_of(t->clocks, c) >= MMXD_TIME_MAX_CLOCKS) {
+		mmxd_call_reply(call, -ENOSPC, "too many clocks", NULL, 0);
+		return;
+	}
+	k = mmxd_call_calloc(call, sizeof(*k));
+	if (!k)
+		return;
+	k->item.conn = c;
+	k->kind = req.kind;
+	ret = clock_source(t, k, &req, &src);
+	if (!ret)
+		ret = mmx_clock_new(&src, &k->clock);
+	if (ret) {
+		clock_free(t, k);
+		mmxd_call_reply(call, ret,
+				ret == -EINVAL ? "bad clock kind or target" :
+				ret == -ENOENT ? "no such stream or output" :
+				"cannot make the clock", NULL, 0);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	do {
+		r.clock = ++t->next_clock;
+	} while (!r.clock || clock_find(t, c, r.clock));
+	k->item.id = r.clock;
+	item_push(&t->clocks, &k->item);
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
+}
+
+/* The reply to a clock operation: @ret is the source's error, or 0. */
+static void reply_clock(const struct mmxd_call *call, int ret)
+{
+	mmxd_call_reply(call, ret, "the clock's source cannot be read", NULL,
+			0);
+}
+
+static struct tclock *lookup_clock(struct mmxd_time *t,
+				   const struct mmxd_call *call, uint32_t id)
+{
+	struct tclock *k = clock_find(t, call->client, id);
 
 	if (!k)
-		mmxd_reply(s, c, h, -ENOENT, "no such clock", NULL, 0);
+		mmxd_call_reply(call, -ENOENT, "no such clock", NULL, 0);
 	return k;
 }
 
-static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
-			      const struct mmx_proto_header *h,
-			      const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_clock_run(void *svc, const struct mmxd_call *call,
+			 const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_at req;
 	struct tclock *k;
 	int64_t now = now_ns(t), at;
@@ -320,30 +359,29 @@ static void handle_start_stop(struct mmxd_server *s, struct mmxd_conn *c,
 
 	memcpy(&req, payload, sizeof(req));
 	if (req.flags & ~MMX_PROTO_CLOCK_NOW) {
-		mmxd_reply(s, c, h, -EINVAL, "unknown flags", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "unknown flags", NULL, 0);
 		return;
 	}
 	at = (req.flags & MMX_PROTO_CLOCK_NOW) ? now : req.mono_ns;
 	if (at < now - TIME_MAX_AWAY_NS || at > now + TIME_MAX_AWAY_NS) {
-		mmxd_reply(s, c, h, -EINVAL, "time more than 60 s away", NULL,
-			   0);
+		mmxd_call_reply(call, -EINVAL, "time more than 60 s away", NULL,
+				0);
 		return;
 	}
-	k = lookup_clock(s, t, c, h, req.clock);
+	k = lookup_clock(t, call, req.clock);
 	if (!k)
 		return;
-	if (h->type == MMX_MSG_CLOCK_START)
+	if (call->h->type == MMX_MSG_CLOCK_START)
 		ret = mmx_clock_start_at(k->clock, at);
 	else
 		ret = mmx_clock_stop_at(k->clock, at);
-	mmxd_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+	reply_clock(call, ret);
 }
 
-static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_clock_rate(void *svc, const struct mmxd_call *call,
+			  const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_rate req;
 	struct tclock *k;
 	int ret;
@@ -351,21 +389,20 @@ static void handle_rate(struct mmxd_server *s, struct mmxd_conn *c,
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad || !req.den || req.den > TIME_MAX_RATE ||
 	    req.num < -TIME_MAX_RATE || req.num > TIME_MAX_RATE) {
-		mmxd_reply(s, c, h, -EINVAL, "bad rate", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "bad rate", NULL, 0);
 		return;
 	}
-	k = lookup_clock(s, t, c, h, req.clock);
+	k = lookup_clock(t, call, req.clock);
 	if (!k)
 		return;
 	ret = mmx_clock_set_rate_at(k->clock, now_ns(t), req.num, req.den);
-	mmxd_reply(s, c, h, ret, "the clock's source cannot be read", NULL, 0);
+	reply_clock(call, ret);
 }
 
-static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
-			const struct mmx_proto_header *h,
-			const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_clock_read(void *svc, const struct mmxd_call *call,
+			  const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
 	struct mmx_proto_clock_ref req;
 	struct mmx_remote_clock_state r;
 	struct mmx_clock_state st;
@@ -374,26 +411,21 @@ static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
 
 	memcpy(&req, payload, sizeof(req));
 	if (req.pad) {
-		mmxd_reply(s, c, h, -EINVAL, "pad not 0", NULL, 0);
+		mmxd_call_reply(call, -EINVAL, "pad not 0", NULL, 0);
 		return;
 	}
-	k = lookup_clock(s, t, c, h, req.clock);
+	k = lookup_clock(t, call, req.clock);
 	if (!k)
 		return;
-	if (h->type == MMX_MSG_CLOCK_DESTROY) {
-		struct tclock **pp;
-
-		for (pp = &t->clocks; *pp != k; pp = &(*pp)->next)
-			;
-		*pp = k->next;
+	if (call->h->type == MMX_MSG_CLOCK_DESTROY) {
+		item_unlink(&t->clocks, &k->item);
 		clock_free(t, k);
-		mmxd_reply(s, c, h, 0, "", NULL, 0);
+		mmxd_call_reply(call, 0, "", NULL, 0);
 		return;
 	}
 	ret = mmx_clock_query_at(k->clock, now_ns(t), &st);
 	if (ret) {
-		mmxd_reply(s, c, h, ret, "the clock's source cannot be read",
-			   NULL, 0);
+		reply_clock(call, ret);
 		return;
 	}
 	memset(&r, 0, sizeof(r));
@@ -403,30 +435,16 @@ static void handle_read(struct mmxd_server *s, struct mmxd_conn *c,
 	r.rate_den = st.rate_den;
 	r.running = st.running;
 	r.kind = k->kind;
-	mmxd_reply(s, c, h, 0, "", &r, sizeof(r));
+	mmxd_call_reply(call, 0, "", &r, sizeof(r));
 }
 
 /* Schedules */
 
+/* @c's pending schedule @id, or NULL. */
 static struct tsched *sched_find(struct mmxd_time *t,
 				 const struct mmxd_conn *c, uint64_t id)
 {
-	struct tsched *e;
-
-	for (e = t->scheds; e; e = e->next)
-		if (e->conn == c && e->id == id && e->state == S_PENDING)
-			return e;
-	return NULL;
-}
-
-static unsigned int scheds_of(struct mmxd_time *t, const struct mmxd_conn *c)
-{
-	unsigned int n = 0;
-	struct tsched *e;
-
-	for (e = t->scheds; e; e = e->next)
-		n += e->conn == c;
-	return n;
+	return to_sched(item_find(t->scheds, c, id));
 }
 
 /*
@@ -443,14 +461,11 @@ struct plan {
 	void *dev;
 };
 
-static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
-			const struct mmx_schedule_request *r,
-			struct plan *p, const char **msg)
+/* Is @r malformed? -EINVAL with *@msg set, or 0. */
+static int request_invalid(const struct mmx_schedule_request *r,
+			   const char **msg)
 {
-	struct tclock *k;
-	int64_t end;
 	unsigned int i;
-	int ret;
 
 	*msg = "bad request";
 	if (!r->id || r->flags)
@@ -472,30 +487,54 @@ static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
 		*msg = "position out of range";
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* What @r's stream gives: its audio device, or its picture and plane. */
+static int plan_stream(struct mmxd_time *t, const struct mmxd_conn *c,
+		       const struct mmx_schedule_request *r, struct plan *p,
+		       const char **msg)
+{
+	int ret;
+
+	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
+		*msg = "bad request";
+		if (r->x || r->y)
+			return -EINVAL;
+		ret = mmxd_media_stream_audio(t->m, c, r->stream,
+					      &p->channels, &p->dev);
+		if (ret)
+			*msg = ret == -ENOENT ? "no such stream" :
+			       "the stream has no audio";
+		return ret;
+	}
+	ret = mmxd_media_stream_picture(t->m, c, r->stream, &p->tgt, &p->fb,
+					&p->w, &p->h);
+	if (ret)
+		*msg = ret == -ENOENT ? "no such stream" :
+		       "the stream has shown nothing yet";
+	return ret;
+}
+
+static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
+			const struct mmx_schedule_request *r,
+			struct plan *p, const char **msg)
+{
+	struct tclock *k;
+	int64_t end;
+	int ret;
+
+	ret = request_invalid(r, msg);
+	if (ret)
+		return ret;
 	k = clock_find(t, c, r->clock);
 	if (!k) {
 		*msg = "no such clock";
 		return -ENOENT;
 	}
-	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
-		if (r->x || r->y)
-			return -EINVAL;
-		ret = mmxd_media_stream_audio(t->m, c, r->stream,
-					      &p->channels, &p->dev);
-		if (ret) {
-			*msg = ret == -ENOENT ? "no such stream" :
-			       "the stream has no audio";
-			return ret;
-		}
-	} else {
-		ret = mmxd_media_stream_picture(t->m, c, r->stream, &p->tgt,
-						&p->fb, &p->w, &p->h);
-	}
-	if (ret) {
-		*msg = ret == -ENOENT ? "no such stream" :
-		       "the stream has shown nothing yet";
+	ret = plan_stream(t, c, r, p, msg);
+	if (ret)
 		return ret;
-	}
 	ret = mmx_clock_to_monotonic(k->clock, r->begin_ns, &p->exec);
 	if (!ret)
 		ret = mmx_clock_to_monotonic(k->clock, r->end_ns, &end);
@@ -508,10 +547,9 @@ static int plan_request(struct mmxd_time *t, const struct mmxd_conn *c,
 	return 0;
 }
 
-static void sched_event(struct mmxd_server *s, struct mmxd_time *t,
-			struct mmxd_conn *c, uint64_t id, uint32_t clock,
-			uint32_t status, int32_t error, int64_t present,
-			uint64_t sequence)
+static void sched_event(struct mmxd_time *t, struct mmxd_conn *c, uint64_t id,
+			uint32_t clock, uint32_t status, int32_t error,
+			int64_t present, uint64_t sequence)
 {
 	struct mmx_schedule_event ev;
 	struct mmx_clock_state st;
@@ -525,16 +563,12 @@ static void sched_event(struct mmxd_server *s, struct mmxd_time *t,
 	ev.sequence = sequence;
 	if (present && k && !mmx_clock_query_at(k->clock, present, &st))
 		ev.clock_ns = st.value;
-	mmxd_conn_event(s, c, MMX_PROTO_EVENT_SCHEDULE, &ev, sizeof(ev));
+	mmxd_sink_event(t->sink, c, MMX_PROTO_EVENT_SCHEDULE, &ev, sizeof(ev));
 }
 
 static void sched_unlink(struct mmxd_time *t, struct tsched *e)
 {
-	struct tsched **pp;
-
-	for (pp = &t->scheds; *pp != e; pp = &(*pp)->next)
-		;
-	*pp = e->next;
+	item_unlink(&t->scheds, &e->item);
 	free(e);
 }
 
@@ -545,9 +579,8 @@ static struct tsched *sched_new(struct mmxd_time *t, struct mmxd_conn *c,
 
 	if (!e)
 		return NULL;
-	e->conn = c;
-	e->wconn = c;
-	e->id = r->id;
+	e->item.conn = c;
+	e->item.id = r->id;
 	e->clock = r->clock;
 	e->token = MMXD_TIME_TOKEN | ++t->next_token;
 	e->kind = r->kind;
@@ -584,193 +617,220 @@ static int audio_cancel(struct mmxd_time *t, const struct tsched *e)
 }
 
 /*
- * An AUDIO schedule (@e, made for @r; @old: the one it replaces): the
- * samples (@dlen bytes) play from the device frame of begin, unless the
- * device has written past end's frame already (EXPIRED). mmxd's audio
- * device mixes them with the stream's audio.
+ * How a submitted schedule (@e) went: SUBMIT_ERROR (-errno, why in the
+ * message), SUBMIT_QUEUED (@e is pending) or SUBMIT_EXPIRED (nothing to
+ * do: no vblank, or no device frame, of [begin, end) is left; @e is not
+ * kept).
  */
-static void submit_audio(struct mmxd_server *s, struct mmxd_time *t,
-			 struct mmxd_conn *c, const struct mmx_proto_header *h,
-			 const struct mmx_schedule_request *r,
-			 struct tsched *old, struct tsched *e,
-			 const struct plan *p, const uint8_t *data,
-			 size_t dlen)
+#define SUBMIT_QUEUED	0
+#define SUBMIT_EXPIRED	1
+
+/* Play @dlen bytes of S16LE @data for @e, from device frame @e->at. */
+static int audio_play(struct mmxd_time *t, const struct plan *p,
+		      const struct tsched *e, const uint8_t *data,
+		      size_t dlen, const char **msg)
 {
 	const struct mmxd_media_ops *ops;
-	double at, endf;
 	int16_t *pcm;
 	void *ctx;
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	if (dlen % (2u * p->channels)) {
-		free(e);
-		mmxd_reply(s, c, h, -EINVAL, "not whole S16LE frames", NULL, 0);
-		return;
-	}
-	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
-	if (!ret)
-		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
-	if (ret) {
-		free(e);
-		mmxd_reply(s, c, h, ret, "the audio device does not run", NULL,
-			   0);
-		return;
-	}
-	if (old) {
-		ret = audio_cancel(t, old);
-		if (ret) {
-			free(e);
-			mmxd_reply(s, c, h, ret, "too late", NULL, 0);
-			return;
-		}
-		sched_event(s, t, c, old->id, old->clock, MMX_TIME_REPLACED, 0,
-			    0, 0);
-		sched_unlink(t, old);
-	}
-	e->exec = p->exec;
-	e->at = llround(at);
-	if (p->expired ||
-	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf)) {
-		free(e);
-		mmxd_reply(s, c, h, 0, "", NULL, 0);
-		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
-			    0);
-		return;
-	}
 	pcm = malloc(dlen);
 	if (!pcm) {
-		free(e);
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
-		return;
+		*msg = "out of memory";
+		return -ENOMEM;
 	}
 	memcpy(pcm, data, dlen);
 	ret = ops->audio->play(ctx, p->dev, e->token, pcm,
 			       dlen / (2u * p->channels), e->at);
 	free(pcm);
-	if (ret) {
-		free(e);
-		mmxd_reply(s, c, h, ret, "the audio device refused it", NULL,
-			   0);
-		return;
-	}
-	e->next = t->scheds;
-	t->scheds = e;
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	*msg = "the audio device refused it";
+	return ret;
 }
 
-static void handle_submit(struct mmxd_server *s, struct mmxd_conn *c,
-			  const struct mmx_proto_header *h,
-			  const uint8_t *payload, size_t len)
+/*
+ * An AUDIO schedule (@e, of @c; @old: the one it replaces): the samples
+ * (@dlen bytes) play from the device frame of begin, unless the device
+ * has written past end's frame already (EXPIRED). mmxd's audio device
+ * mixes them with the stream's audio.
+ */
+static int submit_audio(struct mmxd_time *t, struct mmxd_conn *c,
+			struct tsched *old, struct tsched *e,
+			const struct plan *p, const uint8_t *data,
+			size_t dlen, const char **msg)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
-	struct mmx_proto_schedule_replace req;
-	const struct mmx_schedule_request *r = &req.req;
 	const struct mmxd_media_ops *ops;
-	struct tsched *old = NULL, *e;
-	const uint8_t *data;
-	const char *msg;
-	struct plan p;
-	size_t dlen;
+	double at, endf;
 	void *ctx;
 	int ret;
 
 	ops = mmxd_media_backend(t->m, &ctx);
-	memset(&req, 0, sizeof(req));
-	if (h->type == MMX_MSG_SCHEDULE_SUBMIT) {
-		memcpy(&req.req, payload, sizeof(req.req));
-		data = payload + sizeof(req.req);
-		dlen = len - sizeof(req.req);
-	} else {
-		memcpy(&req, payload, sizeof(req));
-		data = payload + sizeof(req);
-		dlen = len - sizeof(req);
-		old = sched_find(t, c, req.old_id);
-		if (!old) {
-			mmxd_reply(s, c, h, -ENOENT, "no such pending schedule",
-				   NULL, 0);
-			return;
-		}
+	*msg = "not whole S16LE frames";
+	if (dlen % (2u * p->channels))
+		return -EINVAL;
+	*msg = "the audio device does not run";
+	ret = ops->audio->ns_to_frame(ctx, p->dev, p->exec, &at);
+	if (!ret)
+		ret = ops->audio->ns_to_frame(ctx, p->dev, p->expire, &endf);
+	if (ret)
+		return ret;
+	if (old) {
+		*msg = "too late";
+		ret = audio_cancel(t, old);
+		if (ret)
+			return ret;
+		sched_event(t, c, old->item.id, old->clock, MMX_TIME_REPLACED,
+			    0, 0, 0);
+		sched_unlink(t, old);
 	}
-	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
-		mmxd_reply(s, c, h, -EINVAL, dlen ? "data with a display request"
-			   : "an audio request without samples", NULL, 0);
-		return;
+	e->exec = p->exec;
+	e->at = llround(at);
+	if (p->expired ||
+	    ops->audio->written(ctx, p->dev) >= (int64_t)llround(endf))
+		return SUBMIT_EXPIRED;
+	ret = audio_play(t, p, e, data, dlen, msg);
+	if (ret)
+		return ret;
+	item_push(&t->scheds, &e->item);
+	return SUBMIT_QUEUED;
+}
+
+/*
+ * A DISPLAY schedule (@e, of @c, for @r; @old: the one it replaces): a
+ * timed commit, or the replacement of @old's, unless no vblank of
+ * [begin, end) is left (EXPIRED; @old is retracted then).
+ */
+static int submit_display(struct mmxd_time *t, struct mmxd_conn *c,
+			  const struct mmx_schedule_request *r,
+			  struct tsched *old, struct tsched *e,
+			  const struct plan *p, const char **msg)
+{
+	const struct mmxd_media_ops *ops;
+	void *ctx;
+	int ret;
+
+	ops = mmxd_media_backend(t->m, &ctx);
+	*msg = "too late";
+	if (p->expired && old) {
+		ret = ops->retract(ctx, old->ksched);
+		if (ret)
+			return ret;
+		/* its RETRACTED finds nothing: it is REPLACED */
+		sched_event(t, c, old->item.id, old->clock, MMX_TIME_REPLACED,
+			    0, 0, 0);
+		sched_unlink(t, old);
 	}
-	ret = plan_request(t, c, r, &p, &msg);
+	if (p->expired)
+		return SUBMIT_EXPIRED;
+	if (old)
+		ret = ops->replace(ctx, old->ksched, &p->tgt, p->fb, r->x, r->y,
+				   p->w, p->h, p->exec, p->expire, e->token,
+				   &e->ksched);
+	else
+		ret = ops->schedule(ctx, &p->tgt, p->fb, r->x, r->y, p->w,
+				    p->h, p->exec, p->expire, e->token,
+				    &e->ksched);
 	if (ret) {
-		mmxd_reply(s, c, h, ret, msg, NULL, 0);
-		return;
+		if (ret != -EBUSY)
+			*msg = "the kernel refused the commit";
+		return ret;
 	}
+	if (old)
+		old->item.retired = 1;
+	item_push(&t->scheds, &e->item);
+	return SUBMIT_QUEUED;
+}
+
+/*
+ * May @c submit @r (@dlen bytes of data; @old: the pending schedule it
+ * replaces, or NULL)? Its plan in @p, or -errno with *@msg set.
+ */
+static int submit_refused(struct mmxd_time *t, struct mmxd_conn *c,
+			  const struct mmx_schedule_request *r,
+			  const struct tsched *old, size_t dlen,
+			  struct plan *p, const char **msg)
+{
+	const struct tsched *e;
+	int ret;
+
+	if ((r->kind == MMX_SCHEDULE_KIND_AUDIO) != (dlen > 0)) {
+		*msg = dlen ? "data with a display request" :
+		       "an audio request without samples";
+		return -EINVAL;
+	}
+	ret = plan_request(t, c, r, p, msg);
+	if (ret)
+		return ret;
 	if (old && old->kind != r->kind) {
-		mmxd_reply(s, c, h, -EINVAL, "replace by another kind", NULL,
-			   0);
-		return;
+		*msg = "replace by another kind";
+		return -EINVAL;
 	}
 	e = sched_find(t, c, r->id);
 	if (e && e != old) {
-		mmxd_reply(s, c, h, -EEXIST, "id already pending", NULL, 0);
-		return;
+		*msg = "id already pending";
+		return -EEXIST;
 	}
-	if (!old && scheds_of(t, c) >= MMXD_TIME_MAX_PENDING) {
-		mmxd_reply(s, c, h, -ENOSPC, "too many pending schedules",
-			   NULL, 0);
+	if (!old && items_of(t->scheds, c) >= MMXD_TIME_MAX_PENDING) {
+		*msg = "too many pending schedules";
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+void mmxd_time_submit(void *svc, const struct mmxd_call *call,
+		      const uint8_t *payload, size_t len)
+{
+	struct mmxd_time *t = svc;
+	struct mmxd_conn *c = call->client;
+	struct mmx_proto_schedule_replace req;
+	const struct mmx_schedule_request *r = &req.req;
+	struct tsched *old = NULL, *e;
+	size_t head = sizeof(req.req);
+	const char *msg;
+	struct plan p;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	if (call->h->type == MMX_MSG_SCHEDULE_SUBMIT) {
+		memcpy(&req.req, payload, head);
+	} else {
+		head = sizeof(req);
+		memcpy(&req, payload, head);
+		old = sched_find(t, c, req.old_id);
+		if (!old) {
+			mmxd_call_reply(call, -ENOENT,
+					"no such pending schedule", NULL, 0);
+			return;
+		}
+	}
+	ret = submit_refused(t, c, r, old, len - head, &p, &msg);
+	if (ret) {
+		mmxd_call_reply(call, ret, msg, NULL, 0);
 		return;
 	}
 	e = sched_new(t, c, r);
 	if (!e) {
-		mmxd_reply(s, c, h, -ENOMEM, "out of memory", NULL, 0);
+		mmxd_call_reply(call, -ENOMEM, "out of memory", NULL, 0);
 		return;
 	}
-	if (r->kind == MMX_SCHEDULE_KIND_AUDIO) {
-		submit_audio(s, t, c, h, r, old, e, &p, data, dlen);
-		return;
-	}
-	if (p.expired) {
-		/* nothing to commit: no vblank of [begin, end) */
-		if (old) {
-			ret = ops->retract(ctx, old->ksched);
-			if (ret) {
-				free(e);
-				mmxd_reply(s, c, h, ret, "too late", NULL, 0);
-				return;
-			}
-			/* its RETRACTED finds nothing: it is REPLACED */
-			sched_event(s, t, c, old->id, old->clock,
-				    MMX_TIME_REPLACED, 0, 0, 0);
-			sched_unlink(t, old);
-		}
-		free(e);
-		mmxd_reply(s, c, h, 0, "", NULL, 0);
-		sched_event(s, t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0,
-			    0);
-		return;
-	}
-	if (old)
-		ret = ops->replace(ctx, old->ksched, &p.tgt, p.fb, r->x, r->y,
-				   p.w, p.h, p.exec, p.expire, e->token,
-				   &e->ksched);
+	if (r->kind == MMX_SCHEDULE_KIND_AUDIO)
+		ret = submit_audio(t, c, old, e, &p, payload + head,
+				   len - head, &msg);
 	else
-		ret = ops->schedule(ctx, &p.tgt, p.fb, r->x, r->y, p.w, p.h,
-				    p.exec, p.expire, e->token, &e->ksched);
-	if (ret) {
+		ret = submit_display(t, c, r, old, e, &p, &msg);
+	if (ret != SUBMIT_QUEUED)
 		free(e);
-		mmxd_reply(s, c, h, ret, ret == -EBUSY ? "too late" :
-			   "the kernel refused the commit", NULL, 0);
-		return;
-	}
-	if (old)
-		old->state = S_GONE;
-	e->next = t->scheds;
-	t->scheds = e;
-	mmxd_reply(s, c, h, 0, "", NULL, 0);
+	mmxd_call_reply(call, ret < 0 ? ret : 0, msg, NULL, 0);
+	if (ret == SUBMIT_EXPIRED)
+		sched_event(t, c, r->id, r->clock, MMX_TIME_EXPIRED, 0, 0, 0);
 }
 
-static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
-			   const struct mmx_proto_header *h,
-			   const uint8_t *payload, size_t len __maybe_unused)
+void mmxd_time_retract(void *svc, const struct mmxd_call *call,
+		       const uint8_t *payload, size_t len __maybe_unused)
 {
-	struct mmxd_time *t = mmxd_media_time(mmxd_server_media(s));
+	struct mmxd_time *t = svc;
+	struct mmxd_conn *c = call->client;
 	struct mmx_proto_schedule_ref req;
 	const struct mmxd_media_ops *ops;
 	struct tsched *e;
@@ -781,15 +841,15 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	memcpy(&req, payload, sizeof(req));
 	e = sched_find(t, c, req.id);
 	if (!e) {
-		mmxd_reply(s, c, h, -ENOENT, "no such pending schedule", NULL,
-			   0);
+		mmxd_call_reply(call, -ENOENT, "no such pending schedule", NULL,
+				0);
 		return;
 	}
 	if (e->kind == MMX_SCHEDULE_KIND_AUDIO) {
 		ret = audio_cancel(t, e);
-		mmxd_reply(s, c, h, ret, "too late", NULL, 0);
+		mmxd_call_reply(call, ret, "too late", NULL, 0);
 		if (!ret) {
-			sched_event(s, t, c, e->id, e->clock,
+			sched_event(t, c, e->item.id, e->clock,
 				    MMX_TIME_RETRACTED, 0, 0, 0);
 			sched_unlink(t, e);
 		}
@@ -797,50 +857,24 @@ static void handle_retract(struct mmxd_server *s, struct mmxd_conn *c,
 	}
 	ret = ops->retract(ctx, e->ksched);
 	if (!ret)
-		e->state = S_GONE;
-	mmxd_reply(s, c, h, ret, "too late", NULL, 0);
+		e->item.retired = 1;
+	mmxd_call_reply(call, ret, "too late", NULL, 0);
 }
 
-/* TIME's requests but CLOCK_QUERY (media.c's). */
-static const struct mmxd_request time_requests[] = {
-	MMXD_MEDIA_REQUEST(CLOCK_CREATE, struct mmx_proto_clock_create, 0,
-			   handle_create),
-	MMXD_MEDIA_REQUEST(CLOCK_START, struct mmx_proto_clock_at, 0,
-			   handle_start_stop),
-	MMXD_MEDIA_REQUEST(CLOCK_STOP, struct mmx_proto_clock_at, 0,
-			   handle_start_stop),
-	MMXD_MEDIA_REQUEST(CLOCK_SET_RATE, struct mmx_proto_clock_rate, 0,
-			   handle_rate),
-	MMXD_MEDIA_REQUEST(CLOCK_READ, struct mmx_proto_clock_ref, 0,
-			   handle_read),
-	MMXD_MEDIA_REQUEST(CLOCK_DESTROY, struct mmx_proto_clock_ref, 0,
-			   handle_read),
-	/* an AUDIO request's samples follow */
-	MMXD_MEDIA_REQUEST(SCHEDULE_SUBMIT, struct mmx_schedule_request,
-			   MMXD_REQ_DATA, handle_submit),
-	MMXD_MEDIA_REQUEST(SCHEDULE_REPLACE, struct mmx_proto_schedule_replace,
-			   MMXD_REQ_DATA, handle_submit),
-	MMXD_MEDIA_REQUEST(SCHEDULE_RETRACT, struct mmx_proto_schedule_ref, 0,
-			   handle_retract),
-};
-
-const struct mmxd_protocol mmxd_time_protocol = {
-	.requests = time_requests,
-	.n = ARRAY_SIZE(time_requests),
-};
-
-void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
-			  const struct mmxd_sched_event *ke)
+/* A timed commit of TIME's completed. */
+static void time_sched_done(void *ctx, const struct mmxd_sched_event *ke)
 {
-	struct tsched **pp, *e;
+	struct mmxd_time *t = ctx;
+	struct tsched *e = NULL;
+	struct titem *it;
 	uint32_t status;
 	int64_t present = 0;
 	uint64_t seq = 0;
 
-	for (pp = &t->scheds; *pp; pp = &(*pp)->next)
-		if ((*pp)->token == ke->user && (*pp)->ksched == ke->sched)
-			break;
-	e = *pp;
+	for (it = t->scheds; it && !e; it = it->next)
+		if (to_sched(it)->token == ke->user &&
+		    to_sched(it)->ksched == ke->sched)
+			e = to_sched(it);
 	if (!e)
 		return;
 	switch (ke->status) {
@@ -864,41 +898,52 @@ void mmxd_time_sched_done(struct mmxd_server *s, struct mmxd_time *t,
 		status = MMX_TIME_FAILED;
 		break;
 	}
-	sched_event(s, t, e->wconn, e->id, e->clock, status,
+	sched_event(t, e->item.conn, e->item.id, e->clock, status,
 		    status == MMX_TIME_FAILED ? ke->error : 0, present, seq);
-	*pp = e->next;
-	free(e);
-}
-
-void mmxd_time_audio_done(struct mmxd_server *s, struct mmxd_time *t,
-			  uint64_t token, int64_t end_ns)
-{
-	struct tsched *e;
-
-	(void)end_ns;
-	for (e = t->scheds; e; e = e->next)
-		if (e->token == token && e->kind == MMX_SCHEDULE_KIND_AUDIO)
-			break;
-	if (!e)
-		return;
-	/* present: when its first frame was due */
-	sched_event(s, t, e->wconn, e->id, e->clock, MMX_TIME_PRESENTED, 0,
-		    e->exec, 0);
 	sched_unlink(t, e);
 }
 
-void mmxd_time_stream_gone(struct mmxd_server *s, struct mmxd_time *t,
-			   uint32_t stream)
+/* A play of TIME's finished (when does not matter: it began at exec). */
+static void time_audio_done(void *ctx, uint64_t token,
+			    int64_t end_ns __maybe_unused)
 {
-	struct tsched *e = t->scheds, *next;
+	struct mmxd_time *t = ctx;
+	struct tsched *e = NULL;
+	struct titem *it;
 
-	for (; e; e = next) {
-		next = e->next;
+	for (it = t->scheds; it && !e; it = it->next)
+		if (to_sched(it)->token == token &&
+		    to_sched(it)->kind == MMX_SCHEDULE_KIND_AUDIO)
+			e = to_sched(it);
+	if (!e)
+		return;
+	/* present: when its first frame was due */
+	sched_event(t, e->item.conn, e->item.id, e->clock, MMX_TIME_PRESENTED,
+		    0, e->exec, 0);
+	sched_unlink(t, e);
+}
+
+/* Stream @stream closes: its audio schedules FAILED (-ENOENT). */
+static void time_stream_gone(void *ctx, uint32_t stream, int notify)
+{
+	struct mmxd_time *t = ctx;
+	struct titem *it, *next;
+
+	for (it = t->scheds; it; it = next) {
+		struct tsched *e = to_sched(it);
+
+		next = it->next;
 		if (e->kind != MMX_SCHEDULE_KIND_AUDIO || e->stream != stream)
 			continue;
-		if (s)
-			sched_event(s, t, e->wconn, e->id, e->clock,
+		if (notify)
+			sched_event(t, e->item.conn, e->item.id, e->clock,
 				    MMX_TIME_FAILED, -ENOENT, 0, 0);
 		sched_unlink(t, e);
 	}
 }
+
+static const struct mmxd_media_listener time_listener = {
+	.sched_done = time_sched_done,
+	.audio_done = time_audio_done,
+	.stream_gone = time_stream_gone,
+};

@@ -22,7 +22,7 @@
 #include <alsa/asoundlib.h>
 
 #include "mmx_audio.h"
-#include "mmx_internal.h"
+#include "mmx_error.h"
 
 struct mmx_audio_buffer {
 	unsigned int refs;
@@ -127,31 +127,28 @@ void mmx_audio_buffer_unref(struct mmx_audio_buffer *b)
 /* ------------------------------------------------------------------ */
 /* The stream */
 
-static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
-		      struct mmx_error *err)
-{
-	snd_pcm_hw_params_t *hw;
-	snd_pcm_sw_params_t *sw;
-	snd_pcm_uframes_t period, buffer;
-	unsigned int rate = c->rate ? c->rate : MMX_AUDIO_DEFAULT_RATE;
-	unsigned int ch = c->channels ? c->channels :
-			  MMX_AUDIO_DEFAULT_CHANNELS;
-	int dir = 0, r;
-
-	if (ch > MMX_AUDIO_MAX_CHANNELS)
-		return mmx_error_set(err, -EINVAL, "too many channels: %u",
-				     ch);
-	period = c->period_frames ? c->period_frames : rate / 100;
-	buffer = c->buffer_frames ? c->buffer_frames : period * 4;
-	snd_pcm_hw_params_alloca(&hw);
-	snd_pcm_sw_params_alloca(&sw);
+/* An ALSA call's failure as @err (what: the step), returned. */
 #define TRY(call, what)							\
 	do {								\
 		r = (call);						\
 		if (r < 0)						\
-			return mmx_error_set(err, r, "audio: %s: %s",	\
-					     what, snd_strerror(r));	\
+			return mmx_private_error(err, r,		\
+						 "audio: %s: %s", what,	\
+						 snd_strerror(r));	\
 	} while (0)
+
+/*
+ * S16 interleaved, @ch channels at @rate; @period and @buffer: what is
+ * asked, then what the device took.
+ */
+static int set_hw_params(struct mmx_audio *a, unsigned int rate,
+			 unsigned int ch, snd_pcm_uframes_t *period,
+			 snd_pcm_uframes_t *buffer, struct mmx_error *err)
+{
+	snd_pcm_hw_params_t *hw;
+	int dir = 0, r;
+
+	snd_pcm_hw_params_alloca(&hw);
 	TRY(snd_pcm_hw_params_any(a->pcm, hw), "no configuration");
 	TRY(snd_pcm_hw_params_set_access(a->pcm, hw,
 					 SND_PCM_ACCESS_RW_INTERLEAVED),
@@ -160,17 +157,26 @@ static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
 	    "format S16");
 	TRY(snd_pcm_hw_params_set_channels(a->pcm, hw, ch), "channels");
 	TRY(snd_pcm_hw_params_set_rate(a->pcm, hw, rate, 0), "rate");
-	TRY(snd_pcm_hw_params_set_period_size_near(a->pcm, hw, &period,
+	TRY(snd_pcm_hw_params_set_period_size_near(a->pcm, hw, period,
 						   &dir), "period size");
-	TRY(snd_pcm_hw_params_set_buffer_size_near(a->pcm, hw, &buffer),
+	TRY(snd_pcm_hw_params_set_buffer_size_near(a->pcm, hw, buffer),
 	    "buffer size");
 	TRY(snd_pcm_hw_params(a->pcm, hw), "hw params");
-	TRY(snd_pcm_hw_params_get_period_size(hw, &period, &dir),
+	TRY(snd_pcm_hw_params_get_period_size(hw, period, &dir),
 	    "period size");
-	TRY(snd_pcm_hw_params_get_buffer_size(hw, &buffer), "buffer size");
+	TRY(snd_pcm_hw_params_get_buffer_size(hw, buffer), "buffer size");
+	return 0;
+}
 
+/* Start once the ring (@buffer) is full, wake a @period, monotonic times. */
+static int set_sw_params(struct mmx_audio *a, snd_pcm_uframes_t period,
+			 snd_pcm_uframes_t buffer, struct mmx_error *err)
+{
+	snd_pcm_sw_params_t *sw;
+	int r;
+
+	snd_pcm_sw_params_alloca(&sw);
 	TRY(snd_pcm_sw_params_current(a->pcm, sw), "sw params");
-	/* start by itself once the ring is full */
 	TRY(snd_pcm_sw_params_set_start_threshold(a->pcm, sw, buffer),
 	    "start threshold");
 	TRY(snd_pcm_sw_params_set_avail_min(a->pcm, sw, period),
@@ -182,7 +188,30 @@ static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
 					      SND_PCM_TSTAMP_TYPE_MONOTONIC),
 	    "monotonic timestamps");
 	TRY(snd_pcm_sw_params(a->pcm, sw), "sw params");
+	return 0;
+}
+
 #undef TRY
+
+static int set_params(struct mmx_audio *a, const struct mmx_audio_config *c,
+		      struct mmx_error *err)
+{
+	snd_pcm_uframes_t period, buffer;
+	unsigned int rate = c->rate ? c->rate : MMX_AUDIO_DEFAULT_RATE;
+	unsigned int ch = c->channels ? c->channels :
+			  MMX_AUDIO_DEFAULT_CHANNELS;
+	int r;
+
+	if (ch > MMX_AUDIO_MAX_CHANNELS)
+		return mmx_private_error(err, -EINVAL, "too many channels: %u",
+					 ch);
+	period = c->period_frames ? c->period_frames : rate / 100;
+	buffer = c->buffer_frames ? c->buffer_frames : period * 4;
+	r = set_hw_params(a, rate, ch, &period, &buffer, err);
+	if (!r)
+		r = set_sw_params(a, period, buffer, err);
+	if (r)
+		return r;
 	a->fmt.rate = rate;
 	a->fmt.channels = ch;
 	a->fmt.period_frames = period;
@@ -205,13 +234,13 @@ int mmx_audio_open(const struct mmx_audio_config *cfg, struct mmx_audio **out,
 	dev = cfg->device ? cfg->device : "default";
 	a = calloc(1, sizeof(*a));
 	if (!a)
-		return mmx_error_set(err, -ENOMEM, "out of memory");
+		return mmx_private_error(err, -ENOMEM, "out of memory");
 	r = snd_pcm_open(&a->pcm, dev, SND_PCM_STREAM_PLAYBACK,
 			 SND_PCM_NONBLOCK);
 	if (r < 0) {
 		a->pcm = NULL;
-		mmx_error_set(err, r, "audio: cannot open '%s': %s", dev,
-			      snd_strerror(r));
+		mmx_private_error(err, r, "audio: cannot open '%s': %s", dev,
+				  snd_strerror(r));
 		goto fail;
 	}
 	r = set_params(a, cfg, err);
@@ -219,7 +248,7 @@ int mmx_audio_open(const struct mmx_audio_config *cfg, struct mmx_audio **out,
 		goto fail;
 	r = snd_pcm_status_malloc(&a->status);
 	if (r < 0) {
-		mmx_error_set(err, -ENOMEM, "out of memory");
+		mmx_private_error(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	a->chunk = a->fmt.period_frames;
@@ -228,7 +257,7 @@ int mmx_audio_open(const struct mmx_audio_config *cfg, struct mmx_audio **out,
 	a->out = malloc(n * sizeof(*a->out));
 	a->covered = malloc(a->chunk);
 	if (!a->mix || !a->out || !a->covered) {
-		r = mmx_error_set(err, -ENOMEM, "out of memory");
+		r = mmx_private_error(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	mmx_clock_fit_init(&a->fit, 1e9 / a->fmt.rate);

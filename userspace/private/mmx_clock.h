@@ -117,26 +117,35 @@ int mmx_clock_new(const struct mmx_clock_source *src, struct mmx_clock **out);
 void mmx_clock_free(struct mmx_clock *c);
 
 /*
- * The operations, as of CLOCK_MONOTONIC time @mono_ns (the _at forms; the
- * others use now). Starting a running clock or stopping a stopped one does
- * nothing; a clock continues from the value it stopped at. The value of a
- * running clock with a rate >= 0 never goes backwards between queries
- * unless set, even when its source's fit is revised. Each returns 0 or
- * -errno (the source's, e.g. -EAGAIN; -EINVAL for a zero denominator).
+ * The operations, as of CLOCK_MONOTONIC time @mono_ns (each _at form; the
+ * form without it uses now). A clock continues from the value it stopped
+ * at. The value of a running clock with a rate >= 0 never goes backwards
+ * between queries unless set, even when its source's fit is revised. Each
+ * returns 0 or -errno (the source's, e.g. -EAGAIN; -EINVAL for a zero
+ * denominator).
  */
+
+/* Start the clock (a running one: nothing). */
 int mmx_clock_start_at(struct mmx_clock *c, int64_t mono_ns);
+int mmx_clock_start(struct mmx_clock *c);
+
+/* Stop it (a stopped one: nothing). */
 int mmx_clock_stop_at(struct mmx_clock *c, int64_t mono_ns);
+int mmx_clock_stop(struct mmx_clock *c);
+
+/* Make it read @value. */
 int mmx_clock_set_value_at(struct mmx_clock *c, int64_t mono_ns,
 			   int64_t value);
+int mmx_clock_set_value(struct mmx_clock *c, int64_t value);
+
+/* From then on it advances @num / @den ns a source ns. */
 int mmx_clock_set_rate_at(struct mmx_clock *c, int64_t mono_ns,
 			  int32_t num, uint32_t den);
+int mmx_clock_set_rate(struct mmx_clock *c, int32_t num, uint32_t den);
+
+/* Read it into @st. */
 int mmx_clock_query_at(struct mmx_clock *c, int64_t mono_ns,
 		       struct mmx_clock_state *st);
-
-int mmx_clock_start(struct mmx_clock *c);
-int mmx_clock_stop(struct mmx_clock *c);
-int mmx_clock_set_value(struct mmx_clock *c, int64_t value);
-int mmx_clock_set_rate(struct mmx_clock *c, int32_t num, uint32_t den);
 int mmx_clock_query(struct mmx_clock *c, struct mmx_clock_state *st);
 
 /*

@@ -39,7 +39,7 @@
 #include <sys/wait.h>
 
 #include "mmx_decode.h"
-#include "mmx_internal.h"
+#include "mmx_error.h"
 
 #ifndef MMX_LIBEXECDIR
 #define MMX_LIBEXECDIR	"/usr/local/libexec"
@@ -323,43 +323,18 @@ static bool stderr_ok(void)
 	       S_ISSOCK(st.st_mode);
 }
 
-static int slot_start(struct mmx_decode_pool *p, unsigned int i)
+/*
+ * Start @s's worker process: @p's mmx-jpegd with @cs as its socket and
+ * @cm as its memory, nothing else open, default signals. 0 or -errno.
+ */
+static int spawn_worker(struct mmx_decode_pool *p, struct slot *s, int cs,
+			int cm)
 {
-	struct slot *s = &p->slots[i];
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	char *argv[8], *envp[] = { NULL };
-	int sv[2], cs = -1, cm = -1, argc = 0, ret;
+	int argc = 0, ret;
 	sigset_t mask;
-
-	s->gen++;
-	s->pid = -1;
-	s->pidfd = s->sock = s->memfd = -1;
-	s->map = NULL;
-	s->map_size = 0;
-	s->job = NULL;
-	s->deadline = 0;
-	s->hello = s->timed_out = s->protocol_error = false;
-
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		return -errno;
-	s->sock = sv[0];
-	/* The worker cannot shrink it under the pool's feet (SIGBUS). */
-	s->memfd = memfd_create("mmx-jpegd", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (s->memfd < 0 ||
-	    fcntl(s->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL)) {
-		ret = -errno;
-		close(sv[1]);
-		goto err;
-	}
-	/* Above 4 so that the dup2s to 3 and 4 cannot clobber each other. */
-	cs = fcntl(sv[1], F_DUPFD_CLOEXEC, 10);
-	close(sv[1]);
-	cm = fcntl(s->memfd, F_DUPFD_CLOEXEC, 10);
-	if (cs < 0 || cm < 0) {
-		ret = -errno;
-		goto err;
-	}
 
 	argv[argc++] = p->path;
 	argv[argc++] = "--worker";
@@ -390,12 +365,31 @@ static int slot_start(struct mmx_decode_pool *p, unsigned int i)
 	ret = -posix_spawn(&s->pid, p->path, &fa, &attr, argv, envp);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
-	close_fd(&cs);
-	close_fd(&cm);
-	if (ret) {
-		s->pid = -1;
-		goto err;
-	}
+	return ret;
+}
+
+/* A new generation of @s: nothing open, nothing running. */
+static void slot_reset(struct slot *s)
+{
+	s->gen++;
+	s->pid = -1;
+	s->pidfd = s->sock = s->memfd = -1;
+	s->map = NULL;
+	s->map_size = 0;
+	s->job = NULL;
+	s->deadline = 0;
+	s->hello = s->timed_out = s->protocol_error = false;
+}
+
+/*
+ * Watch slot @i's started worker: its socket and its pidfd (where the
+ * kernel has them) in the pool's epoll. On failure the worker is killed
+ * and reaped; -errno.
+ */
+static int slot_watch(struct mmx_decode_pool *p, unsigned int i)
+{
+	struct slot *s = &p->slots[i];
+	int ret, sig;
 
 	s->pidfd = syscall(SYS_pidfd_open, s->pid, 0);
 	ret = s->pidfd < 0 && errno != ENOSYS ? -errno : 0;
@@ -403,16 +397,53 @@ static int slot_start(struct mmx_decode_pool *p, unsigned int i)
 		ret = ep_add(p, s->sock, ev_data(s->gen, i, EV_SOCK));
 	if (!ret && s->pidfd >= 0)
 		ret = ep_add(p, s->pidfd, ev_data(s->gen, i, EV_PIDFD));
-	if (ret) {
-		int sig;
+	if (!ret)
+		return 0;
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, s->sock, NULL);
+	signal_slot(s);
+	wait_slot(s, true, &sig);
+	close_fd(&s->pidfd);
+	s->pid = -1;
+	return ret;
+}
 
-		epoll_ctl(p->epfd, EPOLL_CTL_DEL, s->sock, NULL);
-		signal_slot(s);
-		wait_slot(s, true, &sig);
-		close_fd(&s->pidfd);
+static int slot_start(struct mmx_decode_pool *p, unsigned int i)
+{
+	struct slot *s = &p->slots[i];
+	int sv[2], cs = -1, cm = -1, ret;
+
+	slot_reset(s);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	s->sock = sv[0];
+	/* The worker cannot shrink it under the pool's feet (SIGBUS). */
+	s->memfd = memfd_create("mmx-jpegd", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (s->memfd < 0 ||
+	    fcntl(s->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL)) {
+		ret = -errno;
+		close(sv[1]);
+		goto err;
+	}
+	/* Above 4 so that the dup2s to 3 and 4 cannot clobber each other. */
+	cs = fcntl(sv[1], F_DUPFD_CLOEXEC, 10);
+	close(sv[1]);
+	cm = fcntl(s->memfd, F_DUPFD_CLOEXEC, 10);
+	if (cs < 0 || cm < 0) {
+		ret = -errno;
+		goto err;
+	}
+
+	ret = spawn_worker(p, s, cs, cm);
+	close_fd(&cs);
+	close_fd(&cm);
+	if (ret) {
 		s->pid = -1;
 		goto err;
 	}
+
+	ret = slot_watch(p, i);
+	if (ret)
+		goto err;
 	s->state = SLOT_STARTING;
 	s->deadline = now_ns() + START_TIMEOUT_MS * 1000000ull;
 	if (p->started)
@@ -795,17 +826,17 @@ static int resolve_config(struct mmx_decode_pool *p,
 		c->queue = MMX_DECODE_DEFAULT_QUEUE;
 	if (c->max_width > 65535 || c->max_height > 65535 ||
 	    c->max_input > (1u << 30))
-		return mmx_error_set(err, -EINVAL,
-				     "decoder limits too large");
+		return mmx_private_error(err, -EINVAL,
+					 "decoder limits too large");
 	if (c->user && (strlen(c->user) >= sizeof(p->user) ||
 			c->user[0] == '-'))
-		return mmx_error_set(err, -EINVAL, "bad decoder user");
+		return mmx_private_error(err, -EINVAL, "bad decoder user");
 	if (c->user)
 		strcpy(p->user, c->user);
 	c->user = NULL;
 	ret = find_path(p, c->path);
 	if (ret)
-		return mmx_error_set(err, ret, "decoder path too long");
+		return mmx_private_error(err, ret, "decoder path too long");
 	c->path = NULL;
 	/*
 	 * The worker's address space: the shared memory at its largest, the
@@ -820,55 +851,36 @@ static int resolve_config(struct mmx_decode_pool *p,
 	return 0;
 }
 
-int mmx_decode_pool_new(const struct mmx_decode_config *cfg,
-			struct mmx_decode_pool **out, struct mmx_error *err)
+/* The pool's epoll, its timer and its wakeup eventfd, watched. */
+static int pool_fds(struct mmx_decode_pool *p, struct mmx_error *err)
 {
-	struct mmx_decode_pool *p;
-	uint64_t deadline;
-	unsigned int i, idle;
 	int ret;
 
-	*out = NULL;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return mmx_error_set(err, -ENOMEM, "out of memory");
-	p->epfd = p->timerfd = p->eventfd = -1;
-	for (i = 0; i < MMX_DECODE_MAX_WORKERS; i++) {
-		p->slots[i].pidfd = p->slots[i].sock = -1;
-		p->slots[i].memfd = -1;
-		p->slots[i].pid = -1;
-	}
-	ret = resolve_config(p, cfg, err);
-	if (ret)
-		goto err;
-	p->nslots = p->cfg.workers;
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
 	p->timerfd = timerfd_create(CLOCK_MONOTONIC,
 				    TFD_NONBLOCK | TFD_CLOEXEC);
 	p->eventfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (p->epfd < 0 || p->timerfd < 0 || p->eventfd < 0) {
-		ret = mmx_error_set(err, -errno, "decoder pool: %s",
-				    strerror(errno));
-		goto err;
-	}
+	if (p->epfd < 0 || p->timerfd < 0 || p->eventfd < 0)
+		return mmx_private_error(err, -errno, "decoder pool: %s",
+					 strerror(errno));
 	ret = ep_add(p, p->timerfd, EV_TIMER);
 	if (!ret)
 		ret = ep_add(p, p->eventfd, EV_EVENT);
-	if (ret) {
-		mmx_error_set(err, ret, "decoder pool: epoll: %s",
-			      strerror(-ret));
-		goto err;
-	}
-	for (i = 0; i < p->nslots; i++) {
-		ret = slot_start(p, i);
-		if (ret) {
-			mmx_error_set(err, ret, "cannot start %s: %s",
-				      p->path, strerror(-ret));
-			goto err;
-		}
-	}
-	/* Wait for every worker to be in its sandbox (or to give up). */
-	deadline = now_ns() + (START_TIMEOUT_MS + 1000) * 1000000ull;
+	if (ret)
+		mmx_private_error(err, ret, "decoder pool: epoll: %s",
+				  strerror(-ret));
+	return ret;
+}
+
+/*
+ * Wait until every worker is in its sandbox (or has given up), a start's
+ * time at most; the number of idle workers.
+ */
+static unsigned int wait_started(struct mmx_decode_pool *p)
+{
+	uint64_t deadline = now_ns() + (START_TIMEOUT_MS + 1000) * 1000000ull;
+	unsigned int i, idle;
+
 	for (;;) {
 		uint64_t now = now_ns();
 		unsigned int pending = 0;
@@ -881,13 +893,48 @@ int mmx_decode_pool_new(const struct mmx_decode_config *cfg,
 			pending += st == SLOT_STARTING || st == SLOT_DYING;
 		}
 		if (!pending || now >= deadline)
-			break;
+			return idle;
 		pump(p, (deadline - now) / 1000000 + 1);
 	}
+}
+
+int mmx_decode_pool_new(const struct mmx_decode_config *cfg,
+			struct mmx_decode_pool **out, struct mmx_error *err)
+{
+	struct mmx_decode_pool *p;
+	unsigned int i, idle;
+	int ret;
+
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return mmx_private_error(err, -ENOMEM, "out of memory");
+	p->epfd = p->timerfd = p->eventfd = -1;
+	for (i = 0; i < MMX_DECODE_MAX_WORKERS; i++) {
+		p->slots[i].pidfd = p->slots[i].sock = -1;
+		p->slots[i].memfd = -1;
+		p->slots[i].pid = -1;
+	}
+	ret = resolve_config(p, cfg, err);
+	if (ret)
+		goto err;
+	p->nslots = p->cfg.workers;
+	ret = pool_fds(p, err);
+	if (ret)
+		goto err;
+	for (i = 0; i < p->nslots; i++) {
+		ret = slot_start(p, i);
+		if (ret) {
+			mmx_private_error(err, ret, "cannot start %s: %s",
+					  p->path, strerror(-ret));
+			goto err;
+		}
+	}
+	idle = wait_started(p);
 	if (idle < p->nslots) {
-		ret = mmx_error_set(err, -ENOEXEC,
-				    "%s: %u of %u decoders did not start",
-				    p->path, p->nslots - idle, p->nslots);
+		ret = mmx_private_error(err, -ENOEXEC,
+					"%s: %u of %u decoders did not start",
+					p->path, p->nslots - idle, p->nslots);
 		goto err;
 	}
 	p->started = true;
