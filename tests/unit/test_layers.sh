@@ -74,9 +74,7 @@ code() {
 }
 
 cd "$DRV" || exit 2
-PURE=$(echo mmx_pure.h mmx_fixed.h mmx_transform.[ch] mmx_signal.[ch] \
-	mmx_edid.[ch] mmx_blend.[ch] mmx_resample.[ch] \
-	mmx_simd*.[ch])
+PURE=$(echo pixel_geometry/*.[ch] mmx_signal.[ch] mmx_edid.[ch])
 CORE=
 for f in mmx_*.[ch]; do
 	case " $PURE " in *" $f "*) continue ;; esac

@@ -11,7 +11,7 @@
 #ifndef _MMX_EDID_H_
 #define _MMX_EDID_H_
 
-#include "mmx_pure.h"
+#include "pixel_geometry/mmx_pure.h"
 #include "mmx_signal.h"
 
 #define MMX_EDID_BLOCK_SIZE	128

@@ -12,7 +12,7 @@
 #ifndef _MMX_SIGNAL_H_
 #define _MMX_SIGNAL_H_
 
-#include "mmx_pure.h"
+#include "pixel_geometry/mmx_pure.h"
 
 /**
  * enum mmx_output_kind - what kind of physical output a connector simulates

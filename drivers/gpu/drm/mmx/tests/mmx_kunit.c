@@ -19,11 +19,11 @@
 #include <linux/limits.h>
 #include <linux/string.h>
 
-#include "../mmx_blend.h"
+#include "../pixel_geometry/mmx_blend.h"
 #include "../mmx_edid.h"
-#include "../mmx_fixed.h"
+#include "../pixel_geometry/mmx_fixed.h"
 #include "../mmx_signal.h"
-#include "../mmx_transform.h"
+#include "../pixel_geometry/mmx_transform.h"
 #include "mmx_test_edid_sum.h"
 
 #define ONE	((s64)1 << 32)
