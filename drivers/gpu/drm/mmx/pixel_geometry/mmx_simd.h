@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The mmx authors
  *
  * The compositor's inner loops, as a table of functions with one
- * implementation per instruction set: the scalar C of mmx_transform.c
+ * implementation per instruction set: the scalar C of mmx_simd_scalar.c
  * (the reference, and the only one outside x86-64), SSE2 and AVX2
  * (mmx_simd_sse2.c and mmx_simd_avx2.c: one source, mmx_simd_impl.h, built
  * twice with their own compiler flags). Every implementation computes the
