@@ -30,7 +30,7 @@
 #include "pixel_geometry/mmx_blend.h"
 #include "mmx_compat.h"
 #include "mmx_edid.h"
-#include "mmx_signal.h"
+#include "mmx_randr_props.h"
 #include "pixel_geometry/mmx_resample.h"
 #include "mmx_sink.h"
 #include "pixel_geometry/mmx_transform.h"
