@@ -17,40 +17,20 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* Detailed timings of the presets (DMT, CVT-RB and CEA-861 timings). */
-#define MMX_T_1280X1024_60 \
-	{ 108000, 1280, 1328, 1440, 1688, 1024, 1025, 1028, 1066, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1280x1024" }
-#define MMX_T_1600X1200_60 \
-	{ 162000, 1600, 1664, 1856, 2160, 1200, 1201, 1204, 1250, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1600x1200" }
-#define MMX_T_1920X1200_60_RB \
-	{ 154000, 1920, 1968, 2000, 2080, 1200, 1203, 1209, 1235, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "1920x1200" }
-#define MMX_T_1920X1080_60 \
-	{ 148500, 1920, 2008, 2052, 2200, 1080, 1084, 1089, 1125, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1920x1080" }
-#define MMX_T_1280X720_60 \
-	{ 74250, 1280, 1390, 1430, 1650, 720, 725, 730, 750, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1280x720" }
-#define MMX_T_2560X1600_60_RB \
-	{ 268500, 2560, 2608, 2640, 2720, 1600, 1603, 1609, 1646, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "2560x1600" }
-#define MMX_T_3840X2160_60_RB \
-	{ 533250, 3840, 3888, 3920, 4000, 2160, 2163, 2168, 2222, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "3840x2160" }
-#define MMX_T_3840X2160_30 \
-	{ 297000, 3840, 4016, 4104, 4400, 2160, 2168, 2178, 2250, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "3840x2160" }
-#define MMX_T_1280X800_60_RB \
-	{ 71000, 1280, 1328, 1360, 1440, 800, 803, 809, 823, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "1280x800" }
-
 #define MMX_EST_VGA_60 (MMX_EDID_EST_640X480_60 | MMX_EDID_EST_800X600_60 | \
 			MMX_EDID_EST_1024X768_60)
+#define MMX_PP	(MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC)
+#define MMX_PN	(MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC)
 
+/*
+ * The timings of each preset, the preferred one first: DMT, CVT reduced
+ * blanking (_rb) and CEA-861 timings, as struct mmx_timing: clock in kHz,
+ * then horizontal and vertical display, sync start, sync end and total,
+ * sync polarities and name. Standard timings: width, height, refresh.
+ */
 static const struct mmx_timing mmx_vga_timings[] = {
-	MMX_T_1280X1024_60, MMX_T_1600X1200_60,
+	{ 108000, 1280, 1328, 1440, 1688, 1024, 1025, 1028, 1066, MMX_PP, "1280x1024" },
+	{ 162000, 1600, 1664, 1856, 2160, 1200, 1201, 1204, 1250, MMX_PP, "1600x1200" },
 };
 
 static const struct mmx_std_timing mmx_vga_std[] = {
@@ -58,7 +38,8 @@ static const struct mmx_std_timing mmx_vga_std[] = {
 };
 
 static const struct mmx_timing mmx_dvi_timings[] = {
-	MMX_T_1920X1200_60_RB, MMX_T_1600X1200_60,
+	{ 154000, 1920, 1968, 2000, 2080, 1200, 1203, 1209, 1235, MMX_PN, "1920x1200" },
+	{ 162000, 1600, 1664, 1856, 2160, 1200, 1201, 1204, 1250, MMX_PP, "1600x1200" },
 };
 
 static const struct mmx_std_timing mmx_dvi_std[] = {
@@ -66,14 +47,16 @@ static const struct mmx_std_timing mmx_dvi_std[] = {
 };
 
 static const struct mmx_timing mmx_hdmi_timings[] = {
-	MMX_T_1920X1080_60, MMX_T_1280X720_60,
+	{ 148500, 1920, 2008, 2052, 2200, 1080, 1084, 1089, 1125, MMX_PP, "1920x1080" },
+	{ 74250, 1280, 1390, 1430, 1650, 720, 725, 730, 750, MMX_PP, "1280x720" },
 };
 
 /* 1080p, 720p, 1080i, 480p 16:9 and 4:3, VGA; all 60 Hz. */
 static const u8 mmx_hdmi_vics[] = { 16, 4, 5, 3, 2, 1 };
 
 static const struct mmx_timing mmx_dual_link_timings[] = {
-	MMX_T_2560X1600_60_RB, MMX_T_1920X1200_60_RB,
+	{ 268500, 2560, 2608, 2640, 2720, 1600, 1603, 1609, 1646, MMX_PN, "2560x1600" },
+	{ 154000, 1920, 1968, 2000, 2080, 1200, 1203, 1209, 1235, MMX_PN, "1920x1200" },
 };
 
 static const struct mmx_std_timing mmx_dual_link_std[] = {
@@ -82,7 +65,8 @@ static const struct mmx_std_timing mmx_dual_link_std[] = {
 };
 
 static const struct mmx_timing mmx_dp_4k_timings[] = {
-	MMX_T_3840X2160_60_RB, MMX_T_3840X2160_30,
+	{ 533250, 3840, 3888, 3920, 4000, 2160, 2163, 2168, 2222, MMX_PN, "3840x2160" },
+	{ 297000, 3840, 4016, 4104, 4400, 2160, 2168, 2178, 2250, MMX_PP, "3840x2160" },
 };
 
 static const struct mmx_std_timing mmx_dp_4k_std[] = {
@@ -90,7 +74,7 @@ static const struct mmx_std_timing mmx_dp_4k_std[] = {
 };
 
 static const struct mmx_timing mmx_panel_timings[] = {
-	MMX_T_1280X800_60_RB,
+	{ 71000, 1280, 1328, 1360, 1440, 800, 803, 809, 823, MMX_PN, "1280x800" },
 };
 
 #define MMX_PAL_TV_STANDARDS	(MMX_SIGPROP(MMX_SIGPROP_PAL) | \
@@ -104,195 +88,98 @@ static const struct mmx_timing mmx_panel_timings[] = {
 				 MMX_SIGPROP(MMX_SIGPROP_NTSC_J))
 
 /*
+ * A preset with an EDID: name, description, EDID revision, product code,
+ * serial, size in cm, monitor name and range limits (Hz, kHz, MHz; struct
+ * mmx_edid_range), made in week 10 of 2024. Its timings, standard timings
+ * and VICs are the tables mmx_<preset>_timings, _std and _vics above.
+ */
+#define MMX_EDID_SINK(id, desc, rev, prod, ser, w, h, mon, ...) \
+	.name = (id), .description = (desc), .present = true, \
+	.has_edid = true, .edid_revision = (rev), .product = (prod), \
+	.serial = (ser), .year = 2024, .week = 10, .width_cm = (w), \
+	.height_cm = (h), .monitor_name = (mon), .range = { __VA_ARGS__ }
+#define MMX_SINK_SIGNALS(fmts, preferred) \
+	.formats = (fmts), .preferred_format = (preferred)
+#define MMX_SINK_DIGITAL(interface, depth) \
+	.digital = true, .iface = (interface), .bpc = (depth)
+#define MMX_SINK_TIMINGS(preset, est) \
+	.timings = mmx_##preset##_timings, \
+	.num_timings = ARRAY_SIZE(mmx_##preset##_timings), .established = (est)
+#define MMX_SINK_STD(preset) \
+	.std = mmx_##preset##_std, .num_std = ARRAY_SIZE(mmx_##preset##_std)
+/* A digital monitor of one signal (MMX_SIGNAL_<sig>), with standard timings. */
+#define MMX_MONITOR(preset, interface, depth, sig, est) \
+	.digital = true, .iface = (interface), .bpc = (depth), \
+	.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_##sig), \
+	.preferred_format = MMX_SIGNAL_##sig, \
+	.timings = mmx_##preset##_timings, \
+	.num_timings = ARRAY_SIZE(mmx_##preset##_timings), .established = (est), \
+	.std = mmx_##preset##_std, .num_std = ARRAY_SIZE(mmx_##preset##_std)
+/* An analog TV: name, description, formats, standards, size in cm. */
+#define MMX_TV_SINK(id, desc, fmts, preferred, standards, standard, w, h) \
+	.name = (id), .description = (desc), .present = true, \
+	MMX_SINK_SIGNALS(fmts, preferred), .tv_standards = (standards), \
+	.tv_default = MMX_SIGPROP(standard), .width_cm = (w), .height_cm = (h)
+
+#define MMX_FMT_TMDS	MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS)
+#define MMX_FMT_DP	MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT)
+#define MMX_FMT_TV	(MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE) | \
+			 MMX_SIGNAL_FMT(MMX_SIGNAL_SVIDEO))
+
+/*
  * The presets. Range limits cover every timing the EDID offers, checked by
  * the unit tests and by edid-decode --check: established and standard
  * timings resolve to DMT timings (CVT for 2560x1440).
  */
 const struct mmx_sink mmx_sinks[MMX_SINK_COUNT] = {
-	[MMX_SINK_NONE] = {
-		.name = "none",
-		.description = "nothing plugged",
-	},
-	[MMX_SINK_VGA] = {
-		.name = "vga",
-		.description = "analog monitor, 1280x1024 preferred, up to 1600x1200",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_VGA),
-		.preferred_format = MMX_SIGNAL_VGA,
-		.product = 0x0101,
-		.serial = 1001,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 41,
-		.height_cm = 31,
-		.monitor_name = "MMX VGA 1600",
-		.range = { 50, 75, 30, 80, 170 },
-		.timings = mmx_vga_timings,
-		.num_timings = ARRAY_SIZE(mmx_vga_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_vga_std,
-		.num_std = ARRAY_SIZE(mmx_vga_std),
-	},
-	[MMX_SINK_DVI] = {
-		.name = "dvi",
-		.description = "DVI monitor, 1920x1200 reduced blanking (154 MHz)",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_DVI,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS),
-		.preferred_format = MMX_SIGNAL_TMDS,
-		.product = 0x0102,
-		.serial = 1002,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 52,
-		.height_cm = 32,
-		.monitor_name = "MMX DVI 1920",
-		.range = { 50, 75, 30, 80, 170 },
-		.timings = mmx_dvi_timings,
-		.num_timings = ARRAY_SIZE(mmx_dvi_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_dvi_std,
-		.num_std = ARRAY_SIZE(mmx_dvi_std),
-	},
-	[MMX_SINK_HDMI] = {
-		.name = "hdmi",
-		.description = "HDMI TV, 1920x1080 at 60 Hz, CTA-861 extension",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 3,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_HDMI_A,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS),
-		.preferred_format = MMX_SIGNAL_TMDS,
-		.product = 0x0103,
-		.serial = 1003,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 89,
-		.height_cm = 50,
-		.monitor_name = "MMX HDMI TV",
-		.range = { 50, 75, 30, 70, 150 },
-		.timings = mmx_hdmi_timings,
-		.num_timings = ARRAY_SIZE(mmx_hdmi_timings),
-		.established = MMX_EDID_EST_640X480_60,
-		.vics = mmx_hdmi_vics,
-		.num_vics = ARRAY_SIZE(mmx_hdmi_vics),
-	},
-	[MMX_SINK_DUAL_LINK] = {
-		.name = "dual-link",
-		.description = "DVI monitor, 2560x1600 reduced blanking (268.5 MHz, DualLink)",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_DVI,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS),
-		.preferred_format = MMX_SIGNAL_TMDS,
-		.product = 0x0104,
-		.serial = 1004,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 64,
-		.height_cm = 40,
-		.monitor_name = "MMX DUAL 2560",
-		.range = { 50, 75, 30, 100, 270 },
-		.timings = mmx_dual_link_timings,
-		.num_timings = ARRAY_SIZE(mmx_dual_link_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_dual_link_std,
-		.num_std = ARRAY_SIZE(mmx_dual_link_std),
-	},
-	[MMX_SINK_DP_4K] = {
-		.name = "dp-4k",
-		.description = "DisplayPort monitor, 3840x2160 at 60 Hz (533.25 MHz) and 30 Hz",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_DP,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT),
-		.preferred_format = MMX_SIGNAL_DISPLAYPORT,
-		.product = 0x0105,
-		.serial = 1005,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 60,
-		.height_cm = 34,
-		.monitor_name = "MMX DP 4K",
-		.range = { 24, 75, 30, 140, 540 },
-		.timings = mmx_dp_4k_timings,
-		.num_timings = ARRAY_SIZE(mmx_dp_4k_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_dp_4k_std,
-		.num_std = ARRAY_SIZE(mmx_dp_4k_std),
-	},
-	[MMX_SINK_PANEL] = {
-		.name = "panel",
-		.description = "built-in LVDS or eDP panel, 1280x800 (71 MHz)",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_UNDEFINED,
-		.bpc = 6,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_LVDS) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT),
-		.preferred_format = MMX_SIGNAL_LVDS,
-		.product = 0x0106,
-		.serial = 1006,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 33,
-		.height_cm = 21,
-		.monitor_name = "MMX PANEL",
-		.range = { 50, 75, 30, 60, 80 },
-		.timings = mmx_panel_timings,
-		.num_timings = ARRAY_SIZE(mmx_panel_timings),
-	},
-	[MMX_SINK_PAL_TV] = {
-		.name = "pal-tv",
-		.description = "analog PAL TV (composite, S-Video), 720x576i",
-		.present = true,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE_PAL) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_SVIDEO),
-		.preferred_format = MMX_SIGNAL_COMPOSITE_PAL,
-		.tv_standards = MMX_PAL_TV_STANDARDS,
-		.tv_default = MMX_SIGPROP(MMX_SIGPROP_PAL_B),
-		.width_cm = 56,
-		.height_cm = 42,
-	},
-	[MMX_SINK_NTSC_TV] = {
-		.name = "ntsc-tv",
-		.description = "analog NTSC TV (composite, S-Video), 720x480i",
-		.present = true,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE_NTSC) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_SVIDEO),
-		.preferred_format = MMX_SIGNAL_COMPOSITE_NTSC,
-		.tv_standards = MMX_NTSC_TV_STANDARDS,
-		.tv_default = MMX_SIGPROP(MMX_SIGPROP_NTSC_M),
-		.width_cm = 56,
-		.height_cm = 42,
-	},
+	[MMX_SINK_NONE] = { .name = "none", .description = "nothing plugged" },
+	[MMX_SINK_VGA] = { MMX_EDID_SINK("vga",
+		"analog monitor, 1280x1024 preferred, up to 1600x1200",
+		4, 0x0101, 1001, 41, 31, "MMX VGA 1600", 50, 75, 30, 80, 170),
+		MMX_SINK_SIGNALS(MMX_SIGNAL_FMT(MMX_SIGNAL_VGA), MMX_SIGNAL_VGA),
+		MMX_SINK_TIMINGS(vga, MMX_EST_VGA_60), MMX_SINK_STD(vga) },
+	[MMX_SINK_DVI] = { MMX_EDID_SINK("dvi",
+		"DVI monitor, 1920x1200 reduced blanking (154 MHz)",
+		4, 0x0102, 1002, 52, 32, "MMX DVI 1920", 50, 75, 30, 80, 170),
+		MMX_MONITOR(dvi, MMX_EDID_IFACE_DVI, 8, TMDS, MMX_EST_VGA_60) },
+	[MMX_SINK_HDMI] = { MMX_EDID_SINK("hdmi",
+		"HDMI TV, 1920x1080 at 60 Hz, CTA-861 extension",
+		3, 0x0103, 1003, 89, 50, "MMX HDMI TV", 50, 75, 30, 70, 150),
+		MMX_SINK_DIGITAL(MMX_EDID_IFACE_HDMI_A, 8),
+		MMX_SINK_SIGNALS(MMX_FMT_TMDS, MMX_SIGNAL_TMDS),
+		MMX_SINK_TIMINGS(hdmi, MMX_EDID_EST_640X480_60),
+		.vics = mmx_hdmi_vics, .num_vics = ARRAY_SIZE(mmx_hdmi_vics) },
+	[MMX_SINK_DUAL_LINK] = { MMX_EDID_SINK("dual-link",
+		"DVI monitor, 2560x1600 reduced blanking (268.5 MHz, DualLink)",
+		4, 0x0104, 1004, 64, 40, "MMX DUAL 2560", 50, 75, 30, 100, 270),
+		MMX_MONITOR(dual_link, MMX_EDID_IFACE_DVI, 8, TMDS, MMX_EST_VGA_60) },
+	[MMX_SINK_DP_4K] = { MMX_EDID_SINK("dp-4k",
+		"DisplayPort monitor, 3840x2160 at 60 Hz (533.25 MHz) and 30 Hz",
+		4, 0x0105, 1005, 60, 34, "MMX DP 4K", 24, 75, 30, 140, 540),
+		MMX_MONITOR(dp_4k, MMX_EDID_IFACE_DP, 8, DISPLAYPORT, MMX_EST_VGA_60) },
+	[MMX_SINK_PANEL] = { MMX_EDID_SINK("panel",
+		"built-in LVDS or eDP panel, 1280x800 (71 MHz)",
+		4, 0x0106, 1006, 33, 21, "MMX PANEL", 50, 75, 30, 60, 80),
+		MMX_SINK_DIGITAL(MMX_EDID_IFACE_UNDEFINED, 6),
+		MMX_SINK_SIGNALS(MMX_SIGNAL_FMT(MMX_SIGNAL_LVDS) | MMX_FMT_DP,
+				 MMX_SIGNAL_LVDS),
+		MMX_SINK_TIMINGS(panel, 0) },
+	[MMX_SINK_PAL_TV] = { MMX_TV_SINK("pal-tv",
+		"analog PAL TV (composite, S-Video), 720x576i",
+		MMX_FMT_TV | MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE_PAL),
+		MMX_SIGNAL_COMPOSITE_PAL, MMX_PAL_TV_STANDARDS,
+		MMX_SIGPROP_PAL_B, 56, 42) },
+	[MMX_SINK_NTSC_TV] = { MMX_TV_SINK("ntsc-tv",
+		"analog NTSC TV (composite, S-Video), 720x480i",
+		MMX_FMT_TV | MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE_NTSC),
+		MMX_SIGNAL_COMPOSITE_NTSC, MMX_NTSC_TV_STANDARDS,
+		MMX_SIGPROP_NTSC_M, 56, 42) },
 	[MMX_SINK_COMPONENT_TV] = {
 		.name = "component-tv",
 		.description = "analog HDTV, component input, 480p to 1080i",
-		.present = true,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_COMPONENT),
-		.preferred_format = MMX_SIGNAL_COMPONENT,
-		.width_cm = 89,
-		.height_cm = 50,
-	},
+		.present = true, .width_cm = 89, .height_cm = 50,
+		MMX_SINK_SIGNALS(MMX_SIGNAL_FMT(MMX_SIGNAL_COMPONENT),
+				 MMX_SIGNAL_COMPONENT) },
 };
 
 /**
