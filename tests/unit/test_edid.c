@@ -196,64 +196,75 @@ static int test_presets_build(void)
 	return 0;
 }
 
-static int test_vendor_product(void)
+/* Run @check on every preset that has an EDID (index @i, built into @e). */
+static int each_edid(int (*check)(const struct mmx_sink *s, size_t i,
+				  const uint8_t *e))
 {
 	uint8_t e[MMX_EDID_MAX_SIZE];
 	const struct mmx_sink *s;
 	size_t i;
 	int n;
 
-	for_each_edid(s, i, e, n) {
-		uint16_t v = e[8] << 8 | e[9];
-		char id[4];
+	for_each_edid(s, i, e, n)
+		if (check(s, i, e))
+			return -1;
+	return 0;
+}
 
-		id[0] = '@' + (v >> 10 & 31);
-		id[1] = '@' + (v >> 5 & 31);
-		id[2] = '@' + (v & 31);
-		id[3] = 0;
-		UNIT_CHECK(!(v & 0x8000) && !strcmp(id, "MMX"), "%s: vendor %s",
-			   s->name, id);
-		UNIT_CHECK((e[10] | e[11] << 8) == s->product, "%s: product",
-			   s->name);
-		UNIT_CHECK((uint32_t)(e[12] | e[13] << 8 | e[14] << 16 |
-				      (uint32_t)e[15] << 24) == s->serial,
-			   "%s: serial", s->name);
-		UNIT_CHECK(e[16] == s->week && 1990 + e[17] == s->year,
-			   "%s: date", s->name);
-	}
+static int check_vendor_product(const struct mmx_sink *s, size_t i,
+				const uint8_t *e)
+{
+	uint16_t v = e[8] << 8 | e[9];
+	char id[4];
+
+	(void)i;
+	id[0] = '@' + (v >> 10 & 31);
+	id[1] = '@' + (v >> 5 & 31);
+	id[2] = '@' + (v & 31);
+	id[3] = 0;
+	UNIT_CHECK(!(v & 0x8000) && !strcmp(id, "MMX"), "%s: vendor %s",
+		   s->name, id);
+	UNIT_CHECK((e[10] | e[11] << 8) == s->product, "%s: product", s->name);
+	UNIT_CHECK((uint32_t)(e[12] | e[13] << 8 | e[14] << 16 |
+			      (uint32_t)e[15] << 24) == s->serial,
+		   "%s: serial", s->name);
+	UNIT_CHECK(e[16] == s->week && 1990 + e[17] == s->year, "%s: date",
+		   s->name);
+	return 0;
+}
+
+static int test_vendor_product(void)
+{
+	return each_edid(check_vendor_product);
+}
+
+static int check_name_descriptor(const struct mmx_sink *s, size_t i,
+				 const uint8_t *e)
+{
+	const uint8_t *d = find_desc(e, 0xfc);
+	char name[14];
+	int k;
+
+	UNIT_CHECK(d, "%s: no name descriptor", s->name);
+	for (k = 0; k < 13 && d[5 + k] != 0x0a; k++)
+		name[k] = d[5 + k];
+	name[k] = 0;
+	UNIT_CHECK(!strcmp(name, s->monitor_name), "%s: name '%s'", s->name,
+		   name);
+	for (k++; k < 13; k++)
+		UNIT_CHECK(d[5 + k] == 0x20, "%s: padding", s->name);
+	/* Two distinct presets never share a name or product. */
+	for (k = 0; k < (int)i; k++)
+		UNIT_CHECK(!mmx_sinks[k].monitor_name ||
+			   (strcmp(mmx_sinks[k].monitor_name, s->monitor_name) &&
+			    mmx_sinks[k].product != s->product),
+			   "%s: same as %s", s->name, mmx_sinks[k].name);
 	return 0;
 }
 
 static int test_name_descriptor(void)
 {
-	uint8_t e[MMX_EDID_MAX_SIZE];
-	const struct mmx_sink *s;
-	size_t i;
-	int n;
-
-	for_each_edid(s, i, e, n) {
-		const uint8_t *d = find_desc(e, 0xfc);
-		char name[14];
-		int k;
-
-
-		UNIT_CHECK(d, "%s: no name descriptor", s->name);
-		for (k = 0; k < 13 && d[5 + k] != 0x0a; k++)
-			name[k] = d[5 + k];
-		name[k] = 0;
-		UNIT_CHECK(!strcmp(name, s->monitor_name), "%s: name '%s'",
-			   s->name, name);
-		for (k++; k < 13; k++)
-			UNIT_CHECK(d[5 + k] == 0x20, "%s: padding", s->name);
-		/* Two distinct presets never share a name or product. */
-		for (k = 0; k < (int)i; k++)
-			UNIT_CHECK(!mmx_sinks[k].monitor_name ||
-				   (strcmp(mmx_sinks[k].monitor_name,
-					   s->monitor_name) &&
-				    mmx_sinks[k].product != s->product),
-				   "%s: same as %s", s->name, mmx_sinks[k].name);
-	}
-	return 0;
+	return each_edid(check_name_descriptor);
 }
 
 /* Range limits cover every detailed, established, standard and CTA timing. */

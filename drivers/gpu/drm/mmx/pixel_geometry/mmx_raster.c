@@ -634,27 +634,17 @@ static void mmx_proj_start(struct mmx_proj *p, s64 nx, s64 dnx, s64 ny,
 		 (tx < 0 ? -tx : tx) : (txl < 0 ? -txl : txl);
 	s64 qy = (ty < 0 ? -ty : ty) > (tyl < 0 ? -tyl : tyl) ?
 		 (ty < 0 ? -ty : ty) : (tyl < 0 ? -tyl : tyl);
-	int ly;
-
-	p->nx = nx;
-	p->ny = ny;
-	p->d = d;
-	p->dnx = dnx;
-	p->dny = dny;
-	p->dd = dd;
-	p->u = 0;
-	p->left = 0;
-	p->n = n;
 	/* q is monotonic along the row (q' has the sign of dn d0 - n0 dd) */
-	p->lh = mmx_span_log(dnx, dd, dmin, qx + 1);
-	ly = mmx_span_log(dny, dd, dmin, qy + 1);
-	p->lh = p->lh < ly ? p->lh : ly;
-	p->fx = mmx_floor16(nx, d, tx);
-	p->fy = mmx_floor16(ny, d, ty);
-	memset(&p->qx, 0, sizeof(p->qx));
-	memset(&p->qy, 0, sizeof(p->qy));
-	p->qx.e = p->fx * ((s64)1 << 22);
-	p->qy.e = p->fy * ((s64)1 << 22);
+	int lx = mmx_span_log(dnx, dd, dmin, qx + 1);
+	int ly = mmx_span_log(dny, dd, dmin, qy + 1);
+	s64 fx = mmx_floor16(nx, d, tx), fy = mmx_floor16(ny, d, ty);
+
+	*p = (struct mmx_proj) {
+		.nx = nx, .ny = ny, .d = d, .dnx = dnx, .dny = dny, .dd = dd,
+		.fx = fx, .fy = fy, .n = n, .lh = lx < ly ? lx : ly,
+		.qx = { .e = fx * ((s64)1 << 22) },
+		.qy = { .e = fy * ((s64)1 << 22) },
+	};
 }
 
 /* Fit the span starting at pixel p->u; its length, 0 if none fits. */

@@ -93,11 +93,31 @@ static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
 	return true;
 }
 
-static void mmx_scalar_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
-			     u32 w)
+/**
+ * mmx_simd_hplan_plain - the horizontal plan of the scalar and SSE2 loops
+ * @p: the plan
+ * @n: pixels, at most %MMX_SIMD_HPLAN
+ * @x: the first pixel's source x, 32.32 (the pixel left of the sample)
+ * @dx: its step per pixel
+ * @w: the source row's width (unused: no window to check)
+ *
+ * One group, offsets from pixel 0, weights as MMX_SIMD_LANES4() in pixel
+ * order.
+ */
+void mmx_simd_hplan_plain(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			  u32 w)
 {
+	u32 i;
+
 	(void)w;
-	mmx_hplan_plain(p, n, x, dx);
+	p->n = n;
+	p->win = 0;
+	for (i = 0; i < MMX_SIMD_HPLAN / 8; i++)
+		p->base[i] = 0;
+	for (i = 0; i < n; i++, x += dx) {
+		p->idx[i] = (u32)(x >> 32);
+		p->wx[i] = MMX_SIMD_LANES4((u32)x >> 25);
+	}
 }
 
 static void mmx_scalar_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
@@ -155,7 +175,7 @@ const struct mmx_simd_ops mmx_simd_scalar = {
 	.fpu = false,
 	.bilinear_gather = mmx_scalar_bilinear_gather,
 	.bilinear_points = mmx_scalar_bilinear_points,
-	.hplan = mmx_scalar_hplan,
+	.hplan = mmx_simd_hplan_plain,
 	.hlerp_plan = mmx_scalar_hlerp_plan,
 	.vlerp_row = mmx_scalar_vlerp_row,
 	.box2_row = mmx_scalar_box2_row,
