@@ -61,6 +61,30 @@ void mmx_edid_dtd_decode(const u8 *d, struct mmx_timing *t)
 	}
 }
 
+/* A clock in 10 kHz units of 16 bits, syncs inside the blanking. */
+static bool mmx_timing_encodable(const struct mmx_timing *t)
+{
+	if (!t->clock_khz || t->clock_khz % 10 || t->clock_khz / 10 > 0xffff)
+		return false;
+	return t->hdisplay <= t->hsync_start &&
+	       t->hsync_start < t->hsync_end && t->hsync_end <= t->htotal &&
+	       t->vdisplay <= t->vsync_start &&
+	       t->vsync_start < t->vsync_end && t->vsync_end <= t->vtotal;
+}
+
+/* @a and @b are the same timing, @b's flags taken within @flags. */
+static bool mmx_timing_same(const struct mmx_timing *a,
+			    const struct mmx_timing *b, u32 flags)
+{
+	return a->clock_khz == b->clock_khz && a->hdisplay == b->hdisplay &&
+	       a->hsync_start == b->hsync_start &&
+	       a->hsync_end == b->hsync_end && a->htotal == b->htotal &&
+	       a->vdisplay == b->vdisplay &&
+	       a->vsync_start == b->vsync_start &&
+	       a->vsync_end == b->vsync_end && a->vtotal == b->vtotal &&
+	       a->flags == (b->flags & flags);
+}
+
 /*
  * Encode a detailed timing descriptor with digital separate sync. Refuses
  * timings the 18 bytes cannot hold exactly: the result is decoded again
@@ -75,11 +99,7 @@ static int mmx_edid_put_dtd(u8 *d, const struct mmx_timing *t,
 		   MMX_TIMING_NHSYNC | MMX_TIMING_PVSYNC | MMX_TIMING_NVSYNC;
 	struct mmx_timing back;
 
-	if (!t->clock_khz || t->clock_khz % 10 || t->clock_khz / 10 > 0xffff)
-		return -EINVAL;
-	if (t->hdisplay > t->hsync_start || t->hsync_start >= t->hsync_end ||
-	    t->hsync_end > t->htotal || t->vdisplay > t->vsync_start ||
-	    t->vsync_start >= t->vsync_end || t->vsync_end > t->vtotal)
+	if (!mmx_timing_encodable(t))
 		return -EINVAL;
 	hact = t->hdisplay;
 	hblank = t->htotal - t->hdisplay;
@@ -118,15 +138,7 @@ static int mmx_edid_put_dtd(u8 *d, const struct mmx_timing *t,
 		d[17] |= 0x04;
 
 	mmx_edid_dtd_decode(d, &back);
-	if (back.clock_khz != t->clock_khz || back.hdisplay != t->hdisplay ||
-	    back.hsync_start != t->hsync_start ||
-	    back.hsync_end != t->hsync_end || back.htotal != t->htotal ||
-	    back.vdisplay != t->vdisplay ||
-	    back.vsync_start != t->vsync_start ||
-	    back.vsync_end != t->vsync_end || back.vtotal != t->vtotal ||
-	    back.flags != (t->flags & mask))
-		return -EINVAL;
-	return 0;
+	return mmx_timing_same(&back, t, mask) ? 0 : -EINVAL;
 }
 
 /* A display descriptor holding text: name (0xfc) or serial string (0xff). */
@@ -274,50 +286,11 @@ static int mmx_edid_put_cta(u8 *b, const struct mmx_sink *sink)
  */
 static const u16 mmx_srgb[8] = { 655, 338, 307, 614, 154, 61, 320, 337 };
 
-/**
- * mmx_edid_build - generate the EDID of a sink
- * @sink: the sink
- * @buf: where to write it
- * @len: size of @buf; %MMX_EDID_MAX_SIZE is always enough
- *
- * Writes an EDID 1.4 base block (1.3, without the 1.4 depth and interface
- * bits, when the sink asks for it as HDMI requires): vendor "MMX", the
- * sink's product code, serial number, date and size, sRGB colorimetry, the
- * established and standard timings, the first two detailed timings (the
- * first one preferred), a serial number string when there is one timing
- * only, the range limits and the name. A sink with VICs also gets a CTA-861
- * extension block (with an HDMI vendor specific data block for HDMI sinks,
- * so that DRM's drm_detect_hdmi_monitor() sees an HDMI sink) holding the
- * other detailed timings. Checksums are set.
- *
- * Return: the number of bytes written (128 per block), 0 for a sink
- * without EDID (none, analog TVs), -ENOSPC if @len is too small, -EINVAL
- * for a sink that EDID cannot describe (@buf then holds no valid EDID).
- */
-int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
+/* Bytes 0-19: header, vendor "MMX", product, serial, date, version. */
+static void mmx_edid_put_id(u8 *buf, const struct mmx_sink *sink)
 {
 	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
-	unsigned int blocks, i, slot;
-	u8 rev = sink->edid_revision;
-	char serial[16];
 	u16 vendor;
-	u8 *d;
-	int ret;
-
-	if (!sink->present || !sink->has_edid)
-		return 0;
-	if (rev != 3 && rev != 4)
-		return -EINVAL;
-	if (!sink->timings || !sink->num_timings || !sink->monitor_name ||
-	    sink->num_std > 8 || sink->year < 1990 || sink->year > 2245 ||
-	    sink->week > 54)
-		return -EINVAL;
-	blocks = sink->num_vics ? 2 : 1;
-	if (blocks == 1 && sink->num_timings > 2)
-		return -EINVAL;
-	if (len < blocks * MMX_EDID_BLOCK_SIZE)
-		return -ENOSPC;
-	memset(buf, 0, blocks * MMX_EDID_BLOCK_SIZE);
 
 	memcpy(buf, header, sizeof(header));
 	/* Bytes 8-9: PNP vendor id, three 5-bit letters, big endian. */
@@ -335,7 +308,15 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 	buf[17] = sink->year - 1990;
 	/* Bytes 18-19: version 1.4 (1.3 for HDMI). */
 	buf[18] = 1;
-	buf[19] = rev;
+	buf[19] = sink->edid_revision;
+}
+
+/* Bytes 20-34: video input, size, gamma, features, chromaticity. */
+static int mmx_edid_put_display(u8 *buf, const struct mmx_sink *sink)
+{
+	u8 rev = sink->edid_revision;
+	unsigned int i;
+
 	/* Byte 20: video input; EDID 1.3 has no depth and interface. */
 	if (sink->digital && rev == 3) {
 		buf[20] = 0x80;
@@ -368,11 +349,19 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 		  (mmx_srgb[6] & 3) << 2 | (mmx_srgb[7] & 3);
 	for (i = 0; i < 8; i++)
 		buf[27 + i] = mmx_srgb[i] >> 2;
-	/* Bytes 35-37: established timings. */
+	return 0;
+}
+
+/* Bytes 35-53: established timings, standard timings (01 01 unused). */
+static int mmx_edid_put_timings(u8 *buf, const struct mmx_sink *sink)
+{
+	unsigned int i;
+	u8 *d;
+	int ret;
+
 	buf[35] = sink->established >> 16 & 0xff;
 	buf[36] = sink->established >> 8 & 0xff;
 	buf[37] = sink->established & 0xff;
-	/* Bytes 38-53: standard timings, 01 01 when unused. */
 	for (i = 0; i < 8; i++) {
 		d = buf + 38 + 2 * i;
 		if (i < sink->num_std) {
@@ -384,7 +373,20 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 			d[1] = 0x01;
 		}
 	}
-	/* Bytes 54-125: four 18-byte descriptors. */
+	return 0;
+}
+
+/*
+ * Bytes 54-125: four 18-byte descriptors: the first two detailed timings
+ * (a serial number string in the second slot when there is one timing),
+ * the range limits and the name.
+ */
+static int mmx_edid_put_descriptors(u8 *buf, const struct mmx_sink *sink)
+{
+	unsigned int slot;
+	char serial[16];
+	int ret;
+
 	for (slot = 0; slot < 2 && slot < sink->num_timings; slot++) {
 		ret = mmx_edid_put_dtd(buf + 54 + 18 * slot,
 				       &sink->timings[slot],
@@ -400,10 +402,62 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 		if (ret)
 			return ret;
 	}
-	ret = mmx_edid_put_range(buf + 54 + 18 * 2, &sink->range, rev);
+	ret = mmx_edid_put_range(buf + 54 + 18 * 2, &sink->range,
+				 sink->edid_revision);
 	if (ret)
 		return ret;
-	ret = mmx_edid_put_text(buf + 54 + 18 * 3, 0xfc, sink->monitor_name);
+	return mmx_edid_put_text(buf + 54 + 18 * 3, 0xfc, sink->monitor_name);
+}
+
+/**
+ * mmx_edid_build - generate the EDID of a sink
+ * @sink: the sink
+ * @buf: where to write it
+ * @len: size of @buf; %MMX_EDID_MAX_SIZE is always enough
+ *
+ * Writes an EDID 1.4 base block (1.3, without the 1.4 depth and interface
+ * bits, when the sink asks for it as HDMI requires): vendor "MMX", the
+ * sink's product code, serial number, date and size, sRGB colorimetry, the
+ * established and standard timings, the first two detailed timings (the
+ * first one preferred), a serial number string when there is one timing
+ * only, the range limits and the name. A sink with VICs also gets a CTA-861
+ * extension block (with an HDMI vendor specific data block for HDMI sinks,
+ * so that DRM's drm_detect_hdmi_monitor() sees an HDMI sink) holding the
+ * other detailed timings. Checksums are set.
+ *
+ * Return: the number of bytes written (128 per block), 0 for a sink
+ * without EDID (none, analog TVs), -ENOSPC if @len is too small, -EINVAL
+ * for a sink that EDID cannot describe (@buf then holds no valid EDID).
+ */
+int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
+{
+	u8 rev = sink->edid_revision;
+	unsigned int blocks;
+	int ret;
+
+	if (!sink->present || !sink->has_edid)
+		return 0;
+	if (rev != 3 && rev != 4)
+		return -EINVAL;
+	if (!sink->timings || !sink->num_timings || !sink->monitor_name ||
+	    sink->num_std > 8 || sink->year < 1990 || sink->year > 2245 ||
+	    sink->week > 54)
+		return -EINVAL;
+	blocks = sink->num_vics ? 2 : 1;
+	if (blocks == 1 && sink->num_timings > 2)
+		return -EINVAL;
+	if (len < blocks * MMX_EDID_BLOCK_SIZE)
+		return -ENOSPC;
+	memset(buf, 0, blocks * MMX_EDID_BLOCK_SIZE);
+
+	mmx_edid_put_id(buf, sink);
+	ret = mmx_edid_put_display(buf, sink);
+	if (ret)
+		return ret;
+	ret = mmx_edid_put_timings(buf, sink);
+	if (ret)
+		return ret;
+	ret = mmx_edid_put_descriptors(buf, sink);
 	if (ret)
 		return ret;
 	/* Byte 126: extension count; 127: checksum. */

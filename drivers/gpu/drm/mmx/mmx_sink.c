@@ -164,6 +164,48 @@ int mmx_sink_read_block(void *context, u8 *buf, unsigned int block,
 /* Plugging */
 
 /*
+ * Lock what a sink change touches: the connection mutex and, when the
+ * connector drives a CRTC, that CRTC (*@crtc_state, else NULL).
+ */
+static int mmx_sink_lock_link(struct drm_connector *connector,
+			      struct drm_modeset_acquire_ctx *ctx,
+			      const struct drm_crtc_state **crtc_state)
+{
+	struct drm_crtc *crtc;
+	int ret;
+
+	*crtc_state = NULL;
+	ret = drm_modeset_lock(&connector->dev->mode_config.connection_mutex,
+			       ctx);
+	if (ret)
+		return ret;
+	crtc = connector->state->crtc;
+	if (!crtc)
+		return 0;
+	ret = drm_modeset_lock(&crtc->mutex, ctx);
+	if (ret)
+		return ret;
+	*crtc_state = crtc->state;
+	return 0;
+}
+
+/*
+ * Whether the link goes Bad with @sink on a lit CRTC: the mode does not
+ * fit the signal, or an HPD sink went away.
+ */
+static bool mmx_sink_link_bad(const struct mmx_output *output,
+			      const struct mmx_sink *sink,
+			      const struct drm_crtc_state *crtc_state,
+			      enum mmx_signal_format format, u64 props)
+{
+	if (!crtc_state || !crtc_state->enable)
+		return false;
+	if (!sink->present)
+		return mmx_output_descs[output->kind].hpd;
+	return !mmx_sink_link_carries(format, props, &crtc_state->mode);
+}
+
+/*
  * Follow @sink on the committed connector state, as hardware would: the
  * signal the sink demands (a DVI-I port's analog or digital pins, a TV's
  * standard) and, when the CRTC's mode no longer fits that signal or an
@@ -178,25 +220,18 @@ static int mmx_sink_follow(struct mmx_output *output,
 	struct drm_connector *connector = &output->connector;
 	struct drm_device *dev = connector->dev;
 	struct mmx_sink_port *port = &output->port;
-	const struct drm_crtc_state *crtc_state = NULL;
+	const struct drm_crtc_state *crtc_state;
 	struct drm_connector_state *conn_state;
 	struct mmx_connector_state *mstate;
 	enum mmx_signal_format format;
-	bool switched, bad = false;
+	bool switched, bad;
 	u64 props;
 	int ret;
 
-	ret = drm_modeset_lock(&dev->mode_config.connection_mutex, ctx);
+	ret = mmx_sink_lock_link(connector, ctx, &crtc_state);
 	if (ret)
 		return ret;
 	conn_state = connector->state;
-	if (conn_state->crtc) {
-		ret = drm_modeset_lock(&conn_state->crtc->mutex, ctx);
-		if (ret)
-			return ret;
-		crtc_state = conn_state->crtc->state;
-	}
-
 	mstate = to_mmx_connector_state(conn_state);
 	format = mstate->signal_format;
 	props = mstate->signal_props;
@@ -205,14 +240,7 @@ static int mmx_sink_follow(struct mmx_output *output,
 		mmx_sink_signal(sink, output->kind, &format, &props);
 	switched = format != mstate->signal_format ||
 		   props != mstate->signal_props;
-
-	if (crtc_state && crtc_state->enable) {
-		if (!sink->present)
-			bad = mmx_output_descs[output->kind].hpd;
-		else
-			bad = !mmx_sink_link_carries(format, props,
-						     &crtc_state->mode);
-	}
+	bad = mmx_sink_link_bad(output, sink, crtc_state, format, props);
 
 	mutex_lock(&port->lock);
 	mstate->signal_format = format;

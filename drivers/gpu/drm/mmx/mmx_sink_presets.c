@@ -273,6 +273,29 @@ static bool mmx_edid_has_hdmi_vsdb(const u8 *edid, size_t len)
 	return false;
 }
 
+/* The signals a digital sink accepts, from its interface. */
+static void mmx_sink_digital_signals(struct mmx_sink *sink)
+{
+	switch (sink->iface) {
+	case MMX_EDID_IFACE_DVI:
+	case MMX_EDID_IFACE_HDMI_A:
+	case MMX_EDID_IFACE_HDMI_B:
+		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS);
+		sink->preferred_format = MMX_SIGNAL_TMDS;
+		break;
+	case MMX_EDID_IFACE_DP:
+		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT);
+		sink->preferred_format = MMX_SIGNAL_DISPLAYPORT;
+		break;
+	default:
+		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS) |
+				MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT) |
+				MMX_SIGNAL_FMT(MMX_SIGNAL_LVDS);
+		sink->preferred_format = MMX_SIGNAL_TMDS;
+		break;
+	}
+}
+
 /**
  * mmx_sink_from_edid - describe the sink behind an uploaded EDID
  * @sink: filled in; its timings, name and ranges are left empty (the EDID
@@ -324,23 +347,6 @@ int mmx_sink_from_edid(struct mmx_sink *sink, const u8 *edid, size_t len)
 	if (sink->iface == MMX_EDID_IFACE_UNDEFINED &&
 	    mmx_edid_has_hdmi_vsdb(edid, len))
 		sink->iface = MMX_EDID_IFACE_HDMI_A;
-	switch (sink->iface) {
-	case MMX_EDID_IFACE_DVI:
-	case MMX_EDID_IFACE_HDMI_A:
-	case MMX_EDID_IFACE_HDMI_B:
-		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS);
-		sink->preferred_format = MMX_SIGNAL_TMDS;
-		break;
-	case MMX_EDID_IFACE_DP:
-		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT);
-		sink->preferred_format = MMX_SIGNAL_DISPLAYPORT;
-		break;
-	default:
-		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS) |
-				MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT) |
-				MMX_SIGNAL_FMT(MMX_SIGNAL_LVDS);
-		sink->preferred_format = MMX_SIGNAL_TMDS;
-		break;
-	}
+	mmx_sink_digital_signals(sink);
 	return 0;
 }
