@@ -398,6 +398,41 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 	}
 }
 
+/*
+ * The columns of a scale outside [@lo, @hi), whose samples reach past the
+ * screen's edge: black for NEAREST, edge samples for BILINEAR.
+ */
+static void mmx_scale_edges(const struct mmx_transform *t, bool bilinear,
+			    const struct mmx_src *s, s64 x, s64 y,
+			    struct mmx_frame *out, u32 row_begin, u32 row_end,
+			    s64 lo, s64 hi)
+{
+	s64 dx = t->dxu, dy = t->dyv, yv = y + (s64)row_begin * dy;
+	u32 v, k;
+
+	for (v = row_begin; v < row_end; v++, yv += dy) {
+		u32 *dst = out->pixels + (size_t)v * out->stride;
+		s64 xk = x;
+
+		if (!bilinear) {
+			mmx_fill_black(dst, (u32)lo);
+			mmx_fill_black(dst + hi, t->out_w - (u32)hi);
+			continue;
+		}
+		for (k = 0; k < t->out_w; k++, xk += dx) {
+			if (k == (u32)lo && lo < hi) {
+				k = (u32)hi;
+				xk = x + hi * dx;
+				if (k >= t->out_w)
+					break;
+			}
+			dst[k] = mmx_bilinear_edge(s, xk >> 32, yv >> 32,
+						   (u32)xk >> 25,
+						   (u32)yv >> 25);
+		}
+	}
+}
+
 static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			      const struct mmx_transform *t,
 			      enum mmx_filter filter, const struct mmx_src *s,
@@ -405,10 +440,9 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			      u32 row_begin, u32 row_end)
 {
 	bool bilinear = filter == MMX_FILTER_BILINEAR;
-	s64 dx = t->dxu, dy = t->dyv, lo = 0, hi = t->out_w;
+	s64 dx = t->dxu, lo = 0, hi = t->out_w;
 	u64 lim_w = bilinear ? s->w - 1 : s->w;
-	u32 g0, g1, v, k;
-	s64 yv;
+	u32 g0, g1;
 
 	if (!bilinear)
 		mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
@@ -436,29 +470,7 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			       (u32)hi);
 	}
 edges:
-	/* columns with edge samples (or none) */
-	yv = y + (s64)row_begin * dy;
-	for (v = row_begin; v < row_end; v++, yv += dy) {
-		u32 *dst = out->pixels + (size_t)v * out->stride;
-		s64 xk = x;
-
-		if (!bilinear) {
-			mmx_fill_black(dst, (u32)lo);
-			mmx_fill_black(dst + hi, t->out_w - (u32)hi);
-			continue;
-		}
-		for (k = 0; k < t->out_w; k++, xk += dx) {
-			if (k == (u32)lo && lo < hi) {
-				k = (u32)hi;
-				xk = x + hi * dx;
-				if (k >= t->out_w)
-					break;
-			}
-			dst[k] = mmx_bilinear_edge(s, xk >> 32, yv >> 32,
-						   (u32)xk >> 25,
-						   (u32)yv >> 25);
-		}
-	}
+	mmx_scale_edges(t, bilinear, s, x, y, out, row_begin, row_end, lo, hi);
 }
 
 static void mmx_compose_affine(const struct mmx_simd_ops *ops,
@@ -739,6 +751,38 @@ static void mmx_proj_next(const struct mmx_simd_ops *ops, struct mmx_proj *p,
 	p->qy = qy;
 }
 
+/* NEAREST samples at the pixel indices @cx, @cy. */
+static void mmx_proj_nearest(const struct mmx_src *s, u32 *dst,
+			     const s32 *cx, const s32 *cy, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++) {
+		u64 xi = (u64)(s64)cx[k], yi = (u64)(s64)cy[k];
+
+		dst[k] = (xi < s->w && yi < s->h) ?
+			 s->px[yi * s->stride + xi] : MMX_BLACK;
+	}
+}
+
+/* BILINEAR samples at @cx, @cy (pixel index times 128 plus weight). */
+static void mmx_proj_bilinear(const struct mmx_src *s, u32 *dst,
+			      const s32 *cx, const s32 *cy, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++) {
+		s64 xi = cx[k] >> 7, yi = cy[k] >> 7;
+		u32 wx = (u32)cx[k] & 127, wy = (u32)cy[k] & 127;
+
+		if (likely((u64)xi < s->w - 1 && (u64)yi < s->h - 1))
+			dst[k] = mmx_bilinear_in(s->px, s->stride, xi, yi, wx,
+						 wy);
+		else
+			dst[k] = mmx_bilinear_edge(s, xi, yi, wx, wy);
+	}
+}
+
 static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 				   const struct mmx_transform *t,
 				   enum mmx_filter filter,
@@ -749,15 +793,13 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 	bool bilinear = filter == MMX_FILTER_BILINEAR;
 	s64 scale = bilinear ? (s64)1 << 9 : (s64)1 << 16;
 	s64 bias = bilinear ? (s64)1 << 15 : 1;
-	const u32 *px = s->px;
-	size_t stride = s->stride;
-	u64 w = s->w, h = s->h;
 	s32 cx[MMX_CHUNK], cy[MMX_CHUNK];
 	struct mmx_proj p;
 	s64 x, y, z, hx, hy;
-	u32 v, u, k, n;
+	u32 v, u, n;
 	/* whole chunks inside the screen, with 32-bit pixel offsets */
-	bool points = w > 1 && h > 1 && h * stride + w < ((u64)1 << 31);
+	bool points = s->w > 1 && s->h > 1 &&
+		      s->h * s->stride + s->w < ((u64)1 << 31);
 
 	/* Screen offset: x - sx = (X - sx W) / W. */
 	hx = t->hu[0] - (s64)sx * t->hu[2];
@@ -776,32 +818,14 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 		for (u = 0; u < t->out_w; u += n) {
 			n = t->out_w - u < MMX_CHUNK ? t->out_w - u : MMX_CHUNK;
 			mmx_proj_next(ops, &p, cx, cy, n);
-			if (bilinear) {
-				if (points &&
-				    ops->bilinear_points(dst + u, n, cx, cy, px,
-							 stride, (u32)w - 1,
-							 (u32)h - 1))
-					continue;
-				for (k = 0; k < n; k++) {
-					s64 xi = cx[k] >> 7, yi = cy[k] >> 7;
-					u32 wx = (u32)cx[k] & 127;
-					u32 wy = (u32)cy[k] & 127;
-
-					if (likely((u64)xi < w - 1 && (u64)yi < h - 1))
-						dst[u + k] = mmx_bilinear_in(px, stride, xi,
-									     yi, wx, wy);
-					else
-						dst[u + k] = mmx_bilinear_edge(s, xi, yi,
-									       wx, wy);
-				}
-			} else {
-				for (k = 0; k < n; k++) {
-					u64 xi = (u64)(s64)cx[k], yi = (u64)(s64)cy[k];
-
-					dst[u + k] = (xi < w && yi < h) ?
-						     px[yi * stride + xi] : MMX_BLACK;
-				}
-			}
+			if (!bilinear)
+				mmx_proj_nearest(s, dst + u, cx, cy, n);
+			else if (!points ||
+				 !ops->bilinear_points(dst + u, n, cx, cy,
+						       s->px, s->stride,
+						       (u32)s->w - 1,
+						       (u32)s->h - 1))
+				mmx_proj_bilinear(s, dst + u, cx, cy, n);
 		}
 	}
 }
@@ -884,6 +908,39 @@ static void mmx_axis_transpose(const struct mmx_simd_ops *ops,
 	}
 }
 
+/*
+ * Output rows that are screen rows, possibly reversed: output pixel (u, v)
+ * shows screen pixel (x0 + xu u, y0 + yv v).
+ */
+static void mmx_axis_rows(const struct mmx_simd_ops *ops,
+			  const struct mmx_transform *t,
+			  const struct mmx_src *s, s64 x0, s32 xu, s64 y0,
+			  s32 yv, struct mmx_frame *out, u32 row_begin,
+			  u32 row_end)
+{
+	u32 v, lo, hi;
+
+	mmx_axis_range(x0, xu, s->w, t->out_w, &lo, &hi);
+	for (v = row_begin; v < row_end; v++) {
+		u32 *dst = out->pixels + (size_t)v * out->stride;
+		s64 ys = y0 + (s64)yv * v;
+		const u32 *src;
+
+		if ((u64)ys >= s->h || lo == hi) {
+			mmx_fill_black(dst, t->out_w);
+			continue;
+		}
+		src = s->px + (size_t)ys * s->stride;
+		mmx_fill_black(dst, lo);
+		if (xu > 0)
+			memcpy(dst + lo, src + x0 + lo,
+			       (size_t)(hi - lo) * sizeof(u32));
+		else
+			ops->copy_reversed(dst + lo, src + x0 - lo, hi - lo);
+		mmx_fill_black(dst + hi, t->out_w - hi);
+	}
+}
+
 static void mmx_compose_axis(const struct mmx_simd_ops *ops,
 			     const struct mmx_transform *t,
 			     const struct mmx_src *s, s32 sx, s32 sy,
@@ -894,27 +951,8 @@ static void mmx_compose_axis(const struct mmx_simd_ops *ops,
 	u32 v, lo, hi, vlo, vhi;
 
 	if (!xv) {
-		/* Output rows are screen rows, possibly reversed. */
-		mmx_axis_range(x0, xu, s->w, t->out_w, &lo, &hi);
-		for (v = row_begin; v < row_end; v++) {
-			u32 *dst = out->pixels + (size_t)v * out->stride;
-			s64 ys = y0 + (s64)yv * v;
-			const u32 *src;
-
-			if ((u64)ys >= s->h || lo == hi) {
-				mmx_fill_black(dst, t->out_w);
-				continue;
-			}
-			src = s->px + (size_t)ys * s->stride;
-			mmx_fill_black(dst, lo);
-			if (xu > 0)
-				memcpy(dst + lo, src + x0 + lo,
-				       (size_t)(hi - lo) * sizeof(u32));
-			else
-				ops->copy_reversed(dst + lo, src + x0 - lo,
-						  hi - lo);
-			mmx_fill_black(dst + hi, t->out_w - hi);
-		}
+		mmx_axis_rows(ops, t, s, x0, xu, y0, yv, out, row_begin,
+			      row_end);
 		return;
 	}
 

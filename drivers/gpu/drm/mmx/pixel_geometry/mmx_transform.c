@@ -187,6 +187,57 @@ static int mmx_setup_projective(struct mmx_transform *t, const s64 *m,
 	return 0;
 }
 
+/* A box in transform space: [x1, x2) x [y1, y2) */
+struct mmx_bbox {
+	s64 x1, y1, x2, y2;
+};
+
+/*
+ * The bounding box @b of the output's corners mapped by @m, and the
+ * largest w of the corners (*@wmax). -EINVAL when a corner has w <= 0 or
+ * w varies more than 2^16 times over the output.
+ *
+ * |m| < 2^47 and coordinates <= 2^14, so each product is below 2^61 and
+ * the sums fit 64 bits.
+ */
+static int mmx_corners_bbox(const s64 *m, u32 out_w, u32 out_h, bool affine,
+			    struct mmx_bbox *b, s64 *wmax)
+{
+	s64 wmin = S64_MAX;
+	int i;
+
+	*b = (struct mmx_bbox){ S64_MAX, S64_MAX, S64_MIN, S64_MIN };
+	*wmax = 0;
+	for (i = 0; i < 4; i++) {
+		s64 cu = (i & 1) ? out_w : 0, cv = (i & 2) ? out_h : 0;
+		s64 xh = m[0] * cu + m[1] * cv + m[2];
+		s64 yh = m[3] * cu + m[4] * cv + m[5];
+		s64 w = m[6] * cu + m[7] * cv + m[8];
+		s64 fx, fy, cx, cy;
+
+		if (w <= 0)
+			return -EINVAL;
+		wmin = w < wmin ? w : wmin;
+		*wmax = w > *wmax ? w : *wmax;
+		if (affine) {
+			fx = xh >> MMX_FIXP_SHIFT;
+			fy = yh >> MMX_FIXP_SHIFT;
+			cx = mmx_fixp_ceil(mmx_fixp_from_raw(xh));
+			cy = mmx_fixp_ceil(mmx_fixp_from_raw(yh));
+		} else {
+			fx = mmx_div_floor(xh, w);
+			fy = mmx_div_floor(yh, w);
+			cx = -mmx_div_floor(-xh, w);
+			cy = -mmx_div_floor(-yh, w);
+		}
+		b->x1 = fx < b->x1 ? fx : b->x1;
+		b->y1 = fy < b->y1 ? fy : b->y1;
+		b->x2 = cx > b->x2 ? cx : b->x2;
+		b->y2 = cy > b->y2 ? cy : b->y2;
+	}
+	return wmin < (*wmax >> 16) ? -EINVAL : 0;
+}
+
 /**
  * mmx_transform_prepare - validate and decode a CRTC transform
  * @t: transform to fill; untouched on error
@@ -214,9 +265,9 @@ static int mmx_setup_projective(struct mmx_transform *t, const s64 *m,
 int mmx_transform_prepare(struct mmx_transform *t, const s64 m[9],
 			  u32 out_w, u32 out_h, u32 max_extent)
 {
-	s64 x1 = S64_MAX, y1 = S64_MAX, x2 = S64_MIN, y2 = S64_MIN;
-	s64 wmin = S64_MAX, wmax = 0, ext;
+	struct mmx_bbox box;
 	struct mmx_transform tmp;
+	s64 wmax, ext;
 	bool affine;
 	int i;
 
@@ -232,51 +283,19 @@ int mmx_transform_prepare(struct mmx_transform *t, const s64 m[9],
 	ext = max_extent < MMX_TRANSFORM_EXTENT_MAX ? max_extent :
 						      MMX_TRANSFORM_EXTENT_MAX;
 	affine = !m[6] && !m[7] && m[8] == MMX_FIXP_ONE;
-
-	/*
-	 * Corners. |m| < 2^47 and coordinates <= 2^14, so each product is below
-	 * 2^61 and the sums fit 64 bits.
-	 */
-	for (i = 0; i < 4; i++) {
-		s64 cu = (i & 1) ? out_w : 0, cv = (i & 2) ? out_h : 0;
-		s64 xh = m[0] * cu + m[1] * cv + m[2];
-		s64 yh = m[3] * cu + m[4] * cv + m[5];
-		s64 w = m[6] * cu + m[7] * cv + m[8];
-		s64 fx, fy, cx, cy;
-
-		if (w <= 0)
-			return -EINVAL;
-		wmin = w < wmin ? w : wmin;
-		wmax = w > wmax ? w : wmax;
-		if (affine) {
-			fx = xh >> MMX_FIXP_SHIFT;
-			fy = yh >> MMX_FIXP_SHIFT;
-			cx = mmx_fixp_ceil(mmx_fixp_from_raw(xh));
-			cy = mmx_fixp_ceil(mmx_fixp_from_raw(yh));
-		} else {
-			fx = mmx_div_floor(xh, w);
-			fy = mmx_div_floor(yh, w);
-			cx = -mmx_div_floor(-xh, w);
-			cy = -mmx_div_floor(-yh, w);
-		}
-		x1 = fx < x1 ? fx : x1;
-		y1 = fy < y1 ? fy : y1;
-		x2 = cx > x2 ? cx : x2;
-		y2 = cy > y2 ? cy : y2;
-	}
-	if (wmin < (wmax >> 16))
+	if (mmx_corners_bbox(m, out_w, out_h, affine, &box, &wmax))
 		return -EINVAL;
-	if (x1 < -ext || y1 < -ext || x2 > ext || y2 > ext ||
-	    x2 - x1 > ext || y2 - y1 > ext)
+	if (box.x1 < -ext || box.y1 < -ext || box.x2 > ext || box.y2 > ext ||
+	    box.x2 - box.x1 > ext || box.y2 - box.y1 > ext)
 		return -EINVAL;
 
 	mmx_transform_init(&tmp, out_w, out_h);
 	for (i = 0; i < 9; i++)
 		tmp.m[i] = mmx_fixp_from_raw(m[i]);
-	tmp.bbox_x = (s32)x1;
-	tmp.bbox_y = (s32)y1;
-	tmp.bbox_w = (u32)(x2 - x1);
-	tmp.bbox_h = (u32)(y2 - y1);
+	tmp.bbox_x = (s32)box.x1;
+	tmp.bbox_y = (s32)box.y1;
+	tmp.bbox_w = (u32)(box.x2 - box.x1);
+	tmp.bbox_h = (u32)(box.y2 - box.y1);
 	if (affine)
 		mmx_classify_affine(&tmp, m);
 	else if (mmx_setup_projective(&tmp, m, wmax))
