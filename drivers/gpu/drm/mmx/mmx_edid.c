@@ -451,13 +451,9 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 	memset(buf, 0, blocks * MMX_EDID_BLOCK_SIZE);
 
 	mmx_edid_put_id(buf, sink);
-	ret = mmx_edid_put_display(buf, sink);
-	if (ret)
-		return ret;
-	ret = mmx_edid_put_timings(buf, sink);
-	if (ret)
-		return ret;
-	ret = mmx_edid_put_descriptors(buf, sink);
+	ret = mmx_edid_put_display(buf, sink) ?:
+	      mmx_edid_put_timings(buf, sink) ?:
+	      mmx_edid_put_descriptors(buf, sink);
 	if (ret)
 		return ret;
 	/* Byte 126: extension count; 127: checksum. */
