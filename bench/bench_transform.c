@@ -46,6 +46,7 @@
 
 #include "homography.h"
 #include "libmmx.h"
+#include "mmx_raster.h"
 #include "mmx_simd.h"
 #include "mmx_transform.h"
 

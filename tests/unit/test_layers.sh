@@ -5,8 +5,14 @@
 # the sources' includes and calls (installed as build/unit/test_layers with
 # the source tree's path filled in; run with the host unit tests):
 #
-#   pure-no-drm          the pure files (shared with userspace and the host
-#                        tests) include no DRM header and no core header
+#   pure-no-drm          the pure files (pixel_geometry/, shared with
+#                        libmmx, the host tests and the benchmark, and the
+#                        RandR property, sink preset and EDID building
+#                        files the host tests compile) include no DRM
+#                        header and no core header
+#   pixel-geometry-apart the files of pixel_geometry/ include only each
+#                        other (and system headers): the folder builds
+#                        anywhere
 #   core-no-backend      the KMS core (mmx_core.ko's sources and headers
 #                        but the pure ones) calls no backend-named
 #                        function and includes no backend header:
@@ -14,8 +20,11 @@
 #                        mmx_backend_funcs only
 #   backends-apart       the virtual backend and the virtio-gpu backend do
 #                        not reach into each other
-#   userspace-pure-only  userspace takes from the driver's directory only
-#                        pure headers (and the uAPI header)
+#   userspace-pure-only  userspace takes from the driver only the
+#                        transform maths' headers (mmx_transform.h,
+#                        mmx_fixed.h, mmx_pure.h: what libmmx compiles;
+#                        never the rasteriser or its SIMD tables), and the
+#                        uAPI header
 #   libmmx-apart         libmmx (userspace/lib) includes nothing of mmxd or
 #                        of its private library (userspace/private)
 #   private-public-only  the private library (userspace/private) includes
@@ -91,9 +100,10 @@ code() {
 }
 
 cd "$DRV" || exit 2
-PURE=$(echo mmx_pure.h mmx_fixed.h mmx_transform.[ch] mmx_signal.[ch] \
-	mmx_edid.[ch] mmx_blend.[ch] mmx_resample.[ch] \
-	mmx_simd*.[ch])
+PURE=$(echo pixel_geometry/*.[ch] mmx_randr_props.[ch] mmx_edid.[ch] \
+	mmx_sink_presets.c)
+# what libmmx compiles of the driver: the transform maths
+LIBMMX_PURE="mmx_transform.h mmx_fixed.h mmx_pure.h"
 CORE=
 for f in mmx_*.[ch]; do
 	case " $PURE " in *" $f "*) continue ;; esac
@@ -106,6 +116,15 @@ VIRTIO=$(echo mmx_virtio*.[ch])
 result pure-no-drm "$(code $PURE | grep -E \
 	'#[ \t]*include[ \t]*[<"](drm/|mmx_drv\.h|mmx_virtio\.h|mmx_compat\.h|linux/virtio)')"
 # shellcheck disable=SC2086
+result pixel-geometry-apart "$(code pixel_geometry/*.[ch] | grep -E \
+	'#[ \t]*include[ \t]*"' | grep -vE '#[ \t]*include[ \t]*"mmx_[a-z0-9_]+\.h"' ;
+	for f in pixel_geometry/*.[ch]; do
+		code "$f" | sed -n 's/.*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' |
+		while read -r h; do
+			[ -f "pixel_geometry/$h" ] || echo "$f: $h"
+		done
+	done)"
+# shellcheck disable=SC2086
 result core-no-backend "$(code $CORE | grep -E \
 	'\bmmx_virt(io|ual)_[a-z0-9_]+[ \t]*\(|#[ \t]*include[ \t]*[<"](mmx_virtio\.h|linux/virtio)')"
 # shellcheck disable=SC2086
@@ -114,11 +133,11 @@ result backends-apart "$( (code mmx_virtual.c | grep -E \
 	code $VIRTIO | grep -E '\bmmx_virtual_[a-z0-9_]+[ \t]*\(') )"
 
 cd "$US" || exit 2
-# the driver's headers userspace may use: the pure ones
+# the driver's headers userspace may use: the transform maths'
 offenders=
-for h in "$DRV"/mmx_*.h; do
+for h in "$DRV"/mmx_*.h "$DRV"/pixel_geometry/mmx_*.h; do
 	h=${h##*/}
-	case " $PURE " in *" $h "*) continue ;; esac
+	case " $LIBMMX_PURE " in *" $h "*) continue ;; esac
 	offenders="$offenders$(grep -rnE "#[ \t]*include[ \t]*[<\"]${h}[\">]" . \
 		--include='*.[ch]')
 "

@@ -16,7 +16,7 @@
 #include <drm_mode.h>
 #endif
 
-#include "mmx_signal.h"
+#include "mmx_randr_props.h"
 #include "unit.h"
 #include "randr_signal.h"
 

@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <pixman.h>
 
+#include "mmx_raster.h"
 #include "mmx_simd.h"
 #include "mmx_transform.h"
 #include "homography.h"

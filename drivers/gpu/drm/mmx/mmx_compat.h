@@ -20,6 +20,7 @@
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_connector.h>
 #include <drm/drm_device.h>
+#include <drm/drm_edid.h>
 #include <drm/drm_encoder.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 
@@ -53,6 +54,29 @@
 #define mmx_atomic_state_put drm_atomic_state_put
 #else
 #error "mmx: no atomic update struct known (the Makefile says more)"
+#endif
+
+/*
+ * EDID validation by the core: drm_edid_valid() on a struct drm_edid where
+ * the core has it; drm_edid_is_valid() before, which repairs a header with
+ * one or two wrong bytes in place, so a header must be exactly right first
+ * (a simulated sink serves its EDID as it was given).
+ */
+#ifdef MMX_HAVE_DRM_EDID_VALID
+static inline bool mmx_drm_edid_valid(u8 *edid, size_t size)
+{
+	const struct drm_edid *drm_edid = drm_edid_alloc(edid, size);
+	bool valid = drm_edid_valid(drm_edid);
+
+	drm_edid_free(drm_edid);
+	return valid;
+}
+#else
+static inline bool mmx_drm_edid_valid(u8 *edid, size_t size)
+{
+	return drm_edid_header_is_valid(edid) == 8 &&
+	       drm_edid_is_valid((struct edid *)edid);
+}
 #endif
 
 /*

@@ -37,7 +37,7 @@
 #include <drm/drm_vblank.h>
 
 #include "mmx_drv.h"
-#include "mmx_simd.h"
+#include "pixel_geometry/mmx_simd.h"
 
 static unsigned int compose_workers;
 module_param(compose_workers, uint, 0644);

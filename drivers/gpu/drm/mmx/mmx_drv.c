@@ -70,7 +70,7 @@
 
 #include "mmx_compat.h"
 #include "mmx_drv.h"
-#include "mmx_simd.h"
+#include "pixel_geometry/mmx_simd.h"
 
 /* Mode configuration */
 

@@ -27,13 +27,13 @@
 
 #include <drm/mmx_drm.h>
 
-#include "mmx_blend.h"
+#include "pixel_geometry/mmx_blend.h"
 #include "mmx_compat.h"
 #include "mmx_edid.h"
-#include "mmx_signal.h"
-#include "mmx_resample.h"
+#include "mmx_randr_props.h"
+#include "pixel_geometry/mmx_resample.h"
 #include "mmx_sink.h"
-#include "mmx_transform.h"
+#include "pixel_geometry/mmx_transform.h"
 
 #define MMX_DRIVER_NAME		"mmx"
 #define MMX_DRIVER_DESC		"Multimedia extensions virtual KMS driver"

@@ -2,9 +2,10 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Simulated sinks: presets, EDID 1.4 generation, validation of uploaded
- * EDIDs and a decoder of their detailed timings. Integer only, no DRM
- * include: host unit tests compile this file as is.
+ * EDID 1.4 generation for the simulated sinks (mmx_sink_presets.c), and
+ * the detailed timing decoder that checks each descriptor it writes.
+ * Integer only, no DRM include: host unit tests compile this file as is.
+ * Uploaded EDIDs are validated by the DRM core (mmx_sink_debugfs.c).
  *
  * Layouts follow VESA E-EDID 1.4 (base block) and CTA-861 (extension
  * block); the byte offsets are spelled out where they are used.
@@ -14,451 +15,16 @@
 
 #include "mmx_edid.h"
 
-/* Host builds: linux/kernel.h provides it in the kernel. */
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
-/* Detailed timings of the presets (DMT, CVT-RB and CEA-861 timings). */
-#define MMX_T_1280X1024_60 \
-	{ 108000, 1280, 1328, 1440, 1688, 1024, 1025, 1028, 1066, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1280x1024" }
-#define MMX_T_1600X1200_60 \
-	{ 162000, 1600, 1664, 1856, 2160, 1200, 1201, 1204, 1250, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1600x1200" }
-#define MMX_T_1920X1200_60_RB \
-	{ 154000, 1920, 1968, 2000, 2080, 1200, 1203, 1209, 1235, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "1920x1200" }
-#define MMX_T_1920X1080_60 \
-	{ 148500, 1920, 2008, 2052, 2200, 1080, 1084, 1089, 1125, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1920x1080" }
-#define MMX_T_1280X720_60 \
-	{ 74250, 1280, 1390, 1430, 1650, 720, 725, 730, 750, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "1280x720" }
-#define MMX_T_2560X1600_60_RB \
-	{ 268500, 2560, 2608, 2640, 2720, 1600, 1603, 1609, 1646, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "2560x1600" }
-#define MMX_T_3840X2160_60_RB \
-	{ 533250, 3840, 3888, 3920, 4000, 2160, 2163, 2168, 2222, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "3840x2160" }
-#define MMX_T_3840X2160_30 \
-	{ 297000, 3840, 4016, 4104, 4400, 2160, 2168, 2178, 2250, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_PVSYNC, "3840x2160" }
-#define MMX_T_1280X800_60_RB \
-	{ 71000, 1280, 1328, 1360, 1440, 800, 803, 809, 823, \
-	  MMX_TIMING_PHSYNC | MMX_TIMING_NVSYNC, "1280x800" }
-
-#define MMX_EST_VGA_60 (MMX_EDID_EST_640X480_60 | MMX_EDID_EST_800X600_60 | \
-			MMX_EDID_EST_1024X768_60)
-
-static const struct mmx_timing mmx_vga_timings[] = {
-	MMX_T_1280X1024_60, MMX_T_1600X1200_60,
-};
-
-static const struct mmx_std_timing mmx_vga_std[] = {
-	{ 1280, 960, 60 }, { 1152, 864, 75 },
-};
-
-static const struct mmx_timing mmx_dvi_timings[] = {
-	MMX_T_1920X1200_60_RB, MMX_T_1600X1200_60,
-};
-
-static const struct mmx_std_timing mmx_dvi_std[] = {
-	{ 1920, 1080, 60 }, { 1680, 1050, 60 }, { 1280, 1024, 60 },
-};
-
-static const struct mmx_timing mmx_hdmi_timings[] = {
-	MMX_T_1920X1080_60, MMX_T_1280X720_60,
-};
-
-/* 1080p, 720p, 1080i, 480p 16:9 and 4:3, VGA; all 60 Hz. */
-static const u8 mmx_hdmi_vics[] = { 16, 4, 5, 3, 2, 1 };
-
-static const struct mmx_timing mmx_dual_link_timings[] = {
-	MMX_T_2560X1600_60_RB, MMX_T_1920X1200_60_RB,
-};
-
-static const struct mmx_std_timing mmx_dual_link_std[] = {
-	{ 1920, 1080, 60 }, { 1680, 1050, 60 }, { 1280, 1024, 60 },
-	{ 1280, 800, 60 },
-};
-
-static const struct mmx_timing mmx_dp_4k_timings[] = {
-	MMX_T_3840X2160_60_RB, MMX_T_3840X2160_30,
-};
-
-static const struct mmx_std_timing mmx_dp_4k_std[] = {
-	{ 1920, 1200, 60 }, { 1920, 1080, 60 }, { 1280, 720, 60 },
-};
-
-static const struct mmx_timing mmx_panel_timings[] = {
-	MMX_T_1280X800_60_RB,
-};
-
-#define MMX_PAL_TV_STANDARDS	(MMX_SIGPROP(MMX_SIGPROP_PAL) | \
-				 MMX_SIGPROP(MMX_SIGPROP_PAL_B) | \
-				 MMX_SIGPROP(MMX_SIGPROP_PAL_G) | \
-				 MMX_SIGPROP(MMX_SIGPROP_PAL_H) | \
-				 MMX_SIGPROP(MMX_SIGPROP_PAL_I) | \
-				 MMX_SIGPROP(MMX_SIGPROP_PAL_D))
-#define MMX_NTSC_TV_STANDARDS	(MMX_SIGPROP(MMX_SIGPROP_NTSC) | \
-				 MMX_SIGPROP(MMX_SIGPROP_NTSC_M) | \
-				 MMX_SIGPROP(MMX_SIGPROP_NTSC_J))
-
-/*
- * The presets. Range limits cover every timing the EDID offers, checked by
- * the unit tests and by edid-decode --check: established and standard
- * timings resolve to DMT timings (CVT for 2560x1440).
- */
-const struct mmx_sink mmx_sinks[MMX_SINK_COUNT] = {
-	[MMX_SINK_NONE] = {
-		.name = "none",
-		.description = "nothing plugged",
-	},
-	[MMX_SINK_VGA] = {
-		.name = "vga",
-		.description = "analog monitor, 1280x1024 preferred, up to 1600x1200",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_VGA),
-		.preferred_format = MMX_SIGNAL_VGA,
-		.product = 0x0101,
-		.serial = 1001,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 41,
-		.height_cm = 31,
-		.monitor_name = "MMX VGA 1600",
-		.range = { 50, 75, 30, 80, 170 },
-		.timings = mmx_vga_timings,
-		.num_timings = ARRAY_SIZE(mmx_vga_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_vga_std,
-		.num_std = ARRAY_SIZE(mmx_vga_std),
-	},
-	[MMX_SINK_DVI] = {
-		.name = "dvi",
-		.description = "DVI monitor, 1920x1200 reduced blanking (154 MHz)",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_DVI,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS),
-		.preferred_format = MMX_SIGNAL_TMDS,
-		.product = 0x0102,
-		.serial = 1002,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 52,
-		.height_cm = 32,
-		.monitor_name = "MMX DVI 1920",
-		.range = { 50, 75, 30, 80, 170 },
-		.timings = mmx_dvi_timings,
-		.num_timings = ARRAY_SIZE(mmx_dvi_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_dvi_std,
-		.num_std = ARRAY_SIZE(mmx_dvi_std),
-	},
-	[MMX_SINK_HDMI] = {
-		.name = "hdmi",
-		.description = "HDMI TV, 1920x1080 at 60 Hz, CTA-861 extension",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 3,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_HDMI_A,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS),
-		.preferred_format = MMX_SIGNAL_TMDS,
-		.product = 0x0103,
-		.serial = 1003,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 89,
-		.height_cm = 50,
-		.monitor_name = "MMX HDMI TV",
-		.range = { 50, 75, 30, 70, 150 },
-		.timings = mmx_hdmi_timings,
-		.num_timings = ARRAY_SIZE(mmx_hdmi_timings),
-		.established = MMX_EDID_EST_640X480_60,
-		.vics = mmx_hdmi_vics,
-		.num_vics = ARRAY_SIZE(mmx_hdmi_vics),
-	},
-	[MMX_SINK_DUAL_LINK] = {
-		.name = "dual-link",
-		.description = "DVI monitor, 2560x1600 reduced blanking (268.5 MHz, DualLink)",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_DVI,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS),
-		.preferred_format = MMX_SIGNAL_TMDS,
-		.product = 0x0104,
-		.serial = 1004,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 64,
-		.height_cm = 40,
-		.monitor_name = "MMX DUAL 2560",
-		.range = { 50, 75, 30, 100, 270 },
-		.timings = mmx_dual_link_timings,
-		.num_timings = ARRAY_SIZE(mmx_dual_link_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_dual_link_std,
-		.num_std = ARRAY_SIZE(mmx_dual_link_std),
-	},
-	[MMX_SINK_DP_4K] = {
-		.name = "dp-4k",
-		.description = "DisplayPort monitor, 3840x2160 at 60 Hz (533.25 MHz) and 30 Hz",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_DP,
-		.bpc = 8,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT),
-		.preferred_format = MMX_SIGNAL_DISPLAYPORT,
-		.product = 0x0105,
-		.serial = 1005,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 60,
-		.height_cm = 34,
-		.monitor_name = "MMX DP 4K",
-		.range = { 24, 75, 30, 140, 540 },
-		.timings = mmx_dp_4k_timings,
-		.num_timings = ARRAY_SIZE(mmx_dp_4k_timings),
-		.established = MMX_EST_VGA_60,
-		.std = mmx_dp_4k_std,
-		.num_std = ARRAY_SIZE(mmx_dp_4k_std),
-	},
-	[MMX_SINK_PANEL] = {
-		.name = "panel",
-		.description = "built-in LVDS or eDP panel, 1280x800 (71 MHz)",
-		.present = true,
-		.has_edid = true,
-		.edid_revision = 4,
-		.digital = true,
-		.iface = MMX_EDID_IFACE_UNDEFINED,
-		.bpc = 6,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_LVDS) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT),
-		.preferred_format = MMX_SIGNAL_LVDS,
-		.product = 0x0106,
-		.serial = 1006,
-		.year = 2024,
-		.week = 10,
-		.width_cm = 33,
-		.height_cm = 21,
-		.monitor_name = "MMX PANEL",
-		.range = { 50, 75, 30, 60, 80 },
-		.timings = mmx_panel_timings,
-		.num_timings = ARRAY_SIZE(mmx_panel_timings),
-	},
-	[MMX_SINK_PAL_TV] = {
-		.name = "pal-tv",
-		.description = "analog PAL TV (composite, S-Video), 720x576i",
-		.present = true,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE_PAL) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_SVIDEO),
-		.preferred_format = MMX_SIGNAL_COMPOSITE_PAL,
-		.tv_standards = MMX_PAL_TV_STANDARDS,
-		.tv_default = MMX_SIGPROP(MMX_SIGPROP_PAL_B),
-		.width_cm = 56,
-		.height_cm = 42,
-	},
-	[MMX_SINK_NTSC_TV] = {
-		.name = "ntsc-tv",
-		.description = "analog NTSC TV (composite, S-Video), 720x480i",
-		.present = true,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_COMPOSITE_NTSC) |
-			   MMX_SIGNAL_FMT(MMX_SIGNAL_SVIDEO),
-		.preferred_format = MMX_SIGNAL_COMPOSITE_NTSC,
-		.tv_standards = MMX_NTSC_TV_STANDARDS,
-		.tv_default = MMX_SIGPROP(MMX_SIGPROP_NTSC_M),
-		.width_cm = 56,
-		.height_cm = 42,
-	},
-	[MMX_SINK_COMPONENT_TV] = {
-		.name = "component-tv",
-		.description = "analog HDTV, component input, 480p to 1080i",
-		.present = true,
-		.formats = MMX_SIGNAL_FMT(MMX_SIGNAL_COMPONENT),
-		.preferred_format = MMX_SIGNAL_COMPONENT,
-		.width_cm = 89,
-		.height_cm = 50,
-	},
-};
-
 /**
- * mmx_sink_lookup - find a preset by name
- * @name: the name, not necessarily NUL-terminated
- * @len: length of @name; one trailing newline is ignored (debugfs writes)
+ * mmx_edid_dtd_decode - decode an 18-byte detailed timing descriptor
+ * @d: the descriptor (its pixel clock is not 0)
+ * @t: the timing (its name is NULL)
  *
- * Return: the preset, NULL for an unknown name.
+ * An interlaced descriptor counts the lines of a field; @t counts the lines
+ * of a frame (vtotal is then odd), as DRM does for the CEA interlaced
+ * sizes. Sync polarities are decoded for digital separate sync only.
  */
-const struct mmx_sink *mmx_sink_lookup(const char *name, size_t len)
-{
-	unsigned int i;
-
-	if (len && name[len - 1] == '\n')
-		len--;
-	for (i = 0; i < MMX_SINK_COUNT; i++) {
-		if (strlen(mmx_sinks[i].name) == len &&
-		    !memcmp(mmx_sinks[i].name, name, len))
-			return &mmx_sinks[i];
-	}
-	return NULL;
-}
-
-/**
- * mmx_sink_signal - the signal to drive a newly attached sink with
- * @sink: the sink (a preset, or filled by mmx_sink_from_edid())
- * @kind: the connector's output kind
- * @format: in: the current SignalFormat; out: the one to use
- * @props: in: the current SignalProperties; out: the ones to use
- *
- * Chooses the format with mmx_signal_pick() (keep the current one if the
- * sink accepts it, else the sink's preferred one, else the first common
- * one). The properties are kept when the format is kept and they are valid
- * (and, for a TV, name a standard the TV displays); otherwise they become
- * the TV's own standard or the format's default. Empty properties come out
- * resolved to the format's default.
- *
- * Return: 0, or -EINVAL (and nothing changed) when the sink is absent or
- * has no format in common with @kind.
- */
-int mmx_sink_signal(const struct mmx_sink *sink, enum mmx_output_kind kind,
-		    enum mmx_signal_format *format, u64 *props)
-{
-	enum mmx_signal_format f;
-	u64 p;
-	int ret;
-
-	if (!sink->present)
-		return -EINVAL;
-	ret = mmx_signal_pick(kind, *format, sink->formats,
-			      sink->preferred_format, &f);
-	if (ret)
-		return ret;
-
-	p = f == *format ? *props : 0;
-	if (mmx_signal_check(kind, f, p))
-		p = 0;
-	p = mmx_signal_resolve_props(f, p);
-	if (sink->tv_standards && (mmx_signal_format_props(f) & sink->tv_standards) &&
-	    (p & ~sink->tv_standards)) {
-		p = sink->tv_default;
-		if (mmx_signal_check(kind, f, p))
-			p = mmx_signal_default_props(f);
-	}
-	*format = f;
-	*props = p;
-	return 0;
-}
-
-/* Whether a CTA-861 extension holds an HDMI vendor specific data block. */
-static bool mmx_edid_has_hdmi_vsdb(const u8 *edid, size_t len)
-{
-	const u8 *b;
-	unsigned int off, n;
-	size_t blk;
-
-	for (blk = 1; blk < len / MMX_EDID_BLOCK_SIZE; blk++) {
-		b = edid + blk * MMX_EDID_BLOCK_SIZE;
-		if (b[0] != 0x02 || b[2] <= 4)
-			continue;
-		for (off = 4; off < b[2] && b[2] < MMX_EDID_BLOCK_SIZE;
-		     off += 1 + n) {
-			n = b[off] & 0x1f;
-			if (off + 1 + n > b[2])
-				break;
-			if (b[off] >> 5 == 3 && n >= 3 && b[off + 1] == 0x03 &&
-			    b[off + 2] == 0x0c && b[off + 3] == 0x00)
-				return true;
-		}
-	}
-	return false;
-}
-
-/**
- * mmx_sink_from_edid - describe the sink behind an uploaded EDID
- * @sink: filled in; its timings, name and ranges are left empty (the EDID
- *	itself describes them)
- * @edid: the EDID
- * @len: its length in bytes
- *
- * An analog EDID accepts VGA; a digital one TMDS for DVI and HDMI (EDID
- * 1.4 interface, or an HDMI vendor specific data block), and DisplayPort
- * for DisplayPort; a digital EDID of undefined interface (EDID 1.3,
- * panels) accepts TMDS, DisplayPort and LVDS.
- *
- * Return: 0, or -EINVAL when mmx_edid_validate() refuses the EDID.
- */
-int mmx_sink_from_edid(struct mmx_sink *sink, const u8 *edid, size_t len)
-{
-	int ret = mmx_edid_validate(edid, len);
-
-	if (ret)
-		return ret;
-	memset(sink, 0, sizeof(*sink));
-	sink->name = "edid";
-	sink->description = "uploaded EDID";
-	sink->edid_revision = edid[19];
-	sink->present = true;
-	sink->has_edid = true;
-	sink->digital = edid[20] & 0x80;
-	sink->product = edid[10] | edid[11] << 8;
-	sink->serial = edid[12] | edid[13] << 8 | edid[14] << 16 |
-		       (u32)edid[15] << 24;
-	sink->week = edid[16];
-	sink->year = 1990 + edid[17];
-	sink->width_cm = edid[21];
-	sink->height_cm = edid[22];
-
-	if (!sink->digital) {
-		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_VGA);
-		sink->preferred_format = MMX_SIGNAL_VGA;
-		return 0;
-	}
-	if (edid[19] >= 4) {
-		sink->iface = edid[20] & 0x0f;
-		if ((edid[20] >> 4 & 7) >= 1 && (edid[20] >> 4 & 7) <= 6)
-			sink->bpc = 4 + 2 * (edid[20] >> 4 & 7);
-	}
-	if (sink->iface == MMX_EDID_IFACE_UNDEFINED &&
-	    mmx_edid_has_hdmi_vsdb(edid, len))
-		sink->iface = MMX_EDID_IFACE_HDMI_A;
-	switch (sink->iface) {
-	case MMX_EDID_IFACE_DVI:
-	case MMX_EDID_IFACE_HDMI_A:
-	case MMX_EDID_IFACE_HDMI_B:
-		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS);
-		sink->preferred_format = MMX_SIGNAL_TMDS;
-		break;
-	case MMX_EDID_IFACE_DP:
-		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT);
-		sink->preferred_format = MMX_SIGNAL_DISPLAYPORT;
-		break;
-	default:
-		sink->formats = MMX_SIGNAL_FMT(MMX_SIGNAL_TMDS) |
-				MMX_SIGNAL_FMT(MMX_SIGNAL_DISPLAYPORT) |
-				MMX_SIGNAL_FMT(MMX_SIGNAL_LVDS);
-		sink->preferred_format = MMX_SIGNAL_TMDS;
-		break;
-	}
-	return 0;
-}
-
-/* Decode an 18-byte detailed timing descriptor (its clock is not 0). */
-static void mmx_edid_get_dtd(const u8 *d, struct mmx_timing *t)
+void mmx_edid_dtd_decode(const u8 *d, struct mmx_timing *t)
 {
 	unsigned int hact = d[2] | (d[4] & 0xf0) << 4;
 	unsigned int hblank = d[3] | (d[4] & 0x0f) << 8;
@@ -495,6 +61,30 @@ static void mmx_edid_get_dtd(const u8 *d, struct mmx_timing *t)
 	}
 }
 
+/* A clock in 10 kHz units of 16 bits, syncs inside the blanking. */
+static bool mmx_timing_encodable(const struct mmx_timing *t)
+{
+	if (!t->clock_khz || t->clock_khz % 10 || t->clock_khz / 10 > 0xffff)
+		return false;
+	return t->hdisplay <= t->hsync_start &&
+	       t->hsync_start < t->hsync_end && t->hsync_end <= t->htotal &&
+	       t->vdisplay <= t->vsync_start &&
+	       t->vsync_start < t->vsync_end && t->vsync_end <= t->vtotal;
+}
+
+/* @a and @b are the same timing, @b's flags taken within @flags. */
+static bool mmx_timing_same(const struct mmx_timing *a,
+			    const struct mmx_timing *b, u32 flags)
+{
+	return a->clock_khz == b->clock_khz && a->hdisplay == b->hdisplay &&
+	       a->hsync_start == b->hsync_start &&
+	       a->hsync_end == b->hsync_end && a->htotal == b->htotal &&
+	       a->vdisplay == b->vdisplay &&
+	       a->vsync_start == b->vsync_start &&
+	       a->vsync_end == b->vsync_end && a->vtotal == b->vtotal &&
+	       a->flags == (b->flags & flags);
+}
+
 /*
  * Encode a detailed timing descriptor with digital separate sync. Refuses
  * timings the 18 bytes cannot hold exactly: the result is decoded again
@@ -509,11 +99,7 @@ static int mmx_edid_put_dtd(u8 *d, const struct mmx_timing *t,
 		   MMX_TIMING_NHSYNC | MMX_TIMING_PVSYNC | MMX_TIMING_NVSYNC;
 	struct mmx_timing back;
 
-	if (!t->clock_khz || t->clock_khz % 10 || t->clock_khz / 10 > 0xffff)
-		return -EINVAL;
-	if (t->hdisplay > t->hsync_start || t->hsync_start >= t->hsync_end ||
-	    t->hsync_end > t->htotal || t->vdisplay > t->vsync_start ||
-	    t->vsync_start >= t->vsync_end || t->vsync_end > t->vtotal)
+	if (!mmx_timing_encodable(t))
 		return -EINVAL;
 	hact = t->hdisplay;
 	hblank = t->htotal - t->hdisplay;
@@ -551,16 +137,8 @@ static int mmx_edid_put_dtd(u8 *d, const struct mmx_timing *t,
 	if (t->flags & MMX_TIMING_PVSYNC)
 		d[17] |= 0x04;
 
-	mmx_edid_get_dtd(d, &back);
-	if (back.clock_khz != t->clock_khz || back.hdisplay != t->hdisplay ||
-	    back.hsync_start != t->hsync_start ||
-	    back.hsync_end != t->hsync_end || back.htotal != t->htotal ||
-	    back.vdisplay != t->vdisplay ||
-	    back.vsync_start != t->vsync_start ||
-	    back.vsync_end != t->vsync_end || back.vtotal != t->vtotal ||
-	    back.flags != (t->flags & mask))
-		return -EINVAL;
-	return 0;
+	mmx_edid_dtd_decode(d, &back);
+	return mmx_timing_same(&back, t, mask) ? 0 : -EINVAL;
 }
 
 /* A display descriptor holding text: name (0xfc) or serial string (0xff). */
@@ -708,50 +286,11 @@ static int mmx_edid_put_cta(u8 *b, const struct mmx_sink *sink)
  */
 static const u16 mmx_srgb[8] = { 655, 338, 307, 614, 154, 61, 320, 337 };
 
-/**
- * mmx_edid_build - generate the EDID of a sink
- * @sink: the sink
- * @buf: where to write it
- * @len: size of @buf; %MMX_EDID_MAX_SIZE is always enough
- *
- * Writes an EDID 1.4 base block (1.3, without the 1.4 depth and interface
- * bits, when the sink asks for it as HDMI requires): vendor "MMX", the
- * sink's product code, serial number, date and size, sRGB colorimetry, the
- * established and standard timings, the first two detailed timings (the
- * first one preferred), a serial number string when there is one timing
- * only, the range limits and the name. A sink with VICs also gets a CTA-861
- * extension block (with an HDMI vendor specific data block for HDMI sinks,
- * so that DRM's drm_detect_hdmi_monitor() sees an HDMI sink) holding the
- * other detailed timings. Checksums are set.
- *
- * Return: the number of bytes written (128 per block), 0 for a sink
- * without EDID (none, analog TVs), -ENOSPC if @len is too small, -EINVAL
- * for a sink that EDID cannot describe (@buf then holds no valid EDID).
- */
-int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
+/* Bytes 0-19: header, vendor "MMX", product, serial, date, version. */
+static void mmx_edid_put_id(u8 *buf, const struct mmx_sink *sink)
 {
 	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
-	unsigned int blocks, i, slot;
-	u8 rev = sink->edid_revision;
-	char serial[16];
 	u16 vendor;
-	u8 *d;
-	int ret;
-
-	if (!sink->present || !sink->has_edid)
-		return 0;
-	if (rev != 3 && rev != 4)
-		return -EINVAL;
-	if (!sink->timings || !sink->num_timings || !sink->monitor_name ||
-	    sink->num_std > 8 || sink->year < 1990 || sink->year > 2245 ||
-	    sink->week > 54)
-		return -EINVAL;
-	blocks = sink->num_vics ? 2 : 1;
-	if (blocks == 1 && sink->num_timings > 2)
-		return -EINVAL;
-	if (len < blocks * MMX_EDID_BLOCK_SIZE)
-		return -ENOSPC;
-	memset(buf, 0, blocks * MMX_EDID_BLOCK_SIZE);
 
 	memcpy(buf, header, sizeof(header));
 	/* Bytes 8-9: PNP vendor id, three 5-bit letters, big endian. */
@@ -769,7 +308,15 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 	buf[17] = sink->year - 1990;
 	/* Bytes 18-19: version 1.4 (1.3 for HDMI). */
 	buf[18] = 1;
-	buf[19] = rev;
+	buf[19] = sink->edid_revision;
+}
+
+/* Bytes 20-34: video input, size, gamma, features, chromaticity. */
+static int mmx_edid_put_display(u8 *buf, const struct mmx_sink *sink)
+{
+	u8 rev = sink->edid_revision;
+	unsigned int i;
+
 	/* Byte 20: video input; EDID 1.3 has no depth and interface. */
 	if (sink->digital && rev == 3) {
 		buf[20] = 0x80;
@@ -802,11 +349,19 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 		  (mmx_srgb[6] & 3) << 2 | (mmx_srgb[7] & 3);
 	for (i = 0; i < 8; i++)
 		buf[27 + i] = mmx_srgb[i] >> 2;
-	/* Bytes 35-37: established timings. */
+	return 0;
+}
+
+/* Bytes 35-53: established timings, standard timings (01 01 unused). */
+static int mmx_edid_put_timings(u8 *buf, const struct mmx_sink *sink)
+{
+	unsigned int i;
+	u8 *d;
+	int ret;
+
 	buf[35] = sink->established >> 16 & 0xff;
 	buf[36] = sink->established >> 8 & 0xff;
 	buf[37] = sink->established & 0xff;
-	/* Bytes 38-53: standard timings, 01 01 when unused. */
 	for (i = 0; i < 8; i++) {
 		d = buf + 38 + 2 * i;
 		if (i < sink->num_std) {
@@ -818,7 +373,20 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 			d[1] = 0x01;
 		}
 	}
-	/* Bytes 54-125: four 18-byte descriptors. */
+	return 0;
+}
+
+/*
+ * Bytes 54-125: four 18-byte descriptors: the first two detailed timings
+ * (a serial number string in the second slot when there is one timing),
+ * the range limits and the name.
+ */
+static int mmx_edid_put_descriptors(u8 *buf, const struct mmx_sink *sink)
+{
+	unsigned int slot;
+	char serial[16];
+	int ret;
+
 	for (slot = 0; slot < 2 && slot < sink->num_timings; slot++) {
 		ret = mmx_edid_put_dtd(buf + 54 + 18 * slot,
 				       &sink->timings[slot],
@@ -834,10 +402,58 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 		if (ret)
 			return ret;
 	}
-	ret = mmx_edid_put_range(buf + 54 + 18 * 2, &sink->range, rev);
+	ret = mmx_edid_put_range(buf + 54 + 18 * 2, &sink->range,
+				 sink->edid_revision);
 	if (ret)
 		return ret;
-	ret = mmx_edid_put_text(buf + 54 + 18 * 3, 0xfc, sink->monitor_name);
+	return mmx_edid_put_text(buf + 54 + 18 * 3, 0xfc, sink->monitor_name);
+}
+
+/**
+ * mmx_edid_build - generate the EDID of a sink
+ * @sink: the sink
+ * @buf: where to write it
+ * @len: size of @buf; %MMX_EDID_MAX_SIZE is always enough
+ *
+ * Writes an EDID 1.4 base block (1.3, without the 1.4 depth and interface
+ * bits, when the sink asks for it as HDMI requires): vendor "MMX", the
+ * sink's product code, serial number, date and size, sRGB colorimetry, the
+ * established and standard timings, the first two detailed timings (the
+ * first one preferred), a serial number string when there is one timing
+ * only, the range limits and the name. A sink with VICs also gets a CTA-861
+ * extension block (with an HDMI vendor specific data block for HDMI sinks,
+ * so that DRM's drm_detect_hdmi_monitor() sees an HDMI sink) holding the
+ * other detailed timings. Checksums are set.
+ *
+ * Return: the number of bytes written (128 per block), 0 for a sink
+ * without EDID (none, analog TVs), -ENOSPC if @len is too small, -EINVAL
+ * for a sink that EDID cannot describe (@buf then holds no valid EDID).
+ */
+int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
+{
+	u8 rev = sink->edid_revision;
+	unsigned int blocks;
+	int ret;
+
+	if (!sink->present || !sink->has_edid)
+		return 0;
+	if (rev != 3 && rev != 4)
+		return -EINVAL;
+	if (!sink->timings || !sink->num_timings || !sink->monitor_name ||
+	    sink->num_std > 8 || sink->year < 1990 || sink->year > 2245 ||
+	    sink->week > 54)
+		return -EINVAL;
+	blocks = sink->num_vics ? 2 : 1;
+	if (blocks == 1 && sink->num_timings > 2)
+		return -EINVAL;
+	if (len < blocks * MMX_EDID_BLOCK_SIZE)
+		return -ENOSPC;
+	memset(buf, 0, blocks * MMX_EDID_BLOCK_SIZE);
+
+	mmx_edid_put_id(buf, sink);
+	ret = mmx_edid_put_display(buf, sink) ?:
+	      mmx_edid_put_timings(buf, sink) ?:
+	      mmx_edid_put_descriptors(buf, sink);
 	if (ret)
 		return ret;
 	/* Byte 126: extension count; 127: checksum. */
@@ -850,88 +466,4 @@ int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len)
 			return ret;
 	}
 	return blocks * MMX_EDID_BLOCK_SIZE;
-}
-
-/**
- * mmx_edid_validate - check an EDID before using it (raw uploads)
- * @edid: the EDID
- * @len: its length in bytes
- *
- * Accepts 1 to %MMX_EDID_MAX_BLOCKS blocks of 128 bytes with the fixed
- * header, EDID version 1, an extension count (byte 126) matching the length
- * and a correct checksum in every block. The contents of the descriptors
- * and extensions are not checked.
- *
- * Return: 0 if the EDID is acceptable, -EINVAL otherwise (empty, not a
- * whole number of blocks, more than %MMX_EDID_MAX_SIZE bytes, bad header,
- * version, extension count or checksum).
- */
-int mmx_edid_validate(const u8 *edid, size_t len)
-{
-	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
-	size_t i, b, blocks;
-	u8 sum;
-
-	if (!edid || !len || len % MMX_EDID_BLOCK_SIZE ||
-	    len > MMX_EDID_MAX_SIZE)
-		return -EINVAL;
-	if (memcmp(edid, header, sizeof(header)) || edid[18] != 1)
-		return -EINVAL;
-	blocks = len / MMX_EDID_BLOCK_SIZE;
-	if (edid[126] != blocks - 1)
-		return -EINVAL;
-	for (b = 0; b < blocks; b++) {
-		sum = 0;
-		for (i = 0; i < MMX_EDID_BLOCK_SIZE; i++)
-			sum += edid[b * MMX_EDID_BLOCK_SIZE + i];
-		if (sum)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * mmx_edid_timings - decode the detailed timings of an EDID
- * @edid: the EDID
- * @len: its length in bytes
- * @out: where to store the timings (their names are NULL)
- * @max: room in @out
- *
- * Reads the detailed timing descriptors of the base block, in order, then
- * those of the CTA-861 extension blocks. Interlaced descriptors count the
- * lines of a field; the result counts the lines of a frame (vtotal is then
- * odd), as DRM does for the CEA interlaced sizes. Sync polarities are
- * decoded for digital separate sync only.
- *
- * Return: the number of timings stored (at most @max), -EINVAL when
- * mmx_edid_validate() refuses the EDID.
- */
-int mmx_edid_timings(const u8 *edid, size_t len, struct mmx_timing *out,
-		     unsigned int max)
-{
-	const u8 *b, *d;
-	unsigned int n = 0, i, off;
-	size_t blk;
-	int ret;
-
-	ret = mmx_edid_validate(edid, len);
-	if (ret)
-		return ret;
-	for (i = 0; i < 4 && n < max; i++) {
-		d = edid + 54 + 18 * i;
-		if (d[0] || d[1])
-			mmx_edid_get_dtd(d, &out[n++]);
-	}
-	for (blk = 1; blk < len / MMX_EDID_BLOCK_SIZE; blk++) {
-		b = edid + blk * MMX_EDID_BLOCK_SIZE;
-		if (b[0] != 0x02 || b[2] < 4)
-			continue;
-		for (off = b[2]; off + 18 <= MMX_EDID_BLOCK_SIZE - 1 && n < max;
-		     off += 18) {
-			if (!b[off] && !b[off + 1])
-				break;
-			mmx_edid_get_dtd(b + off, &out[n++]);
-		}
-	}
-	return n;
 }

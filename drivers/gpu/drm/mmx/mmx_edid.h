@@ -2,17 +2,17 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Simulated sinks (monitors and TVs) of the mmx connectors: presets, EDID
- * 1.4 generation, validation of uploaded EDIDs and a small decoder. No DRM
- * include: the same source is built into the module and into the host unit
- * tests.
+ * Simulated sinks (monitors and TVs) of the mmx connectors: their
+ * description, the presets (mmx_sink_presets.c) and EDID 1.4 generation
+ * (mmx_edid.c). No DRM include: the same sources are built into the module
+ * and into the host unit tests.
  */
 
 #ifndef _MMX_EDID_H_
 #define _MMX_EDID_H_
 
-#include "mmx_pure.h"
-#include "mmx_signal.h"
+#include "pixel_geometry/mmx_pure.h"
+#include "mmx_randr_props.h"
 
 #define MMX_EDID_BLOCK_SIZE	128
 #define MMX_EDID_MAX_BLOCKS	4
@@ -172,15 +172,16 @@ enum mmx_sink_id {
 	MMX_SINK_COUNT,
 };
 
+/* The presets and sink descriptions (mmx_sink_presets.c) */
 extern const struct mmx_sink mmx_sinks[MMX_SINK_COUNT];
 
 const struct mmx_sink *mmx_sink_lookup(const char *name, size_t len);
 int mmx_sink_from_edid(struct mmx_sink *sink, const u8 *edid, size_t len);
 int mmx_sink_signal(const struct mmx_sink *sink, enum mmx_output_kind kind,
 		    enum mmx_signal_format *format, u64 *props);
+
+/* EDID generation (mmx_edid.c) */
 int mmx_edid_build(const struct mmx_sink *sink, u8 *buf, size_t len);
-int mmx_edid_validate(const u8 *edid, size_t len);
-int mmx_edid_timings(const u8 *edid, size_t len, struct mmx_timing *out,
-		     unsigned int max);
+void mmx_edid_dtd_decode(const u8 *d, struct mmx_timing *t);
 
 #endif /* _MMX_EDID_H_ */

@@ -2,9 +2,9 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * Simulated sinks: what is plugged into each output's connector, its EDID
- * and DDC channel, and the debugfs files (mmx_sink, mmx_edid, mmx_ddc) that
- * plug sinks in and report the simulated DDC cost.
+ * The sink port of each output: what is plugged into its connector, its
+ * EDID and DDC channel, and what the connector does when a sink is plugged
+ * in (the debugfs files that plug sinks in: mmx_sink_debugfs.c).
  *
  * A sink change behaves like hardware: the connector's status, EDID and
  * signal follow the new sink, the link-status goes Bad when the lit mode
@@ -12,11 +12,6 @@
  * DRM master, who decides what to commit. The kernel never commits a
  * configuration of its own.
  */
-
-#include <linux/debugfs.h>
-#include <linux/seq_file.h>
-#include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_managed.h>
@@ -169,6 +164,48 @@ int mmx_sink_read_block(void *context, u8 *buf, unsigned int block,
 /* Plugging */
 
 /*
+ * Lock what a sink change touches: the connection mutex and, when the
+ * connector drives a CRTC, that CRTC (*@crtc_state, else NULL).
+ */
+static int mmx_sink_lock_link(struct drm_connector *connector,
+			      struct drm_modeset_acquire_ctx *ctx,
+			      const struct drm_crtc_state **crtc_state)
+{
+	struct drm_crtc *crtc;
+	int ret;
+
+	*crtc_state = NULL;
+	ret = drm_modeset_lock(&connector->dev->mode_config.connection_mutex,
+			       ctx);
+	if (ret)
+		return ret;
+	crtc = connector->state->crtc;
+	if (!crtc)
+		return 0;
+	ret = drm_modeset_lock(&crtc->mutex, ctx);
+	if (ret)
+		return ret;
+	*crtc_state = crtc->state;
+	return 0;
+}
+
+/*
+ * Whether the link goes Bad with @sink on a lit CRTC: the mode does not
+ * fit the signal, or an HPD sink went away.
+ */
+static bool mmx_sink_link_bad(const struct mmx_output *output,
+			      const struct mmx_sink *sink,
+			      const struct drm_crtc_state *crtc_state,
+			      enum mmx_signal_format format, u64 props)
+{
+	if (!crtc_state || !crtc_state->enable)
+		return false;
+	if (!sink->present)
+		return mmx_output_descs[output->kind].hpd;
+	return !mmx_sink_link_carries(format, props, &crtc_state->mode);
+}
+
+/*
  * Follow @sink on the committed connector state, as hardware would: the
  * signal the sink demands (a DVI-I port's analog or digital pins, a TV's
  * standard) and, when the CRTC's mode no longer fits that signal or an
@@ -183,25 +220,18 @@ static int mmx_sink_follow(struct mmx_output *output,
 	struct drm_connector *connector = &output->connector;
 	struct drm_device *dev = connector->dev;
 	struct mmx_sink_port *port = &output->port;
-	const struct drm_crtc_state *crtc_state = NULL;
+	const struct drm_crtc_state *crtc_state;
 	struct drm_connector_state *conn_state;
 	struct mmx_connector_state *mstate;
 	enum mmx_signal_format format;
-	bool switched, bad = false;
+	bool switched, bad;
 	u64 props;
 	int ret;
 
-	ret = drm_modeset_lock(&dev->mode_config.connection_mutex, ctx);
+	ret = mmx_sink_lock_link(connector, ctx, &crtc_state);
 	if (ret)
 		return ret;
 	conn_state = connector->state;
-	if (conn_state->crtc) {
-		ret = drm_modeset_lock(&conn_state->crtc->mutex, ctx);
-		if (ret)
-			return ret;
-		crtc_state = conn_state->crtc->state;
-	}
-
 	mstate = to_mmx_connector_state(conn_state);
 	format = mstate->signal_format;
 	props = mstate->signal_props;
@@ -210,14 +240,7 @@ static int mmx_sink_follow(struct mmx_output *output,
 		mmx_sink_signal(sink, output->kind, &format, &props);
 	switched = format != mstate->signal_format ||
 		   props != mstate->signal_props;
-
-	if (crtc_state && crtc_state->enable) {
-		if (!sink->present)
-			bad = mmx_output_descs[output->kind].hpd;
-		else
-			bad = !mmx_sink_link_carries(format, props,
-						     &crtc_state->mode);
-	}
+	bad = mmx_sink_link_bad(output, sink, crtc_state, format, props);
 
 	mutex_lock(&port->lock);
 	mstate->signal_format = format;
@@ -239,15 +262,22 @@ static int mmx_sink_follow(struct mmx_output *output,
 	return 0;
 }
 
-/*
- * Plug @sink (a preset, or the port's custom sink) into @output: store its
- * EDID, follow it on the connector and tell clients where the connector
- * can tell: an HPD connector re-probes at once and sends a hotplug event;
- * a polled one only when its signal or link-status changed.
+/**
+ * mmx_sink_plug - plug a sink into an output, as a cable would
+ * @output: the output
+ * @sink: a preset, or the port's custom sink
+ * @edid: the sink's EDID as uploaded, or NULL to build it from @sink
+ * @edid_len: the length of @edid
+ *
+ * Stores the EDID, follows the sink on the connector and tells clients
+ * where the connector can tell: an HPD connector re-probes at once and
+ * sends a hotplug event; a polled one only when its signal or link-status
+ * changed.
+ *
+ * Return: 0 or a negative errno (from the modeset locks).
  */
-static int mmx_sink_plug(struct mmx_output *output,
-			 const struct mmx_sink *sink,
-			 const u8 *edid, size_t edid_len)
+int mmx_sink_plug(struct mmx_output *output, const struct mmx_sink *sink,
+		  const u8 *edid, size_t edid_len)
 {
 	struct drm_connector *connector = &output->connector;
 	struct drm_device *dev = connector->dev;
@@ -288,138 +318,6 @@ static int mmx_sink_plug(struct mmx_output *output,
 		drm_kms_helper_hotplug_event(dev);
 	}
 	return 0;
-}
-
-/* Debugfs */
-
-static ssize_t mmx_sink_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *offp)
-{
-	struct mmx_output *output = file_inode(file)->i_private;
-	const struct mmx_sink *sink;
-	char name[32];
-	int ret;
-
-	if (len == 0 || len >= sizeof(name))
-		return -EINVAL;
-	if (copy_from_user(name, ubuf, len))
-		return -EFAULT;
-	name[len] = '\0';
-
-	sink = mmx_sink_lookup(name, len);
-	if (!sink)
-		return -EINVAL;
-	ret = mmx_sink_plug(output, sink, NULL, 0);
-	return ret ? ret : len;
-}
-
-static int mmx_sink_show(struct seq_file *m, void *data)
-{
-	struct mmx_output *output = m->private;
-
-	mutex_lock(&output->port.lock);
-	seq_printf(m, "%s\n", output->port.sink->name);
-	mutex_unlock(&output->port.lock);
-	return 0;
-}
-
-static int mmx_sink_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mmx_sink_show, inode->i_private);
-}
-
-static const struct file_operations mmx_sink_fops = {
-	.owner = THIS_MODULE,
-	.open = mmx_sink_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = mmx_sink_write,
-};
-
-static ssize_t mmx_edid_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *offp)
-{
-	struct mmx_output *output = file_inode(file)->i_private;
-	struct mmx_sink_port *port = &output->port;
-	u8 *edid;
-	int ret;
-
-	if (len == 0 || len > MMX_EDID_MAX_SIZE)
-		return -EINVAL;
-	edid = memdup_user(ubuf, len);
-	if (IS_ERR(edid))
-		return PTR_ERR(edid);
-
-	ret = mmx_edid_validate(edid, len);
-	if (ret)
-		goto out_free;
-
-	mutex_lock(&port->lock);
-	ret = mmx_sink_from_edid(&port->custom, edid, len);
-	mutex_unlock(&port->lock);
-	if (ret)
-		goto out_free;
-
-	ret = mmx_sink_plug(output, &port->custom, edid, len);
-out_free:
-	kfree(edid);
-	return ret ? ret : len;
-}
-
-static ssize_t mmx_edid_read(struct file *file, char __user *ubuf, size_t len,
-			     loff_t *offp)
-{
-	struct mmx_output *output = file_inode(file)->i_private;
-	struct mmx_sink_port *port = &output->port;
-	u8 edid[MMX_EDID_MAX_SIZE];
-	size_t size;
-
-	mutex_lock(&port->lock);
-	size = port->edid_len;
-	memcpy(edid, port->edid, size);
-	mutex_unlock(&port->lock);
-
-	return simple_read_from_buffer(ubuf, len, offp, edid, size);
-}
-
-static const struct file_operations mmx_edid_fops = {
-	.owner = THIS_MODULE,
-	.read = mmx_edid_read,
-	.write = mmx_edid_write,
-	.llseek = default_llseek,
-};
-
-static int mmx_ddc_show(struct seq_file *m, void *data)
-{
-	struct mmx_output *output = m->private;
-	struct mmx_sink_port *port = &output->port;
-	u64 detects, blocks, link_bad;
-
-	mutex_lock(&port->lock);
-	detects = port->detects;
-	blocks = port->ddc_blocks;
-	link_bad = port->link_bad;
-	mutex_unlock(&port->lock);
-
-	seq_printf(m, "detects %llu\n", detects);
-	seq_printf(m, "edid_blocks %llu\n", blocks);
-	seq_printf(m, "ddc_ms %llu\n", blocks * MMX_DDC_BLOCK_MS);
-	seq_printf(m, "link_bad %llu\n", link_bad);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(mmx_ddc);
-
-/**
- * mmx_sink_debugfs_init - the sink files of a connector's debugfs directory
- * @output: the output
- * @root: the connector's directory
- */
-void mmx_sink_debugfs_init(struct mmx_output *output, struct dentry *root)
-{
-	debugfs_create_file("mmx_sink", 0644, root, output, &mmx_sink_fops);
-	debugfs_create_file("mmx_edid", 0644, root, output, &mmx_edid_fops);
-	debugfs_create_file("mmx_ddc", 0444, root, output, &mmx_ddc_fops);
 }
 
 /* Setup */

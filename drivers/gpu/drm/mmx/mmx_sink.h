@@ -17,7 +17,7 @@
 #include <drm/drm_connector.h>
 
 #include "mmx_edid.h"
-#include "mmx_signal.h"
+#include "mmx_randr_props.h"
 
 struct dentry;
 struct drm_display_mode;
@@ -59,6 +59,8 @@ struct mmx_sink_port {
 };
 
 int mmx_sink_port_init(struct mmx_output *output);
+int mmx_sink_plug(struct mmx_output *output, const struct mmx_sink *sink,
+		  const u8 *edid, size_t edid_len);
 void mmx_sink_port_signal(struct mmx_output *output,
 			  enum mmx_signal_format *format, u64 *props);
 enum drm_connector_status mmx_sink_detect(struct mmx_output *output);

@@ -4,4 +4,4 @@
  * same source, compiled with the same kernel flags, without reaching into
  * mmx_core.ko (whose symbols are not exported).
  */
-#include "../mmx_simd_sse2.c"
+#include "../pixel_geometry/mmx_simd_sse2.c"

@@ -55,25 +55,66 @@ typedef u32 mmx_v4u32 __attribute__((vector_size(16)));
 	((type) { a, b, c, d, e, f, g, h })
 #endif
 
-/* Shuffles, per vector width. */
+/*
+ * Shuffles, per vector width: the source lanes of each result lane
+ * (lanes of the second operand count on from those of the first).
+ */
+#if VB == 16
+#define MMX_SHUF_EVENS(a, b)	__builtin_shufflevector(a, b, 0, 2, 4, 6)
+#define MMX_SHUF_REVERSE(a, b)	__builtin_shufflevector(a, b, 3, 2, 1, 0)
+#define MMX_SHUF_UNPACKLO8(a, b) \
+	__builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, \
+				21, 6, 22, 7, 23)
+#define MMX_SHUF_UNPACKHI8(a, b) \
+	__builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, \
+				13, 29, 14, 30, 15, 31)
+#define MMX_SHUF_WEIGHTS_LO(a, b) \
+	__builtin_shufflevector(a, b, 0, 0, 0, 0, 2, 2, 2, 2)
+#define MMX_SHUF_WEIGHTS_HI(a, b) \
+	__builtin_shufflevector(a, b, 4, 4, 4, 4, 6, 6, 6, 6)
+#define MMX_SHUF_LANE_EVENS(a, b) \
+	__builtin_shufflevector(a, b, 0, 2, 4, 6)
+#define MMX_SHUF_LANE_ODDS(a, b) \
+	__builtin_shufflevector(a, b, 1, 3, 5, 7)
+#define MMX_SHUF_UNLANE(a, b)	__builtin_shufflevector(a, b, 0, 1, 2, 3)
+#else
+#define MMX_SHUF_EVENS(a, b) \
+	__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14)
+#define MMX_SHUF_REVERSE(a, b) \
+	__builtin_shufflevector(a, b, 7, 6, 5, 4, 3, 2, 1, 0)
+#define MMX_SHUF_UNPACKLO8(a, b) \
+	__builtin_shufflevector(a, b, 0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, \
+				37, 6, 38, 7, 39, 16, 48, 17, 49, 18, \
+				50, 19, 51, 20, 52, 21, 53, 22, 54, \
+				23, 55)
+#define MMX_SHUF_UNPACKHI8(a, b) \
+	__builtin_shufflevector(a, b, 8, 40, 9, 41, 10, 42, 11, 43, 12, 44, \
+				13, 45, 14, 46, 15, 47, 24, 56, 25, \
+				57, 26, 58, 27, 59, 28, 60, 29, 61, \
+				30, 62, 31, 63)
+#define MMX_SHUF_WEIGHTS_LO(a, b) \
+	__builtin_shufflevector(a, b, 0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, \
+				6, 6, 6)
+#define MMX_SHUF_WEIGHTS_HI(a, b) \
+	__builtin_shufflevector(a, b, 8, 8, 8, 8, 10, 10, 10, 10, 12, 12, 12, \
+				12, 14, 14, 14, 14)
+#define MMX_SHUF_LANE_EVENS(a, b) \
+	__builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14)
+#define MMX_SHUF_LANE_ODDS(a, b) \
+	__builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15)
+#define MMX_SHUF_UNLANE(a, b) \
+	__builtin_shufflevector(a, b, 0, 1, 4, 5, 2, 3, 6, 7)
+#endif
 
 /* the even pixels of a then b */
 static __always_inline mmx_vu32 mmx_evens(mmx_vu32 a, mmx_vu32 b)
 {
-#if VB == 16
-	return __builtin_shufflevector(a, b, 0, 2, 4, 6);
-#else
-	return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-#endif
+	return MMX_SHUF_EVENS(a, b);
 }
 
 static __always_inline mmx_vu32 mmx_reverse(mmx_vu32 v)
 {
-#if VB == 16
-	return __builtin_shufflevector(v, v, 3, 2, 1, 0);
-#else
-	return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0);
-#endif
+	return MMX_SHUF_REVERSE(v, v);
 }
 
 /*
@@ -83,28 +124,12 @@ static __always_inline mmx_vu32 mmx_reverse(mmx_vu32 v)
  */
 static __always_inline mmx_vu8 mmx_unpacklo8(mmx_vu8 a, mmx_vu8 b)
 {
-#if VB == 16
-	return __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20,
-				       5, 21, 6, 22, 7, 23);
-#else
-	return __builtin_shufflevector(a, b, 0, 32, 1, 33, 2, 34, 3, 35, 4, 36,
-				       5, 37, 6, 38, 7, 39, 16, 48, 17, 49, 18,
-				       50, 19, 51, 20, 52, 21, 53, 22, 54, 23,
-				       55);
-#endif
+	return MMX_SHUF_UNPACKLO8(a, b);
 }
 
 static __always_inline mmx_vu8 mmx_unpackhi8(mmx_vu8 a, mmx_vu8 b)
 {
-#if VB == 16
-	return __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12,
-				       28, 13, 29, 14, 30, 15, 31);
-#else
-	return __builtin_shufflevector(a, b, 8, 40, 9, 41, 10, 42, 11, 43, 12,
-				       44, 13, 45, 14, 46, 15, 47, 24, 56, 25,
-				       57, 26, 58, 27, 59, 28, 60, 29, 61, 30,
-				       62, 31, 63);
-#endif
+	return MMX_SHUF_UNPACKHI8(a, b);
 }
 
 /*
@@ -159,15 +184,12 @@ static __always_inline void mmx_split_lane_pairs(mmx_vu8 v, mmx_vs16 *l,
 
 static __always_inline mmx_vu32 mmx_ld(const void *p)
 {
-	mmx_vu32 v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
+	return MMX_LOAD(mmx_vu32, p);
 }
 
 static __always_inline void mmx_st(void *p, mmx_vu32 v)
 {
-	__builtin_memcpy(p, &v, sizeof(v));
+	MMX_STORE(p, v);
 }
 
 static __always_inline mmx_v4u32 mmx_ld4(const u32 *p)
@@ -271,22 +293,12 @@ static void mmx_simd_bilinear_gather(u32 *dst, u32 n, const u32 *px,
  */
 static __always_inline mmx_vs16 mmx_weights_lo(mmx_vs16 w)
 {
-#if VB == 16
-	return __builtin_shufflevector(w, w, 0, 0, 0, 0, 2, 2, 2, 2);
-#else
-	return __builtin_shufflevector(w, w, 0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4,
-				       4, 6, 6, 6, 6);
-#endif
+	return MMX_SHUF_WEIGHTS_LO(w, w);
 }
 
 static __always_inline mmx_vs16 mmx_weights_hi(mmx_vs16 w)
 {
-#if VB == 16
-	return __builtin_shufflevector(w, w, 4, 4, 4, 4, 6, 6, 6, 6);
-#else
-	return __builtin_shufflevector(w, w, 8, 8, 8, 8, 10, 10, 10, 10, 12,
-				       12, 12, 12, 14, 14, 14, 14);
-#endif
+	return MMX_SHUF_WEIGHTS_HI(w, w);
 }
 
 /* NBI bilinear samples at the offsets @off with the weights @wx, @wy. */
@@ -335,6 +347,8 @@ static __always_inline mmx_vs16 mmx_maddubs(mmx_vu8 p, mmx_vu8 w)
  * once interleaved), those of a last, shorter group in pixel order. A
  * windowed group counts from its first pixel; any other from 0.
  */
+#define MMX_SIMD_HPLAN_FN	mmx_simd_hplan
+
 static void mmx_simd_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
 			   u32 w)
 {
@@ -474,12 +488,8 @@ static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
 	}
 }
 #else
-static void mmx_simd_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
-			   u32 w)
-{
-	(void)w;
-	mmx_hplan_plain(p, n, x, dx);
-}
+/* SSE2 plans as the scalar implementation does. */
+#define MMX_SIMD_HPLAN_FN	mmx_simd_hplan_plain
 
 /* SSE2: four pixels, two gathered pairs of pairs, one packuswb */
 static void mmx_simd_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
@@ -710,29 +720,17 @@ static __always_inline mmx_vu32 mmx_pavg(mmx_vu32 a, mmx_vu32 b)
  */
 static __always_inline mmx_vu32 mmx_lane_evens(mmx_vu32 a, mmx_vu32 b)
 {
-#if VB == 16
-	return __builtin_shufflevector(a, b, 0, 2, 4, 6);
-#else
-	return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
-#endif
+	return MMX_SHUF_LANE_EVENS(a, b);
 }
 
 static __always_inline mmx_vu32 mmx_lane_odds(mmx_vu32 a, mmx_vu32 b)
 {
-#if VB == 16
-	return __builtin_shufflevector(a, b, 1, 3, 5, 7);
-#else
-	return __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
-#endif
+	return MMX_SHUF_LANE_ODDS(a, b);
 }
 
 static __always_inline mmx_vu32 mmx_unlane(mmx_vu32 v)
 {
-#if VB == 16
-	return v;
-#else
-	return __builtin_shufflevector(v, v, 0, 1, 4, 5, 2, 3, 6, 7);
-#endif
+	return MMX_SHUF_UNLANE(v, v);
 }
 
 /*
@@ -1017,7 +1015,7 @@ const struct mmx_simd_ops MMX_SIMD_OPS = {
 	.fpu = true,
 	.bilinear_gather = mmx_simd_bilinear_gather,
 	.bilinear_points = mmx_simd_bilinear_points,
-	.hplan = mmx_simd_hplan,
+	.hplan = MMX_SIMD_HPLAN_FN,
 	.hlerp_plan = mmx_simd_hlerp_plan,
 	.vlerp_row = mmx_simd_vlerp_row,
 	.box2_row = mmx_simd_box2_row,

@@ -9,7 +9,7 @@
 
 #include <linux/errno.h>
 
-#include "mmx_signal.h"
+#include "mmx_randr_props.h"
 
 /* Host builds: linux/kernel.h provides it in the kernel. */
 #ifndef ARRAY_SIZE

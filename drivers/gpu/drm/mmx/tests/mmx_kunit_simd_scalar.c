@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mmx_signal.c built once more into mmx_kunit.ko: the KUnit suites test the
+ * mmx_simd_scalar.c built once more into mmx_kunit.ko: the KUnit suites test the
  * same source, compiled with the same kernel flags, without reaching into
  * mmx_core.ko (whose symbols are not exported).
  */
-#include "../mmx_signal.c"
+#include "../pixel_geometry/mmx_simd_scalar.c"

@@ -3,40 +3,26 @@
  * Copyright (C) 2026 The mmx authors
  *
  * The CRTC transform of RandR 1.3: a 3x3 projective matrix that maps an
- * output pixel to the screen point it shows. Pure logic, no DRM include:
- * built into the module and into the host tests and benchmark unchanged.
+ * output pixel to the screen point it shows: its validation, bounding box
+ * and point mapping (mmx_transform.c). The rasteriser that draws through
+ * it is mmx_raster.h's. Built into mmx_core.ko, libmmx, the host tests and
+ * the benchmark (README).
  */
 
 #ifndef _MMX_TRANSFORM_H_
 #define _MMX_TRANSFORM_H_
 
-#include "mmx_blend.h"
 #include "mmx_fixed.h"
 
 /*
  * Limits. RandR's matrices are XFixed (16.16), so entries stay below 2^15
  * in magnitude; screens and modes stay below 2^15 pixels (X's coordinates
  * are 16-bit). Within these bounds every set-up product fits 64 bits and
- * the per-pixel arithmetic is overflow free (see mmx_transform.c).
+ * the per-pixel arithmetic is overflow free (see mmx_raster.c).
  */
 #define MMX_TRANSFORM_ENTRY_MAX		((s64)1 << (15 + MMX_FIXP_SHIFT))
 #define MMX_TRANSFORM_OUT_MAX		16384u
 #define MMX_TRANSFORM_EXTENT_MAX	32768u
-
-/**
- * enum mmx_filter - how a transformed output pixel samples the screen
- * @MMX_FILTER_NEAREST: the screen pixel containing the sample point; a
- *	point exactly on a pixel edge belongs to the pixel above/left of it
- *	(pixman's NEAREST: floor(x - epsilon))
- * @MMX_FILTER_BILINEAR: bilinear interpolation of the four pixels around
- *	the sample point, with 7-bit weights as pixman 0.42 (BILINEAR)
- *
- * Screen pixels outside the screen image read as black in both filters.
- */
-enum mmx_filter {
-	MMX_FILTER_NEAREST,
-	MMX_FILTER_BILINEAR,
-};
 
 /**
  * enum mmx_transform_kind - the fast path a transform takes
@@ -51,7 +37,7 @@ enum mmx_filter {
  *	a byte-wise average for an exact 2x downscale with BILINEAR)
  * @MMX_TRANSFORM_PROJECTIVE: a projective matrix: exact per-pixel quotients
  *	from quadratic forward differencing between exact samples a span of up
- *	to 64 pixels apart (see mmx_transform.c), no division per pixel
+ *	to 64 pixels apart (see mmx_raster.c), no division per pixel
  */
 enum mmx_transform_kind {
 	MMX_TRANSFORM_IDENTITY,
@@ -84,7 +70,7 @@ enum mmx_transform_kind {
  * @dyv: change of y per output row
  * @h0: %MMX_TRANSFORM_PROJECTIVE: homogeneous (X, Y, W) of the centre of
  *	output pixel (0, 0), scaled by a power of two so that W < 2^28 on the
- *	whole output (see mmx_transform.c)
+ *	whole output (see mmx_raster.c)
  * @hu: change of (X, Y, W) per output column, same scale
  * @hv: change of (X, Y, W) per output row, same scale
  *
@@ -124,10 +110,5 @@ bool mmx_transform_point(const struct mmx_transform *t, struct mmx_fixp u,
 bool mmx_transform_point_inverse(const struct mmx_transform *t,
 				 struct mmx_fixp x, struct mmx_fixp y,
 				 struct mmx_fixp *u, struct mmx_fixp *v);
-void mmx_transform_compose(const struct mmx_transform *t,
-			   enum mmx_filter filter,
-			   const struct mmx_frame *screen,
-			   s32 screen_x, s32 screen_y, struct mmx_frame *out,
-			   u32 row_begin, u32 row_end);
 
 #endif /* _MMX_TRANSFORM_H_ */

@@ -58,6 +58,26 @@ static inline u32 mmx_swap_rb(u32 v)
 	return (v & 0xff00ff00u) | (v & 0xff) << 16 | (v >> 16 & 0xff);
 }
 
+/* RGB565 (little endian) to ARGB8888, each channel's bits repeated. */
+static inline u32 mmx_rgb565_argb(const u8 *p)
+{
+	u32 v = (u32)p[0] | (u32)p[1] << 8;
+	u32 r = v >> 11, g = v >> 5 & 0x3f, b = v & 0x1f;
+
+	r = r << 3 | r >> 2;
+	g = g << 2 | g >> 4;
+	b = b << 3 | b >> 2;
+	return 0xff000000u | r << 16 | g << 8 | b;
+}
+
+/* XRGB2101010 to ARGB8888: the top 8 bits of each channel. */
+static inline u32 mmx_xrgb2101010_argb(u32 v)
+{
+	u32 r = v >> 22 & 0xff, g = v >> 12 & 0xff, b = v >> 2 & 0xff;
+
+	return 0xff000000u | r << 16 | g << 8 | b;
+}
+
 /**
  * mmx_format_read_row - convert a row of pixels to ARGB8888
  * @format: source format
@@ -71,7 +91,7 @@ static inline u32 mmx_swap_rb(u32 v)
 void mmx_format_read_row(enum mmx_format format, const u8 *src, u32 *argb,
 			 u32 count)
 {
-	u32 i, v, r, g, b;
+	u32 i;
 
 	switch (format) {
 	case MMX_FORMAT_XRGB8888:
@@ -91,16 +111,8 @@ void mmx_format_read_row(enum mmx_format format, const u8 *src, u32 *argb,
 			argb[i] = mmx_swap_rb(mmx_load32(src));
 		break;
 	case MMX_FORMAT_RGB565:
-		for (i = 0; i < count; i++, src += 2) {
-			v = (u32)src[0] | (u32)src[1] << 8;
-			r = v >> 11;
-			g = v >> 5 & 0x3f;
-			b = v & 0x1f;
-			r = r << 3 | r >> 2;
-			g = g << 2 | g >> 4;
-			b = b << 3 | b >> 2;
-			argb[i] = 0xff000000u | r << 16 | g << 8 | b;
-		}
+		for (i = 0; i < count; i++, src += 2)
+			argb[i] = mmx_rgb565_argb(src);
 		break;
 	case MMX_FORMAT_RGB888:
 		for (i = 0; i < count; i++, src += 3)
@@ -108,13 +120,8 @@ void mmx_format_read_row(enum mmx_format format, const u8 *src, u32 *argb,
 				  (u32)src[1] << 8 | src[0];
 		break;
 	case MMX_FORMAT_XRGB2101010:
-		for (i = 0; i < count; i++, src += 4) {
-			v = mmx_load32(src);
-			r = v >> 22 & 0xff;
-			g = v >> 12 & 0xff;
-			b = v >> 2 & 0xff;
-			argb[i] = 0xff000000u | r << 16 | g << 8 | b;
-		}
+		for (i = 0; i < count; i++, src += 4)
+			argb[i] = mmx_xrgb2101010_argb(mmx_load32(src));
 		break;
 	default:
 		memset(argb, 0, count * sizeof(*argb));

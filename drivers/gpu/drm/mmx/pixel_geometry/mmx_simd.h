@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The mmx authors
  *
  * The compositor's inner loops, as a table of functions with one
- * implementation per instruction set: the scalar C of mmx_transform.c
+ * implementation per instruction set: the scalar C of mmx_simd_scalar.c
  * (the reference, and the only one outside x86-64), SSE2 and AVX2
  * (mmx_simd_sse2.c and mmx_simd_avx2.c: one source, mmx_simd_impl.h, built
  * twice with their own compiler flags). Every implementation computes the
@@ -195,43 +195,27 @@ static __always_inline u32 mmx_lerp_px(u32 a, u32 b, u32 w)
 	return mmx_unspread(mmx_lerp(mmx_spread(a), mmx_spread(b), w));
 }
 
-/*
- * The plan of the scalar and SSE2 implementations: one group, offsets from
- * pixel 0, weights as MMX_SIMD_LANES4() in pixel order.
- */
-static __always_inline void mmx_hplan_plain(struct mmx_simd_hplan *p, u32 n,
-					    s64 x, s64 dx)
-{
-	u32 i;
-
-	p->n = n;
-	p->win = 0;
-	for (i = 0; i < MMX_SIMD_HPLAN / 8; i++)
-		p->base[i] = 0;
-	for (i = 0; i < n; i++, x += dx) {
-		p->idx[i] = (u32)(x >> 32);
-		p->wx[i] = MMX_SIMD_LANES4((u32)x >> 25);
-	}
-}
-
 /* floor((a + b) / 2) in each byte */
 static __always_inline u32 mmx_avg(u32 a, u32 b)
 {
 	return (a & b) + (((a ^ b) & 0xfefefefeu) >> 1);
 }
 
+/* A load or store of any type at any alignment: one move instruction. */
+#define MMX_LOAD(type, p) \
+	({ type __v; __builtin_memcpy(&__v, (p), sizeof(__v)); __v; })
+#define MMX_STORE(p, v) \
+	({ typeof(v) __v = (v); __builtin_memcpy((p), &__v, sizeof(__v)); })
+
 /* 64-bit access to two adjacent pixels, whatever their alignment. */
 static __always_inline u64 mmx_ld64(const u32 *p)
 {
-	u64 v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
+	return MMX_LOAD(u64, p);
 }
 
 static __always_inline void mmx_st64(u32 *p, u64 v)
 {
-	__builtin_memcpy(p, &v, sizeof(v));
+	MMX_STORE(p, v);
 }
 
 /*
@@ -337,6 +321,8 @@ extern const struct mmx_simd_ops mmx_simd_avx2;
 extern const struct mmx_simd_ops *mmx_simd;
 
 void mmx_simd_init(void);
+void mmx_simd_hplan_plain(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
+			  u32 w);
 const struct mmx_simd_ops *mmx_simd_find(const char *name);
 bool mmx_simd_supported(const struct mmx_simd_ops *ops);
 

@@ -2,10 +2,10 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * The CRTC transform: validation, bounding box and the transformed
- * composition of the screen into the CRTC's output. Integer arithmetic
- * only, no DRM include: host tests and the benchmark compile this file as
- * is.
+ * The rasteriser: the transformed composition of a picture (the screen into
+ * a CRTC's output, a framebuffer into a plane's destination) through a
+ * prepared struct mmx_transform. Integer arithmetic only; built into
+ * mmx_core.ko, the host unit tests and the benchmark (README), not libmmx.
  *
  * Sampling model (RandR and pixman): output pixel (u, v) shows the screen
  * point p = M (u + 1/2, v + 1/2, 1) / w. Screen pixel (i, j) covers
@@ -37,8 +37,8 @@
  * is what makes NEAREST match pixman exactly for them too.
  */
 
+#include "mmx_raster.h"
 #include "mmx_simd.h"
-#include "mmx_transform.h"
 
 #define MMX_BLACK	MMX_SIMD_BLACK
 
@@ -49,399 +49,6 @@ struct mmx_src {
 	u64 w;
 	u64 h;
 };
-
-/* 192-bit two's complement accumulator for the determinant. */
-struct mmx_acc192 {
-	u64 w[3];
-};
-
-static void mmx_acc192_add_mul(struct mmx_acc192 *acc, struct mmx_wide a,
-			       s64 b)
-{
-	bool neg = (a.hi < 0) != (b < 0);
-	u64 ub = b < 0 ? -(u64)b : (u64)b;
-	u64 h0, l0, h1, l1, r0, r1, r2, c;
-
-	if (a.hi < 0)
-		a = mmx_wide_neg(a);
-	mmx_mul_u64_full(a.lo, ub, &h0, &l0);
-	mmx_mul_u64_full((u64)a.hi, ub, &h1, &l1);
-	r0 = l0;
-	r1 = h0 + l1;
-	r2 = h1 + (r1 < h0);
-	if (neg) {
-		r0 = ~r0 + 1;
-		c = !r0;
-		r1 = ~r1 + c;
-		c = c && !r1;
-		r2 = ~r2 + c;
-	}
-	acc->w[0] += r0;
-	c = acc->w[0] < r0;
-	acc->w[1] += c;
-	r2 += acc->w[1] < c;
-	acc->w[1] += r1;
-	r2 += acc->w[1] < r1;
-	acc->w[2] += r2;
-}
-
-/* Sign of the determinant of a 3x3 matrix (raw S31.32 entries), exactly. */
-static int mmx_matrix_det_sign(const s64 *m)
-{
-	struct mmx_wide c0, c1, c2;
-	struct mmx_acc192 det = { { 0, 0, 0 } };
-
-	c0 = mmx_wide_sub(mmx_wide_mul(m[4], m[8]), mmx_wide_mul(m[5], m[7]));
-	c1 = mmx_wide_sub(mmx_wide_mul(m[5], m[6]), mmx_wide_mul(m[3], m[8]));
-	c2 = mmx_wide_sub(mmx_wide_mul(m[3], m[7]), mmx_wide_mul(m[4], m[6]));
-	mmx_acc192_add_mul(&det, c0, m[0]);
-	mmx_acc192_add_mul(&det, c1, m[1]);
-	mmx_acc192_add_mul(&det, c2, m[2]);
-	if ((s64)det.w[2] < 0)
-		return -1;
-	return (det.w[0] || det.w[1] || det.w[2]) ? 1 : 0;
-}
-
-static void mmx_transform_init(struct mmx_transform *t, u32 out_w, u32 out_h)
-{
-	memset(t, 0, sizeof(*t));
-	t->m[0] = mmx_fixp_from_int(1);
-	t->m[4] = mmx_fixp_from_int(1);
-	t->m[8] = mmx_fixp_from_int(1);
-	t->out_w = out_w;
-	t->out_h = out_h;
-}
-
-/**
- * mmx_transform_identity - the identity transform of an output
- * @t: transform to fill
- * @out_w: output width in pixels
- * @out_h: output height in pixels
- *
- * Equivalent to mmx_transform_prepare() with the identity matrix, which
- * cannot fail: the state of a CRTC without a TRANSFORM blob.
- */
-void mmx_transform_identity(struct mmx_transform *t, u32 out_w, u32 out_h)
-{
-	mmx_transform_init(t, out_w, out_h);
-	t->kind = MMX_TRANSFORM_IDENTITY;
-	t->bbox_w = out_w;
-	t->bbox_h = out_h;
-	t->ax[1] = 1;
-	t->ax[5] = 1;
-	t->dxu = MMX_FIXP_ONE;
-	t->dyv = MMX_FIXP_ONE;
-	t->x0 = MMX_FIXP_HALF;
-	t->y0 = MMX_FIXP_HALF;
-}
-
-static bool mmx_is_unit(s64 v)
-{
-	return v == 0 || v == MMX_FIXP_ONE || v == -MMX_FIXP_ONE;
-}
-
-/* Sign of a unit entry: -1, 0 or 1. */
-static s32 mmx_unit_sign(s64 v)
-{
-	return v > 0 ? 1 : v < 0 ? -1 : 0;
-}
-
-static void mmx_classify_affine(struct mmx_transform *t, const s64 *m)
-{
-	bool units = mmx_is_unit(m[0]) && mmx_is_unit(m[1]) &&
-		     mmx_is_unit(m[3]) && mmx_is_unit(m[4]);
-	bool perm = units && (!m[0]) == (!m[4]) && (!m[1]) == (!m[3]) &&
-		    (!m[0]) != (!m[1]);
-
-	/*
-	 * Centre of output pixel (0, 0): m0 / 2 + m1 / 2 + m2, rounded half
-	 * up to 2^-32; one column (row) further adds m0 (m1) exactly.
-	 */
-	t->x0 = ((m[0] + m[1] + 1) >> 1) + m[2];
-	t->y0 = ((m[3] + m[4] + 1) >> 1) + m[5];
-	t->dxu = m[0];
-	t->dxv = m[1];
-	t->dyu = m[3];
-	t->dyv = m[4];
-
-	if (!perm || !mmx_fixp_is_int(t->m[2]) || !mmx_fixp_is_int(t->m[5])) {
-		t->kind = MMX_TRANSFORM_AFFINE;
-		return;
-	}
-	/* Pixel centres map to pixel centres: x = k + 1/2 shows pixel k. */
-	t->ax[0] = (s32)(t->x0 >> MMX_FIXP_SHIFT);
-	t->ax[1] = mmx_unit_sign(m[0]);
-	t->ax[2] = mmx_unit_sign(m[1]);
-	t->ax[3] = (s32)(t->y0 >> MMX_FIXP_SHIFT);
-	t->ax[4] = mmx_unit_sign(m[3]);
-	t->ax[5] = mmx_unit_sign(m[4]);
-	if (t->ax[1] == 1 && t->ax[5] == 1)
-		t->kind = (m[2] || m[5]) ? MMX_TRANSFORM_TRANSLATE :
-					   MMX_TRANSFORM_IDENTITY;
-	else
-		t->kind = MMX_TRANSFORM_AXIS;
-}
-
-/* Round half up of v * 2^e, for e in [-62, 62], no overflow by contract. */
-static s64 mmx_scale_pow2(s64 v, int e)
-{
-	if (e >= 0)
-		return v * ((s64)1 << e);
-	return ((v >> (-e - 1)) + 1) >> 1;
-}
-
-/*
- * Projective set-up. The homogeneous coordinates of the centre of output
- * pixel (u, v), times 2^33 (so that the half-pixel terms are integers), are
- *	H(u, v) = m_0 (2u + 1) + m_1 (2v + 1) + 2 m_2
- * per row of the matrix. All three are scaled by one power of two 2^e (the
- * sample point X / W, Y / W does not change) so that W < 2^28 on the
- * output: c_j = m_j 2^e, rounded half up when e < 0, which only loses bits
- * for matrices that are not 16.16 or whose w exceeds 2^11.
- *
- * Bounds (why nothing overflows per pixel): after the bounding-box check
- * |X / W| <= 2^15, hence |X| <= 2^43 and every per-pixel increment is
- * below 2^45 (see mmx_proj_row()).
- */
-static int mmx_setup_projective(struct mmx_transform *t, const s64 *m,
-				s64 wmax)
-{
-	int bits = 64 - __builtin_clzll((u64)wmax), e = 27 - bits, i;
-	s64 c[9], w;
-
-	for (i = 0; i < 9; i++)
-		c[i] = mmx_scale_pow2(m[i], e);
-	for (i = 0; i < 3; i++) {
-		t->h0[i] = c[3 * i] + c[3 * i + 1] + 2 * c[3 * i + 2];
-		t->hu[i] = 2 * c[3 * i];
-		t->hv[i] = 2 * c[3 * i + 1];
-	}
-	/* W at the four corners of the output rectangle, after rounding. */
-	for (i = 0; i < 4; i++) {
-		w = 2 * c[8] + ((i & 1) ? 2 * (s64)t->out_w * c[6] : 0) +
-		    ((i & 2) ? 2 * (s64)t->out_h * c[7] : 0);
-		if (w <= 0)
-			return -EINVAL;
-	}
-	t->kind = MMX_TRANSFORM_PROJECTIVE;
-	return 0;
-}
-
-/**
- * mmx_transform_prepare - validate and decode a CRTC transform
- * @t: transform to fill; untouched on error
- * @m: the matrix, row-major, S31.32 two's complement (RandR's XFixed is two's
- *	complement too): output pixel centre (u + 1/2, v + 1/2) shows the screen
- *	point M (u + 1/2, v + 1/2, 1) divided by its w
- * @out_w: output (CRTC mode) width, 1..%MMX_TRANSFORM_OUT_MAX
- * @out_h: output height, 1..%MMX_TRANSFORM_OUT_MAX
- * @max_extent: largest screen size and coordinate the transformed output may
- *	reach (at most %MMX_TRANSFORM_EXTENT_MAX, larger values mean that)
- *
- * Refuses a matrix with an entry of magnitude 2^15 or more (beyond RandR's
- * 16.16), a singular matrix (exact test), a projective matrix whose w is not
- * positive on the whole output rectangle with margin (w at the four corners
- * (0, 0), (out_w, 0), (0, out_h), (out_w, out_h) must be positive and at
- * least 1/65536 of the largest of them, so that the line at infinity stays
- * far away), and a transformed rectangle whose bounding box is wider or
- * taller than @max_extent or reaches a coordinate beyond +-@max_extent.
- *
- * The bounding box is the one RandR's GetCrtcInfo reports: M applied to the
- * four corners, exactly, rounded outwards to integers.
- *
- * Return: 0, or -EINVAL with @t untouched.
- */
-int mmx_transform_prepare(struct mmx_transform *t, const s64 m[9],
-			  u32 out_w, u32 out_h, u32 max_extent)
-{
-	s64 x1 = S64_MAX, y1 = S64_MAX, x2 = S64_MIN, y2 = S64_MIN;
-	s64 wmin = S64_MAX, wmax = 0, ext;
-	struct mmx_transform tmp;
-	bool affine;
-	int i;
-
-	if (!out_w || !out_h || out_w > MMX_TRANSFORM_OUT_MAX ||
-	    out_h > MMX_TRANSFORM_OUT_MAX)
-		return -EINVAL;
-	for (i = 0; i < 9; i++)
-		if (m[i] >= MMX_TRANSFORM_ENTRY_MAX ||
-		    m[i] <= -MMX_TRANSFORM_ENTRY_MAX)
-			return -EINVAL;
-	if (!mmx_matrix_det_sign(m))
-		return -EINVAL;
-	ext = max_extent < MMX_TRANSFORM_EXTENT_MAX ? max_extent :
-						      MMX_TRANSFORM_EXTENT_MAX;
-	affine = !m[6] && !m[7] && m[8] == MMX_FIXP_ONE;
-
-	/*
-	 * Corners. |m| < 2^47 and coordinates <= 2^14, so each product is below
-	 * 2^61 and the sums fit 64 bits.
-	 */
-	for (i = 0; i < 4; i++) {
-		s64 cu = (i & 1) ? out_w : 0, cv = (i & 2) ? out_h : 0;
-		s64 xh = m[0] * cu + m[1] * cv + m[2];
-		s64 yh = m[3] * cu + m[4] * cv + m[5];
-		s64 w = m[6] * cu + m[7] * cv + m[8];
-		s64 fx, fy, cx, cy;
-
-		if (w <= 0)
-			return -EINVAL;
-		wmin = w < wmin ? w : wmin;
-		wmax = w > wmax ? w : wmax;
-		if (affine) {
-			fx = xh >> MMX_FIXP_SHIFT;
-			fy = yh >> MMX_FIXP_SHIFT;
-			cx = mmx_fixp_ceil(mmx_fixp_from_raw(xh));
-			cy = mmx_fixp_ceil(mmx_fixp_from_raw(yh));
-		} else {
-			fx = mmx_div_floor(xh, w);
-			fy = mmx_div_floor(yh, w);
-			cx = -mmx_div_floor(-xh, w);
-			cy = -mmx_div_floor(-yh, w);
-		}
-		x1 = fx < x1 ? fx : x1;
-		y1 = fy < y1 ? fy : y1;
-		x2 = cx > x2 ? cx : x2;
-		y2 = cy > y2 ? cy : y2;
-	}
-	if (wmin < (wmax >> 16))
-		return -EINVAL;
-	if (x1 < -ext || y1 < -ext || x2 > ext || y2 > ext ||
-	    x2 - x1 > ext || y2 - y1 > ext)
-		return -EINVAL;
-
-	mmx_transform_init(&tmp, out_w, out_h);
-	for (i = 0; i < 9; i++)
-		tmp.m[i] = mmx_fixp_from_raw(m[i]);
-	tmp.bbox_x = (s32)x1;
-	tmp.bbox_y = (s32)y1;
-	tmp.bbox_w = (u32)(x2 - x1);
-	tmp.bbox_h = (u32)(y2 - y1);
-	if (affine)
-		mmx_classify_affine(&tmp, m);
-	else if (mmx_setup_projective(&tmp, m, wmax))
-		return -EINVAL;
-	*t = tmp;
-	return 0;
-}
-
-/**
- * mmx_transform_bbox - bounding box of the transformed output
- * @t: a prepared transform
- * @x: left, in transform (screen) coordinates relative to the CRTC's
- *	scanout offset
- * @y: top
- * @w: width
- * @h: height
- *
- * The screen area the CRTC shows is this box moved by the CRTC's scanout
- * offset; its size is what RandR's GetCrtcInfo reports as the CRTC's size.
- */
-void mmx_transform_bbox(const struct mmx_transform *t, s32 *x, s32 *y,
-			u32 *w, u32 *h)
-{
-	*x = t->bbox_x;
-	*y = t->bbox_y;
-	*w = t->bbox_w;
-	*h = t->bbox_h;
-}
-
-/**
- * mmx_transform_point - map a point of the output to the screen
- * @t: a prepared transform
- * @u: output x (not a pixel index: pixel centres are at + 1/2)
- * @v: output y
- * @x: screen x of M (u, v, 1) / w, rounded down to 2^-32
- * @y: screen y, likewise
- *
- * Return: false when w <= 0 at that point or the result does not fit (the
- * outputs are then unspecified).
- */
-bool mmx_transform_point(const struct mmx_transform *t, struct mmx_fixp u,
-			 struct mmx_fixp v, struct mmx_fixp *x,
-			 struct mmx_fixp *y)
-{
-	struct mmx_wide h[3];
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		h[i] = mmx_wide_add(mmx_wide_mul(t->m[3 * i].v, u.v),
-				    mmx_wide_mul(t->m[3 * i + 1].v, v.v));
-		h[i] = mmx_wide_add(h[i], mmx_wide_mul(t->m[3 * i + 2].v,
-						       MMX_FIXP_ONE));
-	}
-	if (mmx_wide_sign(h[2]) <= 0)
-		return false;
-	x->v = mmx_wide_div_wide_floor(h[0], h[2], MMX_FIXP_SHIFT);
-	y->v = mmx_wide_div_wide_floor(h[1], h[2], MMX_FIXP_SHIFT);
-	return x->v != S64_MIN && x->v != S64_MAX &&
-	       y->v != S64_MIN && y->v != S64_MAX;
-}
-
-/**
- * mmx_transform_point_inverse - map a screen point back to the output
- * @t: a prepared transform
- * @x: screen x
- * @y: screen y
- * @u: output x of M^-1 (x, y, 1), rounded down to 2^-32
- * @v: output y, likewise
- *
- * Uses the adjugate of M (M^-1 up to the factor 1 / det), reduced to 62 bits
- * per entry when larger: exact for 16.16 matrices of moderate size, else to
- * about 2^-60 relative.
- *
- * Return: false when the screen point is not the image of any point with
- * w > 0 (it lies beyond the line at infinity) or the result does not fit.
- */
-bool mmx_transform_point_inverse(const struct mmx_transform *t,
-				 struct mmx_fixp x, struct mmx_fixp y,
-				 struct mmx_fixp *u, struct mmx_fixp *v)
-{
-	static const u8 r1[3] = { 1, 2, 0 }, r2[3] = { 2, 0, 1 };
-	struct mmx_wide adj[9], p[3];
-	unsigned int bits = 0, k;
-	s64 a[9], raw[9];
-	int i, j, sign;
-
-	/* adj[j][i] = cofactor of m[i][j] */
-	for (i = 0; i < 3; i++) {
-		for (j = 0; j < 3; j++) {
-			const struct mmx_fixp *ma = &t->m[3 * r1[i]];
-			const struct mmx_fixp *mb = &t->m[3 * r2[i]];
-
-			adj[3 * j + i] =
-				mmx_wide_sub(mmx_wide_mul(ma[r1[j]].v,
-							  mb[r2[j]].v),
-					     mmx_wide_mul(ma[r2[j]].v,
-							  mb[r1[j]].v));
-			k = mmx_wide_bits(adj[3 * j + i]);
-			bits = k > bits ? k : bits;
-		}
-	}
-	k = bits > 62 ? bits - 62 : 0;
-	for (i = 0; i < 9; i++) {
-		a[i] = (s64)mmx_wide_shr(adj[i], k).lo;
-		raw[i] = t->m[i].v;
-	}
-	/* adj = det M^-1: its w has the sign of det for points in front */
-	sign = mmx_matrix_det_sign(raw);
-	for (i = 0; i < 3; i++) {
-		p[i] = mmx_wide_add(mmx_wide_mul(a[3 * i], x.v),
-				    mmx_wide_mul(a[3 * i + 1], y.v));
-		p[i] = mmx_wide_add(p[i], mmx_wide_mul(a[3 * i + 2],
-						       MMX_FIXP_ONE));
-		if (sign < 0)
-			p[i] = mmx_wide_neg(p[i]);
-	}
-	if (mmx_wide_sign(p[2]) <= 0)
-		return false;
-	u->v = mmx_wide_div_wide_floor(p[0], p[2], MMX_FIXP_SHIFT);
-	v->v = mmx_wide_div_wide_floor(p[1], p[2], MMX_FIXP_SHIFT);
-	return u->v != S64_MIN && u->v != S64_MAX &&
-	       v->v != S64_MIN && v->v != S64_MAX;
-}
-
-/* Composition */
 
 static void mmx_fill_black(u32 *dst, u32 n)
 {
@@ -791,6 +398,41 @@ static void mmx_scale_nearest(const struct mmx_simd_ops *ops,
 	}
 }
 
+/*
+ * The columns of a scale outside [@lo, @hi), whose samples reach past the
+ * screen's edge: black for NEAREST, edge samples for BILINEAR.
+ */
+static void mmx_scale_edges(const struct mmx_transform *t, bool bilinear,
+			    const struct mmx_src *s, s64 x, s64 y,
+			    struct mmx_frame *out, u32 row_begin, u32 row_end,
+			    s64 lo, s64 hi)
+{
+	s64 dx = t->dxu, dy = t->dyv, yv = y + (s64)row_begin * dy;
+	u32 v, k;
+
+	for (v = row_begin; v < row_end; v++, yv += dy) {
+		u32 *dst = out->pixels + (size_t)v * out->stride;
+		s64 xk = x;
+
+		if (!bilinear) {
+			mmx_fill_black(dst, (u32)lo);
+			mmx_fill_black(dst + hi, t->out_w - (u32)hi);
+			continue;
+		}
+		for (k = 0; k < t->out_w; k++, xk += dx) {
+			if (k == (u32)lo && lo < hi) {
+				k = (u32)hi;
+				xk = x + hi * dx;
+				if (k >= t->out_w)
+					break;
+			}
+			dst[k] = mmx_bilinear_edge(s, xk >> 32, yv >> 32,
+						   (u32)xk >> 25,
+						   (u32)yv >> 25);
+		}
+	}
+}
+
 static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			      const struct mmx_transform *t,
 			      enum mmx_filter filter, const struct mmx_src *s,
@@ -798,10 +440,9 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			      u32 row_begin, u32 row_end)
 {
 	bool bilinear = filter == MMX_FILTER_BILINEAR;
-	s64 dx = t->dxu, dy = t->dyv, lo = 0, hi = t->out_w;
+	s64 dx = t->dxu, lo = 0, hi = t->out_w;
 	u64 lim_w = bilinear ? s->w - 1 : s->w;
-	u32 g0, g1, v, k;
-	s64 yv;
+	u32 g0, g1;
 
 	if (!bilinear)
 		mmx_span(x, dx, (s64)s->w << 32, &lo, &hi);
@@ -829,29 +470,7 @@ static void mmx_compose_scale(const struct mmx_simd_ops *ops,
 			       (u32)hi);
 	}
 edges:
-	/* columns with edge samples (or none) */
-	yv = y + (s64)row_begin * dy;
-	for (v = row_begin; v < row_end; v++, yv += dy) {
-		u32 *dst = out->pixels + (size_t)v * out->stride;
-		s64 xk = x;
-
-		if (!bilinear) {
-			mmx_fill_black(dst, (u32)lo);
-			mmx_fill_black(dst + hi, t->out_w - (u32)hi);
-			continue;
-		}
-		for (k = 0; k < t->out_w; k++, xk += dx) {
-			if (k == (u32)lo && lo < hi) {
-				k = (u32)hi;
-				xk = x + hi * dx;
-				if (k >= t->out_w)
-					break;
-			}
-			dst[k] = mmx_bilinear_edge(s, xk >> 32, yv >> 32,
-						   (u32)xk >> 25,
-						   (u32)yv >> 25);
-		}
-	}
+	mmx_scale_edges(t, bilinear, s, x, y, out, row_begin, row_end, lo, hi);
 }
 
 static void mmx_compose_affine(const struct mmx_simd_ops *ops,
@@ -1027,27 +646,17 @@ static void mmx_proj_start(struct mmx_proj *p, s64 nx, s64 dnx, s64 ny,
 		 (tx < 0 ? -tx : tx) : (txl < 0 ? -txl : txl);
 	s64 qy = (ty < 0 ? -ty : ty) > (tyl < 0 ? -tyl : tyl) ?
 		 (ty < 0 ? -ty : ty) : (tyl < 0 ? -tyl : tyl);
-	int ly;
-
-	p->nx = nx;
-	p->ny = ny;
-	p->d = d;
-	p->dnx = dnx;
-	p->dny = dny;
-	p->dd = dd;
-	p->u = 0;
-	p->left = 0;
-	p->n = n;
 	/* q is monotonic along the row (q' has the sign of dn d0 - n0 dd) */
-	p->lh = mmx_span_log(dnx, dd, dmin, qx + 1);
-	ly = mmx_span_log(dny, dd, dmin, qy + 1);
-	p->lh = p->lh < ly ? p->lh : ly;
-	p->fx = mmx_floor16(nx, d, tx);
-	p->fy = mmx_floor16(ny, d, ty);
-	memset(&p->qx, 0, sizeof(p->qx));
-	memset(&p->qy, 0, sizeof(p->qy));
-	p->qx.e = p->fx * ((s64)1 << 22);
-	p->qy.e = p->fy * ((s64)1 << 22);
+	int lx = mmx_span_log(dnx, dd, dmin, qx + 1);
+	int ly = mmx_span_log(dny, dd, dmin, qy + 1);
+	s64 fx = mmx_floor16(nx, d, tx), fy = mmx_floor16(ny, d, ty);
+
+	*p = (struct mmx_proj) {
+		.nx = nx, .ny = ny, .d = d, .dnx = dnx, .dny = dny, .dd = dd,
+		.fx = fx, .fy = fy, .n = n, .lh = lx < ly ? lx : ly,
+		.qx = { .e = fx * ((s64)1 << 22) },
+		.qy = { .e = fy * ((s64)1 << 22) },
+	};
 }
 
 /* Fit the span starting at pixel p->u; its length, 0 if none fits. */
@@ -1142,6 +751,38 @@ static void mmx_proj_next(const struct mmx_simd_ops *ops, struct mmx_proj *p,
 	p->qy = qy;
 }
 
+/* NEAREST samples at the pixel indices @cx, @cy. */
+static void mmx_proj_nearest(const struct mmx_src *s, u32 *dst,
+			     const s32 *cx, const s32 *cy, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++) {
+		u64 xi = (u64)(s64)cx[k], yi = (u64)(s64)cy[k];
+
+		dst[k] = (xi < s->w && yi < s->h) ?
+			 s->px[yi * s->stride + xi] : MMX_BLACK;
+	}
+}
+
+/* BILINEAR samples at @cx, @cy (pixel index times 128 plus weight). */
+static void mmx_proj_bilinear(const struct mmx_src *s, u32 *dst,
+			      const s32 *cx, const s32 *cy, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++) {
+		s64 xi = cx[k] >> 7, yi = cy[k] >> 7;
+		u32 wx = (u32)cx[k] & 127, wy = (u32)cy[k] & 127;
+
+		if (likely((u64)xi < s->w - 1 && (u64)yi < s->h - 1))
+			dst[k] = mmx_bilinear_in(s->px, s->stride, xi, yi, wx,
+						 wy);
+		else
+			dst[k] = mmx_bilinear_edge(s, xi, yi, wx, wy);
+	}
+}
+
 static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 				   const struct mmx_transform *t,
 				   enum mmx_filter filter,
@@ -1152,15 +793,13 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 	bool bilinear = filter == MMX_FILTER_BILINEAR;
 	s64 scale = bilinear ? (s64)1 << 9 : (s64)1 << 16;
 	s64 bias = bilinear ? (s64)1 << 15 : 1;
-	const u32 *px = s->px;
-	size_t stride = s->stride;
-	u64 w = s->w, h = s->h;
 	s32 cx[MMX_CHUNK], cy[MMX_CHUNK];
 	struct mmx_proj p;
 	s64 x, y, z, hx, hy;
-	u32 v, u, k, n;
+	u32 v, u, n;
 	/* whole chunks inside the screen, with 32-bit pixel offsets */
-	bool points = w > 1 && h > 1 && h * stride + w < ((u64)1 << 31);
+	bool points = s->w > 1 && s->h > 1 &&
+		      s->h * s->stride + s->w < ((u64)1 << 31);
 
 	/* Screen offset: x - sx = (X - sx W) / W. */
 	hx = t->hu[0] - (s64)sx * t->hu[2];
@@ -1179,32 +818,14 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
 		for (u = 0; u < t->out_w; u += n) {
 			n = t->out_w - u < MMX_CHUNK ? t->out_w - u : MMX_CHUNK;
 			mmx_proj_next(ops, &p, cx, cy, n);
-			if (bilinear) {
-				if (points &&
-				    ops->bilinear_points(dst + u, n, cx, cy, px,
-							 stride, (u32)w - 1,
-							 (u32)h - 1))
-					continue;
-				for (k = 0; k < n; k++) {
-					s64 xi = cx[k] >> 7, yi = cy[k] >> 7;
-					u32 wx = (u32)cx[k] & 127;
-					u32 wy = (u32)cy[k] & 127;
-
-					if (likely((u64)xi < w - 1 && (u64)yi < h - 1))
-						dst[u + k] = mmx_bilinear_in(px, stride, xi,
-									     yi, wx, wy);
-					else
-						dst[u + k] = mmx_bilinear_edge(s, xi, yi,
-									       wx, wy);
-				}
-			} else {
-				for (k = 0; k < n; k++) {
-					u64 xi = (u64)(s64)cx[k], yi = (u64)(s64)cy[k];
-
-					dst[u + k] = (xi < w && yi < h) ?
-						     px[yi * stride + xi] : MMX_BLACK;
-				}
-			}
+			if (!bilinear)
+				mmx_proj_nearest(s, dst + u, cx, cy, n);
+			else if (!points ||
+				 !ops->bilinear_points(dst + u, n, cx, cy,
+						       s->px, s->stride,
+						       (u32)s->w - 1,
+						       (u32)s->h - 1))
+				mmx_proj_bilinear(s, dst + u, cx, cy, n);
 		}
 	}
 }
@@ -1213,21 +834,6 @@ static void mmx_compose_projective(const struct mmx_simd_ops *ops,
  * Rotations by multiples of 90 degrees and reflections: output pixel (u, v)
  * shows screen pixel (x0 + xu u + xv v, y0 + yu u + yv v).
  */
-
-/* Reversed copy: dst[i] = src[-i], two pixels per 64-bit access. */
-static void mmx_scalar_copy_reversed(u32 *dst, const u32 *src, u32 n)
-{
-	u32 i = 0;
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (; i + 1 < n; i += 2) {
-		u64 v = mmx_ld64(src - (ptrdiff_t)i - 1);
-
-		mmx_st64(dst + i, v << 32 | v >> 32);
-	}
-#endif
-	mmx_copy_reversed_ref(dst, src, i, n);
-}
 
 /* Output range [lo, hi) of k in [0, n) with 0 <= a + b k < lim (b = +-1). */
 static void mmx_axis_range(s64 a, s32 b, u64 lim, u32 n, u32 *lo, u32 *hi)
@@ -1254,51 +860,13 @@ static void mmx_axis_range(s64 a, s32 b, u64 lim, u32 n, u32 *lo, u32 *hi)
 
 /*
  * Transposing copy of the output rectangle [u0, u1) x [v0, v1):
- * dst(u, v) = src(x0 + xv v, y0 + yu u). Output rows are taken eight at a
- * time: for each pair of output columns, two source rows give eight pixel
- * pairs (64-bit loads), which become two 64-bit stores in each of the eight
- * output rows. The source is walked down a column of 32-byte pieces, one
- * row apart, so the walk prefetches a few rows ahead; the eight output rows
- * are written sequentially.
+ * dst(u, v) = src(x0 + xv v, y0 + yu u). Output rows are taken a band at a
+ * time (mmx_simd_ops.transpose_band): the source is walked down a column of
+ * pieces, one row apart, so the walk prefetches a few rows ahead; the
+ * band's output rows are written sequentially.
  */
 #define MMX_BAND		MMX_SIMD_TBAND
 #define MMX_TBLOCK		256
-#define MMX_PREFETCH_ROWS	12
-
-static void mmx_scalar_transpose_band(const u32 *p, s32 xv, ptrdiff_t ustep,
-				      u32 *d, size_t dstride, u32 u0, u32 u1)
-{
-	const u64 lo = 0xffffffffull, hi = ~lo;
-	u32 u;
-	int k;
-
-	for (u = u0; u + 1 < u1; u += 2, p += 2 * ustep) {
-		__builtin_prefetch(p + MMX_PREFETCH_ROWS * ustep);
-		__builtin_prefetch(p + (MMX_PREFETCH_ROWS + 1) * ustep);
-		for (k = 0; k < MMX_BAND / 2; k++) {
-			/*
-			 * a: two adjacent source pixels of output column u, in
-			 * memory order; b: the same of column u + 1
-			 */
-			u64 a = mmx_ld64(p + 2 * k), b = mmx_ld64(p + ustep + 2 * k);
-			u32 *d0, *d1;
-
-			if (xv > 0) {
-				d0 = d + (size_t)(2 * k) * dstride + u;
-				d1 = d0 + dstride;
-			} else {
-				d1 = d + (size_t)(MMX_BAND - 2 - 2 * k) * dstride + u;
-				d0 = d1 + dstride;
-			}
-			mmx_st64(d0, (a & lo) | b << 32);
-			mmx_st64(d1, a >> 32 | (b & hi));
-		}
-	}
-	if (u < u1) {
-		for (k = 0; k < MMX_BAND; k++)
-			d[(size_t)k * dstride + u] = p[xv > 0 ? k : MMX_BAND - 1 - k];
-	}
-}
 
 static void mmx_axis_transpose(const struct mmx_simd_ops *ops,
 			       const struct mmx_src *s, s64 x0, s32 xv,
@@ -1340,6 +908,39 @@ static void mmx_axis_transpose(const struct mmx_simd_ops *ops,
 	}
 }
 
+/*
+ * Output rows that are screen rows, possibly reversed: output pixel (u, v)
+ * shows screen pixel (x0 + xu u, y0 + yv v).
+ */
+static void mmx_axis_rows(const struct mmx_simd_ops *ops,
+			  const struct mmx_transform *t,
+			  const struct mmx_src *s, s64 x0, s32 xu, s64 y0,
+			  s32 yv, struct mmx_frame *out, u32 row_begin,
+			  u32 row_end)
+{
+	u32 v, lo, hi;
+
+	mmx_axis_range(x0, xu, s->w, t->out_w, &lo, &hi);
+	for (v = row_begin; v < row_end; v++) {
+		u32 *dst = out->pixels + (size_t)v * out->stride;
+		s64 ys = y0 + (s64)yv * v;
+		const u32 *src;
+
+		if ((u64)ys >= s->h || lo == hi) {
+			mmx_fill_black(dst, t->out_w);
+			continue;
+		}
+		src = s->px + (size_t)ys * s->stride;
+		mmx_fill_black(dst, lo);
+		if (xu > 0)
+			memcpy(dst + lo, src + x0 + lo,
+			       (size_t)(hi - lo) * sizeof(u32));
+		else
+			ops->copy_reversed(dst + lo, src + x0 - lo, hi - lo);
+		mmx_fill_black(dst + hi, t->out_w - hi);
+	}
+}
+
 static void mmx_compose_axis(const struct mmx_simd_ops *ops,
 			     const struct mmx_transform *t,
 			     const struct mmx_src *s, s32 sx, s32 sy,
@@ -1350,27 +951,8 @@ static void mmx_compose_axis(const struct mmx_simd_ops *ops,
 	u32 v, lo, hi, vlo, vhi;
 
 	if (!xv) {
-		/* Output rows are screen rows, possibly reversed. */
-		mmx_axis_range(x0, xu, s->w, t->out_w, &lo, &hi);
-		for (v = row_begin; v < row_end; v++) {
-			u32 *dst = out->pixels + (size_t)v * out->stride;
-			s64 ys = y0 + (s64)yv * v;
-			const u32 *src;
-
-			if ((u64)ys >= s->h || lo == hi) {
-				mmx_fill_black(dst, t->out_w);
-				continue;
-			}
-			src = s->px + (size_t)ys * s->stride;
-			mmx_fill_black(dst, lo);
-			if (xu > 0)
-				memcpy(dst + lo, src + x0 + lo,
-				       (size_t)(hi - lo) * sizeof(u32));
-			else
-				ops->copy_reversed(dst + lo, src + x0 - lo,
-						  hi - lo);
-			mmx_fill_black(dst + hi, t->out_w - hi);
-		}
+		mmx_axis_rows(ops, t, s, x0, xu, y0, yv, out, row_begin,
+			      row_end);
 		return;
 	}
 
@@ -1398,115 +980,31 @@ static void mmx_compose_axis(const struct mmx_simd_ops *ops,
 				   vhi);
 }
 
+/* Rows [@row_begin, @row_end) with @ops' inner loops. */
 static void mmx_compose_rows(const struct mmx_simd_ops *ops,
 			     const struct mmx_transform *t,
 			     enum mmx_filter filter, const struct mmx_src *s,
 			     s32 screen_x, s32 screen_y, struct mmx_frame *out,
-			     u32 row_begin, u32 row_end);
-
-/*
- * Scalar inner loops: the reference the SIMD ones (mmx_simd_impl.h) are
- * tested against.
- */
-static void mmx_scalar_bilinear_gather(u32 *dst, u32 n, const u32 *px,
-				       size_t stride, const size_t *off,
-				       const u64 *wx, const u64 *wy)
+			     u32 row_begin, u32 row_end)
 {
-	mmx_bilinear_gather_ref(dst, 0, n, px, stride, off, wx, wy);
-}
-
-static bool mmx_scalar_bilinear_points(u32 *dst, u32 n, const s32 *cx,
-				       const s32 *cy, const u32 *px,
-				       size_t stride, u32 wlim, u32 hlim)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if ((u32)(cx[i] >> 7) >= wlim || (u32)(cy[i] >> 7) >= hlim)
-			return false;
-	for (i = 0; i < n; i++) {
-		const u32 *p = px + (size_t)(cy[i] >> 7) * stride +
-			       (size_t)(cx[i] >> 7);
-
-		dst[i] = mmx_bilerp(p[0], p[1], p[stride], p[stride + 1],
-				    cx[i] & 127, cy[i] & 127);
-	}
-	return true;
-}
-
-static void mmx_scalar_hplan(struct mmx_simd_hplan *p, u32 n, s64 x, s64 dx,
-			     u32 w)
-{
-	(void)w;
-	mmx_hplan_plain(p, n, x, dx);
-}
-
-static void mmx_scalar_hlerp_plan(u32 *dst, const struct mmx_simd_hplan *p,
-				  const u32 *row)
-{
-	u32 i;
-
-	for (i = 0; i < p->n; i++) {
-		const u32 *q = row + p->base[i / 8] + p->idx[i];
-
-		dst[i] = mmx_lerp_px(q[0], q[1], (u32)(p->wx[i] & 127));
+	switch (t->kind) {
+	case MMX_TRANSFORM_IDENTITY:
+	case MMX_TRANSFORM_TRANSLATE:
+	case MMX_TRANSFORM_AXIS:
+		mmx_compose_axis(ops, t, s, screen_x, screen_y, out, row_begin,
+				 row_end);
+		break;
+	case MMX_TRANSFORM_AFFINE:
+		mmx_compose_affine(ops, t, filter, s, screen_x, screen_y, out,
+				   row_begin, row_end);
+		break;
+	case MMX_TRANSFORM_PROJECTIVE:
+	default:
+		mmx_compose_projective(ops, t, filter, s, screen_x, screen_y,
+				       out, row_begin, row_end);
+		break;
 	}
 }
-
-static void mmx_scalar_vlerp_row(u32 *dst, u32 n, const u32 *a,
-				 const u32 *b, u32 w)
-{
-	mmx_vlerp_row_ref(dst, 0, n, a, b, w);
-}
-
-static void mmx_scalar_box2_row(u32 *dst, u32 n, const u32 *src,
-				size_t stride)
-{
-	mmx_box2_row_ref(dst, 0, n, src, stride);
-}
-
-static void mmx_scalar_opaque_row(u32 *dst, u32 n, const u8 *src)
-{
-	mmx_opaque_row_ref(dst, 0, n, src);
-}
-
-static void mmx_scalar_pick_plan(u32 *dst, const struct mmx_simd_hplan *p,
-				 const u32 *row)
-{
-	u32 i;
-
-	for (i = 0; i < p->n; i++)
-		dst[i] = row[p->base[i / 8] + p->idx[i]];
-}
-
-static void mmx_scalar_pick2_row(u32 *dst, u32 n, const u32 *src)
-{
-	mmx_pick2_row_ref(dst, 0, n, src);
-}
-
-static u64 mmx_scalar_quad_steps(s32 *ox, s32 *oy, u32 n,
-				 struct mmx_simd_quad *qx,
-				 struct mmx_simd_quad *qy)
-{
-	return mmx_quad_steps_ref(ox, oy, 0, n, qx, qy);
-}
-
-const struct mmx_simd_ops mmx_simd_scalar = {
-	.name = "scalar",
-	.fpu = false,
-	.bilinear_gather = mmx_scalar_bilinear_gather,
-	.bilinear_points = mmx_scalar_bilinear_points,
-	.hplan = mmx_scalar_hplan,
-	.hlerp_plan = mmx_scalar_hlerp_plan,
-	.vlerp_row = mmx_scalar_vlerp_row,
-	.box2_row = mmx_scalar_box2_row,
-	.pick_plan = mmx_scalar_pick_plan,
-	.pick2_row = mmx_scalar_pick2_row,
-	.opaque_row = mmx_scalar_opaque_row,
-	.copy_reversed = mmx_scalar_copy_reversed,
-	.quad_steps = mmx_scalar_quad_steps,
-	.transpose_band = mmx_scalar_transpose_band,
-};
 
 /**
  * mmx_transform_compose - fill output rows with the transformed screen
@@ -1576,31 +1074,5 @@ void mmx_transform_compose(const struct mmx_transform *t,
 		mmx_compose_rows(ops, t, filter, &s, screen_x, screen_y, out, v,
 				 v + n);
 		mmx_simd_end(ops);
-	}
-}
-
-/* Rows [@row_begin, @row_end) with @ops' inner loops. */
-static void mmx_compose_rows(const struct mmx_simd_ops *ops,
-			     const struct mmx_transform *t,
-			     enum mmx_filter filter, const struct mmx_src *s,
-			     s32 screen_x, s32 screen_y, struct mmx_frame *out,
-			     u32 row_begin, u32 row_end)
-{
-	switch (t->kind) {
-	case MMX_TRANSFORM_IDENTITY:
-	case MMX_TRANSFORM_TRANSLATE:
-	case MMX_TRANSFORM_AXIS:
-		mmx_compose_axis(ops, t, s, screen_x, screen_y, out, row_begin,
-				 row_end);
-		break;
-	case MMX_TRANSFORM_AFFINE:
-		mmx_compose_affine(ops, t, filter, s, screen_x, screen_y, out,
-				   row_begin, row_end);
-		break;
-	case MMX_TRANSFORM_PROJECTIVE:
-	default:
-		mmx_compose_projective(ops, t, filter, s, screen_x, screen_y,
-				       out, row_begin, row_end);
-		break;
 	}
 }

@@ -9,10 +9,10 @@
  * the module and into the host unit tests.
  */
 
-#ifndef _MMX_SIGNAL_H_
-#define _MMX_SIGNAL_H_
+#ifndef _MMX_RANDR_PROPS_H_
+#define _MMX_RANDR_PROPS_H_
 
-#include "mmx_pure.h"
+#include "pixel_geometry/mmx_pure.h"
 
 /**
  * enum mmx_output_kind - what kind of physical output a connector simulates
@@ -312,4 +312,4 @@ int mmx_signal_pick(enum mmx_output_kind kind, enum mmx_signal_format cur,
 		    u32 sink_formats, enum mmx_signal_format preferred,
 		    enum mmx_signal_format *format);
 
-#endif /* _MMX_SIGNAL_H_ */
+#endif /* _MMX_RANDR_PROPS_H_ */

@@ -20,6 +20,9 @@
  * division everywhere (towards minus infinity, never C's truncation),
  * "round" means round half up (towards plus infinity) as pixman does, and
  * results that do not fit saturate to the type's range.
+ *
+ * Not drm_fixed.h: 6.1's lacks saturation, 128-bit products and floor
+ * division (and host builds have no DRM headers).
  */
 
 #ifndef _MMX_FIXED_H_
@@ -177,11 +180,11 @@ static inline struct mmx_fixp mmx_fixp_add_sat(struct mmx_fixp a,
 static inline struct mmx_fixp mmx_fixp_sub_sat(struct mmx_fixp a,
 					       struct mmx_fixp b)
 {
-	s64 r;
-
-	if (__builtin_sub_overflow(a.v, b.v, &r))
-		r = b.v < 0 ? S64_MAX : S64_MIN;
-	return mmx_fixp_from_raw(r);
+	/* -b overflows: a - b = a + 2^63, which fits when a < 0 */
+	if (b.v == S64_MIN)
+		return mmx_fixp_from_raw(a.v < 0 ? (s64)((u64)a.v - (u64)b.v) :
+					 S64_MAX);
+	return mmx_fixp_add_sat(a, mmx_fixp_from_raw(-b.v));
 }
 
 /* Wide integers */

@@ -10,7 +10,7 @@
 #ifndef _MMX_RESAMPLE_H_
 #define _MMX_RESAMPLE_H_
 
-#include "mmx_transform.h"
+#include "mmx_raster.h"
 
 /*
  * Plane rotation bits: the values of DRM_MODE_ROTATE_0/90/180/270 and

@@ -63,6 +63,49 @@ static s64 mmx_resample_ratio(u32 n, u32 d)
 	return (s64)div64_u64(((u64)n << 16) + d / 2, d);
 }
 
+/*
+ * The signed permutation @p and origin @o (in the source, 16.16) that
+ * undo @rotation: the rotation first, then the reflections (applied
+ * before it). -EINVAL unless exactly one rotation bit is set.
+ */
+static int mmx_resample_axes(unsigned int rotation, s64 w, s64 h, int p[4],
+			     s64 o[2])
+{
+	const struct mmx_rotation *rot;
+
+	switch (rotation & (MMX_ROTATE_0 | MMX_ROTATE_90 | MMX_ROTATE_180 |
+			    MMX_ROTATE_270)) {
+	case MMX_ROTATE_0:
+		rot = &mmx_rotations[0];
+		break;
+	case MMX_ROTATE_90:
+		rot = &mmx_rotations[1];
+		break;
+	case MMX_ROTATE_180:
+		rot = &mmx_rotations[2];
+		break;
+	case MMX_ROTATE_270:
+		rot = &mmx_rotations[3];
+		break;
+	default:
+		return -EINVAL;
+	}
+	memcpy(p, rot->p, sizeof(rot->p));
+	o[0] = rot->at_w ? w : 0;
+	o[1] = rot->at_h ? h : 0;
+	if (rotation & MMX_REFLECT_X) {
+		o[0] = w - o[0];
+		p[0] = -p[0];
+		p[1] = -p[1];
+	}
+	if (rotation & MMX_REFLECT_Y) {
+		o[1] = h - o[1];
+		p[2] = -p[2];
+		p[3] = -p[3];
+	}
+	return 0;
+}
+
 /**
  * mmx_resample_prepare - the transform of a resampled plane
  * @t: transform to fill
@@ -86,7 +129,6 @@ int mmx_resample_prepare(struct mmx_transform *t,
 {
 	bool swap = g->rotation & (MMX_ROTATE_90 | MMX_ROTATE_270);
 	s64 w = (s64)g->src_w << 16, h = (s64)g->src_h << 16;
-	const struct mmx_rotation *rot;
 	s64 kx, ky, o[2], m[9];
 	int p[4];
 
@@ -98,37 +140,8 @@ int mmx_resample_prepare(struct mmx_transform *t,
 	if (kx > MMX_RESAMPLE_K_MAX || ky > MMX_RESAMPLE_K_MAX)
 		return -EINVAL;
 
-	/* Rotation undone first, then the reflections (applied before it). */
-	switch (g->rotation & (MMX_ROTATE_0 | MMX_ROTATE_90 | MMX_ROTATE_180 |
-			       MMX_ROTATE_270)) {
-	case MMX_ROTATE_0:
-		rot = &mmx_rotations[0];
-		break;
-	case MMX_ROTATE_90:
-		rot = &mmx_rotations[1];
-		break;
-	case MMX_ROTATE_180:
-		rot = &mmx_rotations[2];
-		break;
-	case MMX_ROTATE_270:
-		rot = &mmx_rotations[3];
-		break;
-	default:
+	if (mmx_resample_axes(g->rotation, w, h, p, o))
 		return -EINVAL;
-	}
-	memcpy(p, rot->p, sizeof(p));
-	o[0] = rot->at_w ? w : 0;
-	o[1] = rot->at_h ? h : 0;
-	if (g->rotation & MMX_REFLECT_X) {
-		o[0] = w - o[0];
-		p[0] = -p[0];
-		p[1] = -p[1];
-	}
-	if (g->rotation & MMX_REFLECT_Y) {
-		o[1] = h - o[1];
-		p[2] = -p[2];
-		p[3] = -p[3];
-	}
 
 	/* r = (kx d.x, ky d.y) for a destination point d = clip + (u, v). */
 	m[0] = p[0] * kx;
