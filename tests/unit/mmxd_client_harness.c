@@ -180,8 +180,6 @@ void hello_init(struct mmx_proto_hello *h)
 	memset(h, 0, sizeof(*h));
 	h->major = MMX_PROTO_MAJOR;
 	h->minor = MMX_PROTO_MINOR;
-	h->state_size = sizeof(struct mmx_state);
-	h->config_size = sizeof(struct mmx_config);
 	strcpy(h->client, "test");
 }
 

@@ -228,24 +228,26 @@ static int hello(int fd)
 /* GET_STATE: 0 when the answer is the fake display's state. */
 static int get_state_ok(int fd, uint32_t seq)
 {
+	static struct mmx_state st, want;
 	struct mmx_proto_get_state gs = { .probe = 0 };
-	struct mmx_state *st = NULL, want;
+	uint8_t *rec = NULL;
 	size_t len = 0;
 	int ret;
 
-	ret = request(fd, MMX_MSG_GET_STATE, seq, &gs, sizeof(gs), (void **)&st,
+	ret = request(fd, MMX_MSG_GET_STATE, seq, &gs, sizeof(gs), (void **)&rec,
 		      &len);
 	if (ret) {
-		free(st);
+		free(rec);
 		return ret;
 	}
 	fake_fill(&want);
-	if (len != sizeof(*st) || strcmp(st->driver, want.driver) ||
-	    st->screen_width != want.screen_width ||
-	    st->screen_height != want.screen_height || st->ncrtc != 1 ||
-	    st->crtcs[0].id != 40 || strcmp(st->outputs[0].name, "VGA-1"))
+	if (mmx_wire_decode_state(rec, len, &st) ||
+	    strcmp(st.driver, want.driver) ||
+	    st.screen_width != want.screen_width ||
+	    st.screen_height != want.screen_height || st.ncrtc != 1 ||
+	    st.crtcs[0].id != 40 || strcmp(st.outputs[0].name, "VGA-1"))
 		ret = -10000 - EPROTO;
-	free(st);
+	free(rec);
 	return ret;
 }
 

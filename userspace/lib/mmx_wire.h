@@ -63,15 +63,9 @@ int mmx_wire_recv(int fd, size_t max, struct mmx_proto_header *h,
 
 /* NUL-terminate a received fixed-size string field. */
 void mmx_wire_terminate(char *s, size_t size);
-/*
- * Make a received struct safe to use: every count within its array
- * (-EINVAL otherwise) and every string NUL-terminated.
- */
-int mmx_wire_check_state(struct mmx_state *s);
-int mmx_wire_check_config(struct mmx_config *cfg);
 
 /*
- * The records encoding of a state (GET_STATE_RECORDS' reply data,
+ * The records encoding of a state (GET_STATE's reply data,
  * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
  * -E2BIG when a count is above its array, -ERANGE when a matrix entry is
  * not finite or outside S31.32's +-32768, -ENOMEM.
@@ -88,7 +82,7 @@ int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
 int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s);
 
 /*
- * The records encoding of a config (APPLY_RECORDS' payload, 1.4,
+ * The records encoding of a config (APPLY's payload,
  * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
  * Only the used changes and properties; the transform's entries as the
  * bit patterns of their doubles. -E2BIG when a count is above its array,

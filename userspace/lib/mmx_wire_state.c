@@ -2,12 +2,12 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * The records encoding of struct mmx_state (GET_STATE_RECORDS, protocol
- * 1.3): a screen record with counts, then only the used CRTCs, outputs,
+ * The records encoding of struct mmx_state (GET_STATE's reply, the only
+ * way a state travels): a screen record with counts, then only the used CRTCs, outputs,
  * modes and properties, every field an explicit little-endian integer,
  * strings as a length byte and their bytes, matrices S31.32. The layout is
  * in Documentation/mmxd-protocol.rst ("The state records"). Also that of
- * struct mmx_config (APPLY_RECORDS, 1.4; "The config records"), whose
+ * struct mmx_config (APPLY's payload; "The config records"), whose
  * transform matrices travel as the bits of their doubles.
  */
 
@@ -596,7 +596,7 @@ int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s)
 	return decode_end(&r, s, sizeof(*s));
 }
 
-/* ---- the config records (APPLY_RECORDS, 1.4) ----------------------------- */
+/* ---- the config records (APPLY) ------------------------------------------ */
 
 /* struct mmx_output_change parts: what follows the change's fixed fields */
 #define CPART_MODE		(1u << 0)	/* the mode record */
