@@ -410,9 +410,7 @@ static int cmd_midreq(void)
 		return 1;
 	}
 	/* an APPLY that would turn every output off, cut short */
-	cfg->nchange = 1;
-	cfg->changes[0].output = 0xffff;
-	cfg->changes[0].flags = MMX_CHANGE_OFF;
+	mmx_config_output(cfg, 0xffff)->flags = MMX_CHANGE_OFF;
 	if (mmx_wire_encode_config(cfg, &rec, &len))
 		return 1;
 	buf = malloc(MMX_PROTO_HEADER_SIZE + len);
@@ -455,7 +453,7 @@ static int cmd_midreq(void)
 	conn_close(&other);
 	printf("midreq: %zu cut requests, 3 unread replies\n",
 	       sizeof(cuts) / sizeof(cuts[0]));
-	free(cfg);
+	mmx_config_free(cfg);
 	free(buf);
 	return failed;
 }
@@ -577,7 +575,7 @@ static int cmd_api(void)
 		fail("TEST_ONLY apply of the current configuration: %s",
 		     err.message);
 	/* an output that does not exist: an error with a message */
-	memset(&cfg, 0, sizeof(cfg));
+	mmx_config_clear(&cfg);
 	mmx_config_output(&cfg, 0xdead)->flags = MMX_CHANGE_OFF;
 	ret = mmx_apply(d, &cfg, &err);
 	printf("api: bad output: %d '%s'\n", ret, err.message);
@@ -618,6 +616,7 @@ static int cmd_api(void)
 	}
 	if ((mmx_state_flags(s) & MMX_STATE_WRITEBACK) && !n)
 		fail("no CRTC captured");
+	mmx_config_clear(&cfg);
 	mmx_state_free(s);
 	mmx_close(d);
 	return failed;

@@ -19,6 +19,7 @@
 #include "mmxd.h"
 #include "mmxd_client_harness.h"	/* fake_capture_fill() */
 #include "mmx_internal.h"
+#include "mmx_state_build.h"
 #include "mmx_wire.h"
 
 static char dir[64];
@@ -34,18 +35,18 @@ static int fake_state(void *ctx, int probe, struct mmx_state *s)
 {
 	(void)ctx;
 	(void)probe;
-	*s = fake_st;
-	return 0;
+	mmx_state_clear(s);
+	return mmx_state_copy(s, &fake_st);
 }
 
 static int fake_apply(void *ctx, const struct mmx_config *cfg,
 		      struct mmx_error *err)
 {
 	(void)ctx;
-	fake_last = *cfg;
+	config_keep(&fake_last, cfg);
 	if (cfg->flags & MMX_CONFIG_TEST_ONLY) {
 		snprintf(err->message, sizeof(err->message),
-			 "output %u: no such output", cfg->changes[0].output);
+			 "output %u: no such output", cfg->changes[0]->output);
 		return -ENOENT;
 	}
 	return 0;
@@ -94,14 +95,10 @@ static int daemon_start(struct daemon *dm)
 	struct mmxd_options o;
 	int fd;
 
-	memset(&fake_st, 0, sizeof(fake_st));
-	fake_st.flags = MMX_STATE_MMX_DRIVER | MMX_STATE_WRITEBACK;
-	strcpy(fake_st.driver, "fake");
-	fake_st.ncrtc = 1;
-	fake_st.crtcs[0].id = 40;
-	fake_st.noutput = 1;
-	fake_st.outputs[0].id = 50;
-	strcpy(fake_st.outputs[0].name, "HDMI-1");
+	static const char *const names[] = { "HDMI-1" };
+
+	t_state_small(&fake_st, "fake", MMX_STATE_MMX_DRIVER |
+		      MMX_STATE_WRITEBACK, 1, 40, 1, 50, names);
 	mmxd_options_init(&o);
 	strcpy(o.driver, "fake");
 	o.state_flags = fake_st.flags;
@@ -166,10 +163,13 @@ static int send_reply(int fd, uint32_t seq, uint16_t req, int err,
 
 static void *evil_main(void *arg)
 {
+	static const char *const names[] = { "HDMI-1" };
 	struct evil_server *e = arg;
 	struct mmx_proto_hello_reply hr = {
 		.major = MMX_PROTO_MAJOR,
 		.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY,
+		.max_request = MMX_PROTO_MAX_REQUEST,
+		.max_reply = MMX_PROTO_MAX_REPLY,
 	};
 	struct mmx_proto_header h;
 	void *p;
@@ -211,9 +211,8 @@ static void *evil_main(void *arg)
 			free(st);
 			continue;
 		}
-		st->noutput = 1;
-		if (e->mode == EVIL_EVENTS)
-			strcpy(st->driver, "evented");
+		t_state_small(st, e->mode == EVIL_EVENTS ? "evented" : "",
+			      0, 0, 0, 1, 0, names);
 		if (mmx_wire_encode_state(st, &rec, &rec_len))
 			break;
 		switch (e->mode) {
@@ -222,7 +221,7 @@ static void *evil_main(void *arg)
 				   rec_len - 1);
 			break;
 		case EVIL_RECORDS_BIG:
-			rec[64] = MMX_MAX_OUTPUTS + 1;	/* noutput */
+			rec[64] = 17;	/* noutput */
 			send_reply(fd, h.sequence, h.type, 0, rec, rec_len);
 			break;
 		case EVIL_BAD_COUNTS:
@@ -253,7 +252,7 @@ static void *evil_main(void *arg)
 			break;
 		}
 		free(rec);
-		free(st);
+		mmx_state_free(st);
 	}
 out:
 	close(fd);
@@ -336,7 +335,7 @@ static int test_public_api(void)
 	UNIT_CHECK(sent - before < 256, "the config took %llu bytes",
 		   (unsigned long long)(sent - before));
 	UNIT_CHECK(fake_last.nchange == 1 &&
-		   fake_last.changes[0].flags == MMX_CHANGE_OFF,
+		   fake_last.changes[0]->flags == MMX_CHANGE_OFF,
 		   "config not passed");
 	mmx_config_set_flags(cfg, MMX_CONFIG_TEST_ONLY);
 	ret = mmx_apply(d, cfg, &err);

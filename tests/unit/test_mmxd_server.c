@@ -21,6 +21,7 @@
 #include "mmxd.h"
 #include "mmx_wire.h"
 #include "mmxd_client_harness.h"
+#include "mmx_state_build.h"
 #include "wire_fuzz.h"
 #include "wire_rx.h"
 
@@ -38,33 +39,30 @@ static struct fake fake;
 
 static void fake_reset(void)
 {
+	static const char *const names[] = { "eDP-1", "VGA-1" };
 	struct mmx_state *s = &fake.state;
 
+	mmx_state_clear(&fake.state);
+	mmx_config_clear(&fake.last);
 	memset(&fake, 0, sizeof(fake));
-	s->flags = MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
-		   MMX_STATE_WRITEBACK;
-	strcpy(s->driver, "fake");
+	t_state_small(s, "fake", MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
+		      MMX_STATE_WRITEBACK, 2, 40, 2, 50, names);
 	s->screen_width = 1024;
 	s->screen_height = 768;
-	s->ncrtc = 2;
-	s->noutput = 2;
-	s->crtcs[0].id = 40;
-	s->crtcs[1].id = 41;
-	s->outputs[0].id = 50;
-	strcpy(s->outputs[0].name, "eDP-1");
-	s->outputs[0].nmode = 1;
+	t_output_room(s, &s->outputs[0], 1, 0);
 	strcpy(s->outputs[0].modes[0].name, "1024x768");
-	s->outputs[1].id = 51;
-	strcpy(s->outputs[1].name, "VGA-1");
 }
 
 static int fake_state(void *ctx, int probe, struct mmx_state *s)
 {
+	int ret;
+
 	(void)ctx;
 	fake.nstate++;
-	*s = fake.state;
+	mmx_state_clear(s);
+	ret = mmx_state_copy(s, &fake.state);
 	s->pointer_x = probe;	/* lets a test see which flavour ran */
-	return 0;
+	return ret;
 }
 
 static int fake_apply(void *ctx, const struct mmx_config *cfg,
@@ -72,7 +70,7 @@ static int fake_apply(void *ctx, const struct mmx_config *cfg,
 {
 	(void)ctx;
 	fake.napply++;
-	fake.last = *cfg;
+	config_keep(&fake.last, cfg);
 	if (fake.apply_err) {
 		err->err = fake.apply_err;
 		snprintf(err->message, sizeof(err->message),
@@ -228,7 +226,9 @@ static int get_state_equals(int fd, uint32_t seq, uint32_t probe,
 	if (ret)
 		return ret;
 	back.pointer_x = want->pointer_x;
-	return memcmp(&back, want, sizeof(back)) ? 1003 : 0;
+	ret = t_state_same(&back, want) ? 1003 : 0;
+	mmx_state_clear(&back);
+	return ret;
 }
 
 static int hello(int fd)
@@ -314,14 +314,13 @@ static int test_apply_pointer_capture(void)
 	fd = client_new();
 	CHECK_ERR(hello(fd), 0);
 
-	cfg->nchange = 1;
-	cfg->changes[0].output = 51;
-	cfg->changes[0].flags = MMX_CHANGE_MODE;
-	strcpy(cfg->changes[0].mode.name, "640x480");
+	mmx_config_output(cfg, 51)->flags = MMX_CHANGE_MODE;
+	strcpy(mmx_config_output(cfg, 51)->mode.name, "640x480");
 	CHECK_ERR(apply(fd, 2, cfg, NULL), 0);
 	UNIT_CHECK(fake.napply == 1, "apply ran %u times", fake.napply);
-	UNIT_CHECK(fake.last.changes[0].output == 51 &&
-		   !strcmp(fake.last.changes[0].mode.name, "640x480"),
+	UNIT_CHECK(fake.last.nchange == 1 &&
+		   fake.last.changes[0]->output == 51 &&
+		   !strcmp(fake.last.changes[0]->mode.name, "640x480"),
 		   "config not passed");
 
 	fake.apply_err = -EINVAL;
@@ -354,7 +353,7 @@ static int test_apply_pointer_capture(void)
 	CHECK_ERR(ping(fd, 8), 0);
 	close(fd);
 	server_stop();
-	free(cfg);
+	mmx_config_free(cfg);
 	return 0;
 }
 
@@ -452,7 +451,7 @@ static int test_out_of_order(void)
 	CHECK_ERR(ping(fd, 6), 0);
 	close(fd);
 	server_stop();
-	free(cfg);
+	mmx_config_free(cfg);
 	return 0;
 }
 
@@ -513,7 +512,7 @@ static int test_bad_requests(void)
 	CHECK_ERR(request(fd, MMX_MSG_GET_STATE, 22, &gs, sizeof(gs), NULL), 0);
 	close(fd);
 	server_stop();
-	free(cfg);
+	mmx_config_free(cfg);
 	return 0;
 }
 
@@ -624,13 +623,12 @@ static int test_apply_records(void)
 	cfg->screen_height = 768;
 	cfg->pan_mode = MMX_PAN_JOINT;
 	c = mmx_config_output(cfg, 51);
-	c->flags = MMX_CHANGE_TRANSFORM | MMX_CHANGE_PROPS;
+	c->flags = MMX_CHANGE_TRANSFORM;
 	mmx_matrix_identity(c->transform.matrix);
 	c->transform.matrix[0] = 1.0 / 3;	/* off the S31.32 grid */
-	strcpy(c->transform.filter, "bilinear");
-	c->nprop = 1;
-	strcpy(c->props[0].name, "Broadcast RGB");
-	strcpy(c->props[0].value, "Full");
+	c->transform.filter = "bilinear";
+	UNIT_CHECK(!mmx_config_output_set_prop(cfg, 51, "Broadcast RGB",
+					       "Full"), "set");
 	mmx_config_output(cfg, 52)->flags = MMX_CHANGE_OFF;
 	UNIT_CHECK(!mmx_wire_encode_config(cfg, &rec, &len), "encode");
 	printf("APPLY payload, 2 changes: %zu bytes\n", len);
@@ -639,7 +637,7 @@ static int test_apply_records(void)
 	fd = client_new();
 	CHECK_ERR(hello(fd), 0);
 	CHECK_ERR(request(fd, MMX_MSG_APPLY, 2, rec, len, NULL), 0);
-	ok = fake.napply == 1 && !memcmp(&fake.last, cfg, sizeof(*cfg));
+	ok = fake.napply == 1 && config_same(&fake.last, cfg);
 	UNIT_CHECK(ok, "the records reached the backend as another config");
 	fake.apply_err = -EINVAL;
 	CHECK_ERR(request(fd, MMX_MSG_APPLY, 3, rec, len, &m),
@@ -660,17 +658,17 @@ static int test_apply_records(void)
 		  -EBADMSG);
 	CHECK_ERR(request(fd, MMX_MSG_APPLY, 6, bad, 0, NULL),
 		  -EBADMSG);
-	/* 17 changes */
-	bad[20] = MMX_MAX_OUTPUTS + 1;
+	/* more changes than bytes follow */
+	bad[22] = 1;
 	CHECK_ERR(request(fd, MMX_MSG_APPLY, 7, bad, len, NULL),
-		  -E2BIG);
+		  -EBADMSG);
 	UNIT_CHECK(fake.napply == 2, "apply ran %u times", fake.napply);
 	CHECK_ERR(ping(fd, 8), 0);
 	close(fd);
 	server_stop();
 	free(bad);
 	free(rec);
-	free(cfg);
+	mmx_config_free(cfg);
 	return 0;
 }
 
@@ -770,7 +768,7 @@ static int test_disconnect_mid_request(void)
 	close(fd);
 	close(other);
 	server_stop();
-	free(cfg);
+	mmx_config_free(cfg);
 	free(buf);
 	return 0;
 }

@@ -31,21 +31,17 @@
 #include "mmxd.h"
 #include "mmx_wire.h"
 #include "mmxd_client_harness.h"
+#include "mmx_state_build.h"
 
 /* ---- the fake display --------------------------------------------------- */
 
 static void fake_fill(struct mmx_state *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->flags = MMX_STATE_MMX_DRIVER;
-	strcpy(s->driver, "fake");
+	static const char *const names[] = { "VGA-1" };
+
+	t_state_small(s, "fake", MMX_STATE_MMX_DRIVER, 1, 40, 1, 50, names);
 	s->screen_width = 1280;
 	s->screen_height = 800;
-	s->ncrtc = 1;
-	s->crtcs[0].id = 40;
-	s->noutput = 1;
-	s->outputs[0].id = 50;
-	strcpy(s->outputs[0].name, "VGA-1");
 }
 
 /* What the display shows: fake_fill()'s state. */
@@ -245,7 +241,8 @@ static int get_state_ok(int fd, uint32_t seq)
 	    strcmp(st.driver, want.driver) ||
 	    st.screen_width != want.screen_width ||
 	    st.screen_height != want.screen_height || st.ncrtc != 1 ||
-	    st.crtcs[0].id != 40 || strcmp(st.outputs[0].name, "VGA-1"))
+	    st.crtcs[0].id != 40 || st.noutput != 1 ||
+	    strcmp(st.outputs[0].name, "VGA-1"))
 		ret = -10000 - EPROTO;
 	free(rec);
 	return ret;

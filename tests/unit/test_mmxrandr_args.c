@@ -357,7 +357,7 @@ static int test_bad_stops(void)
 		   "request holds a change after a failed parse");
 	/* too many --set for one output */
 	snprintf(line, sizeof(line), "--output eDP-1");
-	for (k = 0; k <= MMX_MAX_SET_PROPS; k++)
+	for (k = 0; k <= MMXR_MAX_SET_PROPS; k++)
 		strcat(line, " --set a b");
 	UNIT_CHECK(parse(line) == -EINVAL &&
 		   strstr(err, "too many --set"), "%s", err);

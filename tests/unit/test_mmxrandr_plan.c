@@ -49,14 +49,14 @@ static const struct mmx_output_change *change(uint32_t output)
 	uint32_t k;
 
 	for (k = 0; k < plan.cfg->nchange; k++)
-		if (plan.cfg->changes[k].output == output)
-			return &plan.cfg->changes[k];
+		if (plan.cfg->changes[k]->output == output)
+			return plan.cfg->changes[k];
 	return NULL;
 }
 
 static void fresh(void)
 {
-	free(st);
+	mmx_state_free(st);
 	st = t_state();
 }
 
@@ -524,6 +524,6 @@ int main(int argc, char **argv)
 {
 	int ret = UNIT_RUN(cases, argc, argv);
 
-	free(st);
+	mmx_state_free(st);
 	return ret;
 }

@@ -450,11 +450,15 @@ int mmx_client_apply(void *ctx, const struct mmx_config *cfg,
 	ret = mmx_wire_encode_config(cfg, &records, &rlen);
 	if (ret == -E2BIG)
 		return client_error(err, -EINVAL,
-				    "config: %u changes (max %u) or too many properties (max %u)",
-				    cfg->nchange, MMX_MAX_OUTPUTS,
-				    MMX_MAX_SET_PROPS);
+				    "config: a name or value longer than 255 bytes");
 	if (ret)
 		return client_error(err, ret, "config: %s", strerror(-ret));
+	if (MMX_PROTO_HEADER_SIZE + rlen > c->server.max_request) {
+		free(records);
+		return client_error(err, -E2BIG,
+				    "config: %zu bytes, mmxd takes at most %u",
+				    rlen, c->server.max_request);
+	}
 	ret = transact(c, MMX_MSG_APPLY, records, rlen, &reply, &payload,
 		       &len);
 	free(records);

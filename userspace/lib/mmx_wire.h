@@ -67,34 +67,35 @@ void mmx_wire_terminate(char *s, size_t size);
 /*
  * The records encoding of a state (GET_STATE's reply data,
  * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
- * -E2BIG when a count is above its array, -ERANGE when a matrix entry is
- * not finite or outside S31.32's +-32768, -ENOMEM.
+ * -E2BIG when a string is longer than 255 bytes, -ERANGE when a matrix
+ * entry is not finite or outside S31.32's +-32768, -ENOMEM.
  */
 int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
 			  size_t *len);
 /*
- * Decode @len bytes of records into @s (zeroed first). -EBADMSG when they
- * end early, have bytes left over or hold an invalid value (a NUL in a
- * string, unknown bits, more preferred modes than modes); -E2BIG when a
- * count or a string is above what struct mmx_state holds. On error @s is
- * all zero.
+ * Decode @len bytes of records into @s (a zeroed state or one to clear
+ * first), its arrays and strings in @s's arena. -EBADMSG when they end
+ * early, have bytes left over, count more entries than bytes follow or
+ * hold an invalid value (a NUL in a string, unknown bits, more preferred
+ * modes than modes); -E2BIG when a mode name does not fit struct
+ * mmx_mode; -ENOMEM. On error @s is clear (all zero).
  */
 int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s);
 
 /*
- * The records encoding of a config (APPLY's payload,
- * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
- * Only the used changes and properties; the transform's entries as the
- * bit patterns of their doubles. -E2BIG when a count is above its array,
- * -ENOMEM.
+ * The records encoding of a config (APPLY's payload, mmx_wire_state.c):
+ * *@out (malloc'ed, the caller frees) gets *@len bytes. Only the used
+ * changes and properties; the transform's entries as the bit patterns of
+ * their doubles. -E2BIG when a string is longer than 255 bytes, -ENOMEM.
  */
 int mmx_wire_encode_config(const struct mmx_config *cfg, uint8_t **out,
 			   size_t *len);
 /*
- * Decode @len bytes of records into @cfg (zeroed first). -EBADMSG when
- * they end early, have bytes left over or hold an invalid value (a NUL in
- * a string, unknown parts bits); -E2BIG when a count or a string is above
- * what struct mmx_config holds. On error @cfg is all zero.
+ * Decode @len bytes of records into @cfg (a zeroed config or one to clear
+ * first), in @cfg's arena. -EBADMSG when they end early, have bytes left
+ * over, count more entries than bytes follow or hold an invalid value (a
+ * NUL in a string, unknown parts bits); -E2BIG when a mode name does not
+ * fit struct mmx_mode; -ENOMEM. On error @cfg is clear (all zero).
  */
 int mmx_wire_decode_config(const void *buf, size_t len,
 			   struct mmx_config *cfg);

@@ -164,7 +164,7 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			reply_ok(s, c, h, records, records_len, NULL, 0);
 		free(records);
 	}
-	free(st);
+	mmx_state_free(st);
 }
 
 /* Apply a received config (checked) and reply; frees @cfg. */
@@ -180,7 +180,7 @@ static void apply_config(struct mmxd_server *s, struct mmxd_conn *c,
 	memset(&err, 0, sizeof(err));
 	ops = mmxd_server_ops(s, &ctx);
 	ret = ops->apply(ctx, cfg, &err);
-	free(cfg);
+	mmx_config_free(cfg);
 	mmx_wire_terminate(err.message, sizeof(err.message));
 	if (ret)
 		reply_error(s, c, h, ret, "%s",
@@ -194,7 +194,7 @@ static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len)
 {
-	struct mmx_config *cfg = malloc(sizeof(*cfg));
+	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
 	int ret;
 
 	if (!cfg) {
@@ -205,9 +205,10 @@ static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 	if (ret) {
 		reply_error(s, c, h, ret, "config records: %s",
 			    ret == -E2BIG ?
-			    "more changes, properties or bytes than fit" :
+			    "a mode name longer than a mode holds" :
+			    ret == -ENOMEM ? "out of memory" :
 			    "truncated, trailing bytes or an invalid value");
-		free(cfg);
+		mmx_config_free(cfg);
 		return;
 	}
 	apply_config(s, c, h, cfg);
