@@ -44,7 +44,7 @@ struct writer {
 
 static void put(struct writer *w, const void *p, size_t n)
 {
-	if (w->buf)
+	if (w->buf && n)
 		memcpy(w->buf + w->len, p, n);
 	w->len += n;
 }
