@@ -143,6 +143,7 @@ struct mmx_prop_enum {
  * @id: KMS property id (0 when synthetic)
  * @nenum: entries in @enums (enum, bitmask)
  * @blob_len: bytes in @blob (blob: the whole blob)
+ * @pad: 0
  * @min: lower end of a range (signed ranges: as int64_t)
  * @max: upper end of a range
  * @value: current value (blob: the blob id)
