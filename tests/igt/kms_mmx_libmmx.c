@@ -187,6 +187,13 @@ static struct mmx_config *new_config(void)
 	return cfg;
 }
 
+/* The end of a subtest: the display closed, its config @cfg freed. */
+static void disp_done(struct mmx_config *cfg)
+{
+	disp_close();
+	mmx_config_free(cfg);
+}
+
 static void apply(struct mmx_display *x, const struct mmx_config *cfg)
 {
 	struct mmx_error err = { 0 };
@@ -682,8 +689,7 @@ static void rotate(struct mmx_dev *d, uint32_t rotation, map_fn map,
 		mmx_state_free(s);
 		mmx_close(y);
 	}
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static void test_rotate_left(struct mmx_dev *d)
@@ -767,8 +773,7 @@ static void test_scale_nearest(struct mmx_dev *d)
 	mmx_assert_eq(ci->width, 640);
 	mmx_state_free(s2);
 	mmx_state_free(s);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -900,8 +905,7 @@ static void test_panning(struct mmx_dev *d)
 	mmx_do(mmx_pointer_moved(x, 100, 300));
 	expect_pos(x, "eDP-1", 81, 61);
 	expect_pos(x, "VGA-1", 721, 61);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static void test_panning_rotated(struct mmx_dev *d)
@@ -923,8 +927,7 @@ static void test_panning_rotated(struct mmx_dev *d)
 	mmx_do(mmx_pointer_moved(x, 160, 400));
 	expect_pos(x, "eDP-1", 60, 81);
 	check_picture(x, "eDP-1", map_left, ~0u, ~0u, "left, panned");
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1025,8 +1028,7 @@ static void test_motion_ioctls(struct mmx_dev *d)
 	mmx_assert_eq(mmx_prop_get(d, o->primary, "CRTC_ID"), 0);
 	mmx_assert_eq(mmx_prop_get(d, o->primary, "FB_ID"), 0);
 	expect_pos(x, "eDP-1", 81, 0);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1237,8 +1239,7 @@ static void test_link_good(struct mmx_dev *d)
 	mmx_config_reset(cfg);
 	mmx_config_output(cfg, output_id(x, name))->flags = MMX_CHANGE_OFF;
 	apply(x, cfg);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1335,8 +1336,7 @@ static void test_bad_configs(struct mmx_dev *d)
 	mmx_config_reset(cfg);
 	move_output(cfg, edp, -5, 0);
 	refused(d, x, cfg, EINVAL, "eDP-1", "negative position");
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static void test_test_only(struct mmx_dev *d)
@@ -1375,8 +1375,7 @@ static void test_test_only(struct mmx_dev *d)
 	mmx_snapshot_free(&kms);
 	mmx_state_free(a);
 	mmx_state_free(b);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static const struct mmx_subtest tests[] = {

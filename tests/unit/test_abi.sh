@@ -123,25 +123,22 @@ if [ $update = 1 ]; then
 	exit 0
 fi
 
-grep '^symbol ' "$REF" >"$tmp/ref.symbols"
-if diff -u "$tmp/ref.symbols" "$tmp/symbols" >"$tmp/diff"; then
-	result abi-symbols 0
-else
-	echo "libmmx.so.1's exports differ from $REF:" >&2
-	cat "$tmp/diff" >&2
-	echo "a removed or renamed function, or one moved to another node, breaks the ABI; a new one goes into a new version node (lib/libmmx.map), then test_abi --update" >&2
-	result abi-symbols 1
-fi
+# Subtest $1: the reference's lines matching $2 against file $3; on a
+# difference the diff, then $4 (what differs) and $5 (what to do)
+compare() {
+	grep -E "$2" "$REF" >"$tmp/ref"
+	diff -u "$tmp/ref" "$3" >"$tmp/diff"
+	rc=$?
+	[ $rc = 0 ] || printf '%s differ from %s:\n%s\n%s\n' "$4" "$REF" \
+		"$(cat "$tmp/diff")" "$5" >&2
+	result "$1" $rc
+}
 
-grep -E '^(struct|member) ' "$REF" >"$tmp/ref.layout"
-if diff -u "$tmp/ref.layout" "$tmp/layout.out" >"$tmp/diff"; then
-	result abi-layout 0
-else
-	echo "the public structs' layout differs from $REF:" >&2
-	cat "$tmp/diff" >&2
-	echo "a struct libmmx hands out may only gain members at its end (then test_abi --update); the frozen value types (struct mmx_mode, mmx_transform_info, mmx_panning_info, mmx_error and libmmx_media.h's) never change" >&2
-	result abi-layout 1
-fi
+compare abi-symbols '^symbol ' "$tmp/symbols" "libmmx.so.1's exports" \
+	"a removed or renamed function, or one moved to another node, breaks the ABI; a new one goes into a new version node (lib/libmmx.map), then test_abi --update"
+compare abi-layout '^(struct|member) ' "$tmp/layout.out" \
+	"the public structs' layouts" \
+	"a struct libmmx hands out may only gain members at its end (then test_abi --update); the frozen value types (struct mmx_mode, mmx_transform_info, mmx_panning_info, mmx_error and libmmx_media.h's) never change"
 
 rc=0
 for name in $(awk '{ print $2 }' "$tmp/symbols"); do

@@ -913,17 +913,9 @@ static int mmx_kms_output_fill(struct mmx_kms *k, struct mmx_arena *a,
 	o->name = mmx_arena_strdup(a, name);
 	if (!o->name)
 		return -ENOMEM;
-	switch (c->connection) {
-	case DRM_MODE_CONNECTED:
-		o->connection = MMX_CONNECTED;
-		break;
-	case DRM_MODE_DISCONNECTED:
-		o->connection = MMX_DISCONNECTED;
-		break;
-	default:
-		o->connection = MMX_UNKNOWN_CONNECTION;
-		break;
-	}
+	o->connection = c->connection == DRM_MODE_CONNECTED ? MMX_CONNECTED :
+			c->connection == DRM_MODE_DISCONNECTED ?
+			MMX_DISCONNECTED : MMX_UNKNOWN_CONNECTION;
 	o->mm_width = c->mmWidth;
 	o->mm_height = c->mmHeight;
 	o->subpixel = c->subpixel > 0 ? c->subpixel - 1 : MMX_SUBPIXEL_UNKNOWN;

@@ -212,26 +212,32 @@ const struct mmx_crtc_info *mmx_state_crtc_at(const struct mmx_state *s,
 	return index < mmx_state_ncrtcs(s) ? &s->crtcs[index] : NULL;
 }
 
-const struct mmx_output_info *mmx_state_output(const struct mmx_state *s,
-					       uint32_t id)
+/* The output of @s of connector id @id, or (@id 0) named @name. */
+static const struct mmx_output_info *find_output(const struct mmx_state *s,
+						 uint32_t id, const char *name)
 {
 	uint32_t i, n = mmx_state_noutputs(s);
 
-	for (i = 0; id && i < n; i++)
-		if (s->outputs[i].id == id)
-			return &s->outputs[i];
+	for (i = 0; i < n; i++) {
+		const struct mmx_output_info *o = &s->outputs[i];
+
+		if (id ? o->id == id :
+			 o->name && name && !strcmp(o->name, name))
+			return o;
+	}
 	return NULL;
+}
+
+const struct mmx_output_info *mmx_state_output(const struct mmx_state *s,
+					       uint32_t id)
+{
+	return id ? find_output(s, id, NULL) : NULL;
 }
 
 const struct mmx_output_info *
 mmx_state_output_by_name(const struct mmx_state *s, const char *name)
 {
-	uint32_t i, n = mmx_state_noutputs(s);
-
-	for (i = 0; name && i < n; i++)
-		if (s->outputs[i].name && !strcmp(s->outputs[i].name, name))
-			return &s->outputs[i];
-	return NULL;
+	return name ? find_output(s, 0, name) : NULL;
 }
 
 const struct mmx_crtc_info *mmx_state_crtc(const struct mmx_state *s,
