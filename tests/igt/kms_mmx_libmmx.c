@@ -31,6 +31,7 @@
 
 #include "mmx_igt.h"
 #include "libmmx.h"
+#include "mmx_info_same.h"
 #include "mmx_screen_pattern.h"
 
 static struct mmx_display *g_disp;
@@ -380,13 +381,13 @@ static void assert_same_state(const struct mmx_state *a,
 		mmx_state_primary(a) == mmx_state_primary(b) &&
 		mmx_state_noutputs(a) == mmx_state_noutputs(b) &&
 		mmx_state_ncrtcs(a) == mmx_state_ncrtcs(b);
+	/* the content, arrays and strings included (not their addresses) */
 	for (i = 0; same && i < mmx_state_noutputs(a); i++)
-		same = !memcmp(mmx_state_output_at(a, i),
-			       mmx_state_output_at(b, i),
-			       sizeof(struct mmx_output_info));
+		same = !t_output_same(mmx_state_output_at(a, i),
+				      mmx_state_output_at(b, i), i);
 	for (i = 0; same && i < mmx_state_ncrtcs(a); i++)
-		same = !memcmp(mmx_state_crtc_at(a, i), mmx_state_crtc_at(b, i),
-			       sizeof(struct mmx_crtc_info));
+		same = !t_crtc_same(mmx_state_crtc_at(a, i),
+				    mmx_state_crtc_at(b, i), i);
 	mmx_assert_f(same, "%s: the libmmx snapshot changed", what);
 }
 

@@ -158,7 +158,7 @@ fi
 
 # ---------------------------------------------------------------------------
 if wanted many-clients; then
-	start many-clients "32 clients connected at once each get their 1 MiB state"
+	start many-clients "32 clients connected at once each get their state"
 	st=SUCCESS
 	run mmxd_fuzz --socket $sock many 32 || st=FAIL
 	alive || { msg "mmxd died"; st=FAIL; }
