@@ -619,7 +619,10 @@ int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
 int mmx_config_new(struct mmx_config **out);
 /* Free a config from mmx_config_new(); NULL is a no-op. */
 void mmx_config_free(struct mmx_config *cfg);
-/* Empty @cfg again: no flag, no change, as from mmx_config_new(). */
+/*
+ * Empty @cfg again: no flag, no change, as from mmx_config_new(); the
+ * entries mmx_config_output() gave are gone.
+ */
 void mmx_config_reset(struct mmx_config *cfg);
 /**
  * mmx_config_set_flags - replace the flags of @cfg
