@@ -26,7 +26,7 @@
 #   make module-sid the same in the sid build root, against the newest
 #                   headers there (tests/build-check builds against each
 #                   of its headers: sid's own and trixie-backports')
-#   make deb        the Debian packages (debian/: mmx-dkms, libmmx0,
+#   make deb        the Debian packages (debian/: mmx-dkms, libmmx1,
 #                   libmmx-dev, mmx-tools) in build/deb/, lintian-checked
 #   make SANITIZE=1 libmmx, mmxd, mmx-jpegd and the
 #                   host tests with AddressSanitizer and UBSan, in

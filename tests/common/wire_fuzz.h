@@ -23,13 +23,16 @@ static inline uint32_t wire_fuzz_next(uint64_t *state)
 	return (uint32_t)((*state * 0x2545f4914f6cdd1dull) >> 32);
 }
 
+/* The records of an empty config (APPLY): its six u32, flags first. */
+#define WIRE_FUZZ_CONFIG_LEN	24
+
 /*
- * Write @n random requests at @batch (a payload is at most
- * sizeof(struct mmx_config) bytes), their sequence numbers in @expect,
- * then with @unsync a header whose length no stream can follow (the
- * server answers it and closes). A GET_STATE is
- * mostly a PING (keeps it quick); with @apply_test_only, an APPLY of a
- * whole configuration is TEST_ONLY (a live screen must not change).
+ * Write @n random requests at @batch (a payload is at most 200 bytes),
+ * their sequence numbers in @expect, then with @unsync a header whose
+ * length no stream can follow (the server answers it and closes). A
+ * GET_STATE is mostly a PING (keeps it quick); with @apply_test_only, an
+ * APPLY of config records' size is TEST_ONLY (a live screen must not
+ * change).
  * Returns the bytes written. @rnd draws the numbers, in a fixed order.
  */
 static inline size_t wire_fuzz_batch(uint32_t (*rnd)(void), uint8_t *batch,
@@ -43,7 +46,7 @@ static inline size_t wire_fuzz_batch(uint32_t (*rnd)(void), uint8_t *batch,
 		MMX_MSG_EVENT, 0, 0xffff,
 	};
 	static const size_t sizes[] = {
-		0, 8, sizeof(struct mmx_proto_hello), sizeof(struct mmx_config),
+		0, 8, sizeof(struct mmx_proto_hello), WIRE_FUZZ_CONFIG_LEN,
 	};
 	size_t off = 0;
 	unsigned int i;
@@ -70,7 +73,7 @@ static inline size_t wire_fuzz_batch(uint32_t (*rnd)(void), uint8_t *batch,
 			batch[off + 4] = 0;
 		}
 		if (apply_test_only && type == MMX_MSG_APPLY &&
-		    len == sizeof(struct mmx_config))
+		    len == WIRE_FUZZ_CONFIG_LEN)
 			batch[off] |= MMX_CONFIG_TEST_ONLY;
 		off += len;
 		expect[i] = seq;

@@ -30,8 +30,8 @@
 #include <unistd.h>
 
 #include "mmx_igt.h"
-#undef MMX_MAX_OUTPUTS		/* mmx_igt's own; libmmx's is larger */
 #include "libmmx.h"
+#include "mmx_info_same.h"
 #include "mmx_screen_pattern.h"
 
 static struct mmx_display *g_disp;
@@ -186,6 +186,13 @@ static struct mmx_config *new_config(void)
 
 	mmx_assert_eq(mmx_config_new(&cfg), 0);
 	return cfg;
+}
+
+/* The end of a subtest: the display closed, its config @cfg freed. */
+static void disp_done(struct mmx_config *cfg)
+{
+	disp_close();
+	mmx_config_free(cfg);
 }
 
 static void apply(struct mmx_display *x, const struct mmx_config *cfg)
@@ -374,13 +381,13 @@ static void assert_same_state(const struct mmx_state *a,
 		mmx_state_primary(a) == mmx_state_primary(b) &&
 		mmx_state_noutputs(a) == mmx_state_noutputs(b) &&
 		mmx_state_ncrtcs(a) == mmx_state_ncrtcs(b);
+	/* the content, arrays and strings included (not their addresses) */
 	for (i = 0; same && i < mmx_state_noutputs(a); i++)
-		same = !memcmp(mmx_state_output_at(a, i),
-			       mmx_state_output_at(b, i),
-			       sizeof(struct mmx_output_info));
+		same = !t_output_same(mmx_state_output_at(a, i),
+				      mmx_state_output_at(b, i), i);
 	for (i = 0; same && i < mmx_state_ncrtcs(a); i++)
-		same = !memcmp(mmx_state_crtc_at(a, i), mmx_state_crtc_at(b, i),
-			       sizeof(struct mmx_crtc_info));
+		same = !t_crtc_same(mmx_state_crtc_at(a, i),
+				    mmx_state_crtc_at(b, i), i);
 	mmx_assert_f(same, "%s: the libmmx snapshot changed", what);
 }
 
@@ -442,7 +449,7 @@ static void test_names(struct mmx_dev *d)
 		mmx_assert_eq(o->ncrtc, mmx_state_ncrtcs(s));
 		for (j = 0; j < o->nmode; j++) {
 			const struct mmx_mode *m = &o->modes[j];
-			char name[MMX_NAME_LEN];
+			char name[MMX_MODE_NAME_LEN];
 			uint32_t k, l;
 
 			snprintf(name, sizeof(name), "%ux%u%s", m->width,
@@ -683,8 +690,7 @@ static void rotate(struct mmx_dev *d, uint32_t rotation, map_fn map,
 		mmx_state_free(s);
 		mmx_close(y);
 	}
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static void test_rotate_left(struct mmx_dev *d)
@@ -723,7 +729,7 @@ static void test_scale_nearest(struct mmx_dev *d)
 	c = mmx_config_output(cfg, edp);
 	c->flags = MMX_CHANGE_TRANSFORM;
 	memcpy(c->transform.matrix, scale2, sizeof(scale2));
-	snprintf(c->transform.filter, sizeof(c->transform.filter), "fast");
+	c->transform.filter = "fast";
 	apply(x, cfg);
 	s = snap(x);
 	ci = crtc_of(s, "eDP-1");
@@ -768,8 +774,7 @@ static void test_scale_nearest(struct mmx_dev *d)
 	mmx_assert_eq(ci->width, 640);
 	mmx_state_free(s2);
 	mmx_state_free(s);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -901,8 +906,7 @@ static void test_panning(struct mmx_dev *d)
 	mmx_do(mmx_pointer_moved(x, 100, 300));
 	expect_pos(x, "eDP-1", 81, 61);
 	expect_pos(x, "VGA-1", 721, 61);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static void test_panning_rotated(struct mmx_dev *d)
@@ -924,8 +928,7 @@ static void test_panning_rotated(struct mmx_dev *d)
 	mmx_do(mmx_pointer_moved(x, 160, 400));
 	expect_pos(x, "eDP-1", 60, 81);
 	check_picture(x, "eDP-1", map_left, ~0u, ~0u, "left, panned");
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1026,8 +1029,7 @@ static void test_motion_ioctls(struct mmx_dev *d)
 	mmx_assert_eq(mmx_prop_get(d, o->primary, "CRTC_ID"), 0);
 	mmx_assert_eq(mmx_prop_get(d, o->primary, "FB_ID"), 0);
 	expect_pos(x, "eDP-1", 81, 0);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1041,7 +1043,7 @@ static void test_properties(struct mmx_dev *d)
 	const struct mmx_property *p;
 	const struct mmx_output_info *o = NULL;
 	uint32_t i, j, other = 0;
-	char before[MMX_NAME_LEN];
+	char before[64];
 	int ret;
 
 	/* SignalFormat: an output with a choice (DVI-I) switches and back */
@@ -1238,8 +1240,7 @@ static void test_link_good(struct mmx_dev *d)
 	mmx_config_reset(cfg);
 	mmx_config_output(cfg, output_id(x, name))->flags = MMX_CHANGE_OFF;
 	apply(x, cfg);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1317,7 +1318,7 @@ static void test_bad_configs(struct mmx_dev *d)
 	refused(d, x, cfg, EINVAL, "eDP-1", "singular transform");
 	c->transform.matrix[0] = c->transform.matrix[4] = 1;
 	c->transform.matrix[8] = 1;
-	snprintf(c->transform.filter, sizeof(c->transform.filter), "cubic");
+	c->transform.filter = "cubic";
 	refused(d, x, cfg, EINVAL, "filter", "unknown filter");
 
 	mmx_config_reset(cfg);
@@ -1336,8 +1337,7 @@ static void test_bad_configs(struct mmx_dev *d)
 	mmx_config_reset(cfg);
 	move_output(cfg, edp, -5, 0);
 	refused(d, x, cfg, EINVAL, "eDP-1", "negative position");
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static void test_test_only(struct mmx_dev *d)
@@ -1376,8 +1376,7 @@ static void test_test_only(struct mmx_dev *d)
 	mmx_snapshot_free(&kms);
 	mmx_state_free(a);
 	mmx_state_free(b);
-	disp_close();
-	mmx_config_free(cfg);
+	disp_done(cfg);
 }
 
 static const struct mmx_subtest tests[] = {
@@ -1495,7 +1494,7 @@ static void vtest_unsupported(void)
 	vrefused(x, cfg, "transform");
 	c->flags &= ~MMX_CHANGE_TRANSFORM;
 	c->flags |= MMX_CHANGE_FILTER;
-	snprintf(c->transform.filter, sizeof(c->transform.filter), "best");
+	c->transform.filter = "best";
 	vrefused(x, cfg, "filter");
 	c->flags &= ~MMX_CHANGE_FILTER;
 	set_pan(c, 640, 480, 0, 0);
@@ -1533,7 +1532,7 @@ static void vtest_modeset(void)
 		   MMX_CHANGE_FILTER;
 	c->mode = o->modes[0];		/* preferred */
 	c->rotation = MMX_ROTATE_0;	/* normal and nearest are fine */
-	snprintf(c->transform.filter, sizeof(c->transform.filter), "fast");
+	c->transform.filter = "fast";
 	mmx_config_set_primary(cfg, o->id);
 	apply(x, cfg);
 	mmx_state_free(s);

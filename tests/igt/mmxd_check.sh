@@ -148,7 +148,7 @@ fi
 
 # ---------------------------------------------------------------------------
 if wanted public-api; then
-	start public-api "libmmx over unix:PATH: REMOTE snapshot, TEST_ONLY apply, a bad config's message, captures equal the screen pattern; GET_STATE_RECORDS is the whole struct's encoding"
+	start public-api "libmmx over unix:PATH: REMOTE snapshot, TEST_ONLY apply, a bad config's message, captures equal the screen pattern; GET_STATE's records round-trip"
 	st=SUCCESS
 	run mmxd_fuzz --socket $sock api || st=FAIL
 	run mmxd_fuzz --socket $sock state-records || st=FAIL
@@ -158,7 +158,7 @@ fi
 
 # ---------------------------------------------------------------------------
 if wanted many-clients; then
-	start many-clients "32 clients connected at once each get their 1 MiB state"
+	start many-clients "32 clients connected at once each get their state"
 	st=SUCCESS
 	run mmxd_fuzz --socket $sock many 32 || st=FAIL
 	alive || { msg "mmxd died"; st=FAIL; }

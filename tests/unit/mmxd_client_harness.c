@@ -21,11 +21,8 @@ static int quiet_state(void *ctx, int probe, struct mmx_state *s)
 {
 	(void)ctx;
 	(void)probe;
-	if (quiet_state_shown)
-		*s = *quiet_state_shown;
-	else
-		memset(s, 0, sizeof(*s));
-	return 0;
+	mmx_state_clear(s);
+	return quiet_state_shown ? mmx_state_copy(s, quiet_state_shown) : 0;
 }
 
 static int quiet_apply(void *ctx, const struct mmx_config *cfg,
@@ -175,13 +172,36 @@ int recv_bytes(int fd, void *buf, size_t len, int rounds)
 	return 0;
 }
 
+void config_keep(struct mmx_config *dst, const struct mmx_config *src)
+{
+	uint8_t *rec;
+	size_t len;
+
+	if (mmx_wire_encode_config(src, &rec, &len) ||
+	    mmx_wire_decode_config(rec, len, dst))
+		abort();
+	free(rec);
+}
+
+int config_same(const struct mmx_config *a, const struct mmx_config *b)
+{
+	uint8_t *ra = NULL, *rb = NULL;
+	size_t la = 0, lb = 0;
+	int same;
+
+	same = !mmx_wire_encode_config(a, &ra, &la) &&
+	       !mmx_wire_encode_config(b, &rb, &lb) && la == lb &&
+	       !memcmp(ra, rb, la);
+	free(ra);
+	free(rb);
+	return same;
+}
+
 void hello_init(struct mmx_proto_hello *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->major = MMX_PROTO_MAJOR;
 	h->minor = MMX_PROTO_MINOR;
-	h->state_size = sizeof(struct mmx_state);
-	h->config_size = sizeof(struct mmx_config);
 	strcpy(h->client, "test");
 }
 

@@ -52,6 +52,14 @@ int send_msg2(int fd, uint16_t type, uint32_t seq, const void *a,
 /* Read exactly @len bytes within @rounds server steps of 1 ms. */
 int recv_bytes(int fd, void *buf, size_t len, int rounds);
 
+/*
+ * For a fake display's apply(): a deep copy of @src in @dst (cleared
+ * first), through the config records (exact: doubles bit for bit).
+ */
+void config_keep(struct mmx_config *dst, const struct mmx_config *src);
+/* 1 when @a and @b hold the same config (their records are the same). */
+int config_same(const struct mmx_config *a, const struct mmx_config *b);
+
 /* A HELLO of this protocol version from client "test". */
 void hello_init(struct mmx_proto_hello *h);
 

@@ -34,7 +34,7 @@ static inline void t_mode(struct mmx_mode *m, uint32_t id, uint32_t w,
 				    ((uint64_t)htotal * vtotal));
 }
 
-/* A freshly allocated state; free() it. */
+/* A freshly allocated state; mmx_state_free() it. */
 static inline struct mmx_state *t_state(void)
 {
 	static const char *const ctypes[] = { "unknown", "VGA", "Panel" };
@@ -52,57 +52,46 @@ static inline struct mmx_state *t_state(void)
 
 	if (!s)
 		abort();
-	s->flags = MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
-		   MMX_STATE_WRITEBACK;
-	snprintf(s->driver, sizeof(s->driver), "mmx");
+	t_screen(s, "mmx", 1024, 768, 8, 8192);
 	s->timestamp = 123456000000ull;	/* 123456 ms */
-	s->screen_width = 1024;
-	s->screen_height = 768;
-	s->min_width = 8;
-	s->min_height = 8;
-	s->max_width = 8192;
-	s->max_height = 8192;
 	s->primary = T_EDP;
-	s->ncrtc = 2;
-	s->noutput = 2;
+	t_state_alloc(s, 2, 2);
 	for (k = 0; k < 2; k++)	/* either can drive T_EDP and T_VGA */
-		t_crtc(&s->crtcs[k], T_CRTC0 + k, k, 2, T_EDP);
+		t_crtc(s, &s->crtcs[k], T_CRTC0 + k, k, 2, T_EDP);
 
 	e = &s->outputs[0];
-	t_output(e, T_EDP, "eDP-1", 309, 174, 2, T_CRTC0);
+	t_output(s, e, T_EDP, "eDP-1", 309, 174, 2, T_CRTC0);
 	e->crtc = T_CRTC0;
 	e->primary = 1;
-	e->nmode = 4;
+	t_output_room(s, e, 4, 4);
 	e->npreferred = 1;
 	/* 1024x768@60 (-HSync -VSync), 800x600@60.32, 800x600@75, 640x480@59.94 */
 	t_mode(&e->modes[0], 0x48, 1024, 768, 65000, 1344, 806, 0xa);
 	t_mode(&e->modes[1], 0x49, 800, 600, 40000, 1056, 628, 0x5);
 	t_mode(&e->modes[2], 0x4a, 800, 600, 49500, 1056, 625, 0x5);
 	t_mode(&e->modes[3], 0x4b, 640, 480, 25175, 800, 525, 0xa);
-	e->nprop = 4;
-	t_enum_prop(&e->props[0], "ConnectorType", MMX_PROP_ENUM,
+	t_enum_prop(s, &e->props[0], "ConnectorType", MMX_PROP_ENUM,
 		    MMX_PROP_IMMUTABLE, 0, ctypes, 3, 2);
-	t_enum_prop(&e->props[1], "SignalFormat", MMX_PROP_ENUM,
+	t_enum_prop(s, &e->props[1], "SignalFormat", MMX_PROP_ENUM,
 		    MMX_PROP_IMMUTABLE, 0, dp_signal, 1, 0);
-	t_enum_prop(&e->props[2], "SignalProperties", MMX_PROP_ENUM, 0, 0,
+	t_enum_prop(s, &e->props[2], "SignalProperties", MMX_PROP_ENUM, 0, 0,
 		    dp_props, 6, 5);
-	t_range_prop(&e->props[3], "ConnectorNumber", MMX_PROP_RANGE,
+	t_range_prop(s, &e->props[3], "ConnectorNumber", MMX_PROP_RANGE,
 		     MMX_PROP_IMMUTABLE, 0, 0, 8, 1);
 
 	v = &s->outputs[1];
-	t_output(v, T_VGA, "VGA-1", 340, 270, 2, T_CRTC0);
-	v->nmode = 2;
+	t_output(s, v, T_VGA, "VGA-1", 340, 270, 2, T_CRTC0);
+	t_output_room(s, v, 2, 4);
 	v->npreferred = 1;
 	t_mode(&v->modes[0], 0x48, 1024, 768, 65000, 1344, 806, 0xa);
 	t_mode(&v->modes[1], 0x4b, 640, 480, 25175, 800, 525, 0xa);
-	v->nprop = 4;
-	t_enum_prop(&v->props[0], "SignalFormat", MMX_PROP_ENUM, 0, 0,
+	t_enum_prop(s, &v->props[0], "SignalFormat", MMX_PROP_ENUM, 0, 0,
 		    vga_signal, 1, 0);
-	t_enum_prop(&v->props[1], "link-status", MMX_PROP_ENUM, 0, 0, link,
+	t_enum_prop(s, &v->props[1], "link-status", MMX_PROP_ENUM, 0, 0, link,
 		    2, 0);
-	t_range_prop(&v->props[2], "brightness-test", MMX_PROP_RANGE, 0, 0, 0,
-		     100, 50);
-	t_blob_prop(&v->props[3], "EDID", MMX_PROP_IMMUTABLE, 0, 77, 20);
+	t_range_prop(s, &v->props[2], "brightness-test", MMX_PROP_RANGE, 0, 0,
+		     0, 100, 50);
+	t_blob_prop(s, &v->props[3], "EDID", MMX_PROP_IMMUTABLE, 0, 77, 20);
 	for (k = 0; k < 20; k++)
 		v->props[3].blob[k] = k < 8 ? (k == 0 || k == 7 ? 0 : 0xff) :
 			(uint8_t)(k * 17);

@@ -5,9 +5,9 @@
  * and transforms round-trip field by field; every truncation, byte flip,
  * count above its array and byte too many is refused with its errno or
  * decodes to a state that is safe to use; the size of a GET_STATE
- * reply for two outputs, whole struct against records; and the public
- * accessors that read a state for libmmx's clients. The same for the
- * records of struct mmx_config (APPLY_RECORDS, 1.4): empty, ordinary and
+ * reply for two outputs; and the public accessors that read a state for
+ * libmmx's clients. The same for the records of struct mmx_config
+ * (APPLY's payload): empty, ordinary and
  * fullest configs round-trip field by field, the transform's doubles bit
  * for bit, and every truncation, byte flip and count is checked.
  */
@@ -42,35 +42,27 @@ static void mode_fill(struct mmx_mode *m, uint32_t id, uint32_t w, uint32_t h,
 /* Odd values: the widest fields full, a name of 31 bytes, interlace. */
 static void mode_odd(struct mmx_mode *m, uint32_t id)
 {
-	memset(m, 0, sizeof(*m));
-	m->id = id;
+	*m = (struct mmx_mode){
+		.id = id, .width = UINT32_MAX, .height = 1,
+		.clock = 0x80000001u, .hsync_start = 0xffff,
+		.hsync_end = 0x8000, .htotal = 1, .hskew = 0x7fff,
+		.vsync_start = 0, .vsync_end = 0xfffe, .vtotal = 0xffff,
+		.vscan = 2, .flags = 0x10 | 0x20 | 0xdeadbeefu,
+		.type = UINT32_MAX, .refresh_mhz = 59940,
+	};
 	memset(m->name, 'z', sizeof(m->name) - 1);
-	m->width = UINT32_MAX;
-	m->height = 1;
-	m->clock = 0x80000001u;
-	m->hsync_start = 0xffff;
-	m->hsync_end = 0x8000;
-	m->htotal = 1;
-	m->hskew = 0x7fff;
-	m->vsync_start = 0;
-	m->vsync_end = 0xfffe;
-	m->vtotal = 0xffff;
-	m->vscan = 2;
-	m->flags = 0x10 | 0x20 | 0xdeadbeefu;
-	m->type = UINT32_MAX;
-	m->refresh_mhz = 59940;
 }
 
 /* An enum of @nenum values "value N", N << 33 | N, the last one set. */
-static void prop_enum(struct mmx_property *p, const char *name, uint32_t id,
-		      uint32_t nenum)
+static void prop_enum(struct mmx_state *s, struct mmx_property *p,
+		      const char *name, uint32_t id, uint32_t nenum)
 {
 	static const char *const names[] = {
 		"value 0", "value 1", "value 2", "value 3",
 	};
 	uint32_t i;
 
-	t_enum_prop(p, name, MMX_PROP_ENUM, MMX_PROP_IMMUTABLE, id, names,
+	t_enum_prop(s, p, name, MMX_PROP_ENUM, MMX_PROP_IMMUTABLE, id, names,
 		    nenum, 0);
 	for (i = 0; i < nenum; i++)
 		p->enums[i].value = (uint64_t)i << 33 | i;
@@ -78,12 +70,12 @@ static void prop_enum(struct mmx_property *p, const char *name, uint32_t id,
 }
 
 /* A blob of @len bytes of i * 37 + 11 (blob id @id + 1000). */
-static void prop_blob(struct mmx_property *p, const char *name, uint32_t id,
-		      uint32_t len)
+static void prop_blob(struct mmx_state *s, struct mmx_property *p,
+		      const char *name, uint32_t id, uint32_t len)
 {
 	uint32_t i;
 
-	t_blob_prop(p, name, 0, id, id + 1000, len);
+	t_blob_prop(s, p, name, 0, id, id + 1000, len);
 	for (i = 0; i < len; i++)
 		p->blob[i] = (uint8_t)(i * 37 + 11);
 }
@@ -100,31 +92,30 @@ static void output_fill(struct mmx_state *s, uint32_t i, uint32_t nmode)
 		{ 800, 600 }, { 640, 480 },
 	};
 	struct mmx_output_info *o = &s->outputs[i];
-	char name[MMX_NAME_LEN];
+	char name[32];
 	uint32_t j;
 
 	snprintf(name, sizeof(name), "Virtual-%u", i + 1);
-	t_output(o, 50 + i, name, 520, 290, s->ncrtc, 40);
-	o->nmode = nmode;
+	t_output(s, o, 50 + i, name, 520, 290, s->ncrtc, 40);
+	t_output_room(s, o, nmode, 5);
 	o->npreferred = nmode ? 1 : 0;
 	for (j = 0; j < nmode; j++)
 		mode_fill(&o->modes[j], 100 + j, sizes[j % 10][0],
 			  sizes[j % 10][1], 60000 - 10 * j);
-	o->nprop = 5;
-	prop_blob(&o->props[0], "EDID", 1, 128);
-	prop_enum(&o->props[1], "DPMS", 2, 4);
-	prop_enum(&o->props[2], "link-status", 5, 2);
-	t_range_prop(&o->props[3], "non-desktop", MMX_PROP_SIGNED_RANGE, 0, 6,
-		     0, 1, 0);
-	t_range_prop(&o->props[4], "CRTC_ID", MMX_PROP_SIGNED_RANGE, 0, 20, 0,
-		     UINT32_MAX, 40 + i);
+	prop_blob(s, &o->props[0], "EDID", 1, 128);
+	prop_enum(s, &o->props[1], "DPMS", 2, 4);
+	prop_enum(s, &o->props[2], "link-status", 5, 2);
+	t_range_prop(s, &o->props[3], "non-desktop", MMX_PROP_SIGNED_RANGE, 0,
+		     6, 0, 1, 0);
+	t_range_prop(s, &o->props[4], "CRTC_ID", MMX_PROP_SIGNED_RANGE, 0, 20,
+		     0, UINT32_MAX, 40 + i);
 }
 
 static void crtc_fill(struct mmx_state *s, uint32_t i)
 {
 	struct mmx_crtc_info *c = &s->crtcs[i];
 
-	t_crtc(c, 40 + i, i, s->noutput, 50);
+	t_crtc(s, c, 40 + i, i, s->noutput, 50);
 	if (i < s->noutput) {
 		c->mode_valid = 1;
 		mode_fill(&c->mode, 100, 1920, 1080, 60000);
@@ -141,21 +132,14 @@ static void state_fill(struct mmx_state *s, uint32_t noutput, uint32_t nmode)
 {
 	uint32_t i;
 
-	memset(s, 0, sizeof(*s));
-	s->flags = MMX_STATE_MMX_DRIVER | MMX_STATE_TRANSFORMS |
-		   MMX_STATE_WRITEBACK;
-	strcpy(s->driver, "mmx");
+	mmx_state_clear(s);
+	t_screen(s, "mmx", 1920 * noutput, noutput ? 1080 : 0, 1, 8192);
 	s->timestamp = 123456789012345ull;
 	s->config_timestamp = 0xfedcba9876543210ull;
-	s->screen_width = 1920 * noutput;
-	s->screen_height = noutput ? 1080 : 0;
-	s->min_width = s->min_height = 1;
-	s->max_width = s->max_height = 8192;
 	s->primary = noutput ? 50 : 0;
 	s->pointer_x = -1;
 	s->pointer_y = INT32_MIN;
-	s->noutput = noutput;
-	s->ncrtc = noutput;
+	t_state_alloc(s, noutput, noutput);
 	for (i = 0; i < s->ncrtc; i++)
 		crtc_fill(s, i);
 	for (i = 0; i < noutput; i++)
@@ -164,45 +148,70 @@ static void state_fill(struct mmx_state *s, uint32_t noutput, uint32_t nmode)
 		s->outputs[i].crtc = 40 + i;
 }
 
-/* Every array full, every string 31 bytes long. */
+/* A string of @n bytes @c, owned by @s. */
+static const char *long_str(struct mmx_state *s, char c, size_t n)
+{
+	char *str = t_alloc(s, n + 1, 1);
+
+	memset(str, c, n);
+	return str;
+}
+
+/*
+ * 1.x's limits and beyond: 16 outputs and CRTCs, 64 modes and 32
+ * properties an output, 32 enum values and 600 blob bytes a property,
+ * every string as long as the records carry (255 bytes).
+ */
+#define BIG_OUTPUTS	16
+#define BIG_MODES	64
+#define BIG_PROPS	32
+#define BIG_ENUMS	32
+#define BIG_BLOB	600
+#define BIG_STR		255
+
+static void big_property(struct mmx_state *s, struct mmx_property *p,
+			 uint32_t j)
+{
+	uint32_t k;
+
+	prop_blob(s, p, "", j, BIG_BLOB);
+	p->name = long_str(s, 'p', BIG_STR);
+	p->type = MMX_PROP_BITMASK;
+	p->nenum = BIG_ENUMS;
+	p->enums = t_alloc(s, BIG_ENUMS, sizeof(*p->enums));
+	for (k = 0; k < BIG_ENUMS; k++) {
+		p->enums[k].name = long_str(s, 'e', BIG_STR);
+		p->enums[k].value = UINT64_MAX - k;
+	}
+}
+
 static void state_max(struct mmx_state *s)
 {
-	uint32_t i, j, k;
+	uint32_t i, j;
 
-	state_fill(s, MMX_MAX_OUTPUTS, MMX_MAX_MODES);
-	memset(s->driver, 'd', sizeof(s->driver) - 1);
-	s->ncrtc = MMX_MAX_CRTCS;
-	for (i = 0; i < MMX_MAX_CRTCS; i++) {
+	state_fill(s, BIG_OUTPUTS, BIG_MODES);
+	s->driver = long_str(s, 'd', BIG_STR);
+	for (i = 0; i < BIG_OUTPUTS; i++) {
 		crtc_fill(s, i);
-		s->crtcs[i].noutput = MMX_MAX_OUTPUTS;
-		for (j = 0; j < MMX_MAX_OUTPUTS; j++)
+		s->crtcs[i].noutput = BIG_OUTPUTS;
+		for (j = 0; j < BIG_OUTPUTS; j++)
 			s->crtcs[i].outputs[j] = 50 + j;
 	}
-	for (i = 0; i < MMX_MAX_OUTPUTS; i++) {
+	for (i = 0; i < BIG_OUTPUTS; i++) {
 		struct mmx_output_info *o = &s->outputs[i];
 
-		memset(o->name, 'o', sizeof(o->name) - 1);
-		o->ncrtc = MMX_MAX_CRTCS;
-		for (j = 0; j < MMX_MAX_CRTCS; j++)
-			o->crtcs[j] = 40 + j;
-		o->nclone = MMX_MAX_OUTPUTS;
-		for (j = 0; j < MMX_MAX_OUTPUTS; j++)
+		o->name = long_str(s, 'o', BIG_STR);
+		o->nclone = BIG_OUTPUTS;
+		o->clones = t_alloc(s, BIG_OUTPUTS, sizeof(*o->clones));
+		for (j = 0; j < BIG_OUTPUTS; j++)
 			o->clones[j] = 50 + j;
-		o->npreferred = MMX_MAX_MODES;
-		for (j = 0; j < MMX_MAX_MODES; j++)
+		o->npreferred = BIG_MODES;
+		for (j = 0; j < BIG_MODES; j++)
 			mode_odd(&o->modes[j], j + 1);
-		o->nprop = MMX_MAX_PROPS;
-		for (j = 0; j < MMX_MAX_PROPS; j++) {
-			prop_blob(&o->props[j], "", j, MMX_MAX_BLOB);
-			memset(o->props[j].name, 'p', sizeof(o->props[j].name) - 1);
-			o->props[j].type = MMX_PROP_BITMASK;
-			o->props[j].nenum = MMX_MAX_ENUMS;
-			for (k = 0; k < MMX_MAX_ENUMS; k++) {
-				memset(o->props[j].enums[k].name, 'e',
-				       sizeof(o->props[j].enums[k].name) - 1);
-				o->props[j].enums[k].value = UINT64_MAX - k;
-			}
-		}
+		o->nprop = BIG_PROPS;
+		o->props = t_alloc(s, BIG_PROPS, sizeof(*o->props));
+		for (j = 0; j < BIG_PROPS; j++)
+			big_property(s, &o->props[j], j);
 	}
 }
 
@@ -226,7 +235,7 @@ static void state_transformed(struct mmx_state *s)
 	for (i = 0; i < 9; i++)
 		c->current.matrix[i] = on_grid(keystone[i]);
 	c->current.identity = 0;
-	strcpy(c->current.filter, "bilinear");
+	c->current.filter = "bilinear";
 	for (i = 0; i < 9; i++)
 		c->pending.matrix[i] = on_grid(-keystone[8 - i] / 3.0);
 	c->pending.matrix[4] = -32767.75;
@@ -246,140 +255,6 @@ static void state_transformed(struct mmx_state *s)
 	s->pan_mode = MMX_PAN_JOINT;
 }
 
-/* ---- comparison, field by field ----------------------------------------- */
-
-#define SAME(a, b, what, ...)						\
-	do {								\
-		if (memcmp(&(a), &(b), sizeof(a))) {			\
-			fprintf(stderr, "differs: " what "\n", ##__VA_ARGS__); \
-			return -1;					\
-		}							\
-	} while (0)
-
-/* A member of a struct, compared byte for byte by same_fields(). */
-struct field {
-	const char *name;
-	size_t offset, size;
-};
-
-#define FIELD(type, member)						\
-	{ #member, offsetof(type, member), sizeof(((type *)0)->member) }
-
-/*
- * Whether the @n @fields of @a and @b are the same, in the order given;
- * at the first that differs, say "differs: @what[@i].NAME" (@what NULL:
- * "differs: NAME").
- */
-static int same_fields(const void *a, const void *b,
-		       const struct field *fields, size_t n, const char *what,
-		       uint32_t i)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		const struct field *f = &fields[k];
-
-		if (!memcmp((const char *)a + f->offset,
-			    (const char *)b + f->offset, f->size))
-			continue;
-		if (what)
-			fprintf(stderr, "differs: %s[%u].%s\n", what, i,
-				f->name);
-		else
-			fprintf(stderr, "differs: %s\n", f->name);
-		return -1;
-	}
-	return 0;
-}
-
-#define C(member) FIELD(struct mmx_crtc_info, member)
-static const struct field crtc_fields[] = {
-	C(id), C(index), C(x), C(y), C(width), C(height), C(bbox_x),
-	C(bbox_y), C(mode_valid), C(rotation), C(rotations), C(noutput),
-	C(outputs), C(npossible), C(possible), C(mode),
-};
-#undef C
-
-#define O(member) FIELD(struct mmx_output_info, member)
-static const struct field output_fields[] = {
-	O(id), O(name), O(connection), O(crtc), O(mm_width), O(mm_height),
-	O(subpixel), O(primary), O(ncrtc), O(crtcs), O(nclone), O(clones),
-	O(nmode), O(npreferred),
-};
-#undef O
-
-#define S(member) FIELD(struct mmx_state, member)
-static const struct field state_fields[] = {
-	S(flags), S(pan_mode), S(driver), S(timestamp), S(config_timestamp),
-	S(screen_width), S(screen_height), S(min_width), S(min_height),
-	S(max_width), S(max_height), S(primary), S(pointer_x), S(pointer_y),
-	S(ncrtc), S(noutput),
-};
-#undef S
-
-static int same_crtc(const struct mmx_crtc_info *a,
-		     const struct mmx_crtc_info *b, uint32_t i)
-{
-	int k;
-
-	if (same_fields(a, b, crtc_fields, UNIT_N(crtc_fields), "crtcs", i))
-		return -1;
-	for (k = 0; k < 9; k++) {
-		SAME(a->pending.matrix[k], b->pending.matrix[k],
-		     "crtcs[%u].pending.matrix[%d]: %.17g %.17g", i, k,
-		     a->pending.matrix[k], b->pending.matrix[k]);
-		SAME(a->current.matrix[k], b->current.matrix[k],
-		     "crtcs[%u].current.matrix[%d]: %.17g %.17g", i, k,
-		     a->current.matrix[k], b->current.matrix[k]);
-	}
-	SAME(a->pending, b->pending, "crtcs[%u].pending", i);
-	SAME(a->current, b->current, "crtcs[%u].current", i);
-	SAME(a->panning, b->panning, "crtcs[%u].panning", i);
-	SAME(*a, *b, "crtcs[%u] (padding)", i);
-	return 0;
-}
-
-static int same_output(const struct mmx_output_info *a,
-		       const struct mmx_output_info *b, uint32_t i)
-{
-	uint32_t j;
-
-	if (same_fields(a, b, output_fields, UNIT_N(output_fields), "outputs", i))
-		return -1;
-	for (j = 0; j < MMX_MAX_MODES; j++)
-		SAME(a->modes[j], b->modes[j], "outputs[%u].modes[%u]", i, j);
-	SAME(a->nprop, b->nprop, "outputs[%u].nprop", i);
-	for (j = 0; j < MMX_MAX_PROPS; j++) {
-		SAME(a->props[j].name, b->props[j].name,
-		     "outputs[%u].props[%u].name", i, j);
-		SAME(a->props[j].enums, b->props[j].enums,
-		     "outputs[%u].props[%u].enums", i, j);
-		SAME(a->props[j].blob_len, b->props[j].blob_len,
-		     "outputs[%u].props[%u].blob_len", i, j);
-		SAME(a->props[j].blob, b->props[j].blob,
-		     "outputs[%u].props[%u].blob", i, j);
-		SAME(a->props[j], b->props[j], "outputs[%u].props[%u]", i, j);
-	}
-	SAME(*a, *b, "outputs[%u] (padding)", i);
-	return 0;
-}
-
-static int same_state(const struct mmx_state *a, const struct mmx_state *b)
-{
-	uint32_t i;
-
-	if (same_fields(a, b, state_fields, UNIT_N(state_fields), NULL, 0))
-		return -1;
-	for (i = 0; i < MMX_MAX_CRTCS; i++)
-		if (same_crtc(&a->crtcs[i], &b->crtcs[i], i))
-			return -1;
-	for (i = 0; i < MMX_MAX_OUTPUTS; i++)
-		if (same_output(&a->outputs[i], &b->outputs[i], i))
-			return -1;
-	SAME(*a, *b, "the state (padding)");
-	return 0;
-}
-
 /* Encode @s, decode it again: equal, field by field. */
 static int round_trip(const struct mmx_state *s, size_t *bytes)
 {
@@ -393,8 +268,9 @@ static int round_trip(const struct mmx_state *s, size_t *bytes)
 	ret = mmx_wire_decode_state(buf, len, &back);
 	free(buf);
 	UNIT_CHECK(!ret, "decode: %d", ret);
-	UNIT_CHECK(!same_state(s, &back), "round trip of %u outputs",
+	UNIT_CHECK(!t_state_same(s, &back), "round trip of %u outputs",
 		   s->noutput);
+	mmx_state_clear(&back);
 	if (bytes)
 		*bytes = len;
 	return 0;
@@ -420,7 +296,7 @@ static int test_round_trip(void)
 	size_t len;
 	uint32_t n;
 
-	memset(&st, 0, sizeof(st));
+	mmx_state_clear(&st);
 	UNIT_CHECK(!round_trip(&st, &len), "empty state");
 	UNIT_CHECK(len == 69, "an empty state is %zu bytes", len);
 	for (n = 0; n <= 2; n++) {
@@ -430,10 +306,9 @@ static int test_round_trip(void)
 	state_fill(&st, 1, 0);
 	UNIT_CHECK(!round_trip(&st, NULL), "an output without modes");
 	state_max(&st);
-	UNIT_CHECK(!round_trip(&st, &len), "every array full");
-	UNIT_CHECK(len < sizeof(st), "the fullest state: %zu bytes", len);
-	printf("records of the fullest state: %zu bytes (struct: %zu)\n",
-	       len, sizeof(st));
+	UNIT_CHECK(!round_trip(&st, &len), "1.x's limits and beyond");
+	printf("records of 16 outputs of 64 modes and 32 properties: %zu bytes\n",
+	       len);
 	state_transformed(&st);
 	UNIT_CHECK(!round_trip(&st, NULL), "transforms, negative positions");
 	return 0;
@@ -462,6 +337,7 @@ static int test_fixed_point(void)
 		UNIT_CHECK(fabs(d) <= ldexp(1.0, -33), "entry %d: %.17g for %.17g",
 			   i, back.crtcs[0].current.matrix[i], entries[i]);
 	}
+	mmx_state_clear(&back);
 	/* out of S31.32's range or not finite: the encoder refuses */
 	st.crtcs[0].current.matrix[3] = 32768.0;
 	CHECK_ENC(&st, -ERANGE);
@@ -470,12 +346,12 @@ static int test_fixed_point(void)
 	state_fill(&st, 1, 1);
 	st.crtcs[0].pending.matrix[0] = -INFINITY;
 	CHECK_ENC(&st, -ERANGE);
-	/* counts above their arrays: the encoder refuses */
+	/* strings longer than a length byte says: the encoder refuses */
 	state_fill(&st, 1, 1);
-	st.outputs[0].nmode = MMX_MAX_MODES + 1;
+	st.outputs[0].name = long_str(&st, 'o', BIG_STR + 1);
 	CHECK_ENC(&st, -E2BIG);
 	state_fill(&st, 1, 1);
-	st.outputs[0].props[0].blob_len = MMX_MAX_BLOB + 1;
+	st.outputs[0].props[1].enums[0].name = long_str(&st, 'e', 300);
 	CHECK_ENC(&st, -E2BIG);
 	return 0;
 }
@@ -531,15 +407,25 @@ static int state_decode(const void *buf, size_t len, void *obj)
 	return mmx_wire_decode_state(buf, len, obj);
 }
 
+/*
+ * Safe to use: the encoder walks every array by its count and takes every
+ * string (ASan sees a count above its array); a flipped matrix byte may
+ * decode to an entry the encoder refuses (-ERANGE), harmless to a reader.
+ */
 static int state_check(void *obj)
 {
-	return mmx_wire_check_state(obj);
+	uint8_t *buf;
+	size_t len;
+	int ret = mmx_wire_encode_state(obj, &buf, &len);
+
+	free(buf);
+	return ret == -ERANGE ? 0 : ret;
 }
 
 /*
  * Every truncation of @buf (-EBADMSG, the object zeroed), a byte too
  * many (-EBADMSG), every byte flipped (-EBADMSG or -E2BIG, or an object
- * whose counts and strings are within their arrays).
+ * whose counts and strings are those of its arrays).
  */
 static int sweep(const struct codec *c, const uint8_t *buf, size_t len)
 {
@@ -632,6 +518,14 @@ static int test_truncated_corrupt(void)
 	return ret;
 }
 
+/* *@b: a deep copy of @a to change one field of. */
+static void state_copy(struct mmx_state *b, const struct mmx_state *a)
+{
+	mmx_state_clear(b);
+	if (mmx_state_copy(b, a))
+		abort();
+}
+
 /* Counts, lengths and values out of range, each alone. */
 static int test_refused(void)
 {
@@ -643,69 +537,156 @@ static int test_refused(void)
 	state_fill(&a, 2, 3);
 	UNIT_CHECK(!encode(&a, &buf, &len), "encode");
 	/* the screen record: ncrtc at 60, noutput at 64, driver at 68 */
-	CHECK_ERR(decode_patched(buf, len, 60, MMX_MAX_CRTCS + 1), -E2BIG);
-	CHECK_ERR(decode_patched(buf, len, 60, UINT32_MAX), -E2BIG);
-	CHECK_ERR(decode_patched(buf, len, 64, MMX_MAX_OUTPUTS + 1), -E2BIG);
-	/* 16 CRTCs where there are 2: the bytes run out or a count is wrong */
-	ret = decode_patched(buf, len, 60, MMX_MAX_CRTCS);
-	UNIT_CHECK(ret == -EBADMSG || ret == -E2BIG, "16 CRTCs: %d", ret);
-	CHECK_ERR(decode_patched(buf, len, 68, 'm' << 8 | MMX_NAME_LEN),
-		  -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, 60, UINT32_MAX), -EBADMSG);
+	CHECK_ERR(decode_patched(buf, len, 64, 1u << 20), -EBADMSG);
+	/* 3 CRTCs where there are 2: the bytes run out or a count is wrong */
+	ret = decode_patched(buf, len, 60, 3);
+	UNIT_CHECK(ret == -EBADMSG, "3 CRTCs: %d", ret);
+	/* a NUL in the driver's name */
 	CHECK_ERR(decode_patched(buf, len, 68, 'm' << 8 | 3), -EBADMSG);
 	/* CRTC 0's parts (after 11 fields at 72): an unknown bit */
 	CHECK_ERR(decode_patched(buf, len, 72 + 44, 1u << 3), -EBADMSG);
 	CHECK_ERR(decode_patched(buf, len, 72 + 44, 1u << 31), -EBADMSG);
 
+	/* output 0's first mode's name: 32 bytes do not fit its field */
+	state_copy(&b, &a);
+	b.outputs[0].modes[0].name[8] = '\0';
+	UNIT_CHECK(!count_offset(&a, &b, &off), "mode name");
+	CHECK_ERR(decode_patched(buf, len, off,
+				 ('2' << 24) | ('9' << 16) | ('1' << 8) |
+				 MMX_MODE_NAME_LEN), -E2BIG);
 	/* output 0's nmode */
-	b = a;
+	state_copy(&b, &a);
 	b.outputs[0].nmode = 2;
 	UNIT_CHECK(!count_offset(&a, &b, &off), "nmode");
-	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_MODES + 1), -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, off, 1u << 24), -EBADMSG);
 	ret = decode_patched(buf, len, off, 4);
-	UNIT_CHECK(ret == -EBADMSG || ret == -E2BIG, "4 modes of 3: %d", ret);
+	UNIT_CHECK(ret == -EBADMSG, "4 modes of 3: %d", ret);
 	/* its npreferred, above nmode */
-	b = a;
+	state_copy(&b, &a);
 	b.outputs[0].npreferred = 0;
 	UNIT_CHECK(!count_offset(&a, &b, &off), "npreferred");
 	CHECK_ERR(decode_patched(buf, len, off, 4), -EBADMSG);
 	/* its first property's blob_len and second's nenum */
-	b = a;
+	state_copy(&b, &a);
 	b.outputs[0].props[0].blob_len = 127;
 	UNIT_CHECK(!count_offset(&a, &b, &off), "blob_len");
-	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_BLOB + 1), -E2BIG);
-	CHECK_ERR(decode_patched(buf, len, off, 0x7fffffff), -E2BIG);
-	b = a;
+	CHECK_ERR(decode_patched(buf, len, off, 1u << 20), -EBADMSG);
+	CHECK_ERR(decode_patched(buf, len, off, 0x7fffffff), -EBADMSG);
+	state_copy(&b, &a);
 	b.outputs[0].props[1].nenum = 3;
 	UNIT_CHECK(!count_offset(&a, &b, &off), "nenum");
-	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_ENUMS + 1), -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, off, 1u << 16), -EBADMSG);
 	/* output 1's nprop */
-	b = a;
+	state_copy(&b, &a);
 	b.outputs[1].nprop = 4;
 	UNIT_CHECK(!count_offset(&a, &b, &off), "nprop");
-	CHECK_ERR(decode_patched(buf, len, off, MMX_MAX_PROPS + 1), -E2BIG);
+	CHECK_ERR(decode_patched(buf, len, off, 1u << 16), -EBADMSG);
+	mmx_state_clear(&a);
+	mmx_state_clear(&b);
 	free(buf);
 	return 0;
 }
 
+/* An enum property of the values @names, the first set. */
+#define ENUM_PROP(s, p, name, id, names)				\
+	t_enum_prop((s), (p), (name), MMX_PROP_ENUM, 0, (id), (names),	\
+		    UNIT_N(names), 0)
+
 /*
- * A GET_STATE reply for two outputs (ten modes and five properties each,
- * a 128-byte EDID, both CRTCs lit): the whole struct against records.
+ * The properties of a real DisplayPort output, as mmx and the usual KMS
+ * drivers show them (with libmmx's synthetic ConnectorType and
+ * ConnectorNumber): a 256-byte EDID (a base block and a CTA extension),
+ * DPMS, link-status, non-desktop, TILE, Broadcast RGB, content type,
+ * max bpc, Colorspace, HDR_OUTPUT_METADATA, vrr_capable, SignalFormat,
+ * SignalProperties, ConnectorType, ConnectorNumber.
  */
-static int test_two_output_size(void)
+static void output_props_usual(struct mmx_state *s, struct mmx_output_info *o,
+			       uint32_t i)
+{
+	static const char *const dpms[] = { "On", "Standby", "Suspend", "Off" };
+	static const char *const link[] = { "Good", "Bad" };
+	static const char *const rgb[] = {
+		"Automatic", "Full", "Limited 16:235",
+	};
+	static const char *const content[] = {
+		"No Data", "Graphics", "Photo", "Cinema", "Game",
+	};
+	static const char *const colorspace[] = {
+		"Default", "BT709_YCC", "XVYCC_601", "XVYCC_709", "SYCC_601",
+		"opYCC_601", "opRGB", "BT2020_CYCC", "BT2020_RGB",
+		"BT2020_YCC", "DCI-P3_RGB_D65", "DCI-P3_RGB_Theater",
+	};
+	static const char *const format[] = { "DisplayPort" };
+	static const char *const sigprops[] = {
+		"Lane1+LowSpeed", "Lane1+HiSpeed", "Lane2+LowSpeed",
+		"Lane2+HiSpeed", "Lane4+LowSpeed", "Lane4+HiSpeed",
+	};
+	static const char *const ctypes[] = {
+		"unknown", "VGA", "DVI", "DVI-I", "DVI-A", "DVI-D", "HDMI",
+		"Panel", "TV", "TV-Composite", "TV-SVideo", "TV-Component",
+		"TV-SCART", "TV-C4", "DisplayPort",
+	};
+	struct mmx_property *p;
+
+	o->nprop = 15;
+	o->props = p = t_alloc(s, o->nprop, sizeof(*p));
+	prop_blob(s, p++, "EDID", 10 + i, 256);
+	ENUM_PROP(s, p++, "DPMS", 2, dpms);
+	ENUM_PROP(s, p++, "link-status", 5, link);
+	t_range_prop(s, p++, "non-desktop", MMX_PROP_RANGE, MMX_PROP_IMMUTABLE,
+		     6, 0, 1, 0);
+	t_blob_prop(s, p++, "TILE", MMX_PROP_IMMUTABLE, 7, 0, 0);
+	ENUM_PROP(s, p++, "Broadcast RGB", 8, rgb);
+	ENUM_PROP(s, p++, "content type", 9, content);
+	t_range_prop(s, p++, "max bpc", MMX_PROP_RANGE, 0, 11, 8, 12, 8);
+	ENUM_PROP(s, p++, "Colorspace", 12, colorspace);
+	t_blob_prop(s, p++, "HDR_OUTPUT_METADATA", 0, 13, 0, 0);
+	t_range_prop(s, p++, "vrr_capable", MMX_PROP_RANGE, MMX_PROP_IMMUTABLE,
+		     14, 0, 1, 0);
+	ENUM_PROP(s, p++, "SignalFormat", 15, format);
+	ENUM_PROP(s, p++, "SignalProperties", 16, sigprops);
+	ENUM_PROP(s, p++, "ConnectorType", 0, ctypes);
+	t_range_prop(s, p, "ConnectorNumber", MMX_PROP_RANGE,
+		     MMX_PROP_IMMUTABLE | MMX_PROP_SYNTHETIC, 0, 0, 8, i + 1);
+}
+
+/*
+ * @n outputs as a real screen has them, each lit on its CRTC: 20 modes
+ * (output_fill()'s), the usual 15 properties with a 256-byte EDID.
+ */
+static void state_usual(struct mmx_state *s, uint32_t n)
+{
+	uint32_t i;
+
+	state_fill(s, n, 20);
+	for (i = 0; i < n; i++)
+		output_props_usual(s, &s->outputs[i], i);
+}
+
+/*
+ * The size of a GET_STATE reply: for two outputs of ten modes and five
+ * properties (a 128-byte EDID), both CRTCs lit, checked to the byte (the
+ * records' layout); for 2 and 8 outputs as real screens have them.
+ */
+static int test_get_state_size(void)
 {
 	const size_t frame = MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE;
-	size_t len;
+	size_t len, two;
 
 	state_fill(&st, 2, 10);
 	UNIT_CHECK(!round_trip(&st, &len), "two outputs");
-	printf("GET_STATE reply, 2 outputs: %zu bytes (struct mmx_state)\n",
-	       frame + sizeof(struct mmx_state));
-	printf("GET_STATE_RECORDS reply, 2 outputs: %zu bytes (%zu of records)\n",
+	printf("GET_STATE reply, 2 outputs of 10 modes and 5 properties: %zu bytes (%zu of records)\n",
 	       frame + len, len);
-	UNIT_CHECK(frame + sizeof(struct mmx_state) == 1048572,
-		   "the whole-struct reply is %zu bytes",
-		   frame + sizeof(struct mmx_state));
 	UNIT_CHECK(len == 2626, "the records are %zu bytes", len);
+
+	state_usual(&st, 2);
+	UNIT_CHECK(!round_trip(&st, &two), "two usual outputs");
+	state_usual(&st, 8);
+	UNIT_CHECK(!round_trip(&st, &len), "eight usual outputs");
+	printf("GET_STATE for 2 outputs: %zu bytes; for 8 outputs: %zu bytes (20 modes, 15 properties, a 256-byte EDID each)\n",
+	       frame + two, frame + len);
+	UNIT_CHECK(len < MMX_PROTO_MAX_REQUEST, "8 outputs: %zu bytes", len);
 	return 0;
 }
 
@@ -745,13 +726,18 @@ static int test_accessors(void)
 	UNIT_CHECK(mmx_state_crtc(&st, st.crtcs[1].id) == &st.crtcs[1],
 		   "crtc by id");
 
-	/* counts above the arrays are clamped */
-	st.noutput = MMX_MAX_OUTPUTS + 1;
+	UNIT_CHECK(mmx_output_property(&st.outputs[0], "DPMS") ==
+		   &st.outputs[0].props[1] &&
+		   !mmx_output_property(&st.outputs[0], "dpms"), "property");
+
+	/* a state without arrays: no output, no CRTC, whatever the counts */
+	mmx_state_clear(&st);
+	st.noutput = 3;
 	st.ncrtc = UINT32_MAX;
-	UNIT_CHECK(mmx_state_noutputs(&st) == MMX_MAX_OUTPUTS &&
-		   mmx_state_ncrtcs(&st) == MMX_MAX_CRTCS, "clamped counts");
-	UNIT_CHECK(!mmx_state_output_at(&st, MMX_MAX_OUTPUTS) &&
-		   !mmx_state_crtc_at(&st, MMX_MAX_CRTCS), "past the arrays");
+	UNIT_CHECK(!mmx_state_noutputs(&st) && !mmx_state_ncrtcs(&st) &&
+		   !mmx_state_output_at(&st, 0) && !mmx_state_crtc_at(&st, 0) &&
+		   !mmx_state_output(&st, 50) &&
+		   !strcmp(mmx_state_driver(&st), ""), "no arrays");
 
 	/* NULL: 0 or NULL, nothing written */
 	w = h = 7;
@@ -770,26 +756,41 @@ static int test_accessors(void)
 	return 0;
 }
 
-/* ---- configs (APPLY_RECORDS, 1.4) ------------------------------------- */
+/* ---- configs (APPLY) ---------------------------------------------------- */
 
 /* The config-wide fields: 6 u32 before the first change. */
 #define OFF_NCHANGE	20
 
 static struct mmx_config cfg, cback;
 
-/* One change of every kind of field; @k varies the values. */
-static void change_fill(struct mmx_output_change *c, uint32_t k,
-			uint32_t nprop, int long_strings)
+/* A string of @n bytes @c, owned by @c's config. */
+static const char *cfg_str(struct mmx_config *c, char ch, size_t n)
+{
+	char *str = mmx_arena_calloc(&c->arena, n + 1, 1);
+
+	if (!str)
+		abort();
+	memset(str, ch, n);
+	return str;
+}
+
+/* The change of output 40 + @k, of every kind of field; @k varies values. */
+static struct mmx_output_change *change_fill(struct mmx_config *cf,
+					     uint32_t k, uint32_t nprop,
+					     int long_strings)
 {
 	static const double odd[9] = {
 		1.0 / 3, -0.0, 1e-300, 2.5e-10, -32767.99, 0.1, 1e-5, -1e-5, 1,
 	};
+	struct mmx_output_change *c = mmx_config_output(cf, 40 + k);
+	char name[16], value[16];
 	uint32_t i;
 
-	c->output = 40 + k;
+	if (!c)
+		abort();
 	c->flags = MMX_CHANGE_MODE | MMX_CHANGE_POS | MMX_CHANGE_ROTATION |
 		   MMX_CHANGE_TRANSFORM | MMX_CHANGE_PANNING |
-		   MMX_CHANGE_CRTC | MMX_CHANGE_PROPS;
+		   MMX_CHANGE_CRTC;
 	c->x = -(int32_t)k * 7;
 	c->y = (int32_t)k * 1000 + 1;
 	c->rotation = MMX_ROTATE_90 | MMX_REFLECT_X;
@@ -800,58 +801,79 @@ static void change_fill(struct mmx_output_change *c, uint32_t k,
 	c->mode.flags = 0x5;
 	for (i = 0; i < 9; i++)
 		c->transform.matrix[i] = odd[i] * (k + 1);
-	snprintf(c->transform.filter, sizeof(c->transform.filter),
-		 "bilinear");
+	c->transform.filter = "bilinear";
 	c->transform.identity = k & 1;
-	c->panning.left = k;
-	c->panning.top = 2 * k;
-	c->panning.width = 1000 + k;
-	c->panning.height = 700;
-	c->panning.track_left = 1;
-	c->panning.track_top = 2;
-	c->panning.track_width = 3;
-	c->panning.track_height = 4;
-	c->panning.border_left = -5;
-	c->panning.border_top = 6;
-	c->panning.border_right = -7;
-	c->panning.border_bottom = 8;
-	c->nprop = nprop;
+	c->panning = (struct mmx_panning_info){
+		.left = k, .top = 2 * k, .width = 1000 + k, .height = 700,
+		.track_left = 1, .track_top = 2, .track_width = 3,
+		.track_height = 4, .border_left = -5, .border_top = 6,
+		.border_right = -7, .border_bottom = 8,
+	};
 	for (i = 0; i < nprop; i++) {
-		struct mmx_set_prop *p = &c->props[i];
-
-		if (long_strings) {
-			memset(p->name, 'a' + (int)i, sizeof(p->name) - 1);
-			memset(p->value, 'A' + (int)i, sizeof(p->value) - 1);
-		} else {
-			snprintf(p->name, sizeof(p->name), "prop%u", i);
-			snprintf(p->value, sizeof(p->value), "%u", k * i);
-		}
+		snprintf(name, sizeof(name), "prop%u", i);
+		snprintf(value, sizeof(value), "%u", k * i);
+		if (mmx_config_output_set_prop(cf, c->output,
+					       long_strings ?
+					       cfg_str(cf, 'a' + (char)i, 255) :
+					       name,
+					       long_strings ?
+					       cfg_str(cf, 'A' + (char)i, 255) :
+					       value))
+			abort();
 	}
+	return c;
 }
 
+/* 1.x's limits: 16 changes of 8 properties, every string 255 bytes. */
 static void config_full(struct mmx_config *c)
 {
 	uint32_t k;
 
-	memset(c, 0, sizeof(*c));
+	mmx_config_clear(c);
 	c->flags = MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
 		   MMX_CONFIG_PAN_MODE | MMX_CONFIG_TEST_ONLY;
 	c->screen_width = 4096;
 	c->screen_height = 2160;
 	c->primary = 41;
 	c->pan_mode = MMX_PAN_JOINT;
-	c->nchange = MMX_MAX_OUTPUTS;
-	for (k = 0; k < MMX_MAX_OUTPUTS; k++)
-		change_fill(&c->changes[k], k, MMX_MAX_SET_PROPS, 1);
+	for (k = 0; k < 16; k++)
+		change_fill(c, k, 8, 1);
 }
 
+/* Change @k of @a and @b: the same, field by field, doubles bit for bit. */
+static int change_same(const struct mmx_output_change *a,
+		       const struct mmx_output_change *b, uint32_t k)
+{
+	uint32_t i;
+
+	UNIT_CHECK(a->output == b->output && a->flags == b->flags &&
+		   a->x == b->x && a->y == b->y &&
+		   a->rotation == b->rotation && a->crtc == b->crtc,
+		   "change %u: fixed fields", k);
+	UNIT_CHECK(!memcmp(&a->mode, &b->mode, sizeof(a->mode)),
+		   "change %u: mode", k);
+	UNIT_CHECK(!memcmp(a->transform.matrix, b->transform.matrix,
+			   sizeof(a->transform.matrix)),
+		   "change %u: matrix not bit for bit", k);
+	UNIT_CHECK(t_str_same(a->transform.filter, b->transform.filter) &&
+		   a->transform.identity == b->transform.identity,
+		   "change %u: filter, identity", k);
+	UNIT_CHECK(!memcmp(&a->panning, &b->panning, sizeof(a->panning)),
+		   "change %u: panning", k);
+	UNIT_CHECK(a->nprop == b->nprop, "change %u: nprop", k);
+	for (i = 0; i < a->nprop; i++)
+		UNIT_CHECK(!strcmp(a->props[i].name, b->props[i].name) &&
+			   !strcmp(a->props[i].value, b->props[i].value),
+			   "change %u: property %u", k, i);
+	return 0;
+}
 
 /* Encode @c, decode it into back: 0 when equal field by field. */
 static int config_round_trip(const struct mmx_config *c, size_t *bytes)
 {
 	uint8_t *buf;
 	size_t len;
-	uint32_t k, i;
+	uint32_t k;
 
 	UNIT_CHECK(!mmx_wire_encode_config(c, &buf, &len), "encode");
 	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), 0);
@@ -863,33 +885,9 @@ static int config_round_trip(const struct mmx_config *c, size_t *bytes)
 		   cback.primary == c->primary &&
 		   cback.pan_mode == c->pan_mode &&
 		   cback.nchange == c->nchange, "config-wide fields");
-	for (k = 0; k < c->nchange; k++) {
-		const struct mmx_output_change *a = &c->changes[k];
-		const struct mmx_output_change *b = &cback.changes[k];
-
-		UNIT_CHECK(a->output == b->output && a->flags == b->flags &&
-			   a->x == b->x && a->y == b->y &&
-			   a->rotation == b->rotation && a->crtc == b->crtc,
-			   "change %u: fixed fields", k);
-		UNIT_CHECK(!memcmp(&a->mode, &b->mode, sizeof(a->mode)),
-			   "change %u: mode", k);
-		UNIT_CHECK(!memcmp(a->transform.matrix, b->transform.matrix,
-				   sizeof(a->transform.matrix)),
-			   "change %u: matrix not bit for bit", k);
-		UNIT_CHECK(!strcmp(a->transform.filter, b->transform.filter) &&
-			   a->transform.identity == b->transform.identity,
-			   "change %u: filter, identity", k);
-		UNIT_CHECK(!memcmp(&a->panning, &b->panning,
-				   sizeof(a->panning)), "change %u: panning", k);
-		UNIT_CHECK(a->nprop == b->nprop, "change %u: nprop", k);
-		for (i = 0; i < a->nprop; i++)
-			UNIT_CHECK(!strcmp(a->props[i].name, b->props[i].name) &&
-				   !strcmp(a->props[i].value,
-					   b->props[i].value),
-				   "change %u: property %u", k, i);
-	}
-	/* and nothing else: the unused entries stay zero */
-	UNIT_CHECK(!memcmp(c, &cback, sizeof(cback)), "bytes differ");
+	for (k = 0; k < c->nchange; k++)
+		if (change_same(c->changes[k], cback.changes[k], k))
+			return -1;
 	return 0;
 }
 
@@ -898,21 +896,25 @@ static int test_config_round_trip(void)
 	size_t bytes, one;
 	struct mmx_output_change *c;
 
-	memset(&cfg, 0, sizeof(cfg));
+	mmx_config_clear(&cfg);
 	UNIT_CHECK(!config_round_trip(&cfg, &bytes), "empty");
 	UNIT_CHECK(bytes == 24, "an empty config takes %zu bytes", bytes);
 
 	/* an output turned off: its fixed fields and an empty filter */
-	c = &cfg.changes[cfg.nchange++];
-	c->output = 51;
+	c = mmx_config_output(&cfg, 51);
 	c->flags = MMX_CHANGE_OFF;
 	UNIT_CHECK(!config_round_trip(&cfg, &one), "one off");
 	UNIT_CHECK(one == 24 + 7 * 4 + 4 + 1 + 4, "off takes %zu bytes",
 		   one - 24);
 
 	/* a few properties on a second output, short strings */
-	change_fill(&cfg.changes[cfg.nchange++], 2, 3, 0);
+	change_fill(&cfg, 2, 3, 0);
 	UNIT_CHECK(!config_round_trip(&cfg, &bytes), "two");
+	/* a property set again keeps its place, with the new value */
+	UNIT_CHECK(!mmx_config_output_set_prop(&cfg, 42, "prop1", "x") &&
+		   mmx_config_output(&cfg, 42)->nprop == 3 &&
+		   !strcmp(mmx_config_output(&cfg, 42)->props[1].value, "x"),
+		   "property set again");
 
 	/* special doubles travel as they are */
 	c->flags |= MMX_CHANGE_TRANSFORM;
@@ -923,9 +925,8 @@ static int test_config_round_trip(void)
 
 	config_full(&cfg);
 	UNIT_CHECK(!config_round_trip(&cfg, &bytes), "fullest");
-	printf("fullest config: %zu bytes of records, %zu of struct\n",
-	       bytes, sizeof(struct mmx_config));
-	UNIT_CHECK(bytes < sizeof(struct mmx_config), "records not smaller");
+	printf("16 changes of 8 properties, 255-byte strings: %zu bytes of records\n",
+	       bytes);
 	return 0;
 }
 
@@ -936,7 +937,12 @@ static int config_decode(const void *buf, size_t len, void *obj)
 
 static int config_check(void *obj)
 {
-	return mmx_wire_check_config(obj);
+	uint8_t *buf;
+	size_t len;
+	int ret = mmx_wire_encode_config(obj, &buf, &len);
+
+	free(buf);
+	return ret;
 }
 
 static const struct codec config_codec = {
@@ -949,12 +955,11 @@ static int test_config_truncated_corrupt(void)
 	size_t len;
 	int ret;
 
-	memset(&cfg, 0, sizeof(cfg));
+	mmx_config_clear(&cfg);
 	cfg.flags = MMX_CONFIG_PRIMARY;
 	cfg.primary = 41;
-	cfg.nchange = 2;
-	change_fill(&cfg.changes[0], 0, 2, 0);
-	change_fill(&cfg.changes[1], 1, 1, 1);
+	change_fill(&cfg, 0, 2, 0);
+	change_fill(&cfg, 1, 1, 1);
 	UNIT_CHECK(!mmx_wire_encode_config(&cfg, &buf, &len), "encode");
 	ret = sweep(&config_codec, buf, len);
 	free(buf);
@@ -970,41 +975,38 @@ static int test_config_refused(void)
 	uint8_t *buf;
 	size_t len;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.nchange = 1;
-	cfg.changes[0].output = 7;
-	cfg.changes[0].flags = MMX_CHANGE_PROPS;
-	cfg.changes[0].nprop = 1;
-	strcpy(cfg.changes[0].props[0].name, "abc");
-	strcpy(cfg.changes[0].props[0].value, "1");
+	mmx_config_clear(&cfg);
+	UNIT_CHECK(!mmx_config_output_set_prop(&cfg, 7, "abc", "1"), "set");
+	UNIT_CHECK(mmx_config_output(&cfg, 7)->flags == MMX_CHANGE_PROPS,
+		   "flags");
 	UNIT_CHECK(!mmx_wire_encode_config(&cfg, &buf, &len), "encode");
 	UNIT_CHECK(len == name + 1 + 3 + 1 + 1, "layout: %zu bytes", len);
-	CHECK_ERR(codec_patched(c, buf, len, OFF_NCHANGE, MMX_MAX_OUTPUTS + 1),
-		  -E2BIG);
+	CHECK_ERR(codec_patched(c, buf, len, OFF_NCHANGE, 1u << 20),
+		  -EBADMSG);
 	CHECK_ERR(codec_patched(c, buf, len, OFF_NCHANGE, 2), -EBADMSG);
 	CHECK_ERR(codec_patched(c, buf, len, OFF_NCHANGE, 0), -EBADMSG);
 	CHECK_ERR(codec_patched(c, buf, len, parts, 1u << 3), -EBADMSG);
 	CHECK_ERR(codec_patched(c, buf, len, parts, 1u << 0), -EBADMSG);
-	CHECK_ERR(codec_patched(c, buf, len, nprop, MMX_MAX_SET_PROPS + 1),
-		  -E2BIG);
+	CHECK_ERR(codec_patched(c, buf, len, nprop, 1u << 20), -EBADMSG);
 	CHECK_ERR(codec_patched(c, buf, len, nprop, 2), -EBADMSG);
-	/* a NUL inside a string; a string as long as its field */
+	/* a NUL inside a string; a string longer than what follows */
 	buf[name + 2] = 0;
 	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), -EBADMSG);
 	buf[name + 2] = 'b';
-	buf[name] = MMX_NAME_LEN;
-	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), -E2BIG);
+	buf[name] = 32;
+	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), -EBADMSG);
 	buf[name] = 3;
 	CHECK_ERR(mmx_wire_decode_config(buf, len, &cback), 0);
 	free(buf);
 
-	/* the encoder refuses counts above their arrays */
-	cfg.changes[0].nprop = MMX_MAX_SET_PROPS + 1;
+	/* the encoder refuses strings longer than a length byte says */
+	UNIT_CHECK(!mmx_config_output_set_prop(&cfg, 7, "abc",
+					       cfg_str(&cfg, 'v', 256)),
+		   "set");
 	CHECK_ERR(mmx_wire_encode_config(&cfg, &buf, &len), -E2BIG);
 	UNIT_CHECK(!buf && !len, "output on error");
-	cfg.changes[0].nprop = 1;
-	cfg.nchange = MMX_MAX_OUTPUTS + 1;
-	CHECK_ERR(mmx_wire_encode_config(&cfg, &buf, &len), -E2BIG);
+	mmx_config_clear(&cfg);
+	mmx_config_clear(&cback);
 	return 0;
 }
 
@@ -1017,8 +1019,8 @@ static const struct unit_case cases[] = {
 	  test_truncated_corrupt },
 	{ "refused", "counts above their arrays -E2BIG, bad strings, bits, npreferred -EBADMSG",
 	  test_refused },
-	{ "two-output-size", "GET_STATE reply bytes for two outputs, before and after",
-	  test_two_output_size },
+	{ "get-state-size", "GET_STATE reply bytes for 2 outputs (checked), 2 and 8 usual ones",
+	  test_get_state_size },
 	{ "config-round-trip", "configs, empty to fullest: equal field by field, doubles bit for bit",
 	  test_config_round_trip },
 	{ "config-truncated-corrupt", "config records: every truncation -EBADMSG, a byte too many, every byte flipped",

@@ -19,6 +19,7 @@
 #include "mmxd.h"
 #include "mmxd_client_harness.h"	/* fake_capture_fill() */
 #include "mmx_internal.h"
+#include "mmx_state_build.h"
 #include "mmx_wire.h"
 
 static char dir[64];
@@ -34,18 +35,18 @@ static int fake_state(void *ctx, int probe, struct mmx_state *s)
 {
 	(void)ctx;
 	(void)probe;
-	*s = fake_st;
-	return 0;
+	mmx_state_clear(s);
+	return mmx_state_copy(s, &fake_st);
 }
 
 static int fake_apply(void *ctx, const struct mmx_config *cfg,
 		      struct mmx_error *err)
 {
 	(void)ctx;
-	fake_last = *cfg;
+	config_keep(&fake_last, cfg);
 	if (cfg->flags & MMX_CONFIG_TEST_ONLY) {
 		snprintf(err->message, sizeof(err->message),
-			 "output %u: no such output", cfg->changes[0].output);
+			 "output %u: no such output", cfg->changes[0]->output);
 		return -ENOENT;
 	}
 	return 0;
@@ -94,14 +95,10 @@ static int daemon_start(struct daemon *dm)
 	struct mmxd_options o;
 	int fd;
 
-	memset(&fake_st, 0, sizeof(fake_st));
-	fake_st.flags = MMX_STATE_MMX_DRIVER | MMX_STATE_WRITEBACK;
-	strcpy(fake_st.driver, "fake");
-	fake_st.ncrtc = 1;
-	fake_st.crtcs[0].id = 40;
-	fake_st.noutput = 1;
-	fake_st.outputs[0].id = 50;
-	strcpy(fake_st.outputs[0].name, "HDMI-1");
+	static const char *const names[] = { "HDMI-1" };
+
+	t_state_small(&fake_st, "fake", MMX_STATE_MMX_DRIVER |
+		      MMX_STATE_WRITEBACK, 1, 40, 1, 50, names);
 	mmxd_options_init(&o);
 	strcpy(o.driver, "fake");
 	o.state_flags = fake_st.flags;
@@ -135,21 +132,21 @@ enum evil {
 	EVIL_SLOW,		/* answers HELLO after 8 s, then never */
 	EVIL_MUTE,		/* answers HELLO, then never */
 	EVIL_REFUSE,		/* unsolicited -EACCES */
-	EVIL_BAD_COUNTS,	/* GET_STATE with ncrtc 999 */
+	EVIL_BAD_COUNTS,	/* GET_STATE records with ncrtc 999 */
 	EVIL_BAD_SEQUENCE,	/* replies with another sequence */
 	EVIL_HUGE,		/* a length above the reply limit */
 	EVIL_CLOSE,		/* closes after HELLO */
-	EVIL_OLD_SIZES,		/* HELLO reply with other struct sizes */
-	EVIL_EVENTS,		/* a 1.2 server: EVENTs before each reply */
+	EVIL_OLD_MAJOR,		/* a 1.x server's HELLO reply */
+	EVIL_EVENTS,		/* EVENTs before each reply */
 	EVIL_BAD_CAPTURE,	/* pixels do not match width * height */
-	EVIL_RECORDS_CUT,	/* 1.3: GET_STATE_RECORDS one byte short */
-	EVIL_RECORDS_BIG,	/* 1.3: records with 17 outputs */
-	EVIL_OLD_APPLY,		/* 1.3: APPLY only, the type seen kept */
+	EVIL_RECORDS_CUT,	/* GET_STATE records one byte short */
+	EVIL_RECORDS_BIG,	/* records with 17 outputs */
+	EVIL_APPLY_SEEN,	/* answers 0, the request's type kept */
 };
 
 struct evil_server {
 	enum evil mode;
-	uint16_t apply_type;	/* EVIL_OLD_APPLY: the last request's type */
+	uint16_t apply_type;	/* EVIL_APPLY_SEEN: the last request's type */
 	size_t apply_len;	/* and its payload's length */
 	int lfd;
 	pthread_t thread;
@@ -166,11 +163,13 @@ static int send_reply(int fd, uint32_t seq, uint16_t req, int err,
 
 static void *evil_main(void *arg)
 {
+	static const char *const names[] = { "HDMI-1" };
 	struct evil_server *e = arg;
 	struct mmx_proto_hello_reply hr = {
 		.major = MMX_PROTO_MAJOR,
-		.state_size = sizeof(struct mmx_state),
-		.config_size = sizeof(struct mmx_config),
+		.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY,
+		.max_request = MMX_PROTO_MAX_REQUEST,
+		.max_reply = MMX_PROTO_MAX_REPLY,
 	};
 	struct mmx_proto_header h;
 	void *p;
@@ -188,20 +187,9 @@ static void *evil_main(void *arg)
 	if (mmx_wire_recv(fd, MMX_PROTO_MAX_REQUEST, &h, &p))
 		goto out;
 	free(p);
-	if (e->mode == EVIL_OLD_APPLY) {
-		/* 1.3 masks a bit it does not know yet, even if set */
-		hr.minor = 3;
-		hr.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
-			  MMX_PROTO_CAP_STATE_RECORDS |
-			  MMX_PROTO_CAP_APPLY_RECORDS;
-	}
-	if (e->mode == EVIL_OLD_SIZES)
-		hr.state_size -= 8;
-	if (e->mode == EVIL_EVENTS)
-		hr.minor = 2;
-	if (e->mode == EVIL_RECORDS_CUT || e->mode == EVIL_RECORDS_BIG) {
-		hr.minor = 3;
-		hr.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_STATE_RECORDS;
+	if (e->mode == EVIL_OLD_MAJOR) {
+		hr.major = 1;
+		hr.minor = 4;
 	}
 	send_reply(fd, h.sequence, MMX_MSG_HELLO, 0, &hr, sizeof(hr));
 	if (e->mode == EVIL_CLOSE)
@@ -216,19 +204,16 @@ static void *evil_main(void *arg)
 		free(p);
 		if (!st)
 			break;
-		if (e->mode == EVIL_OLD_APPLY) {
+		if (e->mode == EVIL_APPLY_SEEN) {
 			e->apply_type = h.type;
 			e->apply_len = h.length - MMX_PROTO_HEADER_SIZE;
-			/* 1.3 knows APPLY, not APPLY_RECORDS */
-			send_reply(fd, h.sequence, h.type,
-				   h.type == MMX_MSG_APPLY ? 0 : -ENOSYS,
-				   NULL, 0);
+			send_reply(fd, h.sequence, h.type, 0, NULL, 0);
 			free(st);
 			continue;
 		}
-		st->noutput = 1;
-		if (h.type == MMX_MSG_GET_STATE_RECORDS &&
-		    mmx_wire_encode_state(st, &rec, &rec_len))
+		t_state_small(st, e->mode == EVIL_EVENTS ? "evented" : "",
+			      0, 0, 0, 1, 0, names);
+		if (mmx_wire_encode_state(st, &rec, &rec_len))
 			break;
 		switch (e->mode) {
 		case EVIL_RECORDS_CUT:
@@ -236,16 +221,17 @@ static void *evil_main(void *arg)
 				   rec_len - 1);
 			break;
 		case EVIL_RECORDS_BIG:
-			rec[64] = MMX_MAX_OUTPUTS + 1;	/* noutput */
+			rec[64] = 17;	/* noutput */
 			send_reply(fd, h.sequence, h.type, 0, rec, rec_len);
 			break;
 		case EVIL_BAD_COUNTS:
-			st->ncrtc = 999;
-			send_reply(fd, h.sequence, h.type, 0, st, sizeof(*st));
+			rec[60] = 999 & 0xff;	/* ncrtc */
+			rec[61] = 999 >> 8;
+			send_reply(fd, h.sequence, h.type, 0, rec, rec_len);
 			break;
 		case EVIL_BAD_SEQUENCE:
-			send_reply(fd, h.sequence + 1, h.type, 0, st,
-				   sizeof(*st));
+			send_reply(fd, h.sequence + 1, h.type, 0, rec,
+				   rec_len);
 			break;
 		case EVIL_HUGE:
 			mmx_wire_put_header(hdr, 0xfffffff0u, MMX_MSG_REPLY,
@@ -256,14 +242,7 @@ static void *evil_main(void *arg)
 			mmx_wire_send(fd, MMX_MSG_EVENT, 0, "12345678", 8,
 				      NULL, 0);
 			mmx_wire_send(fd, MMX_MSG_EVENT, 0, NULL, 0, NULL, 0);
-			strcpy(st->driver, "evented");
-			/* 1.2 knows GET_STATE only */
-			if (h.type == MMX_MSG_GET_STATE)
-				send_reply(fd, h.sequence, h.type, 0, st,
-					   sizeof(*st));
-			else
-				send_reply(fd, h.sequence, h.type, -ENOSYS,
-					   NULL, 0);
+			send_reply(fd, h.sequence, h.type, 0, rec, rec_len);
 			break;
 		case EVIL_BAD_CAPTURE:
 			send_reply(fd, h.sequence, h.type, 0, cap,
@@ -273,7 +252,7 @@ static void *evil_main(void *arg)
 			break;
 		}
 		free(rec);
-		free(st);
+		mmx_state_free(st);
 	}
 out:
 	close(fd);
@@ -337,7 +316,7 @@ static int test_public_api(void)
 	mmx_client_counters(d->remote, &sent, &received);
 	UNIT_CHECK(!mmx_get_screen_resources(d, &s), "state");
 	mmx_client_counters(d->remote, &sent, &after);
-	/* 1.3: the records of one output, not the whole struct */
+	/* the records of one output */
 	UNIT_CHECK(after - received < 1024, "the state took %llu bytes",
 		   (unsigned long long)(after - received));
 	UNIT_CHECK(s->flags & MMX_STATE_REMOTE, "REMOTE flag missing");
@@ -352,11 +331,11 @@ static int test_public_api(void)
 	mmx_client_counters(d->remote, &before, &after);
 	UNIT_CHECK(!mmx_apply(d, cfg, &err), "apply: %s", err.message);
 	mmx_client_counters(d->remote, &sent, &after);
-	/* 1.4: APPLY_RECORDS, the records of one change, not the struct */
+	/* the records of one change */
 	UNIT_CHECK(sent - before < 256, "the config took %llu bytes",
 		   (unsigned long long)(sent - before));
 	UNIT_CHECK(fake_last.nchange == 1 &&
-		   fake_last.changes[0].flags == MMX_CHANGE_OFF,
+		   fake_last.changes[0]->flags == MMX_CHANGE_OFF,
 		   "config not passed");
 	mmx_config_set_flags(cfg, MMX_CONFIG_TEST_ONLY);
 	ret = mmx_apply(d, cfg, &err);
@@ -461,9 +440,9 @@ static int test_hostile(void)
 	UNIT_CHECK(ret == -EACCES, "refusal: %d", ret);
 	evil_stop(&e);
 
-	UNIT_CHECK(!evil_start(&e, EVIL_OLD_SIZES), "server");
+	UNIT_CHECK(!evil_start(&e, EVIL_OLD_MAJOR), "server");
 	ret = mmx_client_connect(path, &c);
-	UNIT_CHECK(ret == -EPROTO, "other struct sizes: %d", ret);
+	UNIT_CHECK(ret == -EPROTO, "a 1.x server: %d", ret);
 	evil_stop(&e);
 
 	UNIT_CHECK(!evil_start(&e, EVIL_BAD_COUNTS), "server");
@@ -505,7 +484,7 @@ static int test_hostile(void)
 	mmx_client_close(c);
 	evil_stop(&e);
 
-	/* a 1.3 server whose records are cut or say too much */
+	/* records cut or saying too much */
 	UNIT_CHECK(!evil_start(&e, EVIL_RECORDS_CUT), "server");
 	UNIT_CHECK(!mmx_client_connect(path, &c), "connect");
 	ret = mmx_client_state(c, 0, s);
@@ -529,29 +508,30 @@ static int test_hostile(void)
 	return 0;
 }
 
-/* A 1.3 server knows APPLY only: the new client sends it the whole struct. */
-static int test_old_server_apply(void)
+/* mmx_apply() sends APPLY with the config's records, not the struct. */
+static int test_apply_records(void)
 {
 	struct evil_server e = { 0 };
 	struct mmx_client *c;
 	struct mmx_config *cfg;
 	struct mmx_error err;
+	uint8_t *rec;
+	size_t len;
 	int ret;
 
 	UNIT_CHECK(!mmx_config_new(&cfg), "config");
 	mmx_config_output(cfg, 50)->flags = MMX_CHANGE_OFF;
-	UNIT_CHECK(!evil_start(&e, EVIL_OLD_APPLY), "server");
+	UNIT_CHECK(!mmx_wire_encode_config(cfg, &rec, &len), "encode");
+	free(rec);
+	UNIT_CHECK(!evil_start(&e, EVIL_APPLY_SEEN), "server");
 	UNIT_CHECK(!mmx_client_connect(path, &c), "connect");
-	UNIT_CHECK(!(mmx_client_caps(c) & MMX_PROTO_CAP_APPLY_RECORDS),
-		   "a 1.3 server's APPLY_RECORDS bit believed");
 	memset(&err, 0, sizeof(err));
 	ret = mmx_client_apply(c, cfg, &err);
 	mmx_client_close(c);
 	evil_stop(&e);
 	mmx_config_free(cfg);
 	UNIT_CHECK(!ret, "apply: %d %s", ret, err.message);
-	UNIT_CHECK(e.apply_type == MMX_MSG_APPLY &&
-		   e.apply_len == sizeof(struct mmx_config),
+	UNIT_CHECK(e.apply_type == MMX_MSG_APPLY && e.apply_len == len,
 		   "sent type 0x%04x, %zu bytes", e.apply_type, e.apply_len);
 	return 0;
 }
@@ -565,10 +545,10 @@ static const struct unit_case cases[] = {
 	  test_slow_start },
 	{ "wedged-daemon", "a daemon that stops answering after HELLO: the next request fails with -ETIMEDOUT after 5 s",
 	  test_wedged },
-	{ "hostile-server", "refusals, bad sizes, counts, sequences, lengths, events",
+	{ "hostile-server", "refusals, a 1.x server, bad counts, sequences, lengths, records, events",
 	  test_hostile },
-	{ "old-server-apply", "a 1.3 server gets APPLY, the whole struct, not APPLY_RECORDS",
-	  test_old_server_apply },
+	{ "apply-records", "mmx_apply() sends APPLY with the config's records",
+	  test_apply_records },
 };
 
 int main(int argc, char **argv)

@@ -31,21 +31,17 @@
 #include "mmxd.h"
 #include "mmx_wire.h"
 #include "mmxd_client_harness.h"
+#include "mmx_state_build.h"
 
 /* ---- the fake display --------------------------------------------------- */
 
 static void fake_fill(struct mmx_state *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->flags = MMX_STATE_MMX_DRIVER;
-	strcpy(s->driver, "fake");
+	static const char *const names[] = { "VGA-1" };
+
+	t_state_small(s, "fake", MMX_STATE_MMX_DRIVER, 1, 40, 1, 50, names);
 	s->screen_width = 1280;
 	s->screen_height = 800;
-	s->ncrtc = 1;
-	s->crtcs[0].id = 40;
-	s->noutput = 1;
-	s->outputs[0].id = 50;
-	strcpy(s->outputs[0].name, "VGA-1");
 }
 
 /* What the display shows: fake_fill()'s state. */
@@ -228,24 +224,27 @@ static int hello(int fd)
 /* GET_STATE: 0 when the answer is the fake display's state. */
 static int get_state_ok(int fd, uint32_t seq)
 {
+	static struct mmx_state st, want;
 	struct mmx_proto_get_state gs = { .probe = 0 };
-	struct mmx_state *st = NULL, want;
+	uint8_t *rec = NULL;
 	size_t len = 0;
 	int ret;
 
-	ret = request(fd, MMX_MSG_GET_STATE, seq, &gs, sizeof(gs), (void **)&st,
+	ret = request(fd, MMX_MSG_GET_STATE, seq, &gs, sizeof(gs), (void **)&rec,
 		      &len);
 	if (ret) {
-		free(st);
+		free(rec);
 		return ret;
 	}
 	fake_fill(&want);
-	if (len != sizeof(*st) || strcmp(st->driver, want.driver) ||
-	    st->screen_width != want.screen_width ||
-	    st->screen_height != want.screen_height || st->ncrtc != 1 ||
-	    st->crtcs[0].id != 40 || strcmp(st->outputs[0].name, "VGA-1"))
+	if (mmx_wire_decode_state(rec, len, &st) ||
+	    strcmp(st.driver, want.driver) ||
+	    st.screen_width != want.screen_width ||
+	    st.screen_height != want.screen_height || st.ncrtc != 1 ||
+	    st.crtcs[0].id != 40 || st.noutput != 1 ||
+	    strcmp(st.outputs[0].name, "VGA-1"))
 		ret = -10000 - EPROTO;
-	free(st);
+	free(rec);
 	return ret;
 }
 

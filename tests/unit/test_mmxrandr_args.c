@@ -10,28 +10,15 @@
 #include <math.h>
 
 #include "unit.h"
-#include "mmxrandr.h"
-
-#define MAXARGS 40
+#include "mmxrandr_cmdline.h"
 
 static struct mmxr_request req;
 static char err[MMXR_ERR_LEN];
-static char buf[1024];
 
 /* Parse a command line given as one string split at spaces. */
 static int parse(const char *line)
 {
-	char *argv[MAXARGS];
-	int argc = 0;
-	char *tok;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	argv[argc++] = (char *)"mmxrandr";
-	for (tok = strtok(buf, " "); tok && argc < MAXARGS - 1;
-	     tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	return mmxr_parse_args(argc, argv, &req, err, sizeof(err));
+	return t_parse_line(line, &req, err, sizeof(err));
 }
 
 static int near(double a, double b)
@@ -357,7 +344,7 @@ static int test_bad_stops(void)
 		   "request holds a change after a failed parse");
 	/* too many --set for one output */
 	snprintf(line, sizeof(line), "--output eDP-1");
-	for (k = 0; k <= MMX_MAX_SET_PROPS; k++)
+	for (k = 0; k <= MMXR_MAX_SET_PROPS; k++)
 		strcat(line, " --set a b");
 	UNIT_CHECK(parse(line) == -EINVAL &&
 		   strstr(err, "too many --set"), "%s", err);

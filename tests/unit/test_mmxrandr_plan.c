@@ -12,31 +12,20 @@
 #include <math.h>
 
 #include "unit.h"
-#include "mmxrandr.h"
+#include "mmxrandr_cmdline.h"
 #include "mmxrandr_state.h"
 #include "mmx_config.h"	/* the tests read the planned config */
-
-#define MAXARGS 40
 
 static struct mmxr_request req;
 static struct mmxr_plan plan;
 static char err[MMXR_ERR_LEN];
-static char buf[1024];
 static struct mmx_state *st;
 
+/* Parse @line and plan it against st. */
 static int run(const char *line)
 {
-	char *argv[MAXARGS];
-	int argc = 0, ret;
-	char *tok;
+	int ret = t_parse_line(line, &req, err, sizeof(err));
 
-	snprintf(buf, sizeof(buf), "%s", line);
-	argv[argc++] = (char *)"mmxrandr";
-	for (tok = strtok(buf, " "); tok && argc < MAXARGS - 1;
-	     tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	ret = mmxr_parse_args(argc, argv, &req, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "parse '%s': %s\n", line, err);
 		return ret;
@@ -49,14 +38,14 @@ static const struct mmx_output_change *change(uint32_t output)
 	uint32_t k;
 
 	for (k = 0; k < plan.cfg->nchange; k++)
-		if (plan.cfg->changes[k].output == output)
-			return &plan.cfg->changes[k];
+		if (plan.cfg->changes[k]->output == output)
+			return plan.cfg->changes[k];
 	return NULL;
 }
 
 static void fresh(void)
 {
-	free(st);
+	mmx_state_free(st);
 	st = t_state();
 }
 
@@ -524,6 +513,6 @@ int main(int argc, char **argv)
 {
 	int ret = UNIT_RUN(cases, argc, argv);
 
-	free(st);
+	mmx_state_free(st);
 	return ret;
 }

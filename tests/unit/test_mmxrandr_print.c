@@ -155,7 +155,7 @@ static int check_golden(struct mmx_state *s, uint32_t flags, const char *want)
 {
 	int ret = check_text(s, flags, want);
 
-	free(s);
+	mmx_state_free(s);
 	return ret;
 }
 
@@ -191,7 +191,7 @@ static struct mmx_state *panned_scaled(void)
 	c->current.matrix[0] = 2;
 	c->current.matrix[4] = 2;
 	c->current.identity = 0;
-	snprintf(c->current.filter, sizeof(c->current.filter), "bilinear");
+	c->current.filter = "bilinear";
 	c->width = 2048;
 	c->height = 1536;
 	return s;
@@ -228,7 +228,7 @@ static int test_details(void)
 	s->outputs[1].props[3].blob_len = 0;
 	s->outputs[1].connection = MMX_UNKNOWN_CONNECTION;
 	got = print_text(s, MMXR_PRINT_PROPS);
-	free(s);
+	mmx_state_free(s);
 	UNIT_CHECK(got, "memstream");
 	UNIT_CHECK(strstr(got, "eDP-1 connected 1024x768+0+0 (normal left inverted right x axis y axis) 309mm x 174mm panning 1024x768+0+0\n"),
 		   "%s", got);
@@ -246,19 +246,24 @@ static int test_signal_lists(void)
 {
 	struct mmx_state *s = t_state();
 	struct mmx_output_info *e = &s->outputs[0];
-	struct mmx_property *p = &e->props[e->nprop++];
+	struct mmx_property *props = t_alloc(s, e->nprop + 2, sizeof(*props));
 	const uint32_t entries[4] = { T_VGA, 0, T_EDP, 0 };
+	struct mmx_property *p;
 	char *got;
 
-	t_blob_prop(p, "CompatibilityList", MMX_PROP_IMMUTABLE, 0, 0,
+	/* two more properties: a new array, as libmmx would hand out */
+	memcpy(props, e->props, e->nprop * sizeof(*props));
+	e->props = props;
+	p = &e->props[e->nprop++];
+	t_blob_prop(s, p, "CompatibilityList", MMX_PROP_IMMUTABLE, 0, 0,
 		    sizeof(entries));
 	memcpy(p->blob, entries, sizeof(entries));
 	p = &e->props[e->nprop++];
 	*p = e->props[e->nprop - 2];
-	snprintf(p->name, sizeof(p->name), "CloneList");
+	p->name = "CloneList";
 	p->blob_len = 6;	/* not a whole entry: bytes */
 	got = print_text(s, MMXR_PRINT_PROPS);
-	free(s);
+	mmx_state_free(s);
 	UNIT_CHECK(got, "memstream");
 	UNIT_CHECK(strstr(got, "\tCompatibilityList: VGA-1:VGA eDP-1:DisplayPort \n"),
 		   "%s", got);

@@ -47,7 +47,7 @@ struct tour {
 	const char *outdir;
 	/* the outputs used, their modes, the screen size of every step */
 	uint32_t out[2];
-	char name[2][MMX_NAME_LEN];
+	char name[2][64];
 	struct mmx_mode mode[2];
 	int nout;
 	uint32_t screen_w, screen_h;
@@ -88,7 +88,7 @@ static struct mmx_output_change *step(struct tour *t, struct mmx_config *cfg,
 	c->y = y;
 	c->rotation = MMX_ROTATE_0;
 	mmx_matrix_identity(c->transform.matrix);
-	snprintf(c->transform.filter, sizeof(c->transform.filter), "nearest");
+	c->transform.filter = "nearest";
 	memset(&c->panning, 0, sizeof(c->panning));
 	return c;
 }
@@ -280,7 +280,7 @@ static int tour_keystone(struct tour *t)
 		return shots_end(&sh, ret);
 	c = step(t, sh.cfg, 0, x0, 0);
 	memcpy(c->transform.matrix, m, sizeof(m));
-	snprintf(c->transform.filter, sizeof(c->transform.filter), "bilinear");
+	c->transform.filter = "bilinear";
 	ret = shots_after(t, &sh, 0, "keystone: after", &crtc);
 	if (ret)
 		return shots_end(&sh, ret);

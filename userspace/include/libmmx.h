@@ -17,9 +17,21 @@
  *
  * Every function but the snapshot accessors and lookups returns 0 or a
  * negative errno; no global state; a display may be used from one thread
- * at a time (thread-compatible). All the structures below have fixed
- * layouts (explicit widths, no pointers, no implicit padding): they are
- * also the payloads of the mmxd protocol (Documentation/mmxd-protocol.rst).
+ * at a time (thread-compatible).
+ *
+ * The ABI rule (libmmx.so.1, Documentation/libmmx.rst "ABI and SONAME"):
+ * the structures libmmx hands out (struct mmx_output_info, mmx_crtc_info,
+ * mmx_property, mmx_prop_enum, mmx_output_change, mmx_set_prop, and the
+ * opaque mmx_state and mmx_config) are allocated only by libmmx; their
+ * arrays are a pointer and a count, their strings const char *, all owned
+ * by the snapshot (or the config) and valid until mmx_state_free() (or
+ * mmx_config_free(), mmx_config_reset()); later versions only append
+ * fields to them, so a caller never allocates one, copies one by value,
+ * or depends on its size. The small value types struct mmx_mode,
+ * mmx_transform_info, mmx_panning_info and mmx_error are frozen for 1.x:
+ * their layout never changes, and callers may copy and allocate them
+ * (a config's mode, transform and panning are set by value). Nothing here
+ * has a count limit: every array holds what there is.
  *
  * On a KMS driver other than mmx, libmmx degrades: the RandR output
  * properties mmx does not expose are synthesised where they can be
@@ -37,15 +49,8 @@
 extern "C" {
 #endif
 
-#define MMX_NAME_LEN		32
-#define MMX_VALUE_LEN		128
-#define MMX_MAX_OUTPUTS		16
-#define MMX_MAX_CRTCS		16
-#define MMX_MAX_MODES		64
-#define MMX_MAX_PROPS		32
-#define MMX_MAX_ENUMS		32
-#define MMX_MAX_BLOB		512
-#define MMX_MAX_SET_PROPS	8
+/* struct mmx_mode.name, NUL included (drmModeModeInfo's name size). */
+#define MMX_MODE_NAME_LEN	32
 
 /* Default mmxd socket; $MMX_SOCKET overrides it. */
 #define MMX_DEFAULT_SOCKET	"/run/mmx/mmxd.sock"
@@ -67,9 +72,9 @@ extern "C" {
 #define MMX_SUBPIXEL_UNKNOWN	0
 
 /**
- * struct mmx_mode - a mode (RandR ModeInfo)
+ * struct mmx_mode - a mode (RandR ModeInfo); a value type, frozen for 1.x
  * @id: mode id, unique in its snapshot (equal timings share an id)
- * @name: RandR's name, "WxH" (with "i" for interlaced)
+ * @name: RandR's name, "WxH" (with "i" for interlaced), NUL-terminated
  * @width: horizontal active pixels
  * @height: vertical active lines
  * @clock: dot clock in kHz
@@ -87,7 +92,7 @@ extern "C" {
  */
 struct mmx_mode {
 	uint32_t id;
-	char name[MMX_NAME_LEN];
+	char name[MMX_MODE_NAME_LEN];
 	uint32_t width;
 	uint32_t height;
 	uint32_t clock;
@@ -121,31 +126,32 @@ enum mmx_prop_type {
 
 /**
  * struct mmx_prop_enum - one value of an enum or bitmask property
- * @name: its name
+ * @name: its name, owned by the snapshot
  * @value: enum value, or bit number for a bitmask
  */
 struct mmx_prop_enum {
-	char name[MMX_NAME_LEN];
+	const char *name;
 	uint64_t value;
 };
 
 /**
  * struct mmx_property - an output property (RandR GetOutputProperty and
- * QueryOutputProperty in one)
+ * QueryOutputProperty in one); owned by its snapshot
  * @name: its name ("EDID", "SignalFormat", "link-status", ...)
  * @type: enum mmx_prop_type
  * @flags: MMX_PROP_*
  * @id: KMS property id (0 when synthetic)
- * @nenum: entries used in @enums (enum, bitmask)
- * @blob_len: bytes used in @blob (blob; longer blobs are cut)
+ * @nenum: entries in @enums (enum, bitmask)
+ * @blob_len: bytes in @blob (blob: the whole blob)
+ * @pad: 0
  * @min: lower end of a range (signed ranges: as int64_t)
  * @max: upper end of a range
  * @value: current value (blob: the blob id)
- * @enums: the supported values
- * @blob: the blob's content
+ * @enums: the supported values (NULL when @nenum is 0)
+ * @blob: the blob's content (NULL when @blob_len is 0)
  */
 struct mmx_property {
-	char name[MMX_NAME_LEN];
+	const char *name;
 	uint32_t type;
 	uint32_t flags;
 	uint32_t id;
@@ -155,17 +161,18 @@ struct mmx_property {
 	uint64_t min;
 	uint64_t max;
 	uint64_t value;
-	struct mmx_prop_enum enums[MMX_MAX_ENUMS];
-	uint8_t blob[MMX_MAX_BLOB];
+	struct mmx_prop_enum *enums;
+	uint8_t *blob;
 };
 
 /**
- * struct mmx_output_info - an output (RandR GetOutputInfo)
+ * struct mmx_output_info - an output (RandR GetOutputInfo); owned by its
+ * snapshot, as are its arrays (NULL when their count is 0) and strings
  * @id: KMS connector id (RandR's output XID)
+ * @connection: MMX_CONNECTED, MMX_DISCONNECTED or MMX_UNKNOWN_CONNECTION
  * @name: RandR name: "VGA-1", "DVI-I-1", "HDMI-1", "DP-1", "eDP-1",
  *	"LVDS-1", "TV-1", ... (kind and per-kind number, as Xorg's
  *	modesetting driver names them)
- * @connection: MMX_CONNECTED, MMX_DISCONNECTED or MMX_UNKNOWN_CONNECTION
  * @crtc: CRTC id driving it, 0 when off
  * @mm_width: physical width in millimetres
  * @mm_height: physical height
@@ -174,54 +181,57 @@ struct mmx_property {
  * @ncrtc: entries in @crtcs
  * @crtcs: CRTC ids that can drive it
  * @nclone: entries in @clones
- * @clones: outputs that can share its CRTC (connector ids)
  * @nmode: entries in @modes
+ * @clones: outputs that can share its CRTC (connector ids)
  * @npreferred: the first @npreferred modes are preferred (RandR)
- * @modes: its modes, preferred first, then as the driver lists them
  * @nprop: entries in @props
- * @pad: 0
+ * @modes: its modes, preferred first, then as the driver lists them
  * @props: every property, KMS order, synthetic ones last
  */
 struct mmx_output_info {
 	uint32_t id;
-	char name[MMX_NAME_LEN];
 	uint32_t connection;
+	const char *name;
 	uint32_t crtc;
 	uint32_t mm_width;
 	uint32_t mm_height;
 	uint32_t subpixel;
 	uint32_t primary;
 	uint32_t ncrtc;
-	uint32_t crtcs[MMX_MAX_CRTCS];
+	uint32_t *crtcs;
 	uint32_t nclone;
-	uint32_t clones[MMX_MAX_OUTPUTS];
 	uint32_t nmode;
+	uint32_t *clones;
 	uint32_t npreferred;
-	struct mmx_mode modes[MMX_MAX_MODES];
 	uint32_t nprop;
-	uint32_t pad;
-	struct mmx_property props[MMX_MAX_PROPS];
+	struct mmx_mode *modes;
+	struct mmx_property *props;
 };
 
 /**
- * struct mmx_transform_info - a CRTC transform (RandR GetCrtcTransform)
+ * struct mmx_transform_info - a CRTC transform (RandR GetCrtcTransform);
+ * a value type, frozen for 1.x
  * @matrix: row-major 3x3 matrix mapping an output pixel to the screen
  *	point it shows, relative to the CRTC position (RandR's meaning; the
  *	rotation/reflection is not included: it is applied first)
  * @filter: "nearest" or "bilinear" (the aliases fast/good/best are
- *	accepted on input and stored as their meaning)
+ *	accepted on input and stored as their meaning); in a snapshot one of
+ *	mmx_filter_canonical()'s static names, "" when unknown; in a change,
+ *	a string the caller keeps until mmx_apply() (NULL or "" means
+ *	"nearest")
  * @identity: 1 when @matrix is the identity
  * @pad: 0
  */
 struct mmx_transform_info {
 	double matrix[9];
-	char filter[MMX_NAME_LEN];
+	const char *filter;
 	uint32_t identity;
 	uint32_t pad;
 };
 
 /**
- * struct mmx_panning_info - a CRTC's panning (RandR GetPanning/SetPanning)
+ * struct mmx_panning_info - a CRTC's panning (RandR GetPanning/SetPanning);
+ * a value type, frozen for 1.x
  * @left: panning area, screen pixels
  * @top: see @left
  * @width: 0: no panning
@@ -252,7 +262,8 @@ struct mmx_panning_info {
 
 /**
  * struct mmx_crtc_info - a CRTC (RandR GetCrtcInfo, GetCrtcTransform,
- * GetPanning)
+ * GetPanning); owned by its snapshot, as are its arrays (NULL when their
+ * count is 0)
  * @id: KMS CRTC id (RandR's CRTC XID)
  * @index: its index in KMS order
  * @x: position of the CRTC's origin on the screen
@@ -267,10 +278,12 @@ struct mmx_panning_info {
  * @rotation: current MMX_ROTATE_* | MMX_REFLECT_*
  * @rotations: supported rotations and reflections
  * @noutput: entries in @outputs
- * @outputs: connector ids it drives
  * @npossible: entries in @possible
+ * @pad: 0
+ * @outputs: connector ids it drives
  * @possible: outputs it can drive
  * @mode: current mode
+ * @pad2: 0
  * @pending: transform set but not yet applied (RandR's pending values)
  * @current: transform in effect
  * @panning: current panning (all zero: none)
@@ -288,10 +301,12 @@ struct mmx_crtc_info {
 	uint32_t rotation;
 	uint32_t rotations;
 	uint32_t noutput;
-	uint32_t outputs[MMX_MAX_OUTPUTS];
 	uint32_t npossible;
-	uint32_t possible[MMX_MAX_OUTPUTS];
+	uint32_t pad;
+	uint32_t *outputs;
+	uint32_t *possible;
 	struct mmx_mode mode;
+	uint32_t pad2;
 	struct mmx_transform_info pending;
 	struct mmx_transform_info current;
 	struct mmx_panning_info panning;
@@ -331,18 +346,20 @@ struct mmx_state;
 #define MMX_CHANGE_PROPS	(1u << 8)	/* set @props */
 
 /**
- * struct mmx_set_prop - a property to set, RandR ChangeOutputProperty
+ * struct mmx_set_prop - a property to set, RandR ChangeOutputProperty;
+ * owned by its config (mmx_config_output_set_prop())
  * @name: property name
  * @value: value as text: a number, an enum name, or for a bitmask the
  *	names of the bits separated by commas
  */
 struct mmx_set_prop {
-	char name[MMX_NAME_LEN];
-	char value[MMX_VALUE_LEN];
+	const char *name;
+	const char *value;
 };
 
 /**
- * struct mmx_output_change - the changes of one output
+ * struct mmx_output_change - the changes of one output; owned by its
+ * config (mmx_config_output())
  * @output: connector id
  * @flags: MMX_CHANGE_*
  * @x: new position
@@ -351,12 +368,14 @@ struct mmx_set_prop {
  * @crtc: CRTC id to use (MMX_CHANGE_CRTC), else libmmx picks: the
  *	output's current CRTC, then a free one it can use
  * @mode: new mode; @mode.id may be 0 (the timings count)
+ * @pad0: 0
  * @transform: new transform (becomes pending; applied by this config
  *	unless MMX_CONFIG_PENDING_ONLY)
  * @panning: new panning (all zero: none)
- * @nprop: entries used in @props
+ * @nprop: entries in @props
  * @pad: 0
- * @props: properties to set
+ * @props: properties to set, read-only: mmx_config_output_set_prop()
+ *	adds them (NULL when @nprop is 0)
  */
 struct mmx_output_change {
 	uint32_t output;
@@ -366,11 +385,12 @@ struct mmx_output_change {
 	uint32_t rotation;
 	uint32_t crtc;
 	struct mmx_mode mode;
+	uint32_t pad0;
 	struct mmx_transform_info transform;
 	struct mmx_panning_info panning;
 	uint32_t nprop;
 	uint32_t pad;
-	struct mmx_set_prop props[MMX_MAX_SET_PROPS];
+	const struct mmx_set_prop *props;
 };
 
 /* mmx_config_flags(): mmx_config_set_*() set the first three */
@@ -391,9 +411,13 @@ struct mmx_output_change {
 struct mmx_config;
 
 /**
- * struct mmx_error - why a request failed
+ * struct mmx_error - why a request failed; a value type the caller
+ * allocates (on its stack), frozen for 1.x
  * @err: the negative errno also returned
- * @message: one line for a human ("output VGA-1: mode 800x600 not ...")
+ * @message: one line for a human ("output VGA-1: mode 800x600 not ..."),
+ *	NUL-terminated, cut at 255 bytes. An array rather than a pointer on
+ *	purpose: the message outlives the display and the call, needs no
+ *	free, and is filled even when there is no display to own it.
  */
 struct mmx_error {
 	int32_t err;
@@ -517,7 +541,7 @@ void mmx_state_pointer(const struct mmx_state *s, int32_t *x, int32_t *y);
  * mmx_state_noutputs - number of outputs
  * @s: the snapshot
  *
- * Return: the outputs' count, at most MMX_MAX_OUTPUTS
+ * Return: the outputs' count
  */
 uint32_t mmx_state_noutputs(const struct mmx_state *s);
 
@@ -525,7 +549,7 @@ uint32_t mmx_state_noutputs(const struct mmx_state *s);
  * mmx_state_ncrtcs - number of CRTCs
  * @s: the snapshot
  *
- * Return: the CRTCs' count, at most MMX_MAX_CRTCS
+ * Return: the CRTCs' count
  */
 uint32_t mmx_state_ncrtcs(const struct mmx_state *s);
 
@@ -595,7 +619,10 @@ int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
 int mmx_config_new(struct mmx_config **out);
 /* Free a config from mmx_config_new(); NULL is a no-op. */
 void mmx_config_free(struct mmx_config *cfg);
-/* Empty @cfg again: no flag, no change, as from mmx_config_new(). */
+/*
+ * Empty @cfg again: no flag, no change, as from mmx_config_new(); the
+ * entries mmx_config_output() gave are gone.
+ */
 void mmx_config_reset(struct mmx_config *cfg);
 /**
  * mmx_config_set_flags - replace the flags of @cfg
@@ -623,12 +650,29 @@ void mmx_config_set_pan_mode(struct mmx_config *cfg, uint32_t mode);
  * @cfg: the config
  * @output: connector id
  *
- * Return: the entry, living as long as @cfg, zeroed but for @output when
- * new; NULL when @output is 0 or MMX_MAX_OUTPUTS entries are used
+ * Return: the entry, living as long as @cfg (its address never changes),
+ * zeroed but for @output when new; NULL when @output is 0 or memory runs
+ * out
  */
 struct mmx_output_change *mmx_config_output(struct mmx_config *cfg,
 					    uint32_t output);
-/* The number of change entries of @cfg, at most MMX_MAX_OUTPUTS. */
+/**
+ * mmx_config_output_set_prop - set a property of @output (RandR
+ * ChangeOutputProperty)
+ * @cfg: the config
+ * @output: connector id; its change entry is added when absent
+ * @name: property name
+ * @value: value as text: a number, an enum name, or for a bitmask the
+ *	names of the bits separated by commas
+ *
+ * Adds MMX_CHANGE_PROPS to the entry's flags; a second value for the same
+ * @name replaces the first. @cfg keeps copies of @name and @value.
+ *
+ * Return: 0, -EINVAL (a NULL argument, @output 0) or -ENOMEM
+ */
+int mmx_config_output_set_prop(struct mmx_config *cfg, uint32_t output,
+			       const char *name, const char *value);
+/* The number of change entries of @cfg. */
 uint32_t mmx_config_noutputs(const struct mmx_config *cfg);
 /* Change entry @i (0 ... mmx_config_noutputs() - 1), NULL beyond. */
 struct mmx_output_change *mmx_config_output_at(struct mmx_config *cfg,

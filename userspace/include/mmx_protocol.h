@@ -7,20 +7,24 @@
  * description; this header has the numbers and layouts.
  *
  * Every message is a struct mmx_proto_header followed by its payload.
- * The header is little-endian (convert with le32toh()/le16toh()); the
- * payloads are the fixed-layout structures below and those
- * of libmmx.h, in little-endian byte order with the layout they have on
- * x86-64 and aarch64. A big-endian peer must byte-swap every field; this
- * implementation refuses to build on one.
+ * The header is little-endian (convert with le32toh()/le16toh()). The
+ * state and the configuration travel as records whose size follows their
+ * content (GET_STATE's reply, APPLY's payload; their encoding is
+ * lib/mmx_wire_state.c and Documentation/mmxd-protocol.rst); the other
+ * payloads are the small structures below, every field an explicit
+ * width, little-endian, with no implicit padding. A big-endian peer must
+ * byte-swap every field; this implementation refuses to build on one.
+ * No libmmx.h structure travels as it is laid out in memory.
  *
  * The client speaks first: HELLO, then any number of requests, each
  * answered by exactly one REPLY carrying the request's sequence number, in
  * request order. The server may also send EVENT messages at any time
- * between messages (1.1: media stream completions; 1.2: schedule
- * completions; clients skip the events they do not know). 1.3 adds
- * GET_STATE_RECORDS: the state in records whose size follows the content;
- * 1.4 adds APPLY_RECORDS: the config in records too. A TCP connection
- * starts with AUTH.
+ * between messages (media stream and schedule completions; clients skip
+ * the events they do not know). A TCP connection starts with AUTH.
+ *
+ * Protocol 2.0 dropped 1.x's fixed-struct GET_STATE and APPLY: its
+ * GET_STATE and APPLY are 1.4's GET_STATE_RECORDS and APPLY_RECORDS, and
+ * HELLO refuses a peer of another major.
  */
 
 #ifndef MMX_PROTOCOL_H
@@ -35,8 +39,8 @@ extern "C" {
 #endif
 
 /* Protocol version: a different major is refused, minors only add. */
-#define MMX_PROTO_MAJOR		1
-#define MMX_PROTO_MINOR		4
+#define MMX_PROTO_MAJOR		2
+#define MMX_PROTO_MINOR		0
 
 /**
  * struct mmx_proto_header - the start of every message (little-endian)
@@ -56,7 +60,14 @@ struct mmx_proto_header {
 
 #define MMX_PROTO_HEADER_SIZE	12u
 
-/* Largest request (header included): struct mmx_config must fit. */
+/* The fixed name fields of HELLO and its reply, NUL included. */
+#define MMX_PROTO_NAME_LEN	32
+
+/*
+ * Largest request (header included): an APPLY's config records must fit
+ * (a change of one output with a transform, a panning and a few
+ * properties is a few hundred bytes).
+ */
 #define MMX_PROTO_MAX_REQUEST	(64u * 1024)
 /*
  * Largest media request (STREAM_VIDEO, STREAM_REPLACE, STREAM_AUDIO;
@@ -69,7 +80,7 @@ struct mmx_proto_header {
 #define MMX_PROTO_MAX_CAPTURE_DIM	8192u
 /*
  * Largest reply (header included): a capture of the largest mode. A
- * GET_STATE reply (struct mmx_state, about 1 MiB) is far below it.
+ * GET_STATE reply (records: a few KiB per output) is far below it.
  */
 #define MMX_PROTO_MAX_REPLY						\
 	(MMX_PROTO_HEADER_SIZE + 264u + 8u +				\
@@ -92,19 +103,12 @@ struct mmx_proto_header {
  *	once; on a UNIX socket it is accepted and ignored (peer credentials
  *	decide)
  * @MMX_MSG_SUBSCRIBE: reserved: ask for EVENT messages
- * @MMX_MSG_GET_STATE: struct mmx_proto_get_state; reply: struct mmx_state
- *	(the whole fixed-size struct, as in 1.0; opaque in libmmx.h, its
- *	layout is libmmx's private lib/mmx_state.h)
- * @MMX_MSG_GET_STATE_RECORDS: (1.3) struct mmx_proto_get_state; reply:
- *	the state records (mmx_wire_decode_state(); the layout is in
+ * @MMX_MSG_GET_STATE: struct mmx_proto_get_state; reply: the state
+ *	records (mmx_wire_decode_state(); the layout is in
  *	Documentation/mmxd-protocol.rst)
- * @MMX_MSG_APPLY: struct mmx_config (the whole fixed-size struct, as in
- *	1.0; opaque in libmmx.h, its layout is libmmx's private
- *	lib/mmx_config.h); reply: no payload (the reply's error and message
- *	are mmx_apply()'s)
- * @MMX_MSG_APPLY_RECORDS: (1.4) the config records
- *	(mmx_wire_decode_config(); the layout is in
- *	Documentation/mmxd-protocol.rst); reply: as APPLY's
+ * @MMX_MSG_APPLY: the config records (mmx_wire_decode_config(); the
+ *	layout is in Documentation/mmxd-protocol.rst); reply: no payload
+ *	(the reply's error and message are mmx_apply()'s)
  * @MMX_MSG_POINTER: struct mmx_proto_pointer; reply: no payload
  * @MMX_MSG_CAPTURE: struct mmx_proto_capture; reply: struct
  *	mmx_proto_capture_reply then width * height XRGB8888 pixels
@@ -121,21 +125,21 @@ struct mmx_proto_header {
  * @MMX_MSG_STREAM_RETRACT: struct mmx_proto_stream_retract; reply: no
  *	payload
  * @MMX_MSG_STREAM_REPLACE: as STREAM_VIDEO, for a pending id
- * @MMX_MSG_CLOCK_CREATE: (1.2) struct mmx_proto_clock_create; reply:
+ * @MMX_MSG_CLOCK_CREATE: struct mmx_proto_clock_create; reply:
  *	struct mmx_proto_clock_ref (the new clock's id)
- * @MMX_MSG_CLOCK_START: (1.2) struct mmx_proto_clock_at; reply: no payload
- * @MMX_MSG_CLOCK_STOP: (1.2) struct mmx_proto_clock_at; reply: no payload
- * @MMX_MSG_CLOCK_SET_RATE: (1.2) struct mmx_proto_clock_rate; reply: no
+ * @MMX_MSG_CLOCK_START: struct mmx_proto_clock_at; reply: no payload
+ * @MMX_MSG_CLOCK_STOP: struct mmx_proto_clock_at; reply: no payload
+ * @MMX_MSG_CLOCK_SET_RATE: struct mmx_proto_clock_rate; reply: no
  *	payload
- * @MMX_MSG_CLOCK_READ: (1.2) struct mmx_proto_clock_ref; reply: struct
+ * @MMX_MSG_CLOCK_READ: struct mmx_proto_clock_ref; reply: struct
  *	mmx_remote_clock_state
- * @MMX_MSG_CLOCK_DESTROY: (1.2) struct mmx_proto_clock_ref; reply: no
+ * @MMX_MSG_CLOCK_DESTROY: struct mmx_proto_clock_ref; reply: no
  *	payload
- * @MMX_MSG_SCHEDULE_SUBMIT: (1.2) struct mmx_schedule_request; reply: no
+ * @MMX_MSG_SCHEDULE_SUBMIT: struct mmx_schedule_request; reply: no
  *	payload
- * @MMX_MSG_SCHEDULE_RETRACT: (1.2) struct mmx_proto_schedule_ref; reply:
+ * @MMX_MSG_SCHEDULE_RETRACT: struct mmx_proto_schedule_ref; reply:
  *	no payload
- * @MMX_MSG_SCHEDULE_REPLACE: (1.2) struct mmx_proto_schedule_replace;
+ * @MMX_MSG_SCHEDULE_REPLACE: struct mmx_proto_schedule_replace;
  *	reply: no payload
  * @MMX_MSG_TIME_FIRST: first of the range for TIME (clocks, scheduled
  *	commits)
@@ -157,8 +161,6 @@ enum mmx_proto_type {
 	MMX_MSG_APPLY = 0x0011,
 	MMX_MSG_POINTER = 0x0012,
 	MMX_MSG_CAPTURE = 0x0013,
-	MMX_MSG_GET_STATE_RECORDS = 0x0014,
-	MMX_MSG_APPLY_RECORDS = 0x0015,
 
 	MMX_MSG_TIME_FIRST = 0x0100,
 	MMX_MSG_CLOCK_QUERY = 0x0100,
@@ -193,29 +195,26 @@ enum mmx_proto_type {
 #define MMX_PROTO_CAP_APPLY	(1u << 1)	/* APPLY */
 #define MMX_PROTO_CAP_POINTER	(1u << 2)	/* POINTER (transforms) */
 #define MMX_PROTO_CAP_CAPTURE	(1u << 3)	/* CAPTURE (writeback) */
-#define MMX_PROTO_CAP_STREAM	(1u << 4)	/* STREAM_* video (1.1) */
+#define MMX_PROTO_CAP_STREAM	(1u << 4)	/* STREAM_* video */
 #define MMX_PROTO_CAP_AUDIO	(1u << 5)	/* streams with S16LE audio */
 #define MMX_PROTO_CAP_MPEG	(1u << 6)	/* streams with MPEG audio */
-#define MMX_PROTO_CAP_TIME	(1u << 7)	/* CLOCK_* and SCHEDULE_* (1.2) */
-#define MMX_PROTO_CAP_STATE_RECORDS (1u << 8)	/* GET_STATE_RECORDS (1.3) */
-#define MMX_PROTO_CAP_APPLY_RECORDS (1u << 9)	/* APPLY_RECORDS (1.4) */
+#define MMX_PROTO_CAP_TIME	(1u << 7)	/* CLOCK_* and SCHEDULE_* */
 
 /**
  * struct mmx_proto_hello - HELLO request
  * @major: MMX_PROTO_MAJOR of the client
  * @minor: MMX_PROTO_MINOR of the client
  * @flags: 0
- * @state_size: sizeof(struct mmx_state) as the client knows it
- * @config_size: sizeof(struct mmx_config) as the client knows it
+ * @reserved: 0 (1.x: the sizes of its fixed structs; the server reads
+ *	@major first and refuses another one)
  * @client: the client's name for the server's log, NUL-terminated
  */
 struct mmx_proto_hello {
 	uint16_t major;
 	uint16_t minor;
 	uint32_t flags;
-	uint32_t state_size;
-	uint32_t config_size;
-	char client[MMX_NAME_LEN];
+	uint32_t reserved[2];
+	char client[MMX_PROTO_NAME_LEN];
 };
 
 /**
@@ -224,9 +223,8 @@ struct mmx_proto_hello {
  * @major: MMX_PROTO_MAJOR of the server
  * @minor: MMX_PROTO_MINOR of the server
  * @caps: MMX_PROTO_CAP_*
- * @state_flags: struct mmx_state.flags of the server's display
- * @state_size: sizeof(struct mmx_state) in the server
- * @config_size: sizeof(struct mmx_config) in the server
+ * @state_flags: mmx_state_flags() of the server's display
+ * @reserved: 0 (1.x: the sizes of its fixed structs)
  * @max_request: MMX_PROTO_MAX_REQUEST of the server
  * @max_reply: MMX_PROTO_MAX_REPLY of the server
  * @pad: 0
@@ -238,13 +236,12 @@ struct mmx_proto_hello_reply {
 	uint16_t minor;
 	uint32_t caps;
 	uint32_t state_flags;
-	uint32_t state_size;
-	uint32_t config_size;
+	uint32_t reserved[2];
 	uint32_t max_request;
 	uint32_t max_reply;
 	uint32_t pad;
-	char driver[MMX_NAME_LEN];
-	char server[MMX_NAME_LEN];
+	char driver[MMX_PROTO_NAME_LEN];
+	char server[MMX_PROTO_NAME_LEN];
 };
 
 /**
@@ -402,7 +399,7 @@ struct mmx_proto_stream_audio {
 
 /* struct mmx_proto_event.event */
 #define MMX_PROTO_EVENT_STREAM	1	/* struct mmx_proto_stream_event */
-#define MMX_PROTO_EVENT_SCHEDULE 2	/* struct mmx_schedule_event (1.2) */
+#define MMX_PROTO_EVENT_SCHEDULE 2	/* struct mmx_schedule_event */
 
 /**
  * struct mmx_proto_event - start of an EVENT payload; the event's data
@@ -430,7 +427,7 @@ struct mmx_proto_stream_event {
 };
 
 /**
- * struct mmx_proto_clock_create - CLOCK_CREATE request (1.2)
+ * struct mmx_proto_clock_create - CLOCK_CREATE request
  * @kind: MMX_REMOTE_CLOCK_* (libmmx_media.h)
  * @target: VBLANK: an output (connector) id whose CRTC is lit; AUDIO: a
  *	stream id of this connection; MONOTONIC: 0
@@ -442,7 +439,7 @@ struct mmx_proto_clock_create {
 
 /**
  * struct mmx_proto_clock_ref - CLOCK_READ, CLOCK_DESTROY request and
- *	CLOCK_CREATE's reply (1.2)
+ *	CLOCK_CREATE's reply
  * @clock: a clock id of this connection (non-zero)
  * @pad: 0
  */
@@ -455,7 +452,7 @@ struct mmx_proto_clock_ref {
 #define MMX_PROTO_CLOCK_NOW	(1u << 0)	/* now, @mono_ns ignored */
 
 /**
- * struct mmx_proto_clock_at - CLOCK_START and CLOCK_STOP request (1.2)
+ * struct mmx_proto_clock_at - CLOCK_START and CLOCK_STOP request
  * @clock: the clock
  * @flags: MMX_PROTO_CLOCK_NOW or 0
  * @mono_ns: the CLOCK_MONOTONIC time it starts (stops) at, as if it had
@@ -468,7 +465,7 @@ struct mmx_proto_clock_at {
 };
 
 /**
- * struct mmx_proto_clock_rate - CLOCK_SET_RATE request (1.2)
+ * struct mmx_proto_clock_rate - CLOCK_SET_RATE request
  * @clock: the clock
  * @num: rate numerator, -1000..1000
  * @den: rate denominator, 1..1000
@@ -482,7 +479,7 @@ struct mmx_proto_clock_rate {
 };
 
 /**
- * struct mmx_proto_schedule_ref - SCHEDULE_RETRACT request (1.2)
+ * struct mmx_proto_schedule_ref - SCHEDULE_RETRACT request
  * @id: a pending schedule id of this connection
  */
 struct mmx_proto_schedule_ref {
@@ -490,7 +487,7 @@ struct mmx_proto_schedule_ref {
 };
 
 /**
- * struct mmx_proto_schedule_replace - SCHEDULE_REPLACE request (1.2)
+ * struct mmx_proto_schedule_replace - SCHEDULE_REPLACE request
  * @old_id: the pending schedule to replace (it completes REPLACED)
  * @req: the new one (its own id)
  */

@@ -375,8 +375,6 @@ static int handshake(struct mmx_client *c, int tcp)
 	memset(&hello, 0, sizeof(hello));
 	hello.major = MMX_PROTO_MAJOR;
 	hello.minor = MMX_PROTO_MINOR;
-	hello.state_size = sizeof(struct mmx_state);
-	hello.config_size = sizeof(struct mmx_config);
 	snprintf(hello.client, sizeof(hello.client), "%s",
 		 program_invocation_short_name);
 	ret = transact(c, MMX_MSG_HELLO, &hello, sizeof(hello), &reply,
@@ -391,9 +389,7 @@ static int handshake(struct mmx_client *c, int tcp)
 		       sizeof(c->server));
 		mmx_wire_terminate(c->server.driver, sizeof(c->server.driver));
 		mmx_wire_terminate(c->server.server, sizeof(c->server.server));
-		if (c->server.major != MMX_PROTO_MAJOR ||
-		    c->server.state_size != sizeof(struct mmx_state) ||
-		    c->server.config_size != sizeof(struct mmx_config))
+		if (c->server.major != MMX_PROTO_MAJOR)
 			ret = -EPROTO;
 	}
 	free(payload);
@@ -412,42 +408,28 @@ void mmx_client_close(void *ctx)
 	free(c);
 }
 
-/* The data of a GET_STATE reply (the whole struct) into @s. */
-static int whole_state(const uint8_t *data, size_t len, struct mmx_state *s)
-{
-	if (len != sizeof(*s))
-		return -EPROTO;
-	memcpy(s, data, sizeof(*s));
-	return mmx_wire_check_state(s) ? -EPROTO : 0;
-}
-
 /*
- * The state: GET_STATE_RECORDS from a server that says it serves it (1.3),
- * else GET_STATE. Undecodable data is -EPROTO and breaks the connection.
+ * The state (GET_STATE's records). Undecodable data is -EPROTO and breaks
+ * the connection.
  */
 int mmx_client_state(void *ctx, int probe, struct mmx_state *s)
 {
 	struct mmx_client *c = ctx;
 	struct mmx_proto_get_state req = { .probe = probe ? 1 : 0 };
 	struct mmx_proto_reply reply;
-	bool records = mmx_client_caps(c) & MMX_PROTO_CAP_STATE_RECORDS;
 	uint8_t *payload;
 	size_t len;
 	int ret;
 
-	ret = transact(c, records ? MMX_MSG_GET_STATE_RECORDS :
-		       MMX_MSG_GET_STATE, &req, sizeof(req), &reply, &payload,
-		       &len);
+	ret = transact(c, MMX_MSG_GET_STATE, &req, sizeof(req), &reply,
+		       &payload, &len);
 	if (ret)
 		return ret;
 	ret = reply.error;
-	if (!ret && records)
+	if (!ret)
 		ret = mmx_wire_decode_state(payload + MMX_PROTO_REPLY_SIZE,
 					    len - MMX_PROTO_REPLY_SIZE, s) ?
 		      -EPROTO : 0;
-	else if (!ret)
-		ret = whole_state(payload + MMX_PROTO_REPLY_SIZE,
-				  len - MMX_PROTO_REPLY_SIZE, s);
 	if (!ret)
 		s->flags |= MMX_STATE_REMOTE;
 	free(payload);
@@ -465,24 +447,21 @@ int mmx_client_apply(void *ctx, const struct mmx_config *cfg,
 	size_t len, rlen = 0;
 	int ret;
 
-	/* APPLY_RECORDS to a server that says it serves it (1.4) */
-	if (mmx_client_caps(c) & MMX_PROTO_CAP_APPLY_RECORDS) {
-		ret = mmx_wire_encode_config(cfg, &records, &rlen);
-		if (ret == -E2BIG)	/* what a server says to APPLY */
-			return client_error(err, -EINVAL,
-					    "config: %u changes (max %u) or too many properties (max %u)",
-					    cfg->nchange, MMX_MAX_OUTPUTS,
-					    MMX_MAX_SET_PROPS);
-		if (ret)
-			return client_error(err, ret, "config: %s",
-					    strerror(-ret));
-		ret = transact(c, MMX_MSG_APPLY_RECORDS, records, rlen, &reply,
-			       &payload, &len);
+	ret = mmx_wire_encode_config(cfg, &records, &rlen);
+	if (ret == -E2BIG)
+		return client_error(err, -EINVAL,
+				    "config: a name or value longer than 255 bytes");
+	if (ret)
+		return client_error(err, ret, "config: %s", strerror(-ret));
+	if (MMX_PROTO_HEADER_SIZE + rlen > c->server.max_request) {
 		free(records);
-	} else {
-		ret = transact(c, MMX_MSG_APPLY, cfg, sizeof(*cfg), &reply,
-			       &payload, &len);
+		return client_error(err, -E2BIG,
+				    "config: %zu bytes, mmxd takes at most %u",
+				    rlen, c->server.max_request);
 	}
+	ret = transact(c, MMX_MSG_APPLY, records, rlen, &reply, &payload,
+		       &len);
+	free(records);
 	if (ret)
 		return client_error(err, ret, "mmxd: %s", strerror(-ret));
 	free(payload);
@@ -582,14 +561,7 @@ const struct mmx_display_ops mmx_client_display_ops = {
 
 uint32_t mmx_client_caps(const struct mmx_client *c)
 {
-	if (c->server.minor >= 4)
-		return c->server.caps;
-	if (c->server.minor >= 3)
-		return c->server.caps & ~MMX_PROTO_CAP_APPLY_RECORDS;
-	if (c->server.minor >= 1)
-		return c->server.caps & ~(MMX_PROTO_CAP_STATE_RECORDS |
-					  MMX_PROTO_CAP_APPLY_RECORDS);
-	return c->server.caps & 0xfu;
+	return c->server.caps;
 }
 
 void mmx_client_set_time_sink(struct mmx_client *c,

@@ -5,9 +5,9 @@
  * struct mmx_config, the layout behind libmmx's opaque configuration
  * handle: private to libmmx, mmxd and their tests. Clients allocate a
  * config with mmx_config_new(), fill it with the mmx_config_*() setters
- * and mmx_config_output() of libmmx.h. The layout is also the payload of
- * mmxd's APPLY request (Documentation/mmxd-protocol.rst): fixed widths, no
- * pointers, no implicit padding.
+ * and mmx_config_output() of libmmx.h. Its changes, their properties and
+ * strings live in its arena; mmxd's APPLY carries it as records
+ * (mmx_wire_encode_config()).
  */
 
 #ifndef MMX_CONFIG_H
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "libmmx.h"
+#include "mmx_arena.h"
 
 /**
  * struct mmx_config - a configuration request (RandR SetScreenSize,
@@ -29,8 +30,12 @@
  * @primary: primary output (MMX_CONFIG_PRIMARY)
  * @pan_mode: enum mmx_pan_mode (MMX_CONFIG_PAN_MODE)
  * @nchange: entries used in @changes
- * @pad: 0
- * @changes: per-output changes; outputs not listed keep their state
+ * @room: entries @changes has room for
+ * @changes: per-output changes (each its own allocation, so that the
+ *	address mmx_config_output() gave stays valid); outputs not listed
+ *	keep their state
+ * @arena: owns @changes, the changes and their properties' arrays and
+ *	strings
  */
 struct mmx_config {
 	uint32_t flags;
@@ -39,7 +44,12 @@ struct mmx_config {
 	uint32_t primary;
 	uint32_t pan_mode;
 	uint32_t nchange;
-	struct mmx_output_change changes[MMX_MAX_OUTPUTS];
+	uint32_t room;
+	struct mmx_output_change **changes;
+	struct mmx_arena arena;
 };
+
+/* Free what @cfg holds and zero it (it may be filled again). */
+void mmx_config_clear(struct mmx_config *cfg);
 
 #endif /* MMX_CONFIG_H */

@@ -201,7 +201,7 @@ static int get_state(struct mmx_display *d, int probe, struct mmx_state **out)
 		return -ENOMEM;
 	ret = d->ops->state(d->backend, probe, s);
 	if (ret) {
-		free(s);
+		mmx_state_free(s);
 		return ret;
 	}
 	*out = s;
@@ -217,146 +217,6 @@ int mmx_get_screen_resources_current(struct mmx_display *d,
 				     struct mmx_state **out)
 {
 	return get_state(d, 0, out);
-}
-
-void mmx_state_free(struct mmx_state *s)
-{
-	free(s);
-}
-
-uint32_t mmx_state_flags(const struct mmx_state *s)
-{
-	return s ? s->flags : 0;
-}
-
-uint32_t mmx_state_pan_mode(const struct mmx_state *s)
-{
-	return s ? s->pan_mode : 0;
-}
-
-const char *mmx_state_driver(const struct mmx_state *s)
-{
-	return s ? s->driver : NULL;
-}
-
-uint64_t mmx_state_timestamp(const struct mmx_state *s)
-{
-	return s ? s->timestamp : 0;
-}
-
-uint64_t mmx_state_config_timestamp(const struct mmx_state *s)
-{
-	return s ? s->config_timestamp : 0;
-}
-
-/* *@a = @x, *@b = @y, each where its pointer is set */
-static void get_pair(uint32_t *a, uint32_t *b, uint32_t x, uint32_t y)
-{
-	if (a)
-		*a = x;
-	if (b)
-		*b = y;
-}
-
-void mmx_state_screen_size(const struct mmx_state *s, uint32_t *width,
-			   uint32_t *height)
-{
-	if (s)
-		get_pair(width, height, s->screen_width, s->screen_height);
-}
-
-void mmx_state_min_size(const struct mmx_state *s, uint32_t *width,
-			uint32_t *height)
-{
-	if (s)
-		get_pair(width, height, s->min_width, s->min_height);
-}
-
-void mmx_state_max_size(const struct mmx_state *s, uint32_t *width,
-			uint32_t *height)
-{
-	if (s)
-		get_pair(width, height, s->max_width, s->max_height);
-}
-
-uint32_t mmx_state_primary(const struct mmx_state *s)
-{
-	return s ? s->primary : 0;
-}
-
-void mmx_state_pointer(const struct mmx_state *s, int32_t *x, int32_t *y)
-{
-	if (!s)
-		return;
-	if (x)
-		*x = s->pointer_x;
-	if (y)
-		*y = s->pointer_y;
-}
-
-uint32_t mmx_state_noutputs(const struct mmx_state *s)
-{
-	if (!s)
-		return 0;
-	return s->noutput < MMX_MAX_OUTPUTS ? s->noutput : MMX_MAX_OUTPUTS;
-}
-
-uint32_t mmx_state_ncrtcs(const struct mmx_state *s)
-{
-	if (!s)
-		return 0;
-	return s->ncrtc < MMX_MAX_CRTCS ? s->ncrtc : MMX_MAX_CRTCS;
-}
-
-const struct mmx_output_info *mmx_state_output_at(const struct mmx_state *s,
-						  uint32_t index)
-{
-	return index < mmx_state_noutputs(s) ? &s->outputs[index] : NULL;
-}
-
-const struct mmx_crtc_info *mmx_state_crtc_at(const struct mmx_state *s,
-					      uint32_t index)
-{
-	return index < mmx_state_ncrtcs(s) ? &s->crtcs[index] : NULL;
-}
-
-const struct mmx_output_info *mmx_state_output(const struct mmx_state *s,
-					       uint32_t id)
-{
-	uint32_t i;
-
-	if (!s || !id)
-		return NULL;
-	for (i = 0; i < s->noutput && i < MMX_MAX_OUTPUTS; i++)
-		if (s->outputs[i].id == id)
-			return &s->outputs[i];
-	return NULL;
-}
-
-const struct mmx_output_info *
-mmx_state_output_by_name(const struct mmx_state *s, const char *name)
-{
-	uint32_t i;
-
-	if (!s || !name)
-		return NULL;
-	for (i = 0; i < s->noutput && i < MMX_MAX_OUTPUTS; i++)
-		if (!strcmp(s->outputs[i].name, name))
-			return &s->outputs[i];
-	return NULL;
-}
-
-const struct mmx_crtc_info *mmx_state_crtc(const struct mmx_state *s,
-					   uint32_t id)
-{
-	uint32_t i;
-
-	if (!s || !id)
-		return NULL;
-	for (i = 0; i < s->ncrtc && i < MMX_MAX_CRTCS; i++)
-		if (s->crtcs[i].id == id)
-			return &s->crtcs[i];
-	return NULL;
 }
 
 int mmx_screen_bbox(const struct mmx_crtc_info *crtcs, uint32_t n,
@@ -399,133 +259,30 @@ int mmx_screen_bbox(const struct mmx_crtc_info *crtcs, uint32_t n,
 	return ret;
 }
 
-const struct mmx_property *mmx_output_property(const struct mmx_output_info *o,
-					       const char *name)
-{
-	uint32_t i;
-
-	if (!o || !name)
-		return NULL;
-	for (i = 0; i < o->nprop && i < MMX_MAX_PROPS; i++)
-		if (!strcmp(o->props[i].name, name))
-			return &o->props[i];
-	return NULL;
-}
-
-int mmx_config_new(struct mmx_config **out)
-{
-	if (!out)
-		return -EINVAL;
-	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : -ENOMEM;
-}
-
-void mmx_config_free(struct mmx_config *cfg)
-{
-	free(cfg);
-}
-
-void mmx_config_reset(struct mmx_config *cfg)
-{
-	if (cfg)
-		memset(cfg, 0, sizeof(*cfg));
-}
-
-void mmx_config_set_flags(struct mmx_config *cfg, uint32_t flags)
-{
-	if (cfg)
-		cfg->flags = flags;
-}
-
-uint32_t mmx_config_flags(const struct mmx_config *cfg)
-{
-	return cfg ? cfg->flags : 0;
-}
-
-void mmx_config_set_screen_size(struct mmx_config *cfg, uint32_t width,
-				uint32_t height)
-{
-	if (!cfg)
-		return;
-	cfg->flags |= MMX_CONFIG_SCREEN_SIZE;
-	cfg->screen_width = width;
-	cfg->screen_height = height;
-}
-
-void mmx_config_set_primary(struct mmx_config *cfg, uint32_t output)
-{
-	if (!cfg)
-		return;
-	cfg->flags |= MMX_CONFIG_PRIMARY;
-	cfg->primary = output;
-}
-
-void mmx_config_set_pan_mode(struct mmx_config *cfg, uint32_t mode)
-{
-	if (!cfg)
-		return;
-	cfg->flags |= MMX_CONFIG_PAN_MODE;
-	cfg->pan_mode = mode;
-}
-
-struct mmx_output_change *mmx_config_output(struct mmx_config *cfg,
-					    uint32_t output)
-{
-	struct mmx_output_change *c;
-	uint32_t i;
-
-	if (!cfg || !output)
-		return NULL;
-	for (i = 0; i < cfg->nchange && i < MMX_MAX_OUTPUTS; i++)
-		if (cfg->changes[i].output == output)
-			return &cfg->changes[i];
-	if (cfg->nchange >= MMX_MAX_OUTPUTS)
-		return NULL;
-	c = &cfg->changes[cfg->nchange++];
-	memset(c, 0, sizeof(*c));
-	c->output = output;
-	return c;
-}
-
-uint32_t mmx_config_noutputs(const struct mmx_config *cfg)
-{
-	if (!cfg)
-		return 0;
-	return cfg->nchange < MMX_MAX_OUTPUTS ? cfg->nchange : MMX_MAX_OUTPUTS;
-}
-
-struct mmx_output_change *mmx_config_output_at(struct mmx_config *cfg,
-					       uint32_t i)
-{
-	return i < mmx_config_noutputs(cfg) ? &cfg->changes[i] : NULL;
-}
-
 int mmx_apply(struct mmx_display *d, const struct mmx_config *cfg,
 	      struct mmx_error *err)
 {
 	error_clear(err);
 	if (!d || !cfg)
 		return mmx_error_set(err, -EINVAL, "no display or no config");
-	if (cfg->nchange > MMX_MAX_OUTPUTS)
-		return mmx_error_set(err, -EINVAL, "%u output changes, at most %u",
-				     cfg->nchange, MMX_MAX_OUTPUTS);
 	return d->ops->apply(d->backend, cfg, err);
 }
 
-/* A config with one output change; NULL (and @err set) when out of memory. */
-static struct mmx_config *one_change(uint32_t output, uint32_t flags,
-				     struct mmx_output_change **change,
-				     struct mmx_error *err)
+/* *@cfg: a new config with one output change *@change; 0 or @err set. */
+static int one_change(uint32_t output, uint32_t flags, struct mmx_config **cfg,
+		      struct mmx_output_change **change, struct mmx_error *err)
 {
-	struct mmx_config *cfg;
-
-	if (mmx_config_new(&cfg)) {
-		mmx_error_set(err, -ENOMEM, "out of memory");
-		return NULL;
+	if (!output)
+		return mmx_error_set(err, -EINVAL, "output 0");
+	if (mmx_config_new(cfg))
+		return mmx_error_set(err, -ENOMEM, "out of memory");
+	*change = mmx_config_output(*cfg, output);
+	if (!*change) {
+		mmx_config_free(*cfg);
+		return mmx_error_set(err, -ENOMEM, "out of memory");
 	}
-	*change = mmx_config_output(cfg, output);
 	(*change)->flags = flags;
-	return cfg;
+	return 0;
 }
 
 static int apply_free(struct mmx_display *d, struct mmx_config *cfg,
@@ -543,16 +300,18 @@ int mmx_set_output_property(struct mmx_display *d, uint32_t output,
 {
 	struct mmx_output_change *c;
 	struct mmx_config *cfg;
+	int ret;
 
-	if (!name || !value || strlen(name) >= MMX_NAME_LEN ||
-	    strlen(value) >= MMX_VALUE_LEN)
+	if (!name || !value)
 		return mmx_error_set(err, -EINVAL, "bad property name or value");
-	cfg = one_change(output, MMX_CHANGE_PROPS, &c, err);
-	if (!cfg)
-		return -ENOMEM;
-	c->nprop = 1;
-	strcpy(c->props[0].name, name);
-	strcpy(c->props[0].value, value);
+	ret = one_change(output, MMX_CHANGE_PROPS, &cfg, &c, err);
+	if (ret)
+		return ret;
+	ret = mmx_config_output_set_prop(cfg, output, name, value);
+	if (ret) {
+		mmx_config_free(cfg);
+		return mmx_error_set(err, ret, "out of memory");
+	}
 	return apply_free(d, cfg, err);
 }
 
@@ -563,16 +322,17 @@ int mmx_set_crtc_transform(struct mmx_display *d, uint32_t output,
 	struct mmx_output_change *c;
 	struct mmx_config *cfg;
 	const char *canon = mmx_filter_canonical(filter ? filter : "nearest");
+	int ret;
 
 	if (!matrix || !canon)
 		return mmx_error_set(err, -EINVAL, "bad matrix or filter \"%s\"",
 				     filter ? filter : "");
-	cfg = one_change(output, MMX_CHANGE_TRANSFORM, &c, err);
-	if (!cfg)
-		return -ENOMEM;
+	ret = one_change(output, MMX_CHANGE_TRANSFORM, &cfg, &c, err);
+	if (ret)
+		return ret;
 	cfg->flags = MMX_CONFIG_PENDING_ONLY;
 	memcpy(c->transform.matrix, matrix, sizeof(c->transform.matrix));
-	snprintf(c->transform.filter, sizeof(c->transform.filter), "%s", canon);
+	c->transform.filter = canon;
 	return apply_free(d, cfg, err);
 }
 
@@ -581,12 +341,13 @@ int mmx_set_panning(struct mmx_display *d, uint32_t output,
 {
 	struct mmx_output_change *c;
 	struct mmx_config *cfg;
+	int ret;
 
 	if (!p)
 		return mmx_error_set(err, -EINVAL, "no panning");
-	cfg = one_change(output, MMX_CHANGE_PANNING, &c, err);
-	if (!cfg)
-		return -ENOMEM;
+	ret = one_change(output, MMX_CHANGE_PANNING, &cfg, &c, err);
+	if (ret)
+		return ret;
 	c->panning = *p;
 	return apply_free(d, cfg, err);
 }

@@ -460,14 +460,11 @@ void mmx_kms_sync_records(struct mmx_kms *k, uint32_t index,
 		mmx_matrix_from_fixed(c->current.matrix, now->matrix);
 		c->current.identity = mmx_kms_matrix_is_identity(now->matrix);
 		c->pending = c->current;
-		snprintf(c->pending.filter, sizeof(c->pending.filter), "%s",
-			 mmx_kms_filter_name(now->filter));
+		c->pending.filter = mmx_kms_filter_name(now->filter);
 	}
-	snprintf(c->current.filter, sizeof(c->current.filter), "%s",
-		 mmx_kms_filter_name(now->filter));
-	if (!c->pending.filter[0])
-		memcpy(c->pending.filter, c->current.filter,
-		       sizeof(c->pending.filter));
+	c->current.filter = mmx_kms_filter_name(now->filter);
+	if (!c->pending.filter || !c->pending.filter[0])
+		c->pending.filter = c->current.filter;
 }
 
 /* Read the planes and the CRTCs' property ids; find primary planes. */
@@ -513,7 +510,8 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 	}
 	drmModeFreePlaneResources(pres);
 
-	for (i = 0; i < (uint32_t)res->count_crtcs && i < MMX_MAX_CRTCS; i++) {
+	for (i = 0; i < (uint32_t)res->count_crtcs && i < MMX_KMS_MAX_CRTCS;
+	     i++) {
 		struct mmx_kms_crtc *c = &k->crtcs[i];
 		struct mmx_kms_crtc_now now;
 
@@ -667,103 +665,136 @@ const struct mmx_display_ops mmx_kms_display_ops = {
 	.close = mmx_kms_close,
 };
 
-/* The snapshot's id of a mode: equal timings share one. */
+/* The snapshot's id of a mode: equal timings share one (@table has room). */
 static uint32_t mmx_kms_mode_id(struct mmx_mode *table, uint32_t *n,
-				uint32_t max, const struct mmx_mode *m)
+				const struct mmx_mode *m)
 {
 	uint32_t i;
 
 	for (i = 0; i < *n; i++)
 		if (mmx_kms_mode_same(&table[i], m))
 			return i + 1;
-	if (*n >= max)
-		return 0;
 	table[(*n)++] = *m;
 	return *n;
 }
 
-/* Map a KMS property into an mmx_property; false to skip it. */
-static bool mmx_kms_prop_fill(int fd, drmModePropertyPtr info, uint64_t value,
-			      struct mmx_property *mp)
+/* The enum values of @info into @mp, owned by @a; false without memory. */
+static bool mmx_kms_prop_enums(struct mmx_arena *a, drmModePropertyPtr info,
+			       struct mmx_property *mp)
 {
 	int i;
 
+	mp->enums = mmx_arena_calloc(a, (size_t)info->count_enums,
+				     sizeof(*mp->enums));
+	if (info->count_enums > 0 && !mp->enums)
+		return false;
+	for (i = 0; i < info->count_enums; i++) {
+		mp->enums[i].name = mmx_arena_strndup(a, info->enums[i].name,
+						      strnlen(info->enums[i].name,
+							      DRM_PROP_NAME_LEN));
+		if (!mp->enums[i].name)
+			return false;
+		mp->enums[i].value = info->enums[i].value;
+	}
+	mp->nenum = (uint32_t)(info->count_enums > 0 ? info->count_enums : 0);
+	return true;
+}
+
+/* The type of a KMS property as enum mmx_prop_type, 0 when unknown. */
+static uint32_t mmx_kms_prop_type(drmModePropertyPtr info)
+{
+	static const struct {
+		uint32_t drm;
+		uint32_t mmx;
+	} types[] = {
+		{ DRM_MODE_PROP_RANGE, MMX_PROP_RANGE },
+		{ DRM_MODE_PROP_SIGNED_RANGE, MMX_PROP_SIGNED_RANGE },
+		{ DRM_MODE_PROP_ENUM, MMX_PROP_ENUM },
+		{ DRM_MODE_PROP_BITMASK, MMX_PROP_BITMASK },
+		{ DRM_MODE_PROP_BLOB, MMX_PROP_BLOB },
+		{ DRM_MODE_PROP_OBJECT, MMX_PROP_OBJECT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (drm_property_type_is(info, types[i].drm))
+			return types[i].mmx;
+	return 0;
+}
+
+/*
+ * Map a KMS property into an mmx_property whose arrays and strings @a
+ * owns: 1, 0 to skip it, -ENOMEM.
+ */
+static int mmx_kms_prop_fill(int fd, struct mmx_arena *a,
+			     drmModePropertyPtr info, uint64_t value,
+			     struct mmx_property *mp)
+{
 	memset(mp, 0, sizeof(*mp));
-	snprintf(mp->name, sizeof(mp->name), "%s", info->name);
+	mp->type = mmx_kms_prop_type(info);
+	if (!mp->type)
+		return 0;
+	mp->name = mmx_arena_strndup(a, info->name,
+				     strnlen(info->name, DRM_PROP_NAME_LEN));
+	if (!mp->name)
+		return -ENOMEM;
 	mp->id = info->prop_id;
 	mp->value = value;
 	if (info->flags & DRM_MODE_PROP_IMMUTABLE)
 		mp->flags |= MMX_PROP_IMMUTABLE;
-	if (drm_property_type_is(info, DRM_MODE_PROP_RANGE)) {
-		mp->type = MMX_PROP_RANGE;
-	} else if (drm_property_type_is(info, DRM_MODE_PROP_SIGNED_RANGE)) {
-		mp->type = MMX_PROP_SIGNED_RANGE;
-	} else if (drm_property_type_is(info, DRM_MODE_PROP_ENUM)) {
-		mp->type = MMX_PROP_ENUM;
-	} else if (drm_property_type_is(info, DRM_MODE_PROP_BITMASK)) {
-		mp->type = MMX_PROP_BITMASK;
-	} else if (drm_property_type_is(info, DRM_MODE_PROP_BLOB)) {
-		mp->type = MMX_PROP_BLOB;
-	} else if (drm_property_type_is(info, DRM_MODE_PROP_OBJECT)) {
-		mp->type = MMX_PROP_OBJECT;
-	} else {
-		return false;
-	}
 	if ((mp->type == MMX_PROP_RANGE || mp->type == MMX_PROP_SIGNED_RANGE) &&
 	    info->count_values >= 2) {
 		mp->min = info->values[0];
 		mp->max = info->values[1];
 	}
-	if (mp->type == MMX_PROP_ENUM || mp->type == MMX_PROP_BITMASK) {
-		for (i = 0; i < info->count_enums && i < MMX_MAX_ENUMS; i++) {
-			snprintf(mp->enums[i].name, sizeof(mp->enums[i].name),
-				 "%s", info->enums[i].name);
-			mp->enums[i].value = info->enums[i].value;
-		}
-		mp->nenum = (uint32_t)i;
-	}
+	if ((mp->type == MMX_PROP_ENUM || mp->type == MMX_PROP_BITMASK) &&
+	    !mmx_kms_prop_enums(a, info, mp))
+		return -ENOMEM;
 	if (mp->type == MMX_PROP_BLOB && value) {
 		drmModePropertyBlobPtr b = drmModeGetPropertyBlob(fd,
 								  (uint32_t)value);
 
 		if (b) {
-			mp->blob_len = b->length < MMX_MAX_BLOB ?
-				       b->length : MMX_MAX_BLOB;
-			memcpy(mp->blob, b->data, mp->blob_len);
+			mp->blob = mmx_arena_memdup(a, b->data, b->length);
+			mp->blob_len = b->length;
 			drmModeFreePropertyBlob(b);
+			if (!mp->blob && mp->blob_len)
+				return -ENOMEM;
 		}
 	}
-	return true;
+	return 1;
 }
 
-/* Add ConnectorType and ConnectorNumber when the driver lacks them. */
+/*
+ * Add ConnectorType and ConnectorNumber when the driver lacks them (@o's
+ * props have room for two more).
+ */
 static void mmx_kms_synthesise(struct mmx_output_info *o,
-			       const drmModeConnector *c)
+			       const drmModeConnector *c,
+			       struct mmx_prop_enum *types)
 {
 	struct mmx_property *mp;
 	uint32_t i, n = sizeof(mmx_kms_randr_types) /
 			sizeof(mmx_kms_randr_types[0]);
 
-	if (!mmx_output_property(o, "ConnectorType") &&
-	    o->nprop < MMX_MAX_PROPS) {
+	if (!mmx_output_property(o, "ConnectorType")) {
 		mp = &o->props[o->nprop++];
 		memset(mp, 0, sizeof(*mp));
-		snprintf(mp->name, sizeof(mp->name), "ConnectorType");
+		mp->name = "ConnectorType";
 		mp->type = MMX_PROP_ENUM;
 		mp->flags = MMX_PROP_IMMUTABLE | MMX_PROP_SYNTHETIC;
 		for (i = 0; i < n; i++) {
-			snprintf(mp->enums[i].name, sizeof(mp->enums[i].name),
-				 "%s", mmx_kms_randr_types[i]);
-			mp->enums[i].value = i;
+			types[i].name = mmx_kms_randr_types[i];
+			types[i].value = i;
 		}
+		mp->enums = types;
 		mp->nenum = n;
 		mp->value = mmx_kms_randr_type(c->connector_type);
 	}
-	if (!mmx_output_property(o, "ConnectorNumber") &&
-	    o->nprop < MMX_MAX_PROPS) {
+	if (!mmx_output_property(o, "ConnectorNumber")) {
 		mp = &o->props[o->nprop++];
 		memset(mp, 0, sizeof(*mp));
-		snprintf(mp->name, sizeof(mp->name), "ConnectorNumber");
+		mp->name = "ConnectorNumber";
 		mp->type = MMX_PROP_RANGE;
 		mp->flags = MMX_PROP_IMMUTABLE | MMX_PROP_SYNTHETIC;
 		mp->min = 0;
@@ -797,112 +828,233 @@ static void mmx_kms_conn_routes(int fd, drmModeResPtr res,
 	}
 }
 
-/* Fill output @o from connector @c; mode ids come from @table. */
-static void mmx_kms_output_fill(struct mmx_kms *k, drmModeConnector *c,
+/* Its modes into @o, preferred first; mode ids come from @table. */
+static int mmx_kms_output_modes(struct mmx_arena *a, const drmModeConnector *c,
 				struct mmx_output_info *o,
 				struct mmx_mode *table, uint32_t *ntable)
 {
-	struct mmx_kms_props p;
 	uint32_t i, pass;
-	uint64_t crtc = 0;
 
-	o->id = c->connector_id;
-	mmx_kms_output_name(o->name, sizeof(o->name), c->connector_type,
-			    c->connector_type_id);
-	switch (c->connection) {
-	case DRM_MODE_CONNECTED:
-		o->connection = MMX_CONNECTED;
-		break;
-	case DRM_MODE_DISCONNECTED:
-		o->connection = MMX_DISCONNECTED;
-		break;
-	default:
-		o->connection = MMX_UNKNOWN_CONNECTION;
-		break;
-	}
-	o->mm_width = c->mmWidth;
-	o->mm_height = c->mmHeight;
-	o->subpixel = c->subpixel > 0 ? c->subpixel - 1 : MMX_SUBPIXEL_UNKNOWN;
-	o->primary = k->primary && k->primary == c->connector_id;
-
-	/* preferred modes first */
+	o->modes = mmx_arena_calloc(a, (size_t)c->count_modes,
+				    sizeof(*o->modes));
+	if (c->count_modes > 0 && !o->modes)
+		return -ENOMEM;
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < (uint32_t)c->count_modes; i++) {
 			bool pref = c->modes[i].type & DRM_MODE_TYPE_PREFERRED;
 			struct mmx_mode *m;
 
-			if (pref != !pass || o->nmode >= MMX_MAX_MODES)
+			if (pref != !pass)
 				continue;
 			m = &o->modes[o->nmode++];
 			mmx_kms_mode_from_drm(m, &c->modes[i]);
-			m->id = mmx_kms_mode_id(table, ntable,
-						MMX_MAX_OUTPUTS * MMX_MAX_MODES +
-						MMX_MAX_CRTCS, m);
+			m->id = mmx_kms_mode_id(table, ntable, m);
 			if (pref)
 				o->npreferred++;
 		}
 	}
+	return 0;
+}
 
-	/* every property but the atomic plumbing RandR does not show */
-	for (i = 0; i < (uint32_t)c->count_props && o->nprop < MMX_MAX_PROPS - 2;
-	     i++) {
+/*
+ * Every property into @o but the atomic plumbing RandR does not show,
+ * then the synthetic ones; *@crtc: CRTC_ID's value.
+ */
+static int mmx_kms_output_props(struct mmx_kms *k, struct mmx_arena *a,
+				const drmModeConnector *c,
+				struct mmx_output_info *o, uint64_t *crtc)
+{
+	struct mmx_prop_enum *types;
+	uint32_t i;
+	int ret;
+
+	/* room for the two synthetic ones and ConnectorType's values */
+	o->props = mmx_arena_calloc(a, (size_t)c->count_props + 2,
+				    sizeof(*o->props));
+	types = mmx_arena_calloc(a, sizeof(mmx_kms_randr_types) /
+				 sizeof(mmx_kms_randr_types[0]),
+				 sizeof(*types));
+	if (!o->props || !types)
+		return -ENOMEM;
+	for (i = 0; i < (uint32_t)c->count_props; i++) {
 		drmModePropertyPtr info = drmModeGetProperty(k->fd, c->props[i]);
 
 		if (!info)
 			continue;
+		ret = 0;
 		if (!strcmp(info->name, "CRTC_ID"))
-			crtc = c->prop_values[i];
-		else if (mmx_kms_prop_fill(k->fd, info, c->prop_values[i],
-					   &o->props[o->nprop]))
-			o->nprop++;
+			*crtc = c->prop_values[i];
+		else
+			ret = mmx_kms_prop_fill(k->fd, a, info,
+						c->prop_values[i],
+						&o->props[o->nprop]);
 		drmModeFreeProperty(info);
+		if (ret < 0)
+			return ret;
+		o->nprop += (uint32_t)ret;
 	}
+	mmx_kms_synthesise(o, c, types);
+	return 0;
+}
+
+/* Fill output @o from connector @c; mode ids come from @table. */
+static int mmx_kms_output_fill(struct mmx_kms *k, struct mmx_arena *a,
+			       drmModeConnector *c, struct mmx_output_info *o,
+			       struct mmx_mode *table, uint32_t *ntable)
+{
+	struct mmx_kms_props p;
+	uint64_t crtc = 0;
+	char name[64];
+	int ret;
+
+	o->id = c->connector_id;
+	mmx_kms_output_name(name, sizeof(name), c->connector_type,
+			    c->connector_type_id);
+	o->name = mmx_arena_strdup(a, name);
+	if (!o->name)
+		return -ENOMEM;
+	o->connection = c->connection == DRM_MODE_CONNECTED ? MMX_CONNECTED :
+			c->connection == DRM_MODE_DISCONNECTED ?
+			MMX_DISCONNECTED : MMX_UNKNOWN_CONNECTION;
+	o->mm_width = c->mmWidth;
+	o->mm_height = c->mmHeight;
+	o->subpixel = c->subpixel > 0 ? c->subpixel - 1 : MMX_SUBPIXEL_UNKNOWN;
+	o->primary = k->primary && k->primary == c->connector_id;
+
+	ret = mmx_kms_output_modes(a, c, o, table, ntable);
+	if (!ret)
+		ret = mmx_kms_output_props(k, a, c, o, &crtc);
+	if (ret)
+		return ret;
 	if (!crtc && !mmx_kms_props_get(k, c->connector_id,
 					DRM_MODE_OBJECT_CONNECTOR, &p))
 		mmx_kms_props_find(&p, "CRTC_ID", NULL, &crtc);
 	o->crtc = (uint32_t)crtc;
-	mmx_kms_synthesise(o, c);
+	return 0;
 }
 
-/**
- * mmx_kms_state - a snapshot of a local display
- * @ctx: the display, a struct mmx_kms
- * @probe: 1: probe every output (drmModeGetConnector: RandR's
- *	GetScreenResources); 0: the cached state only
- *	(drmModeGetConnectorCurrent: GetScreenResourcesCurrent)
- * @s: filled
- *
- * Return: 0 or -errno.
+/*
+ * The connectors of @res but the writeback ones, probed or not, into
+ * *@conns (malloc'ed, *@n of them, each freed with drmModeFreeConnector())
+ * with their routes (mmx_kms_conn_routes()) in *@routes (malloc'ed, 3 per
+ * connector: CRTC bits, encoder bits, clone bits).
  */
-int mmx_kms_state(void *ctx, int probe, struct mmx_state *s)
+static int mmx_kms_connectors(struct mmx_kms *k, drmModeResPtr res, int probe,
+			      drmModeConnectorPtr **conns, uint32_t **routes,
+			      uint32_t *n)
 {
-	struct mmx_kms *k = ctx;
-	static const uint32_t max_ids = MMX_MAX_OUTPUTS * MMX_MAX_MODES +
-					MMX_MAX_CRTCS;
-	drmModeConnectorPtr conns[64] = { NULL };
-	uint32_t croutes[64] = { 0 }, cencs[64] = { 0 }, cclones[64] = { 0 };
-	uint32_t i, j, nconn = 0, ntable = 0;
-	struct mmx_mode *table;
-	drmModeResPtr res;
-	int ret = 0;
+	uint32_t i, max = res->count_connectors > 0 ?
+			  (uint32_t)res->count_connectors : 0;
 
-	memset(s, 0, sizeof(*s));
-	table = calloc(max_ids, sizeof(*table));
-	if (!table)
+	*n = 0;
+	*conns = calloc(max ? max : 1, sizeof(**conns));
+	*routes = calloc(max ? 3 * max : 1, sizeof(**routes));
+	if (!*conns || !*routes)
 		return -ENOMEM;
-	res = drmModeGetResources(k->fd);
-	if (!res) {
-		free(table);
-		return errno ? -errno : -ENODEV;
-	}
-	if (probe)
-		k->config_timestamp = mmx_kms_now_ns();
+	for (i = 0; i < max; i++) {
+		drmModeConnectorPtr c = probe ?
+			drmModeGetConnector(k->fd, res->connectors[i]) :
+			drmModeGetConnectorCurrent(k->fd, res->connectors[i]);
 
+		if (!c)
+			continue;
+		if (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
+			drmModeFreeConnector(c);
+			continue;
+		}
+		mmx_kms_conn_routes(k->fd, res, c, &(*routes)[3 * *n],
+				    &(*routes)[3 * *n + 1],
+				    &(*routes)[3 * *n + 2]);
+		(*conns)[(*n)++] = c;
+	}
+	return 0;
+}
+
+/* The CRTCs and clones each output can use (@routes: mmx_kms_connectors()). */
+static int mmx_kms_output_routes(struct mmx_kms *k, struct mmx_state *s,
+				 const uint32_t *routes)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < s->noutput; i++) {
+		struct mmx_output_info *o = &s->outputs[i];
+
+		o->crtcs = mmx_arena_calloc(&s->arena, k->ncrtc,
+					    sizeof(*o->crtcs));
+		o->clones = mmx_arena_calloc(&s->arena, s->noutput,
+					     sizeof(*o->clones));
+		if ((k->ncrtc && !o->crtcs) || !o->clones)
+			return -ENOMEM;
+		for (j = 0; j < k->ncrtc; j++)
+			if (routes[3 * i] & (1u << j))
+				o->crtcs[o->ncrtc++] = k->crtcs[j].id;
+		for (j = 0; j < s->noutput; j++)
+			if (j != i && (routes[3 * i + 2] & routes[3 * j + 1]))
+				o->clones[o->nclone++] = s->outputs[j].id;
+	}
+	return 0;
+}
+
+/* CRTC @i of @s, read from the kernel (@routes: mmx_kms_connectors()). */
+static int mmx_kms_crtc_fill(struct mmx_kms *k, struct mmx_state *s,
+			     uint32_t i, const uint32_t *routes,
+			     struct mmx_mode *table, uint32_t *ntable)
+{
+	struct mmx_kms_crtc *kc = &k->crtcs[i];
+	struct mmx_crtc_info *ci = &s->crtcs[i];
+	struct mmx_kms_crtc_now now;
+	uint32_t j;
+	int ret;
+
+	ret = mmx_kms_crtc_read(k, i, &now);
+	if (ret)
+		return ret;
+	mmx_kms_sync_records(k, i, &now);
+	ci->id = kc->id;
+	ci->index = i;
+	ci->rotation = kc->rotation;
+	ci->rotations = kc->p_transform ? 0x3f : MMX_ROTATE_0;
+	ci->pending = kc->pending;
+	ci->current = kc->current;
+	ci->panning = now.panning;
+	ci->mode_valid = now.active && now.has_mode;
+	ci->outputs = mmx_arena_calloc(&s->arena, s->noutput,
+				       sizeof(*ci->outputs));
+	ci->possible = mmx_arena_calloc(&s->arena, s->noutput,
+					sizeof(*ci->possible));
+	if (s->noutput && (!ci->outputs || !ci->possible))
+		return -ENOMEM;
+	for (j = 0; j < s->noutput; j++) {
+		if (s->outputs[j].crtc == kc->id)
+			ci->outputs[ci->noutput++] = s->outputs[j].id;
+		if (routes[3 * j] & (1u << i))
+			ci->possible[ci->npossible++] = s->outputs[j].id;
+	}
+	if (!ci->mode_valid)
+		return 0;
+	mmx_kms_mode_from_drm(&ci->mode, &now.mode);
+	ci->mode.id = mmx_kms_mode_id(table, ntable, &ci->mode);
+	ci->x = now.x;
+	ci->y = now.y;
+	if (mmx_crtc_bbox(kc->current.identity ? NULL : kc->current.matrix,
+			  kc->rotation, ci->mode.width, ci->mode.height,
+			  &ci->bbox_x, &ci->bbox_y, &ci->width, &ci->height)) {
+		ci->bbox_x = 0;
+		ci->bbox_y = 0;
+		ci->width = ci->mode.width;
+		ci->height = ci->mode.height;
+	}
+	return 0;
+}
+
+/* What the display says of itself: flags, sizes, primary, pointer. */
+static int mmx_kms_screen_fill(struct mmx_kms *k, struct mmx_state *s)
+{
 	s->flags = (k->is_mmx ? MMX_STATE_MMX_DRIVER : 0) |
 		   (k->has_transforms ? MMX_STATE_TRANSFORMS : 0) |
 		   (k->has_writeback ? MMX_STATE_WRITEBACK : 0);
 	s->pan_mode = k->pan_mode;
-	snprintf(s->driver, sizeof(s->driver), "%s", k->driver);
+	s->driver = mmx_arena_strdup(&s->arena, k->driver);
 	s->timestamp = k->timestamp;
 	s->config_timestamp = k->config_timestamp;
 	s->min_width = k->min_w;
@@ -912,85 +1064,70 @@ int mmx_kms_state(void *ctx, int probe, struct mmx_state *s)
 	s->primary = k->primary;
 	s->pointer_x = k->pointer_x;
 	s->pointer_y = k->pointer_y;
+	return s->driver ? 0 : -ENOMEM;
+}
+
+/* Fill @s (its counts set, its arrays allocated) from @conns. */
+static int mmx_kms_state_fill(struct mmx_kms *k, struct mmx_state *s,
+			      drmModeConnectorPtr *conns, const uint32_t *routes)
+{
+	uint32_t i, ntable = 0, nmodes = k->ncrtc;
+	struct mmx_mode *table;
+	int ret = 0;
+
+	for (i = 0; i < s->noutput; i++)
+		nmodes += (uint32_t)conns[i]->count_modes;
+	table = calloc(nmodes ? nmodes : 1, sizeof(*table));
+	if (!table)
+		return -ENOMEM;
+	for (i = 0; i < s->noutput && !ret; i++)
+		ret = mmx_kms_output_fill(k, &s->arena, conns[i],
+					  &s->outputs[i], table, &ntable);
+	if (!ret)
+		ret = mmx_kms_output_routes(k, s, routes);
+	for (i = 0; i < s->ncrtc && !ret; i++)
+		ret = mmx_kms_crtc_fill(k, s, i, routes, table, &ntable);
+	free(table);
+	return ret;
+}
+
+/**
+ * mmx_kms_state - a snapshot of a local display
+ * @ctx: the display, a struct mmx_kms
+ * @probe: 1: probe every output (drmModeGetConnector: RandR's
+ *	GetScreenResources); 0: the cached state only
+ *	(drmModeGetConnectorCurrent: GetScreenResourcesCurrent)
+ * @s: filled (zeroed before; on error cleared)
+ *
+ * Return: 0 or -errno.
+ */
+int mmx_kms_state(void *ctx, int probe, struct mmx_state *s)
+{
+	struct mmx_kms *k = ctx;
+	drmModeConnectorPtr *conns = NULL;
+	uint32_t i, nconn = 0, *routes = NULL;
+	drmModeResPtr res;
+	int ret;
+
+	mmx_state_clear(s);
+	res = drmModeGetResources(k->fd);
+	if (!res)
+		return errno ? -errno : -ENODEV;
+	if (probe)
+		k->config_timestamp = mmx_kms_now_ns();
 
 	/* outputs: every connector but the writeback ones */
-	for (i = 0; i < (uint32_t)res->count_connectors && nconn < 64; i++) {
-		drmModeConnectorPtr c = probe ?
-			drmModeGetConnector(k->fd, res->connectors[i]) :
-			drmModeGetConnectorCurrent(k->fd, res->connectors[i]);
-
-		if (!c)
-			continue;
-		if (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK ||
-		    s->noutput >= MMX_MAX_OUTPUTS) {
-			drmModeFreeConnector(c);
-			continue;
-		}
-		conns[nconn] = c;
-		mmx_kms_conn_routes(k->fd, res, c, &croutes[nconn],
-				    &cencs[nconn], &cclones[nconn]);
-		mmx_kms_output_fill(k, c, &s->outputs[s->noutput], table,
-				    &ntable);
-		s->noutput++;
-		nconn++;
-	}
+	ret = mmx_kms_connectors(k, res, probe, &conns, &routes, &nconn);
+	if (!ret)
+		ret = mmx_state_alloc(s, k->ncrtc, nconn);
+	if (!ret)
+		ret = mmx_kms_screen_fill(k, s);
+	if (!ret)
+		ret = mmx_kms_state_fill(k, s, conns, routes);
+	if (ret)
+		goto out;
 	if (s->primary && !mmx_state_output(s, s->primary))
 		s->primary = 0;
-	for (i = 0; i < nconn; i++) {
-		struct mmx_output_info *o = &s->outputs[i];
-
-		for (j = 0; j < k->ncrtc; j++)
-			if (croutes[i] & (1u << j))
-				o->crtcs[o->ncrtc++] = k->crtcs[j].id;
-		for (j = 0; j < nconn; j++)
-			if (j != i && (cclones[i] & cencs[j]))
-				o->clones[o->nclone++] = s->outputs[j].id;
-	}
-
-	/* CRTCs */
-	for (i = 0; i < k->ncrtc; i++) {
-		struct mmx_kms_crtc *kc = &k->crtcs[i];
-		struct mmx_crtc_info *ci = &s->crtcs[i];
-		struct mmx_kms_crtc_now now;
-
-		ret = mmx_kms_crtc_read(k, i, &now);
-		if (ret)
-			goto out;
-		mmx_kms_sync_records(k, i, &now);
-		ci->id = kc->id;
-		ci->index = i;
-		ci->rotation = kc->rotation;
-		ci->rotations = kc->p_transform ? 0x3f : MMX_ROTATE_0;
-		ci->pending = kc->pending;
-		ci->current = kc->current;
-		ci->panning = now.panning;
-		ci->mode_valid = now.active && now.has_mode;
-		for (j = 0; j < s->noutput; j++) {
-			if (s->outputs[j].crtc == kc->id)
-				ci->outputs[ci->noutput++] = s->outputs[j].id;
-			if (croutes[j] & (1u << i))
-				ci->possible[ci->npossible++] =
-					s->outputs[j].id;
-		}
-		if (!ci->mode_valid)
-			continue;
-		mmx_kms_mode_from_drm(&ci->mode, &now.mode);
-		ci->mode.id = mmx_kms_mode_id(table, &ntable, max_ids,
-					      &ci->mode);
-		ci->x = now.x;
-		ci->y = now.y;
-		if (mmx_crtc_bbox(kc->current.identity ? NULL :
-				  kc->current.matrix, kc->rotation,
-				  ci->mode.width, ci->mode.height,
-				  &ci->bbox_x, &ci->bbox_y, &ci->width,
-				  &ci->height)) {
-			ci->bbox_x = 0;
-			ci->bbox_y = 0;
-			ci->width = ci->mode.width;
-			ci->height = ci->mode.height;
-		}
-	}
-	s->ncrtc = k->ncrtc;
 
 	/* the screen: libmmx's framebuffer, else what the lit CRTCs cover */
 	if (k->screen.fb_id) {
@@ -1001,9 +1138,12 @@ int mmx_kms_state(void *ctx, int probe, struct mmx_state *s)
 				&s->screen_height);
 	}
 out:
+	if (ret)
+		mmx_state_clear(s);
 	for (i = 0; i < nconn; i++)
 		drmModeFreeConnector(conns[i]);
+	free(conns);
+	free(routes);
 	drmModeFreeResources(res);
-	free(table);
 	return ret;
 }

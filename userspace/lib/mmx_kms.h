@@ -21,6 +21,9 @@
 #include "mmx_screen_pattern.h"
 
 #define MMX_KMS_MAX_PLANES	64
+/* possible_crtcs is a 32-bit mask: no encoder reaches a 33rd CRTC */
+#define MMX_KMS_MAX_CRTCS	32
+#define MMX_KMS_DRIVER_LEN	32
 #define MMX_KMS_MAX_OBJ_PROPS	64
 #define MMX_KMS_MAX_PROPS	256
 
@@ -192,13 +195,13 @@ struct mmx_kms {
 	bool is_mmx;
 	bool has_transforms;
 	bool has_writeback;
-	char driver[MMX_NAME_LEN];
+	char driver[MMX_KMS_DRIVER_LEN];
 	uint32_t min_w;
 	uint32_t min_h;
 	uint32_t max_w;
 	uint32_t max_h;
 	uint32_t ncrtc;
-	struct mmx_kms_crtc crtcs[MMX_MAX_CRTCS];
+	struct mmx_kms_crtc crtcs[MMX_KMS_MAX_CRTCS];
 	uint32_t nplane;
 	struct mmx_kms_plane planes[MMX_KMS_MAX_PLANES];
 	struct mmx_screen screen;

@@ -34,7 +34,6 @@
 #define MMX_ALL_CONFIG (MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |	\
 			MMX_CONFIG_PAN_MODE | MMX_CONFIG_TEST_ONLY |	\
 			MMX_CONFIG_PENDING_ONLY)
-#define MMX_MAX_SETS (MMX_MAX_OUTPUTS * MMX_MAX_SET_PROPS)
 
 /**
  * struct mmx_want_crtc - the desired state of one CRTC
@@ -91,17 +90,17 @@ struct mmx_want_prop {
  * @crtc: per CRTC, KMS order
  * @out_crtc: per output of @cur: the CRTC id that drives it, 0: off
  * @nprop: entries in @props
- * @props: connector properties to set
+ * @props: connector properties to set (room for every one of the config)
  * @screen_w: the screen size
  * @screen_h: see @screen_w
  * @screen: a new screen framebuffer (fb_id 0: keep the current one)
  */
 struct mmx_want {
 	struct mmx_state cur;
-	struct mmx_want_crtc crtc[MMX_MAX_CRTCS];
-	uint32_t out_crtc[MMX_MAX_OUTPUTS];
+	struct mmx_want_crtc crtc[MMX_KMS_MAX_CRTCS];
+	uint32_t *out_crtc;
 	uint32_t nprop;
-	struct mmx_want_prop props[MMX_MAX_SETS];
+	struct mmx_want_prop *props;
 	uint32_t screen_w;
 	uint32_t screen_h;
 	struct mmx_screen screen;
@@ -193,14 +192,13 @@ static bool mmx_rotation_valid(uint32_t r)
 	return !(r & ~0x3fu) && rot && !(rot & (rot - 1));
 }
 
-/* Parse the text @v of property @p (RandR ChangeOutputProperty). */
-static int mmx_prop_parse(const struct mmx_property *p, const char *v,
-			  uint64_t *out)
+/* Parse the text @buf of property @p (RandR ChangeOutputProperty). */
+static int mmx_prop_parse_text(const struct mmx_property *p, char *buf,
+			       uint64_t *out)
 {
-	char buf[MMX_VALUE_LEN + 1], *tok, *save = NULL, *end;
+	char *tok, *save = NULL, *end;
 	uint32_t i;
 
-	snprintf(buf, sizeof(buf), "%.*s", MMX_VALUE_LEN, v);
 	switch (p->type) {
 	case MMX_PROP_RANGE:
 	case MMX_PROP_OBJECT:
@@ -250,6 +248,20 @@ static int mmx_prop_parse(const struct mmx_property *p, const char *v,
 	}
 }
 
+/* Parse the text @v of property @p (a copy: bitmasks are cut in tokens). */
+static int mmx_prop_parse(const struct mmx_property *p, const char *v,
+			  uint64_t *out)
+{
+	char *buf = strdup(v ? v : "");
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	ret = mmx_prop_parse_text(p, buf, out);
+	free(buf);
+	return ret;
+}
+
 /* Check and record the property changes of change @c (output @j). */
 static int mmx_want_props(struct mmx_want *w, const struct mmx_output_change *c,
 			  uint32_t j, struct mmx_error *err)
@@ -258,17 +270,11 @@ static int mmx_want_props(struct mmx_want *w, const struct mmx_output_change *c,
 	uint32_t i;
 	int ret;
 
-	if (c->nprop > MMX_MAX_SET_PROPS)
-		return mmx_error_set(err, -EINVAL,
-				     "output %s: %u properties, at most %u",
-				     o->name, c->nprop, MMX_MAX_SET_PROPS);
 	for (i = 0; i < c->nprop; i++) {
-		char name[MMX_NAME_LEN + 1];
+		const char *name = c->props[i].name ? c->props[i].name : "";
 		const struct mmx_property *p;
 		uint64_t v;
 
-		snprintf(name, sizeof(name), "%.*s", MMX_NAME_LEN,
-			 c->props[i].name);
 		p = mmx_output_property(o, name);
 		if (!p)
 			return mmx_error_set(err, -EINVAL,
@@ -281,9 +287,10 @@ static int mmx_want_props(struct mmx_want *w, const struct mmx_output_change *c,
 		ret = mmx_prop_parse(p, c->props[i].value, &v);
 		if (ret)
 			return mmx_error_set(err, ret,
-					     "output %s: property %s: bad value \"%.*s\"%s",
-					     o->name, name, MMX_VALUE_LEN,
-					     c->props[i].value,
+					     "output %s: property %s: bad value \"%s\"%s",
+					     o->name, name,
+					     c->props[i].value ?
+					     c->props[i].value : "",
 					     ret == -ERANGE ? " (out of range)" :
 					     ret == -EOPNOTSUPP ?
 					     " (blobs cannot be set)" : "");
@@ -436,10 +443,9 @@ static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
 		wc->rotation = c->rotation;
 	}
 	if (c->flags & MMX_CHANGE_TRANSFORM) {
-		char name[MMX_NAME_LEN + 1];
+		const char *name = c->transform.filter ? c->transform.filter :
+				   "";
 
-		snprintf(name, sizeof(name), "%.*s", MMX_NAME_LEN,
-			 c->transform.filter);
 		filter = name[0] ? mmx_filter_canonical(name) : "nearest";
 		if (!filter)
 			return mmx_error_set(err, -EINVAL,
@@ -449,21 +455,18 @@ static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
 		       sizeof(wc->pending.matrix));
 		wc->pending.identity =
 			mmx_matrix_is_identity_d(wc->pending.matrix);
-		snprintf(wc->pending.filter, sizeof(wc->pending.filter), "%s",
-			 filter);
+		wc->pending.filter = filter;
 	}
 	if (c->flags & MMX_CHANGE_FILTER) {
-		char name[MMX_NAME_LEN + 1];
+		const char *name = c->transform.filter ? c->transform.filter :
+				   "";
 
-		snprintf(name, sizeof(name), "%.*s", MMX_NAME_LEN,
-			 c->transform.filter);
 		filter = mmx_filter_canonical(name);
 		if (!filter)
 			return mmx_error_set(err, -EINVAL,
 					     "output %s: unknown filter \"%s\"",
 					     o->name, name);
-		snprintf(wc->pending.filter, sizeof(wc->pending.filter), "%s",
-			 filter);
+		wc->pending.filter = filter;
 	}
 	if ((c->flags & (MMX_CHANGE_TRANSFORM | MMX_CHANGE_FILTER)) &&
 	    !k->has_transforms && (!wc->pending.identity ||
@@ -519,7 +522,7 @@ static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
 	struct mmx_screen_limits lim = {
 		k->min_w, k->min_h, k->max_w, k->max_h,
 	};
-	struct mmx_screen_head heads[MMX_MAX_CRTCS];
+	struct mmx_screen_head heads[MMX_KMS_MAX_CRTCS];
 	struct mmx_panning pan;
 	bool any = false;
 	char buf[32];
@@ -826,7 +829,7 @@ static int mmx_want_blame(struct mmx_kms *k, struct mmx_want *w,
 				     "not allowed to change the display: DRM master needed (%s)",
 				     mmx_errname(e));
 	for (i = 0; i < cfg->nchange; i++) {
-		const struct mmx_output_change *c = &cfg->changes[i];
+		const struct mmx_output_change *c = cfg->changes[i];
 		const struct mmx_output_info *o;
 		int idx;
 
@@ -860,12 +863,18 @@ static int mmx_want_blame(struct mmx_kms *k, struct mmx_want *w,
 static int mmx_want_init(struct mmx_kms *k, struct mmx_want *w,
 			 const struct mmx_config *cfg)
 {
-	uint32_t i;
+	uint32_t i, nprop = 0;
 	int ret;
 
 	ret = mmx_kms_state(k, 0, &w->cur);
 	if (ret)
 		return ret;
+	for (i = 0; i < cfg->nchange; i++)
+		nprop += cfg->changes[i]->nprop;
+	w->out_crtc = calloc(w->cur.noutput + 1, sizeof(*w->out_crtc));
+	w->props = calloc(nprop + 1, sizeof(*w->props));
+	if (!w->out_crtc || !w->props)
+		return -ENOMEM;
 	for (i = 0; i < k->ncrtc; i++) {
 		struct mmx_want_crtc *wc = &w->crtc[i];
 		const struct mmx_kms_crtc *kc = &k->crtcs[i];
@@ -898,20 +907,16 @@ static int mmx_want_build(struct mmx_kms *k, struct mmx_want *w,
 	if (cfg->flags & ~MMX_ALL_CONFIG)
 		return mmx_error_set(err, -EINVAL, "unknown config flags 0x%x",
 				     cfg->flags & ~MMX_ALL_CONFIG);
-	if (cfg->nchange > MMX_MAX_OUTPUTS)
-		return mmx_error_set(err, -EINVAL,
-				     "%u output changes, at most %u",
-				     cfg->nchange, MMX_MAX_OUTPUTS);
 	ret = mmx_want_init(k, w, cfg);
 	if (ret)
 		return mmx_error_set(err, ret, "reading the KMS state: %s",
 				     mmx_errname(ret));
 	for (i = 0; i < cfg->nchange; i++) {
-		j = mmx_output_index(&w->cur, cfg->changes[i].output);
+		j = mmx_output_index(&w->cur, cfg->changes[i]->output);
 		if (j < 0)
 			return mmx_error_set(err, -ENOENT, "no output %u",
-					     cfg->changes[i].output);
-		ret = mmx_want_change(k, w, cfg, &cfg->changes[i], (uint32_t)j,
+					     cfg->changes[i]->output);
+		ret = mmx_want_change(k, w, cfg, cfg->changes[i], (uint32_t)j,
 				      err);
 		if (ret)
 			return ret;
@@ -1063,6 +1068,9 @@ out_fb:
 	mmx_screen_destroy(k->fd, &w->screen);
 out:
 	mmx_kms_forget(k);
+	mmx_state_clear(&w->cur);
+	free(w->out_crtc);
+	free(w->props);
 	free(w);
 	return ret;
 }
@@ -1098,10 +1106,10 @@ static bool mmx_pan_fb_size(struct mmx_kms *k, struct mmx_kms_crtc *kc,
  */
 static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
 {
-	struct mmx_kms_crtc_now now[MMX_MAX_CRTCS];
+	struct mmx_kms_crtc_now now[MMX_KMS_MAX_CRTCS];
 	struct mmx_pan_head *heads;
-	int32_t nx[MMX_MAX_CRTCS], ny[MMX_MAX_CRTCS];
-	bool planes[MMX_MAX_CRTCS] = { false };
+	int32_t nx[MMX_KMS_MAX_CRTCS], ny[MMX_KMS_MAX_CRTCS];
+	bool planes[MMX_KMS_MAX_CRTCS] = { false };
 	drmModeAtomicReqPtr req = NULL;
 	bool moved = false;
 	uint32_t i, n;

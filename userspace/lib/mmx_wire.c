@@ -26,11 +26,6 @@ _Static_assert(sizeof(struct mmx_proto_reply) == MMX_PROTO_REPLY_SIZE,
 _Static_assert(sizeof(struct mmx_proto_hello) == 48, "HELLO layout");
 _Static_assert(sizeof(struct mmx_proto_hello_reply) == 96,
 	       "HELLO reply layout");
-_Static_assert(MMX_PROTO_HEADER_SIZE + sizeof(struct mmx_config) <=
-	       MMX_PROTO_MAX_REQUEST, "struct mmx_config must fit a request");
-_Static_assert(MMX_PROTO_HEADER_SIZE + MMX_PROTO_REPLY_SIZE +
-	       sizeof(struct mmx_state) <= MMX_PROTO_MAX_REPLY,
-	       "struct mmx_state must fit a reply");
 
 void mmx_wire_put_header(void *buf, uint32_t length, uint16_t type,
 			 uint32_t sequence)
@@ -228,89 +223,6 @@ void mmx_wire_terminate(char *s, size_t size)
 		s[size - 1] = '\0';
 }
 
-#define TERM(field) mmx_wire_terminate((field), sizeof(field))
-
-static void check_mode(struct mmx_mode *m)
-{
-	TERM(m->name);
-}
-
-/* Terminates every string; -EINVAL when a count is out of range. */
-static int check_property(struct mmx_property *p)
-{
-	uint32_t i;
-
-	TERM(p->name);
-	for (i = 0; i < MMX_MAX_ENUMS; i++)
-		TERM(p->enums[i].name);
-	if (p->nenum > MMX_MAX_ENUMS || p->blob_len > MMX_MAX_BLOB)
-		return -EINVAL;
-	return 0;
-}
-
-int mmx_wire_check_state(struct mmx_state *s)
-{
-	uint32_t i, j;
-	int ret;
-
-	TERM(s->driver);
-	if (s->ncrtc > MMX_MAX_CRTCS || s->noutput > MMX_MAX_OUTPUTS)
-		return -EINVAL;
-	for (i = 0; i < MMX_MAX_CRTCS; i++) {
-		struct mmx_crtc_info *c = &s->crtcs[i];
-
-		if (i < s->ncrtc && (c->noutput > MMX_MAX_OUTPUTS ||
-				     c->npossible > MMX_MAX_OUTPUTS))
-			return -EINVAL;
-		check_mode(&c->mode);
-		TERM(c->pending.filter);
-		TERM(c->current.filter);
-	}
-	for (i = 0; i < MMX_MAX_OUTPUTS; i++) {
-		struct mmx_output_info *o = &s->outputs[i];
-
-		TERM(o->name);
-		for (j = 0; j < MMX_MAX_MODES; j++)
-			check_mode(&o->modes[j]);
-		if (i >= s->noutput) {
-			for (j = 0; j < MMX_MAX_PROPS; j++)
-				check_property(&o->props[j]);
-			continue;
-		}
-		if (o->ncrtc > MMX_MAX_CRTCS || o->nclone > MMX_MAX_OUTPUTS ||
-		    o->nmode > MMX_MAX_MODES || o->npreferred > o->nmode ||
-		    o->nprop > MMX_MAX_PROPS)
-			return -EINVAL;
-		for (j = 0; j < MMX_MAX_PROPS; j++) {
-			ret = check_property(&o->props[j]);
-			if (ret && j < o->nprop)
-				return ret;
-		}
-	}
-	return 0;
-}
-
-int mmx_wire_check_config(struct mmx_config *cfg)
-{
-	uint32_t i, j;
-
-	if (cfg->nchange > MMX_MAX_OUTPUTS)
-		return -EINVAL;
-	for (i = 0; i < MMX_MAX_OUTPUTS; i++) {
-		struct mmx_output_change *ch = &cfg->changes[i];
-
-		check_mode(&ch->mode);
-		TERM(ch->transform.filter);
-		for (j = 0; j < MMX_MAX_SET_PROPS; j++) {
-			TERM(ch->props[j].name);
-			TERM(ch->props[j].value);
-		}
-		if (i < cfg->nchange && ch->nprop > MMX_MAX_SET_PROPS)
-			return -EINVAL;
-	}
-	return 0;
-}
-
 #define TYPE_NAME(t) { MMX_MSG_##t, #t }
 
 static const struct {
@@ -319,8 +231,7 @@ static const struct {
 } type_names[] = {
 	TYPE_NAME(HELLO), TYPE_NAME(PING), TYPE_NAME(AUTH),
 	TYPE_NAME(SUBSCRIBE), TYPE_NAME(GET_STATE), TYPE_NAME(APPLY),
-	TYPE_NAME(POINTER), TYPE_NAME(CAPTURE), TYPE_NAME(GET_STATE_RECORDS),
-	TYPE_NAME(APPLY_RECORDS),
+	TYPE_NAME(POINTER), TYPE_NAME(CAPTURE),
 	TYPE_NAME(CLOCK_QUERY),
 	TYPE_NAME(CLOCK_CREATE), TYPE_NAME(CLOCK_START),
 	TYPE_NAME(CLOCK_STOP), TYPE_NAME(CLOCK_SET_RATE),

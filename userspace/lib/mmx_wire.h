@@ -63,44 +63,39 @@ int mmx_wire_recv(int fd, size_t max, struct mmx_proto_header *h,
 
 /* NUL-terminate a received fixed-size string field. */
 void mmx_wire_terminate(char *s, size_t size);
-/*
- * Make a received struct safe to use: every count within its array
- * (-EINVAL otherwise) and every string NUL-terminated.
- */
-int mmx_wire_check_state(struct mmx_state *s);
-int mmx_wire_check_config(struct mmx_config *cfg);
 
 /*
- * The records encoding of a state (GET_STATE_RECORDS' reply data,
+ * The records encoding of a state (GET_STATE's reply data,
  * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
- * -E2BIG when a count is above its array, -ERANGE when a matrix entry is
- * not finite or outside S31.32's +-32768, -ENOMEM.
+ * -E2BIG when a string is longer than 255 bytes, -ERANGE when a matrix
+ * entry is not finite or outside S31.32's +-32768, -ENOMEM.
  */
 int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
 			  size_t *len);
 /*
- * Decode @len bytes of records into @s (zeroed first). -EBADMSG when they
- * end early, have bytes left over or hold an invalid value (a NUL in a
- * string, unknown bits, more preferred modes than modes); -E2BIG when a
- * count or a string is above what struct mmx_state holds. On error @s is
- * all zero.
+ * Decode @len bytes of records into @s (a zeroed state or one to clear
+ * first), its arrays and strings in @s's arena. -EBADMSG when they end
+ * early, have bytes left over, count more entries than bytes follow or
+ * hold an invalid value (a NUL in a string, unknown bits, more preferred
+ * modes than modes); -E2BIG when a mode name does not fit struct
+ * mmx_mode; -ENOMEM. On error @s is clear (all zero).
  */
 int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s);
 
 /*
- * The records encoding of a config (APPLY_RECORDS' payload, 1.4,
- * mmx_wire_state.c): *@out (malloc'ed, the caller frees) gets *@len bytes.
- * Only the used changes and properties; the transform's entries as the
- * bit patterns of their doubles. -E2BIG when a count is above its array,
- * -ENOMEM.
+ * The records encoding of a config (APPLY's payload, mmx_wire_state.c):
+ * *@out (malloc'ed, the caller frees) gets *@len bytes. Only the used
+ * changes and properties; the transform's entries as the bit patterns of
+ * their doubles. -E2BIG when a string is longer than 255 bytes, -ENOMEM.
  */
 int mmx_wire_encode_config(const struct mmx_config *cfg, uint8_t **out,
 			   size_t *len);
 /*
- * Decode @len bytes of records into @cfg (zeroed first). -EBADMSG when
- * they end early, have bytes left over or hold an invalid value (a NUL in
- * a string, unknown parts bits); -E2BIG when a count or a string is above
- * what struct mmx_config holds. On error @cfg is all zero.
+ * Decode @len bytes of records into @cfg (a zeroed config or one to clear
+ * first), in @cfg's arena. -EBADMSG when they end early, have bytes left
+ * over, count more entries than bytes follow or hold an invalid value (a
+ * NUL in a string, unknown parts bits); -E2BIG when a mode name does not
+ * fit struct mmx_mode; -ENOMEM. On error @cfg is clear (all zero).
  */
 int mmx_wire_decode_config(const void *buf, size_t len,
 			   struct mmx_config *cfg);

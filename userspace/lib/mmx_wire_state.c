@@ -2,12 +2,12 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * The records encoding of struct mmx_state (GET_STATE_RECORDS, protocol
- * 1.3): a screen record with counts, then only the used CRTCs, outputs,
+ * The records encoding of struct mmx_state (GET_STATE's reply, the only
+ * way a state travels): a screen record with counts, then only the used CRTCs, outputs,
  * modes and properties, every field an explicit little-endian integer,
  * strings as a length byte and their bytes, matrices S31.32. The layout is
  * in Documentation/mmxd-protocol.rst ("The state records"). Also that of
- * struct mmx_config (APPLY_RECORDS, 1.4; "The config records"), whose
+ * struct mmx_config (APPLY's payload; "The config records"), whose
  * transform matrices travel as the bits of their doubles.
  */
 
@@ -19,6 +19,9 @@
 
 #include "mmx_matrix.h"
 #include "mmx_wire.h"
+
+/* The longest string a record carries: its length is one byte. */
+#define STR_MAX			255
 
 /* struct mmx_wire_crtc parts: what follows the CRTC's fixed fields */
 #define PART_MODE		(1u << 0)	/* the mode record */
@@ -36,11 +39,12 @@
 struct writer {
 	uint8_t *buf;
 	size_t len;
+	int err;
 };
 
 static void put(struct writer *w, const void *p, size_t n)
 {
-	if (w->buf)
+	if (w->buf && n)
 		memcpy(w->buf + w->len, p, n);
 	w->len += n;
 }
@@ -68,16 +72,28 @@ static void put_u64(struct writer *w, uint64_t v)
 	put(w, &v, sizeof(v));
 }
 
+/* A string (NULL: ""): its length, its bytes; longer than STR_MAX: -E2BIG. */
+static void put_str(struct writer *w, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	uint8_t n = (uint8_t)len;
+
+	if (len > STR_MAX) {
+		w->err = -E2BIG;
+		return;
+	}
+	put(w, &n, 1);
+	put(w, s, n);
+}
+
 /* A fixed-size string field: its length (at most size - 1), its bytes. */
-static void put_str(struct writer *w, const char *s, size_t size)
+static void put_field(struct writer *w, const char *s, size_t size)
 {
 	uint8_t n = (uint8_t)strnlen(s, size - 1);
 
 	put(w, &n, 1);
 	put(w, s, n);
 }
-
-#define PUT_STR(w, field) put_str((w), (field), sizeof(field))
 
 static void put_ids(struct writer *w, const uint32_t *ids, uint32_t n)
 {
@@ -91,7 +107,7 @@ static void put_ids(struct writer *w, const uint32_t *ids, uint32_t n)
 static void put_mode(struct writer *w, const struct mmx_mode *m)
 {
 	put_u32(w, m->id);
-	PUT_STR(w, m->name);
+	put_field(w, m->name, sizeof(m->name));
 	put_u32(w, m->width);
 	put_u32(w, m->height);
 	put_u32(w, m->clock);
@@ -123,7 +139,7 @@ static int put_transform(struct writer *w, const struct mmx_transform_info *t,
 	int i;
 
 	put_u32(w, t->identity);
-	PUT_STR(w, t->filter);
+	put_str(w, t->filter);
 	if (!with_matrix)
 		return 0;
 	if (mmx_matrix_to_fixed(fixed, t->matrix))
@@ -161,8 +177,6 @@ static int put_crtc(struct writer *w, const struct mmx_crtc_info *c)
 	uint32_t parts = 0;
 	int ret;
 
-	if (c->noutput > MMX_MAX_OUTPUTS || c->npossible > MMX_MAX_OUTPUTS)
-		return -E2BIG;
 	if (!mode_is_zero(&c->mode))
 		parts |= PART_MODE;
 	if (!matrix_is_identity(c->pending.matrix))
@@ -196,13 +210,11 @@ static int put_crtc(struct writer *w, const struct mmx_crtc_info *c)
 	return 0;
 }
 
-static int put_property(struct writer *w, const struct mmx_property *p)
+static void put_property(struct writer *w, const struct mmx_property *p)
 {
 	uint32_t i;
 
-	if (p->nenum > MMX_MAX_ENUMS || p->blob_len > MMX_MAX_BLOB)
-		return -E2BIG;
-	PUT_STR(w, p->name);
+	put_str(w, p->name);
 	put_u32(w, p->type);
 	put_u32(w, p->flags);
 	put_u32(w, p->id);
@@ -211,24 +223,19 @@ static int put_property(struct writer *w, const struct mmx_property *p)
 	put_u64(w, p->value);
 	put_u32(w, p->nenum);
 	for (i = 0; i < p->nenum; i++) {
-		PUT_STR(w, p->enums[i].name);
+		put_str(w, p->enums[i].name);
 		put_u64(w, p->enums[i].value);
 	}
 	put_u32(w, p->blob_len);
 	put(w, p->blob, p->blob_len);
-	return 0;
 }
 
-static int put_output(struct writer *w, const struct mmx_output_info *o)
+static void put_output(struct writer *w, const struct mmx_output_info *o)
 {
 	uint32_t i;
-	int ret;
 
-	if (o->ncrtc > MMX_MAX_CRTCS || o->nclone > MMX_MAX_OUTPUTS ||
-	    o->nmode > MMX_MAX_MODES || o->nprop > MMX_MAX_PROPS)
-		return -E2BIG;
 	put_u32(w, o->id);
-	PUT_STR(w, o->name);
+	put_str(w, o->name);
 	put_u32(w, o->connection);
 	put_u32(w, o->crtc);
 	put_u32(w, o->mm_width);
@@ -242,12 +249,8 @@ static int put_output(struct writer *w, const struct mmx_output_info *o)
 	for (i = 0; i < o->nmode; i++)
 		put_mode(w, &o->modes[i]);
 	put_u32(w, o->nprop);
-	for (i = 0; i < o->nprop; i++) {
-		ret = put_property(w, &o->props[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	for (i = 0; i < o->nprop; i++)
+		put_property(w, &o->props[i]);
 }
 
 /* @obj: the struct mmx_state to encode */
@@ -257,8 +260,6 @@ static int put_state(struct writer *w, const void *obj)
 	uint32_t i;
 	int ret;
 
-	if (s->ncrtc > MMX_MAX_CRTCS || s->noutput > MMX_MAX_OUTPUTS)
-		return -E2BIG;
 	put_u32(w, s->flags);
 	put_u32(w, s->pan_mode);
 	put_u64(w, s->timestamp);
@@ -274,18 +275,15 @@ static int put_state(struct writer *w, const void *obj)
 	put_s32(w, s->pointer_y);
 	put_u32(w, s->ncrtc);
 	put_u32(w, s->noutput);
-	PUT_STR(w, s->driver);
+	put_str(w, s->driver);
 	for (i = 0; i < s->ncrtc; i++) {
 		ret = put_crtc(w, &s->crtcs[i]);
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < s->noutput; i++) {
-		ret = put_output(w, &s->outputs[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	for (i = 0; i < s->noutput; i++)
+		put_output(w, &s->outputs[i]);
+	return w->err;
 }
 
 /*
@@ -321,11 +319,15 @@ int mmx_wire_encode_state(const struct mmx_state *s, uint8_t **out,
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* The bytes not read yet; the first error sticks (later reads give 0). */
+/*
+ * The bytes not read yet; the first error sticks (later reads give 0).
+ * What the records hold is allocated from @arena.
+ */
 struct reader {
 	const uint8_t *p;
 	size_t left;
 	int err;
+	struct mmx_arena *arena;
 };
 
 static void fail(struct reader *r, int err)
@@ -376,15 +378,11 @@ static uint64_t get_u64(struct reader *r)
 	return le64toh(v);
 }
 
-/* A count of at most @max entries, each at least @min_bytes long. */
-static uint32_t get_count(struct reader *r, uint32_t max, size_t min_bytes)
+/* A count of entries each at least @min_bytes long: they must be there. */
+static uint32_t get_count(struct reader *r, size_t min_bytes)
 {
 	uint32_t n = get_u32(r);
 
-	if (n > max) {
-		fail(r, -E2BIG);
-		return 0;
-	}
 	if (!r->err && (size_t)n * min_bytes > r->left) {
 		fail(r, -EBADMSG);
 		return 0;
@@ -392,32 +390,103 @@ static uint32_t get_count(struct reader *r, uint32_t max, size_t min_bytes)
 	return r->err ? 0 : n;
 }
 
-/* A string into a zeroed field of @size bytes: no NUL in it, < @size. */
-static void get_str(struct reader *r, char *dst, size_t size)
+/*
+ * An array of @n elements of @size bytes from the arena (NULL when @n is
+ * 0 or on error: then the count read must be taken as 0 too).
+ */
+static void *get_array(struct reader *r, uint32_t *n, size_t size)
 {
-	uint8_t n;
+	void *p;
 
-	if (!take(r, &n, 1))
-		return;
-	if (n >= size) {
-		fail(r, -E2BIG);
-		return;
+	if (r->err)
+		*n = 0;
+	if (!*n)
+		return NULL;
+	p = mmx_arena_calloc(r->arena, *n, size);
+	if (!p) {
+		fail(r, -ENOMEM);
+		*n = 0;
 	}
-	if (take(r, dst, n) && memchr(dst, '\0', n)) {
-		memset(dst, 0, n);
-		fail(r, -EBADMSG);
-	}
+	return p;
 }
 
-#define GET_STR(r, field) get_str((r), (field), sizeof(field))
-
-static uint32_t get_ids(struct reader *r, uint32_t *ids, uint32_t max)
+/*
+ * A string's length and bytes, checked: at most @max bytes (-E2BIG), no
+ * NUL in them; NULL on error.
+ */
+static const uint8_t *get_str_bytes(struct reader *r, uint8_t *n, size_t max)
 {
-	uint32_t i, n = get_count(r, max, 4);
+	const uint8_t *p;
 
-	for (i = 0; i < n; i++)
+	if (!take(r, n, 1))
+		return NULL;
+	if (*n > max) {
+		fail(r, -E2BIG);
+		return NULL;
+	}
+	p = r->p;
+	if (r->left < *n) {
+		fail(r, -EBADMSG);
+		return NULL;
+	}
+	if (memchr(p, '\0', *n)) {
+		fail(r, -EBADMSG);
+		return NULL;
+	}
+	r->p += *n;
+	r->left -= *n;
+	return p;
+}
+
+/* A string, allocated from the arena ("" on error). */
+static const char *get_str(struct reader *r)
+{
+	const uint8_t *p;
+	char *str;
+	uint8_t n;
+
+	p = get_str_bytes(r, &n, STR_MAX);
+	if (!p)
+		return "";
+	str = mmx_arena_strndup(r->arena, (const char *)p, n);
+	if (!str) {
+		fail(r, -ENOMEM);
+		return "";
+	}
+	return str;
+}
+
+/* A string into a zeroed field of @size bytes: < @size, else -E2BIG. */
+static void get_field(struct reader *r, char *dst, size_t size)
+{
+	const uint8_t *p;
+	uint8_t n;
+
+	p = get_str_bytes(r, &n, size - 1);
+	if (p)
+		memcpy(dst, p, n);
+}
+
+/* A filter name: mmx_filter_canonical()'s static one, else a copy. */
+static const char *get_filter(struct reader *r)
+{
+	const char *name = get_str(r), *canon;
+
+	if (!*name)
+		return "";
+	canon = mmx_filter_canonical(name);
+	return canon && !strcmp(canon, name) ? canon : name;
+}
+
+static uint32_t *get_ids(struct reader *r, uint32_t *n)
+{
+	uint32_t i, *ids;
+
+	*n = get_count(r, 4);
+	ids = get_array(r, n, sizeof(*ids));
+	for (i = 0; i < *n; i++)
 		ids[i] = get_u32(r);
-	return n;
+	return ids;
 }
 
 /* A parts word: bits outside @known are refused. */
@@ -430,14 +499,19 @@ static uint32_t get_parts(struct reader *r, uint32_t known)
 	return parts;
 }
 
-/* The fewest bytes of a mode record (an empty name), and of a property. */
+/*
+ * The fewest bytes of a mode record (an empty name), of a property, of a
+ * CRTC (no mode, no matrix) and of an output.
+ */
 #define MODE_MIN_BYTES		(4 + 1 + 12 + 16 + 12)
 #define PROP_MIN_BYTES		(1 + 12 + 24 + 4 + 4)
+#define CRTC_MIN_BYTES		(12 * 4 + 2 * 4 + 2 * (4 + 1) + 48)
+#define OUTPUT_MIN_BYTES	(4 + 1 + 6 * 4 + 2 * 4 + 2 * 4 + 4)
 
 static void get_mode(struct reader *r, struct mmx_mode *m)
 {
 	m->id = get_u32(r);
-	GET_STR(r, m->name);
+	get_field(r, m->name, sizeof(m->name));
 	m->width = get_u32(r);
 	m->height = get_u32(r);
 	m->clock = get_u32(r);
@@ -461,7 +535,7 @@ static void get_transform(struct reader *r, struct mmx_transform_info *t,
 	int i;
 
 	t->identity = get_u32(r);
-	GET_STR(r, t->filter);
+	t->filter = get_filter(r);
 	if (!with_matrix) {
 		mmx_matrix_identity(t->matrix);
 		return;
@@ -503,8 +577,8 @@ static void get_crtc(struct reader *r, struct mmx_crtc_info *c)
 	c->rotation = get_u32(r);
 	c->rotations = get_u32(r);
 	parts = get_parts(r, PART_ALL);
-	c->noutput = get_ids(r, c->outputs, MMX_MAX_OUTPUTS);
-	c->npossible = get_ids(r, c->possible, MMX_MAX_OUTPUTS);
+	c->outputs = get_ids(r, &c->noutput);
+	c->possible = get_ids(r, &c->npossible);
 	if (parts & PART_MODE)
 		get_mode(r, &c->mode);
 	get_transform(r, &c->pending, parts & PART_PENDING_MATRIX);
@@ -516,20 +590,23 @@ static void get_property(struct reader *r, struct mmx_property *p)
 {
 	uint32_t i;
 
-	GET_STR(r, p->name);
+	p->name = get_str(r);
 	p->type = get_u32(r);
 	p->flags = get_u32(r);
 	p->id = get_u32(r);
 	p->min = get_u64(r);
 	p->max = get_u64(r);
 	p->value = get_u64(r);
-	p->nenum = get_count(r, MMX_MAX_ENUMS, 1 + 8);
+	p->nenum = get_count(r, 1 + 8);
+	p->enums = get_array(r, &p->nenum, sizeof(*p->enums));
 	for (i = 0; i < p->nenum; i++) {
-		GET_STR(r, p->enums[i].name);
+		p->enums[i].name = get_str(r);
 		p->enums[i].value = get_u64(r);
 	}
-	p->blob_len = get_count(r, MMX_MAX_BLOB, 1);
-	take(r, p->blob, p->blob_len);
+	p->blob_len = get_count(r, 1);
+	p->blob = get_array(r, &p->blob_len, 1);
+	if (p->blob_len)
+		take(r, p->blob, p->blob_len);
 }
 
 static void get_output(struct reader *r, struct mmx_output_info *o)
@@ -537,33 +614,33 @@ static void get_output(struct reader *r, struct mmx_output_info *o)
 	uint32_t i;
 
 	o->id = get_u32(r);
-	GET_STR(r, o->name);
+	o->name = get_str(r);
 	o->connection = get_u32(r);
 	o->crtc = get_u32(r);
 	o->mm_width = get_u32(r);
 	o->mm_height = get_u32(r);
 	o->subpixel = get_u32(r);
 	o->primary = get_u32(r);
-	o->ncrtc = get_ids(r, o->crtcs, MMX_MAX_CRTCS);
-	o->nclone = get_ids(r, o->clones, MMX_MAX_OUTPUTS);
-	o->nmode = get_count(r, MMX_MAX_MODES, MODE_MIN_BYTES);
+	o->crtcs = get_ids(r, &o->ncrtc);
+	o->clones = get_ids(r, &o->nclone);
+	o->nmode = get_count(r, MODE_MIN_BYTES);
 	o->npreferred = get_u32(r);
 	if (o->npreferred > o->nmode)
 		fail(r, -EBADMSG);
+	o->modes = get_array(r, &o->nmode, sizeof(*o->modes));
 	for (i = 0; i < o->nmode && !r->err; i++)
 		get_mode(r, &o->modes[i]);
-	o->nprop = get_count(r, MMX_MAX_PROPS, PROP_MIN_BYTES);
+	o->nprop = get_count(r, PROP_MIN_BYTES);
+	o->props = get_array(r, &o->nprop, sizeof(*o->props));
 	for (i = 0; i < o->nprop && !r->err; i++)
 		get_property(r, &o->props[i]);
 }
 
-/* The end of a decode: no bytes after the last record; on error @obj zero. */
-static int decode_end(struct reader *r, void *obj, size_t size)
+/* The end of a decode: no bytes after the last record. */
+static int decode_end(struct reader *r)
 {
 	if (!r->err && r->left)
 		r->err = -EBADMSG;
-	if (r->err)
-		memset(obj, 0, size);
 	return r->err;
 }
 
@@ -572,7 +649,8 @@ int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s)
 	struct reader r = { .p = buf, .left = len };
 	uint32_t i;
 
-	memset(s, 0, sizeof(*s));
+	mmx_state_clear(s);
+	r.arena = &s->arena;
 	s->flags = get_u32(&r);
 	s->pan_mode = get_u32(&r);
 	s->timestamp = get_u64(&r);
@@ -586,17 +664,21 @@ int mmx_wire_decode_state(const void *buf, size_t len, struct mmx_state *s)
 	s->primary = get_u32(&r);
 	s->pointer_x = get_s32(&r);
 	s->pointer_y = get_s32(&r);
-	s->ncrtc = get_count(&r, MMX_MAX_CRTCS, 1);
-	s->noutput = get_count(&r, MMX_MAX_OUTPUTS, 1);
-	GET_STR(&r, s->driver);
+	s->ncrtc = get_count(&r, CRTC_MIN_BYTES);
+	s->noutput = get_count(&r, OUTPUT_MIN_BYTES);
+	s->driver = get_str(&r);
+	s->crtcs = get_array(&r, &s->ncrtc, sizeof(*s->crtcs));
+	s->outputs = get_array(&r, &s->noutput, sizeof(*s->outputs));
 	for (i = 0; i < s->ncrtc && !r.err; i++)
 		get_crtc(&r, &s->crtcs[i]);
 	for (i = 0; i < s->noutput && !r.err; i++)
 		get_output(&r, &s->outputs[i]);
-	return decode_end(&r, s, sizeof(*s));
+	if (decode_end(&r))
+		mmx_state_clear(s);
+	return r.err;
 }
 
-/* ---- the config records (APPLY_RECORDS, 1.4) ----------------------------- */
+/* ---- the config records (APPLY) ------------------------------------------ */
 
 /* struct mmx_output_change parts: what follows the change's fixed fields */
 #define CPART_MODE		(1u << 0)	/* the mode record */
@@ -643,14 +725,12 @@ static int put_change(struct writer *w, const struct mmx_output_change *c)
 	};
 	uint32_t i;
 
-	if (c->nprop > MMX_MAX_SET_PROPS)
-		return -E2BIG;
 	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		put_u32(w, head[i]);
 	if (parts & CPART_MODE)
 		put_mode(w, &c->mode);
 	put_u32(w, c->transform.identity);
-	PUT_STR(w, c->transform.filter);
+	put_str(w, c->transform.filter);
 	if (parts & CPART_MATRIX)
 		for (i = 0; i < 9; i++)
 			put_double(w, c->transform.matrix[i]);
@@ -658,10 +738,10 @@ static int put_change(struct writer *w, const struct mmx_output_change *c)
 		put_panning(w, &c->panning);
 	put_u32(w, c->nprop);
 	for (i = 0; i < c->nprop; i++) {
-		PUT_STR(w, c->props[i].name);
-		PUT_STR(w, c->props[i].value);
+		put_str(w, c->props[i].name);
+		put_str(w, c->props[i].value);
 	}
-	return 0;
+	return w->err;
 }
 
 /* @obj: the struct mmx_config to encode */
@@ -675,12 +755,10 @@ static int put_config(struct writer *w, const void *obj)
 	uint32_t i;
 	int ret;
 
-	if (cfg->nchange > MMX_MAX_OUTPUTS)
-		return -E2BIG;
 	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		put_u32(w, head[i]);
 	for (i = 0; i < cfg->nchange; i++) {
-		ret = put_change(w, &cfg->changes[i]);
+		ret = put_change(w, cfg->changes[i]);
 		if (ret)
 			return ret;
 	}
@@ -712,6 +790,7 @@ static void get_change(struct reader *r, struct mmx_output_change *c)
 		&c->output, &c->flags, (uint32_t *)&c->x, (uint32_t *)&c->y,
 		&c->rotation, &c->crtc,
 	};
+	struct mmx_set_prop *props;
 	uint32_t parts, i;
 
 	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
@@ -720,17 +799,19 @@ static void get_change(struct reader *r, struct mmx_output_change *c)
 	if (parts & CPART_MODE)
 		get_mode(r, &c->mode);
 	c->transform.identity = get_u32(r);
-	GET_STR(r, c->transform.filter);
+	c->transform.filter = get_filter(r);
 	if (parts & CPART_MATRIX)
 		for (i = 0; i < 9; i++)
 			c->transform.matrix[i] = get_double(r);
 	if (parts & CPART_PANNING)
 		get_panning(r, &c->panning);
-	c->nprop = get_count(r, MMX_MAX_SET_PROPS, 2);
+	c->nprop = get_count(r, 2);
+	props = get_array(r, &c->nprop, sizeof(*props));
 	for (i = 0; i < c->nprop && !r->err; i++) {
-		GET_STR(r, c->props[i].name);
-		GET_STR(r, c->props[i].value);
+		props[i].name = get_str(r);
+		props[i].value = get_str(r);
 	}
+	c->props = props;
 }
 
 int mmx_wire_decode_config(const void *buf, size_t len,
@@ -744,11 +825,22 @@ int mmx_wire_decode_config(const void *buf, size_t len,
 		&cfg->primary, &cfg->pan_mode,
 	};
 
-	memset(cfg, 0, sizeof(*cfg));
+	mmx_config_clear(cfg);
+	r.arena = &cfg->arena;
 	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		*head[i] = get_u32(&r);
-	cfg->nchange = get_count(&r, MMX_MAX_OUTPUTS, CHANGE_MIN_BYTES);
-	for (i = 0; i < cfg->nchange && !r.err; i++)
-		get_change(&r, &cfg->changes[i]);
-	return decode_end(&r, cfg, sizeof(*cfg));
+	cfg->nchange = get_count(&r, CHANGE_MIN_BYTES);
+	cfg->changes = get_array(&r, &cfg->nchange, sizeof(*cfg->changes));
+	cfg->room = cfg->nchange;
+	for (i = 0; i < cfg->nchange && !r.err; i++) {
+		cfg->changes[i] = mmx_arena_calloc(r.arena, 1,
+						   sizeof(*cfg->changes[i]));
+		if (!cfg->changes[i])
+			fail(&r, -ENOMEM);
+		else
+			get_change(&r, cfg->changes[i]);
+	}
+	if (decode_end(&r))
+		mmx_config_clear(cfg);
+	return r.err;
 }

@@ -7,6 +7,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mmxd.h"
@@ -21,8 +22,10 @@ static int display_state(void *ctx, int probe, struct mmx_state *out)
 		      mmx_get_screen_resources_current(d, &s);
 	if (ret)
 		return ret;
-	memcpy(out, s, sizeof(*out));
-	mmx_state_free(s);
+	/* @out takes the snapshot over, its arena with it */
+	mmx_state_clear(out);
+	*out = *s;
+	free(s);
 	return 0;
 }
 
@@ -52,7 +55,7 @@ const struct mmx_display_ops mmxd_display_ops = {
 
 int mmxd_light_up(struct mmx_display *d, int verbose)
 {
-	struct mmx_config cfg;
+	struct mmx_config cfg = { 0 };
 	struct mmx_error err;
 	struct mmx_state *s;
 	uint32_t i, n = 0;
@@ -69,7 +72,6 @@ int mmxd_light_up(struct mmx_display *d, int verbose)
 	 * What is lit now (fbcon's clone of its console) shows a framebuffer
 	 * that is not ours: lay the screen out anew, on ours.
 	 */
-	memset(&cfg, 0, sizeof(cfg));
 	for (i = 0; i < s->noutput; i++) {
 		const struct mmx_output_info *o = &s->outputs[i];
 		struct mmx_output_change *ch;
@@ -90,23 +92,21 @@ int mmxd_light_up(struct mmx_display *d, int verbose)
 		n++;
 	}
 	mmx_state_free(s);
-	if (!n)
-		return 0;
-	ret = mmx_apply(d, &cfg, &err);
+	ret = n ? mmx_apply(d, &cfg, &err) : 0;
 	if (ret) {
 		mmxd_log(NULL, 0, "lighting the outputs failed: %s",
 			 err.message);
-		if (n == 1)
-			return ret;
 		/* not every output together: the first one alone */
-		cfg.nchange = 1;
-		ret = mmx_apply(d, &cfg, &err);
-		if (ret) {
-			mmxd_log(NULL, 0, "lighting one output failed: %s",
-				 err.message);
-			return ret;
+		if (n > 1) {
+			cfg.nchange = 1;
+			ret = mmx_apply(d, &cfg, &err);
+			if (ret)
+				mmxd_log(NULL, 0,
+					 "lighting one output failed: %s",
+					 err.message);
+			n = 1;
 		}
-		n = 1;
 	}
-	return (int)n;
+	mmx_config_clear(&cfg);
+	return ret ? ret : (int)n;
 }

@@ -88,8 +88,7 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 	memset(&r, 0, sizeof(r));
 	r.major = MMX_PROTO_MAJOR;
 	r.minor = MMX_PROTO_MINOR;
-	r.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY |
-		 MMX_PROTO_CAP_STATE_RECORDS | MMX_PROTO_CAP_APPLY_RECORDS;
+	r.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY;
 	if (o->state_flags & MMX_STATE_TRANSFORMS)
 		r.caps |= MMX_PROTO_CAP_POINTER;
 	if (o->state_flags & MMX_STATE_WRITEBACK)
@@ -97,8 +96,6 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 	if (mmxd_server_media(s))
 		r.caps |= mmxd_media_caps(mmxd_server_media(s));
 	r.state_flags = o->state_flags;
-	r.state_size = sizeof(struct mmx_state);
-	r.config_size = sizeof(struct mmx_config);
 	r.max_request = MMX_PROTO_MAX_REQUEST;
 	r.max_reply = MMX_PROTO_MAX_REPLY;
 	memcpy(r.driver, o->driver, sizeof(r.driver));
@@ -115,13 +112,10 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 		err = -EINVAL;
 		snprintf(msg, sizeof(msg), "HELLO flags 0x%x must be 0",
 			 hello.flags);
-	} else if (hello.state_size != sizeof(struct mmx_state) ||
-		   hello.config_size != sizeof(struct mmx_config)) {
-		err = -EPROTO;
-		snprintf(msg, sizeof(msg),
-			 "structure sizes differ: state %u/%zu, config %u/%zu",
-			 hello.state_size, sizeof(struct mmx_state),
-			 hello.config_size, sizeof(struct mmx_config));
+	} else if (hello.reserved[0] || hello.reserved[1]) {
+		err = -EINVAL;
+		snprintf(msg, sizeof(msg), "HELLO reserved 0x%x 0x%x must be 0",
+			 hello.reserved[0], hello.reserved[1]);
 	}
 	if (err) {
 		mmxd_log(s, 1, "client %u: HELLO: %s", c->id, msg);
@@ -136,10 +130,7 @@ static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 	reply_ok(s, c, h, &r, sizeof(r), NULL, 0);
 }
 
-/*
- * GET_STATE (the whole struct mmx_state) and GET_STATE_RECORDS (the
- * records encoding): the same request, the same snapshot.
- */
+/* GET_STATE: the snapshot in records. */
 static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			     const struct mmx_proto_header *h,
 			     const uint8_t *payload, size_t len __maybe_unused)
@@ -165,8 +156,6 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 	ret = ops->state(ctx, (int)req.probe, st);
 	if (ret) {
 		reply_error(s, c, h, ret, "reading the state failed");
-	} else if (h->type == MMX_MSG_GET_STATE) {
-		reply_ok(s, c, h, st, sizeof(*st), NULL, 0);
 	} else {
 		ret = mmx_wire_encode_state(st, &records, &records_len);
 		if (ret)
@@ -175,7 +164,7 @@ static void handle_get_state(struct mmxd_server *s, struct mmxd_conn *c,
 			reply_ok(s, c, h, records, records_len, NULL, 0);
 		free(records);
 	}
-	free(st);
+	mmx_state_free(st);
 }
 
 /* Apply a received config (checked) and reply; frees @cfg. */
@@ -191,7 +180,7 @@ static void apply_config(struct mmxd_server *s, struct mmxd_conn *c,
 	memset(&err, 0, sizeof(err));
 	ops = mmxd_server_ops(s, &ctx);
 	ret = ops->apply(ctx, cfg, &err);
-	free(cfg);
+	mmx_config_free(cfg);
 	mmx_wire_terminate(err.message, sizeof(err.message));
 	if (ret)
 		reply_error(s, c, h, ret, "%s",
@@ -200,34 +189,12 @@ static void apply_config(struct mmxd_server *s, struct mmxd_conn *c,
 		reply_ok(s, c, h, NULL, 0, NULL, 0);
 }
 
-/* APPLY: the whole struct mmx_config, as in 1.0 */
+/* APPLY: the config records */
 static void handle_apply(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
-			 const uint8_t *payload, size_t len __maybe_unused)
+			 const uint8_t *payload, size_t len)
 {
-	struct mmx_config *cfg = malloc(sizeof(*cfg));
-
-	if (!cfg) {
-		reply_error(s, c, h, -ENOMEM, "out of memory");
-		return;
-	}
-	memcpy(cfg, payload, sizeof(*cfg));
-	if (mmx_wire_check_config(cfg)) {
-		reply_error(s, c, h, -EINVAL,
-			    "config: %u changes (max %u) or too many properties (max %u)",
-			    cfg->nchange, MMX_MAX_OUTPUTS, MMX_MAX_SET_PROPS);
-		free(cfg);
-		return;
-	}
-	apply_config(s, c, h, cfg);
-}
-
-/* APPLY_RECORDS (1.4): the config records */
-static void handle_apply_records(struct mmxd_server *s, struct mmxd_conn *c,
-				 const struct mmx_proto_header *h,
-				 const uint8_t *payload, size_t len)
-{
-	struct mmx_config *cfg = malloc(sizeof(*cfg));
+	struct mmx_config *cfg = calloc(1, sizeof(*cfg));
 	int ret;
 
 	if (!cfg) {
@@ -238,9 +205,10 @@ static void handle_apply_records(struct mmxd_server *s, struct mmxd_conn *c,
 	if (ret) {
 		reply_error(s, c, h, ret, "config records: %s",
 			    ret == -E2BIG ?
-			    "more changes, properties or bytes than fit" :
+			    "a mode name longer than a mode holds" :
+			    ret == -ENOMEM ? "out of memory" :
 			    "truncated, trailing bytes or an invalid value");
-		free(cfg);
+		mmx_config_free(cfg);
 		return;
 	}
 	apply_config(s, c, h, cfg);
@@ -369,11 +337,7 @@ static const struct mmxd_request requests[] = {
 	     handle_hello),
 	CORE(GET_STATE, sizeof(struct mmx_proto_get_state), MMXD_REQ_HELLO,
 	     handle_get_state),
-	CORE(GET_STATE_RECORDS, sizeof(struct mmx_proto_get_state),
-	     MMXD_REQ_HELLO, handle_get_state),
-	CORE(APPLY, sizeof(struct mmx_config), MMXD_REQ_HELLO, handle_apply),
-	CORE(APPLY_RECORDS, 0, MMXD_REQ_HELLO | MMXD_REQ_DATA,
-	     handle_apply_records),
+	CORE(APPLY, 0, MMXD_REQ_HELLO | MMXD_REQ_DATA, handle_apply),
 	CORE(POINTER, sizeof(struct mmx_proto_pointer), MMXD_REQ_HELLO,
 	     handle_pointer),
 	CORE(CAPTURE, sizeof(struct mmx_proto_capture), MMXD_REQ_HELLO,

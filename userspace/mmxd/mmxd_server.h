@@ -45,7 +45,7 @@ struct mmxd_options {
 	int verbose;
 	uid_t uid;
 	gid_t gid;
-	char driver[MMX_NAME_LEN];
+	char driver[MMX_PROTO_NAME_LEN];
 	uint32_t state_flags;
 	uint8_t cookie[MMX_AUTH_COOKIE_LEN];
 	int tcp_auth;
@@ -114,7 +114,7 @@ struct mmxd_conn {
 	size_t out_len;
 	size_t out_off;
 	uint64_t out_since;
-	char name[MMX_NAME_LEN];
+	char name[MMX_PROTO_NAME_LEN];
 	int tcp;
 	int authed;
 	size_t in_cap;

@@ -217,9 +217,9 @@ static int select_output(struct parser *p, const char *name)
 			return 0;
 		}
 	}
-	if (req->noutput >= MMX_MAX_OUTPUTS)
+	if (req->noutput >= MMXR_MAX_OUTPUTS)
 		return perr(p, "too many --output options (at most %d)",
-			    MMX_MAX_OUTPUTS);
+			    MMXR_MAX_OUTPUTS);
 	p->out = &req->outputs[req->noutput++];
 	memset(p->out, 0, sizeof(*p->out));
 	p->out->name = name;
@@ -400,9 +400,9 @@ static int output_option(struct parser *p, const char *opt)
 			return ret;
 		if (p->i + 2 >= p->argc)
 			return perr(p, "%s requires two arguments", opt);
-		if (o->nprop >= MMX_MAX_SET_PROPS)
+		if (o->nprop >= MMXR_MAX_SET_PROPS)
 			return perr(p, "too many --set options for one output (at most %d)",
-				    MMX_MAX_SET_PROPS);
+				    MMXR_MAX_SET_PROPS);
 		o->props[o->nprop].name = p->argv[++p->i];
 		o->props[o->nprop].value = p->argv[++p->i];
 		o->nprop++;

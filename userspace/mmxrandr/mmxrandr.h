@@ -25,6 +25,11 @@
 #define MMXR_VERSION		"0.1.0"
 #define MMXR_ERR_LEN		256
 #define MMXR_MAX_POINTER	32
+/* --output options, and --set options of one output */
+#define MMXR_MAX_OUTPUTS	16
+#define MMXR_MAX_SET_PROPS	8
+/* a --set value: what mmxd's records carry */
+#define MMXR_MAX_VALUE		255
 #define MMXR_MAX_CAPTURE	4
 
 /* struct mmxr_output_req.changes: what the command line asked for */
@@ -119,7 +124,7 @@ struct mmxr_output_req {
 	struct {
 		const char *name;
 		const char *value;
-	} props[MMX_MAX_SET_PROPS];
+	} props[MMXR_MAX_SET_PROPS];
 	const char *crtc;
 };
 
@@ -168,7 +173,7 @@ struct mmxr_request {
 		const char *file;
 	} capture[MMXR_MAX_CAPTURE];
 	unsigned int noutput;
-	struct mmxr_output_req outputs[MMX_MAX_OUTPUTS];
+	struct mmxr_output_req outputs[MMXR_MAX_OUTPUTS];
 };
 
 /*

@@ -54,7 +54,7 @@ struct planner {
 	const struct mmxr_request *req;
 	const struct mmx_state *s;
 	struct mmxr_plan *plan;
-	struct po po[MMX_MAX_OUTPUTS];
+	struct po *po;
 	unsigned int n;
 	char *err;
 	size_t errlen;
@@ -150,7 +150,7 @@ static const struct mmx_mode *mode_by_name(const struct mmx_output_info *o,
 	double best_dist = 0;
 	uint32_t k;
 
-	for (k = 0; k < o->nmode && k < MMX_MAX_MODES; k++) {
+	for (k = 0; k < o->nmode; k++) {
 		const struct mmx_mode *m = &o->modes[k];
 		double dist;
 
@@ -205,7 +205,7 @@ static int resolve_mode(struct planner *p, struct po *o)
 				     r->mode_name);
 		break;
 	case MMXR_MODE_ID:
-		for (k = 0; k < info->nmode && k < MMX_MAX_MODES; k++)
+		for (k = 0; k < info->nmode; k++)
 			if (info->modes[k].id == r->mode_id)
 				m = &info->modes[k];
 		if (!m)
@@ -462,7 +462,7 @@ static int enum_has(const struct mmx_property *pr, const char *name,
 {
 	uint32_t k;
 
-	for (k = 0; k < pr->nenum && k < MMX_MAX_ENUMS; k++)
+	for (k = 0; k < pr->nenum; k++)
 		if (strlen(pr->enums[k].name) == len &&
 		    !strncmp(pr->enums[k].name, name, len))
 			return 1;
@@ -483,7 +483,7 @@ static int check_prop(struct planner *p, const struct mmx_output_info *o,
 		return plerr(p, -EACCES,
 			     "property \"%s\" of output %s is immutable",
 			     name, o->name);
-	if (strlen(value) >= MMX_VALUE_LEN)
+	if (strlen(value) > MMXR_MAX_VALUE)
 		return plerr(p, -EINVAL, "value of property \"%s\" too long",
 			     name);
 	switch (pr->type) {
@@ -548,7 +548,7 @@ static int resolve_crtc(struct planner *p, const struct po *o, uint32_t *id)
 	}
 	if (!c)
 		return plerr(p, -ENOENT, "cannot find crtc %s", a);
-	for (k = 0; k < o->info->ncrtc && k < MMX_MAX_CRTCS; k++) {
+	for (k = 0; k < o->info->ncrtc; k++) {
 		if (o->info->crtcs[k] == c->id) {
 			*id = c->id;
 			return 0;
@@ -574,7 +574,7 @@ static int guess_crtc_index(struct planner *p, const struct po *o,
 	/* as libmmx: the CRTC at the output's own position first */
 	self = (uint32_t)(o - p->po);	/* po[k] is output k */
 	for (pass = 0; pass < 2; pass++) {
-		for (k = 0; k < o->info->ncrtc && k < MMX_MAX_CRTCS; k++) {
+		for (k = 0; k < o->info->ncrtc; k++) {
 			const struct mmx_crtc_info *c =
 				mmx_state_crtc(p->s, o->info->crtcs[k]);
 			int used = 0;
@@ -608,12 +608,13 @@ static void fb_warn(struct planner *p, const struct po *o)
 /* The screen the plan needs (libmmx's arithmetic), or --fb's, checked. */
 static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 {
-	struct mmx_crtc_info areas[MMX_MAX_OUTPUTS];
+	struct mmx_crtc_info *areas = calloc(p->n + 1, sizeof(*areas));
 	uint32_t need_w, need_h, n = 0;
 	uint32_t min_w, min_h, max_w, max_h;
 	unsigned int k;
 
-	memset(areas, 0, sizeof(areas));
+	if (!areas)
+		return plerr(p, -ENOMEM, "out of memory");
 	for (k = 0; k < p->n; k++) {
 		const struct po *o = &p->po[k];
 		struct mmx_crtc_info *a = &areas[n];
@@ -637,6 +638,7 @@ static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 	}
 	/* nothing lit: 0x0 */
 	mmx_screen_bbox(areas, n, &need_w, &need_h);
+	free(areas);
 	if (p->req->flags & MMXR_FB) {
 		need_w = p->req->fb_width;
 		need_h = p->req->fb_height;
@@ -722,23 +724,19 @@ static int build_change(struct planner *p, struct po *o)
 	ch->y = o->y;
 	ch->rotation = o->rotation;
 	memcpy(ch->transform.matrix, o->matrix, sizeof(o->matrix));
-	snprintf(ch->transform.filter, sizeof(ch->transform.filter), "%s",
-		 o->filter ? o->filter : "nearest");
+	/* a static name (mmx_filter_canonical()'s or the snapshot's) */
+	ch->transform.filter = o->filter ? o->filter : "nearest";
 	ch->transform.identity = !memcmp(o->matrix,
 					 (const double[9]){ 1, 0, 0, 0, 1, 0,
 							    0, 0, 1 },
 					 sizeof(o->matrix));
 	if (flags & MMX_CHANGE_PANNING)
 		ch->panning = r->panning;
-	if (flags & MMX_CHANGE_PROPS) {
-		ch->nprop = r->nprop;
-		for (k = 0; k < r->nprop; k++) {
-			snprintf(ch->props[k].name, sizeof(ch->props[k].name),
-				 "%s", r->props[k].name);
-			snprintf(ch->props[k].value, sizeof(ch->props[k].value),
-				 "%s", r->props[k].value);
-		}
-	}
+	for (k = 0; (flags & MMX_CHANGE_PROPS) && k < r->nprop; k++)
+		if (mmx_config_output_set_prop(cfg, o->info->id,
+					       r->props[k].name,
+					       r->props[k].value))
+			return plerr(p, -ENOMEM, "out of memory");
 
 	/* xrandr's --verbose lines */
 	if (p->req->flags & MMXR_VERBOSE) {
@@ -757,30 +755,20 @@ static int build_change(struct planner *p, struct po *o)
 	return 0;
 }
 
-int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
-	      struct mmxr_plan *plan, char *err, size_t errlen)
+/* The plan of @p->req against @p->s into @p->plan (its cfg ready). */
+static int plan_run(struct planner *p, struct mmx_config *cfg)
 {
-	struct planner p = {
-		.req = req, .s = s, .plan = plan, .err = err, .errlen = errlen,
-	};
-	struct mmx_config *cfg = plan->cfg;
+	const struct mmxr_request *req = p->req;
+	const struct mmx_state *s = p->s;
+	struct mmxr_plan *plan = p->plan;
 	uint32_t sw = 0, sh = 0, cur_w, cur_h;
 	unsigned int k;
 	int ret;
 
-	if (err && errlen)
-		err[0] = '\0';
-	memset(plan, 0, sizeof(*plan));
-	if (cfg)
-		mmx_config_reset(cfg);
-	else if (mmx_config_new(&cfg))
-		return plerr(&p, -ENOMEM, "out of memory");
-	plan->cfg = cfg;
-
 	/* the current state */
-	p.n = mmx_state_noutputs(s);
-	for (k = 0; k < p.n; k++) {
-		struct po *o = &p.po[k];
+	p->n = mmx_state_noutputs(s);
+	for (k = 0; k < p->n; k++) {
+		struct po *o = &p->po[k];
 
 		o->info = mmx_state_output_at(s, k);
 		o->crtc = o->info->crtc ? mmx_state_crtc(s, o->info->crtc) : NULL;
@@ -805,19 +793,19 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 	for (k = 0; k < req->noutput; k++) {
 		const struct mmx_output_info *info =
 			mmxr_find_output(s, req->outputs[k].name);
-		struct po *o = info ? po_of(&p, info) : NULL;
+		struct po *o = info ? po_of(p, info) : NULL;
 
 		if (!o)
-			return plerr(&p, -ENOENT, "cannot find output \"%s\"",
+			return plerr(p, -ENOENT, "cannot find output \"%s\"",
 				     req->outputs[k].name);
 		if (o->req)	/* "0x41" and "VGA-1" naming the same one */
-			return plerr(&p, -EINVAL,
+			return plerr(p, -EINVAL,
 				     "output %s given twice", info->name);
 		o->req = &req->outputs[k];
 	}
 
-	for (k = 0; k < p.n; k++) {
-		struct po *o = &p.po[k];
+	for (k = 0; k < p->n; k++) {
+		struct po *o = &p->po[k];
 		int connected = o->info->connection != MMX_DISCONNECTED;
 
 		if (o->req && (o->req->changes & MMXR_CH_AUTO))
@@ -826,13 +814,13 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 			 ((connected && !o->was_lit) ||
 			  (!connected && o->was_lit)))
 			o->automatic = 1;
-		ret = resolve_mode(&p, o);
+		ret = resolve_mode(p, o);
 		if (!ret)
-			ret = resolve_rotation(&p, o);
+			ret = resolve_rotation(p, o);
 		if (!ret)
-			ret = resolve_transform(&p, o);
+			ret = resolve_transform(p, o);
 		if (!ret)
-			ret = compute_bbox(&p, o);
+			ret = compute_bbox(p, o);
 		if (ret)
 			return ret;
 		if (o->req && (o->req->changes & MMXR_CH_PRIMARY)) {
@@ -840,14 +828,14 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 		}
 	}
 
-	ret = resolve_positions(&p);
+	ret = resolve_positions(p);
 	if (ret)
 		return ret;
-	ret = screen_size(&p, &sw, &sh);
+	ret = screen_size(p, &sw, &sh);
 	if (ret)
 		return ret;
-	for (k = 0; k < p.n; k++) {
-		ret = build_change(&p, &p.po[k]);
+	for (k = 0; k < p->n; k++) {
+		ret = build_change(p, &p->po[k]);
 		if (ret)
 			return ret;
 	}
@@ -874,6 +862,32 @@ int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
 		mmx_config_set_flags(cfg, mmx_config_flags(cfg) |
 				     MMX_CONFIG_TEST_ONLY);
 	return 0;
+}
+
+int mmxr_plan(const struct mmxr_request *req, const struct mmx_state *s,
+	      struct mmxr_plan *plan, char *err, size_t errlen)
+{
+	struct planner p = {
+		.req = req, .s = s, .plan = plan, .err = err, .errlen = errlen,
+	};
+	struct mmx_config *cfg = plan->cfg;
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	memset(plan, 0, sizeof(*plan));
+	if (cfg)
+		mmx_config_reset(cfg);
+	else if (mmx_config_new(&cfg))
+		return plerr(&p, -ENOMEM, "out of memory");
+	plan->cfg = cfg;
+	/* one per output of the snapshot (po[k] is output k) */
+	p.po = calloc(mmx_state_noutputs(s) + 1, sizeof(*p.po));
+	if (!p.po)
+		return plerr(&p, -ENOMEM, "out of memory");
+	ret = plan_run(&p, cfg);
+	free(p.po);
+	return ret;
 }
 
 void mmxr_plan_release(struct mmxr_plan *plan)

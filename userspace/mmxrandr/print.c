@@ -104,7 +104,7 @@ uint32_t mmxr_output_rotations(const struct mmx_state *s,
 	uint32_t rot = MMX_ROTATE_0, k;
 	int found = 0;
 
-	for (k = 0; k < o->ncrtc && k < MMX_MAX_CRTCS; k++) {
+	for (k = 0; k < o->ncrtc; k++) {
 		const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtcs[k]);
 
 		if (!c)
@@ -143,7 +143,7 @@ static void print_enum_name(FILE *f, const struct mmx_property *p,
 {
 	uint32_t k;
 
-	for (k = 0; k < p->nenum && k < MMX_MAX_ENUMS; k++) {
+	for (k = 0; k < p->nenum; k++) {
 		if (p->enums[k].value == value) {
 			fputs(p->enums[k].name, f);
 			return;
@@ -168,7 +168,7 @@ static bool print_output_signals(FILE *f, const struct mmx_state *s,
 	if (strcmp(p->name, "CompatibilityList") &&
 	    strcmp(p->name, "CloneList"))
 		return false;
-	if (n % 8 || n > MMX_MAX_BLOB)
+	if (n % 8)
 		return false;
 	for (k = 0; k < n; k += 8) {
 		memcpy(&id, &p->blob[k], 4);
@@ -198,7 +198,7 @@ static void print_value(FILE *f, const struct mmx_state *s,
 		break;
 	case MMX_PROP_BITMASK:
 		/* xrandr prints a list of items each followed by a space */
-		for (k = 0; k < p->nenum && k < MMX_MAX_ENUMS; k++) {
+		for (k = 0; k < p->nenum; k++) {
 			if (p->enums[k].value < 64 &&
 			    (p->value & (1ull << p->enums[k].value)))
 				fprintf(f, "%s ", p->enums[k].name);
@@ -209,7 +209,7 @@ static void print_value(FILE *f, const struct mmx_state *s,
 		fprintf(f, "%" PRId64 " \n", (int64_t)p->value);
 		break;
 	case MMX_PROP_BLOB:
-		n = p->blob_len < MMX_MAX_BLOB ? p->blob_len : MMX_MAX_BLOB;
+		n = p->blob_len;
 		if (!strcmp(p->name, "EDID")) {
 			fputs("\n\t\t", f);
 			for (k = 0; k < n; k++) {
@@ -259,13 +259,24 @@ static void print_property(FILE *f, const struct mmx_state *s,
 		if (!p->nenum)
 			break;
 		fputs("\t\tsupported: ", f);
-		for (k = 0; k < p->nenum && k < MMX_MAX_ENUMS; k++)
+		for (k = 0; k < p->nenum; k++)
 			fprintf(f, "%s%s", k ? ", " : "", p->enums[k].name);
 		fputs("\n", f);
 		break;
 	default:
 		break;
 	}
+}
+
+/* 1 when a mode before mode @j of @o has its name. */
+static int mode_named_before(const struct mmx_output_info *o, uint32_t j)
+{
+	uint32_t k;
+
+	for (k = 0; k < j; k++)
+		if (!strcmp(o->modes[k].name, o->modes[j].name))
+			return 1;
+	return 0;
 }
 
 static void print_output(FILE *f, const struct mmx_state *s,
@@ -286,8 +297,7 @@ static void print_output(FILE *f, const struct mmx_state *s,
 			      pan->track_top || pan->border_left ||
 			      pan->border_top || pan->border_right ||
 			      pan->border_bottom);
-	uint8_t shown[MMX_MAX_MODES];
-	uint32_t j, k, nmode;
+	uint32_t j, k;
 	int r, x;
 
 	fprintf(f, "%s %s", o->name,
@@ -353,7 +363,7 @@ static void print_output(FILE *f, const struct mmx_state *s,
 			o->subpixel < 6 ? subpixel_orders[o->subpixel] :
 			"unknown");
 		fprintf(f, "\tClones:    ");
-		for (k = 0; k < o->nclone && k < MMX_MAX_OUTPUTS; k++) {
+		for (k = 0; k < o->nclone; k++) {
 			const struct mmx_output_info *clone =
 				mmx_state_output(s, o->clones[k]);
 
@@ -364,7 +374,7 @@ static void print_output(FILE *f, const struct mmx_state *s,
 		if (cur)
 			fprintf(f, "\tCRTC:       %u\n", c->index);
 		fprintf(f, "\tCRTCs:     ");
-		for (k = 0; k < o->ncrtc && k < MMX_MAX_CRTCS; k++) {
+		for (k = 0; k < o->ncrtc; k++) {
 			const struct mmx_crtc_info *cc = mmx_state_crtc(s, o->crtcs[k]);
 
 			if (cc)
@@ -396,28 +406,26 @@ static void print_output(FILE *f, const struct mmx_state *s,
 			cur ? xf->filter : "");
 	}
 	if (flags & (MMXR_PRINT_VERBOSE | MMXR_PRINT_PROPS))
-		for (k = 0; k < o->nprop && k < MMX_MAX_PROPS; k++)
+		for (k = 0; k < o->nprop; k++)
 			print_property(f, s, &o->props[k]);
 
-	nmode = o->nmode < MMX_MAX_MODES ? o->nmode : MMX_MAX_MODES;
 	if (verbose) {
-		for (j = 0; j < nmode; j++)
+		for (j = 0; j < o->nmode; j++)
 			print_verbose_mode(f, &o->modes[j],
 					   cur && o->modes[j].id == cur->id,
 					   j < o->npreferred);
 		return;
 	}
-	memset(shown, 0, sizeof(shown));
-	for (j = 0; j < nmode; j++) {
-		if (shown[j])
+	/* one line per name, at its first mode, with every rate of it */
+	for (j = 0; j < o->nmode; j++) {
+		if (mode_named_before(o, j))
 			continue;
 		fprintf(f, "   %-12s", o->modes[j].name);
-		for (k = j; k < nmode; k++) {
+		for (k = j; k < o->nmode; k++) {
 			const struct mmx_mode *m = &o->modes[k];
 
-			if (shown[k] || strcmp(m->name, o->modes[j].name))
+			if (strcmp(m->name, o->modes[j].name))
 				continue;
-			shown[k] = 1;
 			fprintf(f, " %6.2f%c%c", mmxr_mode_refresh(m),
 				cur && m->id == cur->id ? '*' : ' ',
 				k < o->npreferred ? '+' : ' ');
