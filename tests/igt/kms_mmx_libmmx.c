@@ -849,7 +849,7 @@ static void expect_pos(struct mmx_display *x, const char *name, int32_t px,
 	mmx_state_free(s);
 }
 
-/* The cases of tests/unit/test_lib_pan.c, on the device. */
+/* The cases of tests/unit/test_lib_pan_screen.c, on the device. */
 static void test_panning(struct mmx_dev *d)
 {
 	struct mmx_display *x = disp(d);
@@ -921,7 +921,7 @@ static void test_panning_rotated(struct mmx_dev *d)
 	c->rotation = MMX_ROTATE_90;
 	set_pan(c, 480, 640, 0, 0);
 	apply(x, cfg);
-	/* test_lib_pan's pan-rotation: (300, 10) -> (60, 0);
+	/* test_lib_pan_screen's pan-rotation: (300, 10) -> (60, 0);
 	 * (100 + 60, 400) -> (60, 81) */
 	mmx_do(mmx_pointer_moved(x, 300, 10));
 	expect_pos(x, "eDP-1", 60, 0);

@@ -21,7 +21,7 @@
 #include <xf86drmMode.h>
 
 #include "mmx_internal.h"
-#include "mmx_pan.h"
+#include "mmx_pan_screen.h"
 
 int mmx_error_set(struct mmx_error *err, int e, const char *fmt, ...)
 {

@@ -23,7 +23,7 @@
 #include "drm/mmx_drm.h"
 #include "mmx_kms.h"
 #include "mmx_matrix.h"
-#include "mmx_pan.h"
+#include "mmx_pan_screen.h"
 
 #define MMX_ALL_CHANGES (MMX_CHANGE_MODE | MMX_CHANGE_POS |		\
 			 MMX_CHANGE_ROTATION | MMX_CHANGE_TRANSFORM |	\

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host tests of libmmx's pure screen arithmetic (userspace/lib/mmx_pan.c):
+ * Host tests of libmmx's pure screen arithmetic (userspace/lib/mmx_pan_screen.c):
  * the panning policy (RandR 1.3's single-CRTC cases, independent and joint
  * multi-head, with a scale and a rotation), the screen size xrandr
  * computes (and mmx_screen_bbox(), its public form), RandR's screen-size
@@ -18,7 +18,7 @@
 
 #include "unit.h"
 #include "mmx_matrix.h"
-#include "mmx_pan.h"
+#include "mmx_pan_screen.h"
 
 /* A transform of a W x H mode: rotation (MMX_ROTATE_*) then matrix @m. */
 static int prepare(struct mmx_transform *t, const double *m,

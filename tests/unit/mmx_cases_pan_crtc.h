@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* PAN() and the panning cases' matrices (uses ONE); test_lib_panning.c includes it. */
+/* PAN() and the panning cases' matrices (uses ONE); test_lib_pan_crtc.c includes it. */
 /* A panning configuration, trailing fields zero. */
 #define PAN(...)	PAN_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #define PAN_(l, t, w, h, tl, tt, tw, th, bl, bt, br, bb, ...) \

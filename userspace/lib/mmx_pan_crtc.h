@@ -10,8 +10,8 @@
  * alone).
  */
 
-#ifndef _MMX_PANNING_H_
-#define _MMX_PANNING_H_
+#ifndef _MMX_PAN_CRTC_H_
+#define _MMX_PAN_CRTC_H_
 
 #include "mmx_transform.h"
 
@@ -57,4 +57,4 @@ void mmx_panning_follow(const struct mmx_panning *p,
 			const struct mmx_transform *t, s32 cur_x, s32 cur_y,
 			s32 ptr_x, s32 ptr_y, s32 *new_x, s32 *new_y);
 
-#endif /* _MMX_PANNING_H_ */
+#endif /* _MMX_PAN_CRTC_H_ */

@@ -2,14 +2,14 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * libmmx's pure screen arithmetic: the multi-head panning policy on top of
- * the driver's single-CRTC policy (mmx_panning_follow(), RandR 1.3's
- * xf86RandR13Pan()), the screen size xrandr computes, RandR's screen-size
- * checks and the placement of the screen framebuffer on a CRTC.
+ * libmmx's pure screen arithmetic, for every head at once: the multi-head
+ * panning policy on top of one CRTC's (mmx_pan_crtc.c: mmx_panning_follow(),
+ * RandR 1.3's xf86RandR13Pan()), the screen size xrandr computes, RandR's
+ * screen-size checks and the placement of the screen framebuffer on a CRTC.
  * Documentation/libmmx.rst describes the semantics.
  */
 
-#include "mmx_pan.h"
+#include "mmx_pan_screen.h"
 
 /**
  * mmx_pan_enabled - whether a panning configuration pans at all

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host tests of mmx_panning.c: RandR 1.3 panning validation and the
+ * Host tests of mmx_pan_crtc.c: RandR 1.3 panning validation and the
  * pointer-following policy.
  *
  * Expected values are worked by hand from xf86RandR13Pan() (xserver,
@@ -13,12 +13,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "mmx_panning.h"
+#include "mmx_pan_crtc.h"
 #include "unit.h"
 
 #define ONE	((s64)1 << 32)
 
-#include "mmx_cases_panning.h"
+#include "mmx_cases_pan_crtc.h"
 
 static void prep(struct mmx_transform *t, const s64 *m)
 {
@@ -33,7 +33,7 @@ static const struct {
 	uint32_t fb_w, fb_h;
 	int ret;
 } check_cases[] = {
-#include "mmx_cases_panning_check.h"
+#include "mmx_cases_pan_crtc_check.h"
 };
 
 static int test_check(void)
@@ -58,7 +58,7 @@ static const struct {
 	int32_t cur_x, cur_y, ptr_x, ptr_y;
 	int32_t want_x, want_y;
 } follow_cases[] = {
-#include "mmx_cases_panning_follow.h"
+#include "mmx_cases_pan_crtc_follow.h"
 };
 
 static int test_follow(void)

@@ -5,7 +5,7 @@
  * libmmx's pure screen arithmetic: multi-head panning policy, screen size
  * (RandR SetScreenSize / xrandr's --fb) and the placement of the screen
  * framebuffer on a CRTC. No libdrm include: the host unit tests
- * (tests/unit/test_lib_pan.c) call these directly.
+ * (tests/unit/test_lib_pan_screen.c) call these directly.
  *
  * Coordinates are RandR's: a CRTC at position (x, y) whose transformed mode
  * has the bounding box (bbox_x, bbox_y, bbox_w, bbox_h) (relative to the
@@ -13,11 +13,11 @@
  * [x + bbox_x, x + bbox_x + bbox_w) x [y + bbox_y, y + bbox_y + bbox_h).
  */
 
-#ifndef MMX_PAN_H
-#define MMX_PAN_H
+#ifndef MMX_PAN_SCREEN_H
+#define MMX_PAN_SCREEN_H
 
 #include "libmmx.h"
-#include "mmx_panning.h"
+#include "mmx_pan_crtc.h"
 
 /**
  * struct mmx_pan_head - one lit CRTC as the panning policy sees it
@@ -110,4 +110,4 @@ struct mmx_plane_rect {
 bool mmx_screen_clip(s32 x, s32 y, s32 bbox_x, s32 bbox_y, u32 bbox_w,
 		     u32 bbox_h, u32 fb_w, u32 fb_h, struct mmx_plane_rect *r);
 
-#endif /* MMX_PAN_H */
+#endif /* MMX_PAN_SCREEN_H */

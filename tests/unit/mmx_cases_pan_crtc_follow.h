@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Pointer-follow cases (uses mmx_cases_panning.h); test_lib_panning.c includes it. */
+/* Pointer-follow cases (uses mmx_cases_pan_crtc.h); test_lib_pan_crtc.c includes it. */
 	/* 1920x1080 CRTC on a 3840x2160 screen unless said otherwise */
 	{ "no-panning", m_identity, PAN(0), 10, 20, 3000, 2000, 10, 20 },
 	{ "pointer-inside", m_identity, PAN(0, 0, 3840, 2160), 0, 0, 100, 100, 0, 0 },

@@ -13,7 +13,7 @@
  * transform, output point c shows screen point c + (x, y).
  */
 
-#include "mmx_panning.h"
+#include "mmx_pan_crtc.h"
 
 #define MMX_PAN_S16_MIN	(-32768)
 #define MMX_PAN_S16_MAX	32767

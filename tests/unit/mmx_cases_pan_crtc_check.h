@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Panning-check cases (uses mmx_cases_panning.h); test_lib_panning.c includes it. */
+/* Panning-check cases (uses mmx_cases_pan_crtc.h); test_lib_pan_crtc.c includes it. */
 /* Most cases: a 1920x1080 CRTC without a transform on a 3840x2160 screen. */
 #define ON_4K(name, pan, ret)	{ name, m_identity, pan, 3840, 2160, ret }
 	/* RRSetPanning: width 0 or >= CRTC width, left + width within the
