@@ -53,32 +53,23 @@ const struct mmx_display_ops mmxd_display_ops = {
 	.capture = display_capture,
 };
 
-int mmxd_light_up(struct mmx_display *d, int verbose)
+/*
+ * Every connected output at its preferred mode, side by side from the
+ * left, into @cfg; the number of outputs planned.
+ */
+static uint32_t light_up_plan(const struct mmx_state *s,
+			      struct mmx_config *cfg, int verbose)
 {
-	struct mmx_config cfg = { 0 };
-	struct mmx_error err;
-	struct mmx_state *s;
 	uint32_t i, n = 0;
 	int32_t x = 0;
-	int ret;
 
-	ret = mmx_get_screen_resources(d, &s);
-	if (ret) {
-		mmxd_log(NULL, 0, "reading the outputs failed: %s",
-			 strerror(-ret));
-		return ret;
-	}
-	/*
-	 * What is lit now (fbcon's clone of its console) shows a framebuffer
-	 * that is not ours: lay the screen out anew, on ours.
-	 */
 	for (i = 0; i < s->noutput; i++) {
 		const struct mmx_output_info *o = &s->outputs[i];
 		struct mmx_output_change *ch;
 
 		if (o->connection != MMX_CONNECTED || !o->nmode)
 			continue;
-		ch = mmx_config_output(&cfg, o->id);
+		ch = mmx_config_output(cfg, o->id);
 		if (!ch)
 			break;
 		ch->flags |= MMX_CHANGE_MODE | MMX_CHANGE_POS;
@@ -91,6 +82,28 @@ int mmxd_light_up(struct mmx_display *d, int verbose)
 				 o->modes[0].name, ch->x);
 		n++;
 	}
+	return n;
+}
+
+int mmxd_light_up(struct mmx_display *d, int verbose)
+{
+	struct mmx_config cfg = { 0 };
+	struct mmx_error err;
+	struct mmx_state *s;
+	uint32_t n;
+	int ret;
+
+	ret = mmx_get_screen_resources(d, &s);
+	if (ret) {
+		mmxd_log(NULL, 0, "reading the outputs failed: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	/*
+	 * What is lit now (fbcon's clone of its console) shows a framebuffer
+	 * that is not ours: lay the screen out anew, on ours.
+	 */
+	n = light_up_plan(s, &cfg, verbose);
 	mmx_state_free(s);
 	ret = n ? mmx_apply(d, &cfg, &err) : 0;
 	if (ret) {

@@ -72,51 +72,65 @@ static void reply_ok(struct mmxd_server *s, struct mmxd_conn *c,
 	mmxd_reply_parts(s, c, h, 0, "", a, alen, b, blen);
 }
 
+/* What the server says of itself in a HELLO reply. */
+static void hello_reply_fill(struct mmxd_server *s,
+			     struct mmx_proto_hello_reply *r)
+{
+	const struct mmxd_options *o = mmxd_server_options(s);
+
+	memset(r, 0, sizeof(*r));
+	r->major = MMX_PROTO_MAJOR;
+	r->minor = MMX_PROTO_MINOR;
+	r->caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY;
+	if (o->state_flags & MMX_STATE_TRANSFORMS)
+		r->caps |= MMX_PROTO_CAP_POINTER;
+	if (o->state_flags & MMX_STATE_WRITEBACK)
+		r->caps |= MMX_PROTO_CAP_CAPTURE;
+	if (mmxd_server_media(s))
+		r->caps |= mmxd_media_caps(mmxd_server_media(s));
+	r->state_flags = o->state_flags;
+	r->max_request = MMX_PROTO_MAX_REQUEST;
+	r->max_reply = MMX_PROTO_MAX_REPLY;
+	memcpy(r->driver, o->driver, sizeof(r->driver));
+	snprintf(r->server, sizeof(r->server), "mmxd %s", MMXD_VERSION);
+}
+
+/* 0 when the server can serve @hello, else an errno and why in @msg. */
+static int hello_check(const struct mmx_proto_hello *hello, char *msg,
+		       size_t size)
+{
+	if (hello->major != MMX_PROTO_MAJOR) {
+		snprintf(msg, size,
+			 "protocol %u.%u not supported (server: %u.%u)",
+			 hello->major, hello->minor, MMX_PROTO_MAJOR,
+			 MMX_PROTO_MINOR);
+		return -EPROTONOSUPPORT;
+	}
+	if (hello->flags) {
+		snprintf(msg, size, "HELLO flags 0x%x must be 0", hello->flags);
+		return -EINVAL;
+	}
+	if (hello->reserved[0] || hello->reserved[1]) {
+		snprintf(msg, size, "HELLO reserved 0x%x 0x%x must be 0",
+			 hello->reserved[0], hello->reserved[1]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void handle_hello(struct mmxd_server *s, struct mmxd_conn *c,
 			 const struct mmx_proto_header *h,
 			 const uint8_t *payload, size_t len __maybe_unused)
 {
-	const struct mmxd_options *o = mmxd_server_options(s);
 	struct mmx_proto_hello_reply r;
 	struct mmx_proto_hello hello;
 	char msg[256];
-	int err = 0;
+	int err;
 
 	memcpy(&hello, payload, sizeof(hello));
 	mmx_wire_terminate(hello.client, sizeof(hello.client));
-
-	memset(&r, 0, sizeof(r));
-	r.major = MMX_PROTO_MAJOR;
-	r.minor = MMX_PROTO_MINOR;
-	r.caps = MMX_PROTO_CAP_STATE | MMX_PROTO_CAP_APPLY;
-	if (o->state_flags & MMX_STATE_TRANSFORMS)
-		r.caps |= MMX_PROTO_CAP_POINTER;
-	if (o->state_flags & MMX_STATE_WRITEBACK)
-		r.caps |= MMX_PROTO_CAP_CAPTURE;
-	if (mmxd_server_media(s))
-		r.caps |= mmxd_media_caps(mmxd_server_media(s));
-	r.state_flags = o->state_flags;
-	r.max_request = MMX_PROTO_MAX_REQUEST;
-	r.max_reply = MMX_PROTO_MAX_REPLY;
-	memcpy(r.driver, o->driver, sizeof(r.driver));
-	snprintf(r.server, sizeof(r.server), "mmxd %s", MMXD_VERSION);
-
-	msg[0] = '\0';
-	if (hello.major != MMX_PROTO_MAJOR) {
-		err = -EPROTONOSUPPORT;
-		snprintf(msg, sizeof(msg),
-			 "protocol %u.%u not supported (server: %u.%u)",
-			 hello.major, hello.minor, MMX_PROTO_MAJOR,
-			 MMX_PROTO_MINOR);
-	} else if (hello.flags) {
-		err = -EINVAL;
-		snprintf(msg, sizeof(msg), "HELLO flags 0x%x must be 0",
-			 hello.flags);
-	} else if (hello.reserved[0] || hello.reserved[1]) {
-		err = -EINVAL;
-		snprintf(msg, sizeof(msg), "HELLO reserved 0x%x 0x%x must be 0",
-			 hello.reserved[0], hello.reserved[1]);
-	}
+	hello_reply_fill(s, &r);
+	err = hello_check(&hello, msg, sizeof(msg));
 	if (err) {
 		mmxd_log(s, 1, "client %u: HELLO: %s", c->id, msg);
 		mmxd_conn_reply(s, c, h->sequence, h->type, err, msg, &r,
