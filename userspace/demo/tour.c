@@ -695,7 +695,7 @@ int demo_tour(int fd, const char *outdir, int maxw, int maxh)
 		if (o->connection != MMX_CONNECTED || !o->nmode)
 			continue;
 		t.out[t.nout] = o->id;
-		memcpy(t.name[t.nout], o->name, sizeof(t.name[0]));
+		snprintf(t.name[t.nout], sizeof(t.name[0]), "%s", o->name);
 		pick(o, maxw, maxh, &t.mode[t.nout]);
 		t.nout++;
 	}

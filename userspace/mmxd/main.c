@@ -427,8 +427,7 @@ static int open_display(struct mmxd_args *a, struct mmxd_daemon *dm)
 			 strerror(-ret));
 		return -1;
 	}
-	memcpy(a->opts.driver, st->driver, sizeof(a->opts.driver));
-	a->opts.driver[sizeof(a->opts.driver) - 1] = '\0';
+	snprintf(a->opts.driver, sizeof(a->opts.driver), "%s", st->driver);
 	a->opts.state_flags = st->flags;
 	mmx_state_free(st);
 	return 0;
