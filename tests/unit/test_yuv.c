@@ -2,63 +2,30 @@
 /*
  * Host tests of pixel_geometry/mmx_yuv.c: every YUV format, encoding and
  * range against a floating-point implementation of the standard equations
- * (BT.601, BT.709 and BT.2020 matrices; limited range per BT.601/BT.709,
- * full range per ITU-T H.273), on random frames and at the extreme sample
- * values. The frames are laid out by this file from the DRM fourcc
- * definitions (drm_fourcc.h's comments), independently of mmx_yuv.c's
- * tables. A channel may differ from the rounded reference by at most 1.
+ * (../common/yuv_ref.h, which also lays the frames out from the DRM fourcc
+ * definitions, independently of mmx_yuv.c's tables), on random frames and
+ * at the extreme sample values. A channel may differ from the rounded
+ * reference by at most 1.
  */
-
-#include <math.h>
 
 #include "unit.h"
 #include "mmx_resample.h"
 #include "mmx_yuv.h"
+#include "yuv_ref.h"
 
 #define W	37	/* odd: the last chroma column covers one pixel */
 #define H	23
 
-/*
- * A format as drm_fourcc.h describes it: @packed is the byte order of a
- * 4:2:2 macropixel (Y = first/second luma), else @order the chroma order
- * ("UV": Cb first) of @planes planes, @depth bits per sample.
- */
-static const struct fmt {
-	const char *name;
-	enum mmx_format format;
-	int planes, hsub, vsub, depth;
-	const char *packed;
-	const char *order;
-} fmts[] = {
-	{ "NV12", MMX_FORMAT_NV12, 2, 2, 2, 8, NULL, "UV" },
-	{ "NV21", MMX_FORMAT_NV21, 2, 2, 2, 8, NULL, "VU" },
-	{ "NV16", MMX_FORMAT_NV16, 2, 2, 1, 8, NULL, "UV" },
-	{ "NV61", MMX_FORMAT_NV61, 2, 2, 1, 8, NULL, "VU" },
-	{ "NV24", MMX_FORMAT_NV24, 2, 1, 1, 8, NULL, "UV" },
-	{ "NV42", MMX_FORMAT_NV42, 2, 1, 1, 8, NULL, "VU" },
-	{ "YUV420", MMX_FORMAT_YUV420, 3, 2, 2, 8, NULL, "UV" },
-	{ "YVU420", MMX_FORMAT_YVU420, 3, 2, 2, 8, NULL, "VU" },
-	{ "YUV422", MMX_FORMAT_YUV422, 3, 2, 1, 8, NULL, "UV" },
-	{ "YVU422", MMX_FORMAT_YVU422, 3, 2, 1, 8, NULL, "VU" },
-	{ "YUV444", MMX_FORMAT_YUV444, 3, 1, 1, 8, NULL, "UV" },
-	{ "YVU444", MMX_FORMAT_YVU444, 3, 1, 1, 8, NULL, "VU" },
-	{ "YUYV", MMX_FORMAT_YUYV, 1, 2, 1, 8, "YUyV", NULL },
-	{ "YVYU", MMX_FORMAT_YVYU, 1, 2, 1, 8, "YVyU", NULL },
-	{ "UYVY", MMX_FORMAT_UYVY, 1, 2, 1, 8, "UYVy", NULL },
-	{ "VYUY", MMX_FORMAT_VYUY, 1, 2, 1, 8, "VYUy", NULL },
-	{ "P010", MMX_FORMAT_P010, 2, 2, 2, 10, NULL, "UV" },
-	{ "P012", MMX_FORMAT_P012, 2, 2, 2, 12, NULL, "UV" },
-	{ "P016", MMX_FORMAT_P016, 2, 2, 2, 16, NULL, "UV" },
+/* The compositor's format of each of yuv_ref_formats[]. */
+static const enum mmx_format mmx_of[] = {
+	MMX_FORMAT_NV12, MMX_FORMAT_NV21, MMX_FORMAT_NV16, MMX_FORMAT_NV61,
+	MMX_FORMAT_NV24, MMX_FORMAT_NV42, MMX_FORMAT_YUV420, MMX_FORMAT_YVU420,
+	MMX_FORMAT_YUV422, MMX_FORMAT_YVU422, MMX_FORMAT_YUV444,
+	MMX_FORMAT_YVU444, MMX_FORMAT_YUYV, MMX_FORMAT_YVYU, MMX_FORMAT_UYVY,
+	MMX_FORMAT_VYUY, MMX_FORMAT_P010, MMX_FORMAT_P012, MMX_FORMAT_P016,
 };
 
-static const struct {
-	const char *name;
-	double kr, kb;
-} encs[MMX_YUV_ENCODING_COUNT] = {
-	[MMX_YUV_BT601] = { "bt601", 0.299, 0.114 },
-	[MMX_YUV_BT709] = { "bt709", 0.2126, 0.0722 },
-	[MMX_YUV_BT2020] = { "bt2020", 0.2627, 0.0593 },
-};
+_Static_assert(UNIT_N(mmx_of) == YUV_REF_N_FORMATS, "one per format");
 
 /* Samples of a frame: Y at full size, Cb and Cr per chroma sample. */
 struct samples {
@@ -73,97 +40,26 @@ struct layout {
 	uint32_t pitch[3];
 };
 
-static void put(uint8_t *p, int bytes, int depth, unsigned int v)
+/* Lay out @s in format @i (pitches with a few bytes of padding). */
+static void lay_out(size_t i, const struct samples *s, struct layout *l)
 {
-	if (bytes == 1) {
-		p[0] = v;
-		return;
-	}
-	v <<= 16 - depth;
-	p[0] = v & 0xff;
-	p[1] = v >> 8;
-}
-
-/* Lay out @s in @f (pitches with a few bytes of padding). */
-static void lay_out(const struct fmt *f, const struct samples *s,
-		    struct layout *l)
-{
-	int bps = f->depth > 8 ? 2 : 1, cw = (W + f->hsub - 1) / f->hsub;
-	int ch = (H + f->vsub - 1) / f->vsub, x, y, i;
+	const struct yuv_ref_format *f = &yuv_ref_formats[i];
+	uint8_t *planes[3] = { l->bytes[0], l->bytes[1], l->bytes[2] };
 
 	memset(l, 0xa5, sizeof(*l));
-	if (f->packed) {
-		l->pitch[0] = (W + 1) / 2 * 4 + 8;
-		for (y = 0; y < H; y++)
-			for (x = 0; x < cw; x++)
-				for (i = 0; i < 4; i++) {
-					uint8_t *p = l->bytes[0] + y * l->pitch[0] + x * 4 + i;
-					int lx = 2 * x < W - 1 ? 2 * x + 1 : 2 * x;
-
-					switch (f->packed[i]) {
-					case 'Y': *p = s->y[y][2 * x]; break;
-					case 'y': *p = s->y[y][lx]; break;
-					case 'U': *p = s->cb[y][x]; break;
-					default: *p = s->cr[y][x]; break;
-					}
-				}
-		return;
-	}
-	l->pitch[0] = W * bps + 5;
-	for (y = 0; y < H; y++)
-		for (x = 0; x < W; x++)
-			put(l->bytes[0] + y * l->pitch[0] + x * bps, bps, f->depth,
-			    s->y[y][x]);
-	for (y = 0; y < ch; y++)
-		for (x = 0; x < cw; x++) {
-			bool uv = f->order[0] == 'U';
-
-			if (f->planes == 2) {
-				uint8_t *p;
-
-				l->pitch[1] = cw * 2 * bps + 3;
-				p = l->bytes[1] + y * l->pitch[1] + x * 2 * bps;
-				put(p + (uv ? 0 : bps), bps, f->depth, s->cb[y][x]);
-				put(p + (uv ? bps : 0), bps, f->depth, s->cr[y][x]);
-				continue;
-			}
-			l->pitch[1] = cw + 7;
-			l->pitch[2] = cw + 2;
-			l->bytes[uv ? 1 : 2][y * l->pitch[uv ? 1 : 2] + x] = s->cb[y][x];
-			l->bytes[uv ? 2 : 1][y * l->pitch[uv ? 2 : 1] + x] = s->cr[y][x];
-		}
+	for (int p = 0; p < 3; p++)
+		l->pitch[p] = yuv_ref_min_pitch(f, p, W) + 5 - p;
+	yuv_ref_lay_out(f, planes, l->pitch, W, H, &s->y[0][0], &s->cb[0][0],
+			&s->cr[0][0], W);
 }
 
-/* The equations in double precision: channel values 0..255, unrounded. */
-static void reference(int enc, enum mmx_yuv_range range, int depth,
-		      unsigned int yv, unsigned int cbv, unsigned int crv,
-		      double rgb[3])
-{
-	double kr = encs[enc].kr, kb = encs[enc].kb, kg = 1 - kr - kb;
-	double scale = 1 << (depth - 8), max = (1 << depth) - 1, y, cb, cr;
-	int i;
-
-	if (range == MMX_YUV_LIMITED) {
-		y = ((double)yv - 16 * scale) / (219 * scale);
-		cb = (cbv - 128 * scale) / (224 * scale);
-		cr = (crv - 128 * scale) / (224 * scale);
-	} else {
-		y = yv / max;
-		cb = ((double)cbv - (1 << (depth - 1))) / max;
-		cr = ((double)crv - (1 << (depth - 1))) / max;
-	}
-	rgb[0] = y + 2 * (1 - kr) * cr;
-	rgb[1] = y - 2 * kb * (1 - kb) / kg * cb - 2 * kr * (1 - kr) / kg * cr;
-	rgb[2] = y + 2 * (1 - kb) * cb;
-	for (i = 0; i < 3; i++)
-		rgb[i] = 255 * fmin(fmax(rgb[i], 0), 1);
-}
-
-static void image_of(const struct fmt *f, const struct layout *l, int enc,
+static void image_of(size_t fi, const struct layout *l, int enc,
 		     enum mmx_yuv_range range, struct mmx_yuv_image *img)
 {
+	const struct yuv_ref_format *f = &yuv_ref_formats[fi];
+
 	memset(img, 0, sizeof(*img));
-	img->format = f->format;
+	img->format = mmx_of[fi];
 	mmx_yuv_matrix_init(&img->matrix, enc, range, f->depth);
 	for (int i = 0; i < (f->packed ? 1 : f->planes); i++) {
 		img->planes[i] = l->bytes[i];
@@ -176,24 +72,25 @@ static void image_of(const struct fmt *f, const struct layout *l, int enc,
  * column, and compare with the reference; *@worst gets the largest
  * difference from the rounded reference.
  */
-static int compare(const struct fmt *f, const struct samples *s, int enc,
+static int compare(size_t fi, const struct samples *s, int enc,
 		   enum mmx_yuv_range range, int *worst)
 {
+	const struct yuv_ref_format *f = &yuv_ref_formats[fi];
 	static struct layout l;
 	struct mmx_yuv_image img;
 	uint32_t row[W];
 	double rgb[3];
 	int x, y, c;
 
-	lay_out(f, s, &l);
-	image_of(f, &l, enc, range, &img);
+	lay_out(fi, s, &l);
+	image_of(fi, &l, enc, range, &img);
 	for (y = 0; y < H; y++) {
 		mmx_yuv_read_row(&img, 0, y, row, 7);
 		mmx_yuv_read_row(&img, 7, y, row + 7, W - 7);
 		for (x = 0; x < W; x++) {
 			int cx = x / f->hsub, cy = y / f->vsub;
 
-			reference(enc, range, f->depth, s->y[y][x], s->cb[cy][cx],
+			yuv_ref_rgb(enc, range, f->depth, s->y[y][x], s->cb[cy][cx],
 				  s->cr[cy][cx], rgb);
 			for (c = 0; c < 3; c++) {
 				int got = row[x] >> (16 - 8 * c) & 0xff;
@@ -202,7 +99,7 @@ static int compare(const struct fmt *f, const struct samples *s, int enc,
 				*worst = d > *worst ? d : *worst;
 				UNIT_CHECK(d <= 1 && row[x] >> 24 == 0xff,
 					   "%s %s %s (%d,%d) Y %u Cb %u Cr %u: %08x, channel %d expected %.3f",
-					   f->name, encs[enc].name,
+					   f->name, yuv_ref_encodings[enc].name,
 					   range ? "full" : "limited", x, y,
 					   s->y[y][x], s->cb[cy][cx],
 					   s->cr[cy][cx], row[x], c, rgb[c]);
@@ -212,8 +109,7 @@ static int compare(const struct fmt *f, const struct samples *s, int enc,
 	return 0;
 }
 
-static int compare_all(const struct fmt *f, const struct samples *s,
-		       int *worst)
+static int compare_all(size_t f, const struct samples *s, int *worst)
 {
 	for (int enc = 0; enc < MMX_YUV_ENCODING_COUNT; enc++)
 		for (int range = 0; range < MMX_YUV_RANGE_COUNT; range++)
@@ -228,8 +124,8 @@ static int test_random_frames(void)
 	uint32_t seed = 0x2c0ffee1;
 	int worst = 0;
 
-	for (size_t i = 0; i < UNIT_N(fmts); i++) {
-		unsigned int mask = (1u << fmts[i].depth) - 1;
+	for (size_t i = 0; i < YUV_REF_N_FORMATS; i++) {
+		unsigned int mask = (1u << yuv_ref_formats[i].depth) - 1;
 
 		for (int frame = 0; frame < 4; frame++) {
 			for (int y = 0; y < H; y++)
@@ -238,7 +134,7 @@ static int test_random_frames(void)
 					s.cb[y][x] = unit_xorshift32(&seed) & mask;
 					s.cr[y][x] = unit_xorshift32(&seed) & mask;
 				}
-			if (compare_all(&fmts[i], &s, &worst))
+			if (compare_all(i, &s, &worst))
 				return -1;
 		}
 	}
@@ -253,8 +149,8 @@ static int test_extremes(void)
 	static struct samples s;
 	int worst = 0;
 
-	for (size_t i = 0; i < UNIT_N(fmts); i++) {
-		int d = fmts[i].depth, n = 0;
+	for (size_t i = 0; i < YUV_REF_N_FORMATS; i++) {
+		int d = yuv_ref_formats[i].depth, n = 0;
 
 		for (int y = 0; y < H; y++)
 			for (int x = 0; x < W; x++, n++) {
@@ -267,7 +163,7 @@ static int test_extremes(void)
 				s.cb[y][x] = b == 255 ? top : b << (d - 8);
 				s.cr[y][x] = c == 255 ? top : c << (d - 8);
 			}
-		if (compare_all(&fmts[i], &s, &worst))
+		if (compare_all(i, &s, &worst))
 			return -1;
 	}
 	printf("extremes: largest difference %d\n", worst);
@@ -365,10 +261,10 @@ static int test_resample_after_conversion(void)
 			s.cb[y][x] = unit_xorshift32(&seed) & 0xff;
 			s.cr[y][x] = unit_xorshift32(&seed) & 0xff;
 		}
-	lay_out(&fmts[0], &s, &l);
+	lay_out(0, &s, &l);
 	memset(&ysrc, 0, sizeof(ysrc));
 	ysrc.format = MMX_FORMAT_NV12;
-	image_of(&fmts[0], &l, MMX_YUV_BT709, MMX_YUV_LIMITED, &ysrc.yuv);
+	image_of(0, &l, MMX_YUV_BT709, MMX_YUV_LIMITED, &ysrc.yuv);
 	for (int y = 0; y < H; y++)
 		mmx_yuv_read_row(&ysrc.yuv, 0, y, rgb + y * W, W);
 	rsrc = (struct mmx_resample_src){
