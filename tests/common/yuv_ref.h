@@ -32,26 +32,34 @@ struct yuv_ref_format {
 	const char *order;
 };
 
+/* The three kinds of layout: two planes, three planes, packed 4:2:2. */
+#define YUV_REF_SEMI(f, name, hsub, vsub, depth, order) \
+	{ DRM_FORMAT_##f, name, 2, hsub, vsub, depth, NULL, order }
+#define YUV_REF_PLANAR(f, name, hsub, vsub, order) \
+	{ DRM_FORMAT_##f, name, 3, hsub, vsub, 8, NULL, order }
+#define YUV_REF_PACKED(f, name, bytes) \
+	{ DRM_FORMAT_##f, name, 1, 2, 1, 8, bytes, NULL }
+
 static const struct yuv_ref_format yuv_ref_formats[] = {
-	{ DRM_FORMAT_NV12, "nv12", 2, 2, 2, 8, NULL, "UV" },
-	{ DRM_FORMAT_NV21, "nv21", 2, 2, 2, 8, NULL, "VU" },
-	{ DRM_FORMAT_NV16, "nv16", 2, 2, 1, 8, NULL, "UV" },
-	{ DRM_FORMAT_NV61, "nv61", 2, 2, 1, 8, NULL, "VU" },
-	{ DRM_FORMAT_NV24, "nv24", 2, 1, 1, 8, NULL, "UV" },
-	{ DRM_FORMAT_NV42, "nv42", 2, 1, 1, 8, NULL, "VU" },
-	{ DRM_FORMAT_YUV420, "yuv420", 3, 2, 2, 8, NULL, "UV" },
-	{ DRM_FORMAT_YVU420, "yvu420", 3, 2, 2, 8, NULL, "VU" },
-	{ DRM_FORMAT_YUV422, "yuv422", 3, 2, 1, 8, NULL, "UV" },
-	{ DRM_FORMAT_YVU422, "yvu422", 3, 2, 1, 8, NULL, "VU" },
-	{ DRM_FORMAT_YUV444, "yuv444", 3, 1, 1, 8, NULL, "UV" },
-	{ DRM_FORMAT_YVU444, "yvu444", 3, 1, 1, 8, NULL, "VU" },
-	{ DRM_FORMAT_YUYV, "yuyv", 1, 2, 1, 8, "YUyV", NULL },
-	{ DRM_FORMAT_YVYU, "yvyu", 1, 2, 1, 8, "YVyU", NULL },
-	{ DRM_FORMAT_UYVY, "uyvy", 1, 2, 1, 8, "UYVy", NULL },
-	{ DRM_FORMAT_VYUY, "vyuy", 1, 2, 1, 8, "VYUy", NULL },
-	{ DRM_FORMAT_P010, "p010", 2, 2, 2, 10, NULL, "UV" },
-	{ DRM_FORMAT_P012, "p012", 2, 2, 2, 12, NULL, "UV" },
-	{ DRM_FORMAT_P016, "p016", 2, 2, 2, 16, NULL, "UV" },
+	YUV_REF_SEMI(NV12, "nv12", 2, 2, 8, "UV"),
+	YUV_REF_SEMI(NV21, "nv21", 2, 2, 8, "VU"),
+	YUV_REF_SEMI(NV16, "nv16", 2, 1, 8, "UV"),
+	YUV_REF_SEMI(NV61, "nv61", 2, 1, 8, "VU"),
+	YUV_REF_SEMI(NV24, "nv24", 1, 1, 8, "UV"),
+	YUV_REF_SEMI(NV42, "nv42", 1, 1, 8, "VU"),
+	YUV_REF_PLANAR(YUV420, "yuv420", 2, 2, "UV"),
+	YUV_REF_PLANAR(YVU420, "yvu420", 2, 2, "VU"),
+	YUV_REF_PLANAR(YUV422, "yuv422", 2, 1, "UV"),
+	YUV_REF_PLANAR(YVU422, "yvu422", 2, 1, "VU"),
+	YUV_REF_PLANAR(YUV444, "yuv444", 1, 1, "UV"),
+	YUV_REF_PLANAR(YVU444, "yvu444", 1, 1, "VU"),
+	YUV_REF_PACKED(YUYV, "yuyv", "YUyV"),
+	YUV_REF_PACKED(YVYU, "yvyu", "YVyU"),
+	YUV_REF_PACKED(UYVY, "uyvy", "UYVy"),
+	YUV_REF_PACKED(VYUY, "vyuy", "VYUy"),
+	YUV_REF_SEMI(P010, "p010", 2, 2, 10, "UV"),
+	YUV_REF_SEMI(P012, "p012", 2, 2, 12, "UV"),
+	YUV_REF_SEMI(P016, "p016", 2, 2, 16, "UV"),
 };
 
 #define YUV_REF_N_FORMATS \

@@ -310,17 +310,6 @@ static void test_plane_props(struct mmx_dev *d)
 			     "cursor lists %s", yuv_ref_formats[k].name);
 }
 
-static int count_fbs(struct mmx_dev *d)
-{
-	drmModeResPtr res = drmModeGetResources(d->fd);
-	int n;
-
-	mmx_assert(res);
-	n = res->count_fbs;
-	drmModeFreeResources(res);
-	return n;
-}
-
 /* A layout for ADDFB2 (unset fields 0). */
 struct layout {
 	const char *what;
@@ -340,7 +329,7 @@ static void try_layout(struct mmx_dev *d, const struct layout *l,
 		       const uint32_t bo[3])
 {
 	uint32_t handles[4], id = 0;
-	int before = count_fbs(d), ret, i;
+	int before = mmx_count_fbs(d), ret, i;
 
 	for (i = 0; i < 4; i++)
 		handles[i] = l->handles[i] == BO ? bo[0] :
@@ -352,10 +341,10 @@ static void try_layout(struct mmx_dev *d, const struct layout *l,
 	mmx_assert_f(ret == -l->err, "%s: got %d, expected %d", l->what, ret,
 		     -l->err);
 	if (!ret) {
-		mmx_assert_eq(count_fbs(d), before + 1);
+		mmx_assert_eq(mmx_count_fbs(d), before + 1);
 		drmModeRmFB(d->fd, id);
 	}
-	mmx_assert_eq(count_fbs(d), before);
+	mmx_assert_eq(mmx_count_fbs(d), before);
 }
 
 /*

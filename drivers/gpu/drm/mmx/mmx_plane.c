@@ -53,20 +53,13 @@ static const struct {
 };
 
 /*
- * The cursor plane takes the RGB formats only: a cursor image is a small
- * ARGB picture that needs per-pixel alpha, which no YUV format carries,
- * and no client puts video on a cursor. The primary and overlay planes
- * take the YUV formats too, with COLOR_ENCODING and COLOR_RANGE.
+ * The RGB formats first: the cursor plane takes those only (the first
+ * MMX_CURSOR_FORMATS), since a cursor image is a small picture that needs
+ * per-pixel alpha, which no YUV format carries, and no client puts video on
+ * a cursor. The primary and overlay planes take the YUV formats too, with
+ * COLOR_ENCODING and COLOR_RANGE.
  */
-static const u32 mmx_cursor_formats[] = {
-	DRM_FORMAT_XRGB8888,
-	DRM_FORMAT_ARGB8888,
-	DRM_FORMAT_XBGR8888,
-	DRM_FORMAT_ABGR8888,
-	DRM_FORMAT_RGB565,
-	DRM_FORMAT_RGB888,
-	DRM_FORMAT_XRGB2101010,
-};
+#define MMX_CURSOR_FORMATS	7
 
 static const u32 mmx_plane_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -290,9 +283,8 @@ struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
 	plane = __drmm_universal_plane_alloc(&mmx->drm, sizeof(*plane), 0,
 					     BIT(output->index),
 					     &mmx_plane_funcs,
-					     cursor ? mmx_cursor_formats :
-						      mmx_plane_formats,
-					     cursor ? ARRAY_SIZE(mmx_cursor_formats) :
+					     mmx_plane_formats,
+					     cursor ? MMX_CURSOR_FORMATS :
 						      ARRAY_SIZE(mmx_plane_formats),
 					     mmx_plane_modifiers, type, NULL);
 	if (IS_ERR(plane))
