@@ -388,8 +388,9 @@ static int mmx_compose_resampled(struct mmx_composer *c,
 	int ret;
 
 	src.pixels = vaddr;
-	for (i = 0; i < MMX_YUV_PLANES && mmx_format_is_yuv(src.format); i++)
-		src.yuv.planes[i] = shadow->data[i].vaddr;
+	if (mmx_format_is_yuv(src.format))
+		for (i = 0; i < MMX_YUV_PLANES; i++)
+			src.yuv.planes[i] = shadow->data[i].vaddr;
 	scratch = mmx_resample_scratch_words(t, &src);
 	ret = mmx_buf_grow_words(&c->plane_pixels, words);
 	if (!ret && alpha)
