@@ -244,6 +244,104 @@ static void test_format(struct mmx_dev *d, const void *arg)
 	yuv_fb_free(d, fb);
 }
 
+/* Capture @o into @wb and return the picture as a frame, tolerance @tol. */
+static struct mmx_frame *capture(struct mmx_dev *d, struct mmx_output *o,
+				 struct mmx_fb *wb, int tol)
+{
+	struct mmx_frame *f = mmx_frame_new(320, 240);
+	int x, y;
+
+	mmx_do(mmx_wb_capture(d, o, wb));
+	for (y = 0; y < 240; y++)
+		for (x = 0; x < 320; x++) {
+			f->px[y * 320 + x] = mmx_fb_get_raw(wb, x, y) | 0xff000000u;
+			f->tol[y * 320 + x] = (uint8_t)tol;
+		}
+	return f;
+}
+
+/* Show @fb_id on @o's first overlay, rotated, scaled and filtered. */
+static void show_rotated(struct mmx_dev *d, struct mmx_output *o,
+			 uint32_t fb_id, int w, uint64_t rotation,
+			 const char *filter)
+{
+	struct mmx_req *r = mmx_req_new(d);
+
+	mmx_req_plane(r, o->overlay[0], o->crtc_id, fb_id, 0, 0, w, FH, 10, 10,
+		      3 * FH, 2 * w);
+	set_color(d, r, o->overlay[0], 1, 0, filter);
+	mmx_req_add(r, o->overlay[0], "rotation", rotation);
+	mmx_req_planes_off_but(r, o, &o->overlay[0], 1);
+	mmx_do(mmx_req_commit(r, 0));
+}
+
+/*
+ * A YUV plane rotated, scaled and turned by the CRTC TRANSFORM looks like
+ * the same picture in XRGB8888 (the reference's conversion) shown the same
+ * way: within 1 with the nearest filter, 2 with bilinear.
+ */
+static void test_rotation_transform(struct mmx_dev *d)
+{
+	static const int64_t one = (int64_t)1 << 32;
+	const int64_t half_turn[9] = { -one, 0, 320 * one, 0, -one, 240 * one,
+				       0, 0, one };
+	static const uint64_t rotations[] = {
+		DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X, DRM_MODE_ROTATE_270,
+	};
+	static const char *const filters[] = { "Nearest Neighbor", "Default" };
+	static const int formats[] = { 0, 6, 12, 16 };	/* NV12 YUV420 YUYV P010 */
+	struct mmx_output *o = mmx_output0(d);
+	struct mmx_fb *wb = mmx_wb_fb(d, mmx_small_mode(), DRM_FORMAT_XRGB8888);
+	struct mmx_frame *want;
+	struct mmx_req *r;
+	uint32_t blob;
+	size_t i, k, n;
+	int x, y;
+
+	mmx_do(mmx_output_set(d, o, mmx_small_mode(), NULL, 0, 0));
+	mmx_do(mmx_blob_create(d, half_turn, sizeof(half_turn), &blob));
+	r = mmx_req_new(d);
+	mmx_req_add(r, o->crtc_id, "TRANSFORM", blob);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	for (i = 0; i < MMX_ARRAY_SIZE(formats); i++) {
+		const struct yuv_ref_format *f = &yuv_ref_formats[formats[i]];
+		struct yuv_fb *yuv = yuv_fb_new(d, f, i % 2, 40 + (uint32_t)i);
+		struct mmx_fb *rgb = mmx_fb_new(d, (uint32_t)yuv->w, FH,
+						DRM_FORMAT_XRGB8888);
+		char what[80];
+
+		for (y = 0; y < FH; y++)
+			for (x = 0; x < yuv->w; x++)
+				mmx_fb_put(rgb, x, y, yuv_fb_argb(yuv, 1, 0, x, y));
+		for (k = 0; k < MMX_ARRAY_SIZE(rotations); k++)
+			for (n = 0; n < MMX_ARRAY_SIZE(filters); n++) {
+				show_rotated(d, o, rgb->id, yuv->w, rotations[k],
+					     filters[n]);
+				want = capture(d, o, wb, (int)n + 1);
+				show_rotated(d, o, yuv->id, yuv->w, rotations[k],
+					     filters[n]);
+				snprintf(what, sizeof(what),
+					 "%s rotation 0x%llx %s", f->name,
+					 (unsigned long long)rotations[k],
+					 filters[n]);
+				mmx_do(mmx_wb_capture(d, o, wb));
+				mmx_assert_f(mmx_frame_check(wb, want, what),
+					     "%s: differs from XRGB8888", what);
+				mmx_frame_free(want);
+			}
+		mmx_info("%s: 2 rotations x 2 filters under a half turn match XRGB8888",
+			 f->name);
+		mmx_fb_free(rgb);
+		yuv_fb_free(d, yuv);
+	}
+	r = mmx_req_new(d);
+	mmx_req_add(r, o->crtc_id, "TRANSFORM", 0);
+	mmx_req_add(r, o->overlay[0], "rotation", DRM_MODE_ROTATE_0);
+	mmx_do(mmx_req_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET));
+	restore_defaults(d, o);
+	mmx_reset(d);
+}
+
 /* Whether IN_FORMATS of @plane lists @format with the linear modifier. */
 static bool in_formats_linear(struct mmx_dev *d, uint32_t plane,
 			      uint32_t format)
@@ -498,6 +596,8 @@ static const struct mmx_subtest tests[] = {
 	FMT_TEST(12, "yuyv"), FMT_TEST(13, "yvyu"), FMT_TEST(14, "uyvy"),
 	FMT_TEST(15, "vyuy"), FMT_TEST(16, "p010"), FMT_TEST(17, "p012"),
 	FMT_TEST(18, "p016"),
+	{ "rotation-transform", "NV12, YUV420, YUYV and P010 on an overlay rotated (90 reflect-x, 270), scaled, nearest and bilinear, under a CRTC TRANSFORM half turn, match the same picture in XRGB8888 (within 1, bilinear 2)",
+	  test_rotation_transform, NULL, NULL },
 	{ "addfb-layouts", "multi-planar layouts: odd sizes with chroma rounded up are taken; a missing or unknown handle, a pitch too small for the subsampled width, a plane past its buffer, an unused plane's handle, a non-linear modifier, an odd width of a packed 4:2:2 format fail with EINVAL (ENOENT for the unknown handle) and create nothing",
 	  test_addfb_layouts, NULL, NULL },
 	{ "bad-color-props", "an unknown COLOR_ENCODING or COLOR_RANGE value fails with EINVAL, the properties on the cursor with ENOENT; properties and picture unchanged",
