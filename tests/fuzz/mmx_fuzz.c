@@ -1334,7 +1334,8 @@ static void op_fb(void)
 {
 	static const uint32_t odd_formats[] = {
 		DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_RGB565,
-		DRM_FORMAT_XRGB2101010, DRM_FORMAT_NV12, DRM_FORMAT_C8,
+		DRM_FORMAT_XRGB2101010, DRM_FORMAT_NV12, DRM_FORMAT_YUV420,
+		DRM_FORMAT_YUYV, DRM_FORMAT_P010, DRM_FORMAT_C8,
 		DRM_FORMAT_ABGR16161616F, 0, 0x20202020,
 	};
 	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
@@ -1342,7 +1343,7 @@ static void op_fb(void)
 	uint32_t w, h, format, id, flags = 0;
 	struct obj *pl;
 	struct dumb *d;
-	int ret;
+	int ret, i;
 
 	if (n_fbs && (chance(35) || n_fbs == MAX_FBS)) {
 		int i = below(n_fbs);
@@ -1371,6 +1372,14 @@ static void op_fb(void)
 					      (uint32_t)garbage();
 	offsets[0] = chance(70) ? 0 : chance(70) ? 4 * below(4096) :
 					  (uint32_t)garbage();
+	/* the other planes of a YUV format, mostly in the same buffer */
+	for (i = 1; i < 3 && chance(70); i++) {
+		handles[i] = chance(90) ? d->handle : (uint32_t)garbage();
+		pitches[i] = chance(70) ? d->pitch / (1 + below(2)) :
+					  (uint32_t)garbage();
+		offsets[i] = chance(80) ? d->pitch * below(d->height) :
+					  (uint32_t)garbage();
+	}
 	if (chance(10)) {
 		flags = DRM_MODE_FB_MODIFIERS;
 		modifiers[0] = chance(50) ? DRM_FORMAT_MOD_LINEAR : garbage();

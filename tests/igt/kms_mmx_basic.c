@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mmx_igt.h"
+#include "yuv_ref.h"
 
 #define NO_FLAGS 0
 
@@ -299,7 +300,13 @@ static void print_formats(const char *what, const uint32_t *f, int n)
 
 static void test_plane_formats(struct mmx_dev *d)
 {
+	uint32_t promised[7 + YUV_REF_N_FORMATS];
 	int k;
+
+	/* the RGB formats, then (not on the cursor) the YUV formats */
+	memcpy(promised, mmx_plane_formats, sizeof(mmx_plane_formats));
+	for (k = 0; k < (int)YUV_REF_N_FORMATS; k++)
+		promised[7 + k] = yuv_ref_formats[k].fourcc;
 
 	for (k = 0; k < d->n_planes; k++) {
 		drmModePlanePtr p = drmModeGetPlane(d->fd, d->planes[k]);
@@ -307,16 +314,17 @@ static void test_plane_formats(struct mmx_dev *d)
 		char what[64];
 		uint32_t blob_id = 0;
 		uint64_t v;
+		int n;
 
 		mmx_assert(p);
 		snprintf(what, sizeof(what), "plane %u (%s)", p->plane_id,
 			 type == DRM_PLANE_TYPE_PRIMARY ? "primary" :
 			 type == DRM_PLANE_TYPE_CURSOR ? "cursor" : "overlay");
 		print_formats(what, p->formats, (int)p->count_formats);
-		/* every plane kind, the cursor too */
+		n = type == DRM_PLANE_TYPE_CURSOR ? 7 : 7 + YUV_REF_N_FORMATS;
 		mmx_assert_f(format_set_equal(p->formats, (int)p->count_formats,
-					      mmx_plane_formats, 7),
-			     "%s formats differ from the 7 promised", what);
+					      promised, n),
+			     "%s formats differ from the %d promised", what, n);
 
 		/* IN_FORMATS, when present, lists the same formats, linear */
 		if (mmx_prop_lookup(d->fd, p->plane_id, "IN_FORMATS", NULL, &v,
@@ -1102,7 +1110,7 @@ static const struct mmx_subtest tests[] = {
 	  test_writeback_connectors, NULL, NULL },
 	{ "plane-layout", "every CRTC has exactly one primary, two overlay and one cursor plane, none shared with another CRTC",
 	  test_plane_layout, NULL, NULL },
-	{ "plane-formats", "every plane, the cursor too, lists the 7 promised formats, IN_FORMATS agrees",
+	{ "plane-formats", "every plane lists the 7 promised RGB formats, the primary and overlays also the 19 YUV formats (the cursor keeps RGB), IN_FORMATS agrees",
 	  test_plane_formats, NULL, NULL },
 	{ "plane-properties", "zpos (primary 0, overlays 1..2 defaults 1 and 2, cursor 3), alpha 0..0xffff default opaque, pixel blend mode None/Pre-multiplied/Coverage default Pre-multiplied",
 	  test_plane_properties, NULL, NULL },

@@ -1529,6 +1529,17 @@ void mmx_bo_destroy(struct mmx_dev *d, uint32_t handle, uint8_t *map,
 	mmx_ioctl(d->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &dd);
 }
 
+int mmx_count_fbs(struct mmx_dev *d)
+{
+	drmModeResPtr res = drmModeGetResources(d->fd);
+	int n;
+
+	mmx_assert(res);
+	n = res->count_fbs;
+	drmModeFreeResources(res);
+	return n;
+}
+
 int mmx_addfb(int fd, uint32_t w, uint32_t h, uint32_t format,
 	      uint32_t handle, uint32_t pitch, uint32_t offset, uint32_t *fb_id)
 {

@@ -401,6 +401,8 @@ int mmx_bo_create(struct mmx_dev *d, uint64_t size, uint32_t *handle,
 		  uint8_t **map, uint64_t *real_size);
 void mmx_bo_destroy(struct mmx_dev *d, uint32_t handle, uint8_t *map,
 		    uint64_t size);
+/* The number of framebuffers of D's file (GETRESOURCES). */
+int mmx_count_fbs(struct mmx_dev *d);
 /* ADDFB2 with one plane; returns 0/-errno. */
 int mmx_addfb(int fd, uint32_t w, uint32_t h, uint32_t format,
 	      uint32_t handle, uint32_t pitch, uint32_t offset,

@@ -366,8 +366,9 @@ static void mmx_composer_free_pixels(struct mmx_composer *c)
 }
 
 /*
- * Resample the plane of @cl, whose framebuffer mapping is @vaddr, into
- * the composer's plane_pixels, and point @layer at it.
+ * Resample the plane of @cl, whose framebuffer mapping is @vaddr (and
+ * those of its other planes, for a YUV format), into the composer's
+ * plane_pixels, and point @layer at it.
  * Return: 0, or -ENOMEM (the plane is then not shown).
  */
 static int mmx_compose_resampled(struct mmx_composer *c,
@@ -375,15 +376,21 @@ static int mmx_compose_resampled(struct mmx_composer *c,
 				 const void *vaddr, struct mmx_layer *layer)
 {
 	const struct mmx_transform *t = &cl->transform;
+	const struct drm_shadow_plane_state *shadow =
+		to_drm_shadow_plane_state(cl->plane_state);
 	struct mmx_resample_src src = cl->src;
 	size_t words = (size_t)t->out_w * t->out_h;
 	bool alpha = cl->filter == MMX_FILTER_BILINEAR &&
 		     mmx_format_has_alpha(src.format);
 	struct mmx_frame image;
+	unsigned int i;
 	size_t scratch;
 	int ret;
 
 	src.pixels = vaddr;
+	if (mmx_format_is_yuv(src.format))
+		for (i = 0; i < MMX_YUV_PLANES; i++)
+			src.yuv.planes[i] = shadow->data[i].vaddr;
 	scratch = mmx_resample_scratch_words(t, &src);
 	ret = mmx_buf_grow_words(&c->plane_pixels, words);
 	if (!ret && alpha)

@@ -9,6 +9,7 @@
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_blend.h>
+#include <drm/drm_color_mgmt.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_managed.h>
@@ -184,6 +185,44 @@ static unsigned int mmx_rotation_of(unsigned int rotation)
 }
 
 /*
+ * The YCbCr matrix of a YUV plane: its COLOR_ENCODING and COLOR_RANGE for
+ * the depth of @format (the core accepts only the values the plane lists).
+ */
+static int mmx_crtc_layer_yuv(struct mmx_crtc_layer *cl,
+			      const struct drm_plane_state *plane_state,
+			      enum mmx_format format)
+{
+	const struct drm_framebuffer *fb = plane_state->fb;
+	struct mmx_yuv_image *yuv = &cl->src.yuv;
+	enum mmx_yuv_encoding encoding;
+	unsigned int i;
+
+	switch (plane_state->color_encoding) {
+	case DRM_COLOR_YCBCR_BT601:
+		encoding = MMX_YUV_BT601;
+		break;
+	case DRM_COLOR_YCBCR_BT709:
+		encoding = MMX_YUV_BT709;
+		break;
+	case DRM_COLOR_YCBCR_BT2020:
+		encoding = MMX_YUV_BT2020;
+		break;
+	default:
+		return -EINVAL;
+	}
+	yuv->format = format;
+	for (i = 0; i < MMX_YUV_PLANES; i++) {
+		yuv->planes[i] = NULL;
+		yuv->pitches[i] = i < fb->format->num_planes ? fb->pitches[i] : 0;
+	}
+	return mmx_yuv_matrix_init(&yuv->matrix, encoding,
+				   plane_state->color_range ==
+				   DRM_COLOR_YCBCR_FULL_RANGE ?
+				   MMX_YUV_FULL : MMX_YUV_LIMITED,
+				   mmx_yuv_depth(format));
+}
+
+/*
  * A plane that is not shown one to one: resampled by the composer from
  * the source rectangle's pixels into an image of the clipped destination
  * @dst, which is then blended as @cl's layer.
@@ -221,13 +260,15 @@ static int mmx_crtc_layer_resample(struct mmx_crtc_layer *cl,
 						       MMX_FORMAT_XRGB8888;
 	layer->pitch = layer->width * 4;
 	cl->offset = 0;
+	if (mmx_format_is_yuv(format))
+		return mmx_crtc_layer_yuv(cl, plane_state, format);
 	return 0;
 }
 
 /*
  * Clip a plane to the CRTC space and describe it as a compositor layer:
  * blended straight from the framebuffer when shown one to one, else
- * resampled first.
+ * resampled first (a YUV plane always: the resampler converts it).
  * Return: 1 if visible, 0 if not, or -EINVAL.
  */
 static int mmx_crtc_layer_decode(struct mmx_crtc_layer *cl,
@@ -267,7 +308,7 @@ static int mmx_crtc_layer_decode(struct mmx_crtc_layer *cl,
 	layer->blend = mmx_blend_mode_of(plane_state->pixel_blend_mode);
 	cl->plane_state = plane_state;
 	cl->resampled = false;
-	if (!mmx_resample_is_copy(&g))
+	if (!mmx_resample_is_copy(&g) || mmx_format_is_yuv(format))
 		return mmx_crtc_layer_resample(cl, plane_state, &g, &dst,
 					       format) ?: 1;
 

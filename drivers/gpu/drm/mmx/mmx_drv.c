@@ -79,15 +79,27 @@
  * @dev: the device
  * @cmd: the framebuffer's layout
  *
+ * The core checks each plane of a multi-planar layout (handles, pitches
+ * and sizes, subsampled planes rounded up); a packed 4:2:2 format (one
+ * plane, two pixels per block) must also have an even width, or the last
+ * pixel's chroma would lie past its row.
+ *
  * Return: 0, or -EINVAL for a format or modifier mmx does not take.
  */
 int mmx_fb_check(struct drm_device *dev, const struct drm_mode_fb_cmd2 *cmd)
 {
+	const struct drm_format_info *info;
 	enum mmx_format format;
 
 	if (!mmx_format_lookup(cmd->pixel_format, &format)) {
 		drm_dbg_kms(dev, "unsupported format %p4cc\n",
 			    &cmd->pixel_format);
+		return -EINVAL;
+	}
+	info = drm_format_info(cmd->pixel_format);
+	if (info->num_planes == 1 && cmd->width % info->hsub) {
+		drm_dbg_kms(dev, "%p4cc: odd width %u\n", &cmd->pixel_format,
+			    cmd->width);
 		return -EINVAL;
 	}
 	if ((cmd->flags & DRM_MODE_FB_MODIFIERS) &&

@@ -3,12 +3,14 @@
  * Copyright (C) 2026 The mmx authors
  *
  * Planes: one primary, two overlays and one cursor per CRTC, all alike but
- * for their zpos: every format, any size and position, scaling, rotation.
+ * for their zpos and the cursor's RGB-only formats: any size and position,
+ * scaling, rotation.
  */
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_blend.h>
+#include <drm/drm_color_mgmt.h>
 #include <drm/drm_damage_helper.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_gem_atomic_helper.h>
@@ -29,7 +31,35 @@ static const struct {
 	{ DRM_FORMAT_RGB565, MMX_FORMAT_RGB565 },
 	{ DRM_FORMAT_RGB888, MMX_FORMAT_RGB888 },
 	{ DRM_FORMAT_XRGB2101010, MMX_FORMAT_XRGB2101010 },
+	{ DRM_FORMAT_NV12, MMX_FORMAT_NV12 },
+	{ DRM_FORMAT_NV21, MMX_FORMAT_NV21 },
+	{ DRM_FORMAT_NV16, MMX_FORMAT_NV16 },
+	{ DRM_FORMAT_NV61, MMX_FORMAT_NV61 },
+	{ DRM_FORMAT_NV24, MMX_FORMAT_NV24 },
+	{ DRM_FORMAT_NV42, MMX_FORMAT_NV42 },
+	{ DRM_FORMAT_YUV420, MMX_FORMAT_YUV420 },
+	{ DRM_FORMAT_YVU420, MMX_FORMAT_YVU420 },
+	{ DRM_FORMAT_YUV422, MMX_FORMAT_YUV422 },
+	{ DRM_FORMAT_YVU422, MMX_FORMAT_YVU422 },
+	{ DRM_FORMAT_YUV444, MMX_FORMAT_YUV444 },
+	{ DRM_FORMAT_YVU444, MMX_FORMAT_YVU444 },
+	{ DRM_FORMAT_YUYV, MMX_FORMAT_YUYV },
+	{ DRM_FORMAT_YVYU, MMX_FORMAT_YVYU },
+	{ DRM_FORMAT_UYVY, MMX_FORMAT_UYVY },
+	{ DRM_FORMAT_VYUY, MMX_FORMAT_VYUY },
+	{ DRM_FORMAT_P010, MMX_FORMAT_P010 },
+	{ DRM_FORMAT_P012, MMX_FORMAT_P012 },
+	{ DRM_FORMAT_P016, MMX_FORMAT_P016 },
 };
+
+/*
+ * The RGB formats first: the cursor plane takes those only (the first
+ * MMX_CURSOR_FORMATS), since a cursor image is a small picture that needs
+ * per-pixel alpha, which no YUV format carries, and no client puts video on
+ * a cursor. The primary and overlay planes take the YUV formats too, with
+ * COLOR_ENCODING and COLOR_RANGE.
+ */
+#define MMX_CURSOR_FORMATS	7
 
 static const u32 mmx_plane_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -39,6 +69,25 @@ static const u32 mmx_plane_formats[] = {
 	DRM_FORMAT_RGB565,
 	DRM_FORMAT_RGB888,
 	DRM_FORMAT_XRGB2101010,
+	DRM_FORMAT_NV12,
+	DRM_FORMAT_NV21,
+	DRM_FORMAT_NV16,
+	DRM_FORMAT_NV61,
+	DRM_FORMAT_NV24,
+	DRM_FORMAT_NV42,
+	DRM_FORMAT_YUV420,
+	DRM_FORMAT_YVU420,
+	DRM_FORMAT_YUV422,
+	DRM_FORMAT_YVU422,
+	DRM_FORMAT_YUV444,
+	DRM_FORMAT_YVU444,
+	DRM_FORMAT_YUYV,
+	DRM_FORMAT_YVYU,
+	DRM_FORMAT_UYVY,
+	DRM_FORMAT_VYUY,
+	DRM_FORMAT_P010,
+	DRM_FORMAT_P012,
+	DRM_FORMAT_P016,
 };
 
 static const u64 mmx_plane_modifiers[] = {
@@ -160,7 +209,10 @@ static const struct drm_plane_funcs mmx_plane_funcs = {
 	DRM_GEM_SHADOW_PLANE_FUNCS,
 };
 
-/* The zpos, alpha, blending, rotation and scaling filter properties. */
+/*
+ * The zpos, alpha, blending, rotation and scaling filter properties, and
+ * the YCbCr ones on the planes that take YUV.
+ */
 static int mmx_plane_create_props(struct drm_plane *plane,
 				  enum drm_plane_type type, unsigned int zpos)
 {
@@ -191,6 +243,19 @@ static int mmx_plane_create_props(struct drm_plane *plane,
 	if (ret)
 		return ret;
 
+	if (type != DRM_PLANE_TYPE_CURSOR) {
+		ret = drm_plane_create_color_properties(plane,
+							BIT(DRM_COLOR_YCBCR_BT601) |
+							BIT(DRM_COLOR_YCBCR_BT709) |
+							BIT(DRM_COLOR_YCBCR_BT2020),
+							BIT(DRM_COLOR_YCBCR_LIMITED_RANGE) |
+							BIT(DRM_COLOR_YCBCR_FULL_RANGE),
+							DRM_COLOR_YCBCR_BT601,
+							DRM_COLOR_YCBCR_LIMITED_RANGE);
+		if (ret)
+			return ret;
+	}
+
 	return drm_plane_create_scaling_filter_property(plane,
 							BIT(DRM_SCALING_FILTER_DEFAULT) |
 							BIT(DRM_SCALING_FILTER_NEAREST_NEIGHBOR));
@@ -211,6 +276,7 @@ struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
 				   enum drm_plane_type type,
 				   unsigned int zpos)
 {
+	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
 	struct drm_plane *plane;
 	int ret;
 
@@ -218,7 +284,8 @@ struct drm_plane *mmx_plane_create(struct mmx_device *mmx,
 					     BIT(output->index),
 					     &mmx_plane_funcs,
 					     mmx_plane_formats,
-					     ARRAY_SIZE(mmx_plane_formats),
+					     cursor ? MMX_CURSOR_FORMATS :
+						      ARRAY_SIZE(mmx_plane_formats),
 					     mmx_plane_modifiers, type, NULL);
 	if (IS_ERR(plane))
 		return plane;

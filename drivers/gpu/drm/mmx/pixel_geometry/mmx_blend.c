@@ -28,7 +28,8 @@ static const u8 mmx_format_bytes[MMX_FORMAT_COUNT] = {
  * mmx_format_cpp - bytes per pixel of a format
  * @format: the format
  *
- * Return: bytes per pixel, 0 for an unknown format.
+ * Return: bytes per pixel, 0 for an unknown format or a YUV format (whose
+ * samples are spread over planes or shared between pixels).
  */
 unsigned int mmx_format_cpp(enum mmx_format format)
 {

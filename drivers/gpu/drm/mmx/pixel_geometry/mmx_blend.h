@@ -21,11 +21,33 @@
  * @MMX_FORMAT_RGB565: DRM_FORMAT_RGB565, [15:0] R:G:B 5:6:5 little endian
  * @MMX_FORMAT_RGB888: DRM_FORMAT_RGB888, [23:0] R:G:B little endian
  * @MMX_FORMAT_XRGB2101010: DRM_FORMAT_XRGB2101010, [31:0] x:R:G:B 2:10:10:10
+ * @MMX_FORMAT_NV12: DRM_FORMAT_NV12, Y plane, CbCr plane, 2x2 subsampled
+ * @MMX_FORMAT_NV21: DRM_FORMAT_NV21, Y plane, CrCb plane, 2x2 subsampled
+ * @MMX_FORMAT_NV16: DRM_FORMAT_NV16, Y plane, CbCr plane, 2x1 subsampled
+ * @MMX_FORMAT_NV61: DRM_FORMAT_NV61, Y plane, CrCb plane, 2x1 subsampled
+ * @MMX_FORMAT_NV24: DRM_FORMAT_NV24, Y plane, CbCr plane, not subsampled
+ * @MMX_FORMAT_NV42: DRM_FORMAT_NV42, Y plane, CrCb plane, not subsampled
+ * @MMX_FORMAT_YUV420: DRM_FORMAT_YUV420, Y, Cb, Cr planes, 2x2 subsampled
+ * @MMX_FORMAT_YVU420: DRM_FORMAT_YVU420, Y, Cr, Cb planes, 2x2 subsampled
+ * @MMX_FORMAT_YUV422: DRM_FORMAT_YUV422, Y, Cb, Cr planes, 2x1 subsampled
+ * @MMX_FORMAT_YVU422: DRM_FORMAT_YVU422, Y, Cr, Cb planes, 2x1 subsampled
+ * @MMX_FORMAT_YUV444: DRM_FORMAT_YUV444, Y, Cb, Cr planes
+ * @MMX_FORMAT_YVU444: DRM_FORMAT_YVU444, Y, Cr, Cb planes
+ * @MMX_FORMAT_YUYV: DRM_FORMAT_YUYV, [31:0] Cr0:Y1:Cb0:Y0 little endian
+ * @MMX_FORMAT_YVYU: DRM_FORMAT_YVYU, [31:0] Cb0:Y1:Cr0:Y0 little endian
+ * @MMX_FORMAT_UYVY: DRM_FORMAT_UYVY, [31:0] Y1:Cr0:Y0:Cb0 little endian
+ * @MMX_FORMAT_VYUY: DRM_FORMAT_VYUY, [31:0] Y1:Cb0:Y0:Cr0 little endian
+ * @MMX_FORMAT_P010: DRM_FORMAT_P010, as NV12 with 16-bit little-endian
+ *	samples holding 10 bits in their most significant bits
+ * @MMX_FORMAT_P012: DRM_FORMAT_P012, the same with 12 bits
+ * @MMX_FORMAT_P016: DRM_FORMAT_P016, the same with 16 bits
  * @MMX_FORMAT_COUNT: number of formats
  *
  * Conversion to 8 bits per channel: 8-bit channels are taken as they are,
  * 5- and 6-bit channels are widened by bit replication, 10-bit channels keep
  * their 8 most significant bits. Formats without alpha read as opaque.
+ * The YUV formats, from %MMX_FORMAT_NV12 on, are read by mmx_yuv.c only
+ * (mmx_format_read_row() and mmx_frame_blend() do not take them).
  */
 enum mmx_format {
 	MMX_FORMAT_XRGB8888,
@@ -35,6 +57,25 @@ enum mmx_format {
 	MMX_FORMAT_RGB565,
 	MMX_FORMAT_RGB888,
 	MMX_FORMAT_XRGB2101010,
+	MMX_FORMAT_NV12,
+	MMX_FORMAT_NV21,
+	MMX_FORMAT_NV16,
+	MMX_FORMAT_NV61,
+	MMX_FORMAT_NV24,
+	MMX_FORMAT_NV42,
+	MMX_FORMAT_YUV420,
+	MMX_FORMAT_YVU420,
+	MMX_FORMAT_YUV422,
+	MMX_FORMAT_YVU422,
+	MMX_FORMAT_YUV444,
+	MMX_FORMAT_YVU444,
+	MMX_FORMAT_YUYV,
+	MMX_FORMAT_YVYU,
+	MMX_FORMAT_UYVY,
+	MMX_FORMAT_VYUY,
+	MMX_FORMAT_P010,
+	MMX_FORMAT_P012,
+	MMX_FORMAT_P016,
 	MMX_FORMAT_COUNT,
 };
 

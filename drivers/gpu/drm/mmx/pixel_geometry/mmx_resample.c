@@ -16,6 +16,10 @@
  * edge pixels repeated around it so that bilinear filtering never mixes in
  * black at the plane's edges.
  *
+ * A YUV plane is converted to RGB as it is read (mmx_yuv.c, chroma
+ * replicated over the pixels it covers), so the filter interpolates RGB:
+ * chroma is interpolated after conversion, with the same weights as luma.
+ *
  * Bilinear filtering of mmx_transform_compose() interpolates colour only;
  * for a format with alpha the alpha channel is interpolated in a second pass,
  * moved into a colour channel. Colour and alpha are interpolated
@@ -240,12 +244,23 @@ size_t mmx_resample_scratch_words(const struct mmx_transform *t,
 	return (size_t)(w * h);
 }
 
+/* @count pixels of row @y from column @x to ARGB8888, in any format. */
+static void mmx_resample_read_pixels(const struct mmx_resample_src *src,
+				     s32 x, s32 y, u32 *dst, u32 count)
+{
+	if (mmx_format_is_yuv(src->format)) {
+		mmx_yuv_read_row(&src->yuv, (u32)x, (u32)y, dst, count);
+		return;
+	}
+	mmx_format_read_row(src->format, src->pixels + (size_t)y * src->pitch +
+			    (size_t)x * mmx_format_cpp(src->format), dst,
+			    count);
+}
+
 /* Row @y of the readable pixels, columns [x1, x1 + w), edges repeated. */
 static void mmx_resample_read_row(const struct mmx_resample_src *src, s32 y,
 				  s32 x1, u32 w, u32 *dst)
 {
-	const u8 *row = src->pixels + (size_t)y * src->pitch;
-	unsigned int cpp = mmx_format_cpp(src->format);
 	s32 lo = mmx_max(x1, src->x1);
 	s32 hi = mmx_min(x1 + (s32)w, src->x2);
 	u32 i, edge;
@@ -253,13 +268,12 @@ static void mmx_resample_read_row(const struct mmx_resample_src *src, s32 y,
 	if (lo >= hi) {
 		s32 x = x1 + (s32)w <= src->x1 ? src->x1 : src->x2 - 1;
 
-		mmx_format_read_row(src->format, row + (size_t)x * cpp, &edge, 1);
+		mmx_resample_read_pixels(src, x, y, &edge, 1);
 		for (i = 0; i < w; i++)
 			dst[i] = edge;
 		return;
 	}
-	mmx_format_read_row(src->format, row + (size_t)lo * cpp, dst + (lo - x1),
-			    (u32)(hi - lo));
+	mmx_resample_read_pixels(src, lo, y, dst + (lo - x1), (u32)(hi - lo));
 	for (i = 0; i < (u32)(lo - x1); i++)
 		dst[i] = dst[lo - x1];
 	for (i = (u32)(hi - x1); i < w; i++)

@@ -11,6 +11,7 @@
 #define _MMX_RESAMPLE_H_
 
 #include "mmx_raster.h"
+#include "mmx_yuv.h"
 
 /*
  * Plane rotation bits: the values of DRM_MODE_ROTATE_0/90/180/270 and
@@ -53,9 +54,11 @@ struct mmx_resample_geom {
 
 /**
  * struct mmx_resample_src - the pixels a resampled plane reads
- * @pixels: pixel (0, 0) of the framebuffer's first plane
- * @pitch: bytes between rows
+ * @pixels: pixel (0, 0) of the framebuffer's first plane (RGB formats)
+ * @pitch: bytes between rows (RGB formats)
  * @format: pixel format
+ * @yuv: the planes and conversion of a YUV @format (mmx_format_is_yuv()),
+ *	which then replace @pixels and @pitch
  * @x1: left of the pixels that may be read (the source rectangle's pixels)
  * @y1: top of them
  * @x2: right of them (exclusive)
@@ -68,6 +71,7 @@ struct mmx_resample_src {
 	const u8 *pixels;
 	u32 pitch;
 	enum mmx_format format;
+	struct mmx_yuv_image yuv;
 	s32 x1;
 	s32 y1;
 	s32 x2;
