@@ -59,7 +59,8 @@
  * struct mmx_cfs_device - a device directory
  * @group: its directory
  * @kinds: the directories planes, crtcs, encoders and connectors
- * @lock: protects @topo, @pdev and the objects' attributes and links
+ * @lock: protects @topo, @pdev and the objects' attributes and links;
+ *	taken after the subsystem's su_mutex when both are held
  * @topo: what the directories describe
  * @pdev: the device while enabled, else NULL
  */
@@ -426,6 +427,7 @@ static void mmx_cfs_unpin(struct mmx_cfs_device *dev, struct config_item *stop)
 	struct config_item *item;
 	unsigned int k;
 
+	lockdep_assert_held(&mmx_cfs_subsys.su_mutex);
 	for (k = 0; k < MMX_TOPO_KINDS; k++)
 		list_for_each_entry(item, &dev->kinds[k].cg_children, ci_entry) {
 			if (item == stop)
@@ -514,12 +516,19 @@ static ssize_t mmx_cfs_device_enabled_store(struct config_item *item,
 	if (kstrtobool(page, &enable))
 		return -EINVAL;
 
+	/*
+	 * The subsystem's mutex keeps the object directories as they are
+	 * while they are pinned or unpinned; configfs takes it before the
+	 * device lock (mkdir calls make_group with it held).
+	 */
+	mutex_lock(&mmx_cfs_subsys.su_mutex);
 	mutex_lock(&dev->lock);
 	if (enable && !dev->pdev)
 		ret = mmx_cfs_enable(dev);
 	else if (!enable && dev->pdev)
 		mmx_cfs_disable(dev);
 	mutex_unlock(&dev->lock);
+	mutex_unlock(&mmx_cfs_subsys.su_mutex);
 	return ret ? ret : count;
 }
 
