@@ -163,6 +163,7 @@ static const char *const mmx_cfs_plane_types[] = {
 	[DRM_PLANE_TYPE_PRIMARY] = "primary",
 	[DRM_PLANE_TYPE_CURSOR] = "cursor",
 };
+
 static const char *const mmx_cfs_statuses[] = {
 	[connector_status_connected] = "connected",
 	[connector_status_disconnected] = "disconnected",
