@@ -107,7 +107,7 @@ LIBMMX_PURE="mmx_transform.h mmx_fixed.h mmx_pure.h"
 CORE=
 for f in mmx_*.[ch]; do
 	case " $PURE " in *" $f "*) continue ;; esac
-	case $f in mmx_virtual.c | mmx_virtio*) continue ;; esac
+	case $f in mmx_virtual* | mmx_virtio*) continue ;; esac
 	CORE="$CORE $f"
 done
 VIRTIO=$(echo mmx_virtio*.[ch])
@@ -128,7 +128,7 @@ result pixel-geometry-apart "$(code pixel_geometry/*.[ch] | grep -E \
 result core-no-backend "$(code $CORE | grep -E \
 	'\bmmx_virt(io|ual)_[a-z0-9_]+[ \t]*\(|#[ \t]*include[ \t]*[<"](mmx_virtio\.h|linux/virtio)')"
 # shellcheck disable=SC2086
-result backends-apart "$( (code mmx_virtual.c | grep -E \
+result backends-apart "$( (code mmx_virtual*.[ch] | grep -E \
 	'\bmmx_virtio_[a-z0-9_]+[ \t]*\(|#[ \t]*include[ \t]*"mmx_virtio\.h"'
 	code $VIRTIO | grep -E '\bmmx_virtual_[a-z0-9_]+[ \t]*\(') )"
 

@@ -530,13 +530,16 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 	unsigned int i;
 	int ret;
 
+	if (WARN_ON(output->layout.overlays > MMX_OVERLAYS_PER_CRTC))
+		return -EINVAL;
+
 	/* Planes */
 	output->primary = mmx_plane_create(mmx, output, DRM_PLANE_TYPE_PRIMARY,
 					   0);
 	if (IS_ERR(output->primary))
 		return PTR_ERR(output->primary);
 
-	for (i = 0; i < MMX_OVERLAYS_PER_CRTC; i++) {
+	for (i = 0; i < output->layout.overlays; i++) {
 		output->overlays[i] = mmx_plane_create(mmx, output,
 						       DRM_PLANE_TYPE_OVERLAY,
 						       i + 1);
@@ -544,10 +547,13 @@ int mmx_crtc_init(struct mmx_device *mmx, struct mmx_output *output)
 			return PTR_ERR(output->overlays[i]);
 	}
 
-	output->cursor = mmx_plane_create(mmx, output, DRM_PLANE_TYPE_CURSOR,
-					  MMX_OVERLAYS_PER_CRTC + 1);
-	if (IS_ERR(output->cursor))
-		return PTR_ERR(output->cursor);
+	if (output->layout.cursor) {
+		output->cursor = mmx_plane_create(mmx, output,
+						  DRM_PLANE_TYPE_CURSOR,
+						  MMX_OVERLAYS_PER_CRTC + 1);
+		if (IS_ERR(output->cursor))
+			return PTR_ERR(output->cursor);
+	}
 
 	/* CRTC */
 	ret = drmm_crtc_init_with_planes(dev, &output->crtc, output->primary,

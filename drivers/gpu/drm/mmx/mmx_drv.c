@@ -216,6 +216,13 @@ static int mmx_mode_config_init(struct mmx_device *mmx)
 					mmx->composer_wq);
 }
 
+static const struct mmx_output_layout mmx_full_layout = {
+	.overlays = MMX_OVERLAYS_PER_CRTC,
+	.cursor = true,
+	.writeback = true,
+	.status = connector_status_connected,
+};
+
 /* The pipelines of @config: CRTC and planes, connector, writeback. */
 static int mmx_outputs_init(struct mmx_device *mmx,
 			    const struct mmx_config *config)
@@ -229,6 +236,8 @@ static int mmx_outputs_init(struct mmx_device *mmx,
 
 		output->index = i;
 		output->kind = config->kinds[i];
+		output->layout = config->custom_layout ? config->layouts[i] :
+				 mmx_full_layout;
 		ret = mmx_crtc_init(mmx, output);
 		if (ret)
 			return ret;

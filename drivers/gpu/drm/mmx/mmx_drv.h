@@ -290,6 +290,21 @@ struct mmx_schedule_queue {
 struct mmx_composer;
 
 /**
+ * struct mmx_output_layout - which objects of the full pipeline an output has
+ * @overlays: number of overlay planes, 0 to %MMX_OVERLAYS_PER_CRTC
+ * @cursor: the CRTC has a cursor plane
+ * @writeback: the CRTC has a writeback connector
+ * @status: the connector's status at creation: connected (its kind's
+ *	default sink plugged in), disconnected (no sink) or unknown
+ */
+struct mmx_output_layout {
+	unsigned int overlays;
+	bool cursor;
+	bool writeback;
+	enum drm_connector_status status;
+};
+
+/**
  * struct mmx_output - one display pipeline: CRTC, encoder, connector,
  * writeback connector and the planes of the CRTC
  * @crtc: the CRTC
@@ -301,6 +316,10 @@ struct mmx_composer;
  * @overlays: overlay planes
  * @index: output number, 0 based
  * @kind: what @connector simulates
+ * @layout: the objects of the pipeline that exist (@overlays beyond
+ *	&mmx_output_layout.overlays, @cursor without
+ *	&mmx_output_layout.cursor and @wb without
+ *	&mmx_output_layout.writeback are not created)
  * @vblank: the simulated vertical blanking and the latch (mmx_vblank.c)
  * @lock: protects the composer's state, CRC and statistics and @damage;
  *	taken from hard interrupt context
@@ -323,6 +342,7 @@ struct mmx_output {
 	struct drm_plane *overlays[MMX_OVERLAYS_PER_CRTC];
 	unsigned int index;
 	enum mmx_output_kind kind;
+	struct mmx_output_layout layout;
 
 	struct mmx_vblank vblank;
 	spinlock_t lock; /* see the kernel-doc above */
@@ -421,10 +441,16 @@ struct mmx_device {
  * struct mmx_config - what a device is made of
  * @num_outputs: number of outputs
  * @kinds: kind of each output
+ * @custom_layout: @layouts apply; without it every output has the full
+ *	pipeline (two overlays, a cursor, a writeback connector) and its
+ *	connector starts connected
+ * @layouts: the pipeline of each output, when @custom_layout
  */
 struct mmx_config {
 	unsigned int num_outputs;
 	enum mmx_output_kind kinds[MMX_MAX_OUTPUTS];
+	bool custom_layout;
+	struct mmx_output_layout layouts[MMX_MAX_OUTPUTS];
 };
 
 /* Device: shared by the backends' probes */

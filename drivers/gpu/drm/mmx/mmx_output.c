@@ -60,6 +60,7 @@ const struct mmx_output_desc mmx_output_descs[MMX_KIND_COUNT] = {
 			     DRM_MODE_ENCODER_TVDAC, MMX_SINK_PAL_TV,
 			     MMX_CLONE_ANALOG, false },
 };
+EXPORT_SYMBOL_GPL(mmx_output_descs);
 
 /**
  * mmx_output_kind_parse - look up an output kind by name
@@ -698,8 +699,11 @@ static void mmx_outputs_wb_clones(struct mmx_device *mmx)
 
 	for (i = 0; i < mmx->num_outputs; i++) {
 		struct mmx_output *wb_out = &mmx->outputs[i];
-		u32 wb_mask = drm_encoder_mask(&wb_out->wb.encoder);
+		u32 wb_mask;
 
+		if (!wb_out->layout.writeback)
+			continue;
+		wb_mask = drm_encoder_mask(&wb_out->wb.encoder);
 		wb_out->wb.encoder.possible_clones = wb_mask;
 		for (j = 0; j < mmx->num_outputs; j++) {
 			struct drm_encoder *enc = &mmx->outputs[j].encoder;

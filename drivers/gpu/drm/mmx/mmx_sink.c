@@ -111,20 +111,24 @@ void mmx_output_commit_signal(struct mmx_output *output,
  * Like a real port, looks for the sink by reading its first EDID block
  * (counted in ``mmx_ddc``, not slept).
  *
- * Return: connected or disconnected.
+ * Return: connected or disconnected, or unknown when the port was told so
+ * (mmx_sink_set_status()).
  */
 enum drm_connector_status mmx_sink_detect(struct mmx_output *output)
 {
 	struct mmx_sink_port *port = &output->port;
-	bool present;
+	bool present, unknown;
 
 	mutex_lock(&port->lock);
 	present = port->sink->present;
+	unknown = port->unknown;
 	port->detects++;
 	if (port->edid_len)
 		port->ddc_blocks++;
 	mutex_unlock(&port->lock);
 
+	if (unknown)
+		return connector_status_unknown;
 	return present ? connector_status_connected :
 			 connector_status_disconnected;
 }
@@ -262,6 +266,58 @@ static int mmx_sink_follow(struct mmx_output *output,
 	return 0;
 }
 
+/*
+ * Plug @sink in (with @edid, or its own EDID built, or the one it has when
+ * it stays plugged in) and report the port's status as unknown or not.
+ */
+static int mmx_sink_change(struct mmx_output *output,
+			   const struct mmx_sink *sink, const u8 *edid,
+			   size_t edid_len, bool unknown)
+{
+	struct drm_connector *connector = &output->connector;
+	struct drm_device *dev = connector->dev;
+	struct mmx_sink_port *port = &output->port;
+	struct drm_modeset_acquire_ctx ctx;
+	bool changed = false, status_changed;
+	int ret;
+
+	mutex_lock(&port->lock);
+	if (edid) {
+		memcpy(port->edid, edid, edid_len);
+		port->edid_len = edid_len;
+	} else if (sink != port->sink) {
+		ret = mmx_edid_build(sink, port->edid, sizeof(port->edid));
+		port->edid_len = ret > 0 ? ret : 0;
+	}
+	port->sink = sink;
+	status_changed = port->unknown != unknown;
+	port->unknown = unknown;
+	mutex_unlock(&port->lock);
+
+	drm_modeset_acquire_init(&ctx, 0);
+	while ((ret = mmx_sink_follow(output, sink, &ctx, &changed)) ==
+	       -EDEADLK)
+		drm_modeset_backoff(&ctx);
+	drm_modeset_drop_locks(&ctx);
+	drm_modeset_acquire_fini(&ctx);
+	if (ret)
+		return ret;
+
+	changed |= status_changed;
+	if (mmx_output_descs[output->kind].hpd) {
+		/* The hotplug interrupt: re-probe now and tell clients. */
+		mutex_lock(&dev->mode_config.mutex);
+		connector->funcs->fill_modes(connector,
+					     dev->mode_config.max_width,
+					     dev->mode_config.max_height);
+		mutex_unlock(&dev->mode_config.mutex);
+		drm_kms_helper_hotplug_event(dev);
+	} else if (changed) {
+		drm_kms_helper_hotplug_event(dev);
+	}
+	return 0;
+}
+
 /**
  * mmx_sink_plug - plug a sink into an output, as a cable would
  * @output: the output
@@ -279,46 +335,47 @@ static int mmx_sink_follow(struct mmx_output *output,
 int mmx_sink_plug(struct mmx_output *output, const struct mmx_sink *sink,
 		  const u8 *edid, size_t edid_len)
 {
-	struct drm_connector *connector = &output->connector;
-	struct drm_device *dev = connector->dev;
-	struct mmx_sink_port *port = &output->port;
-	struct drm_modeset_acquire_ctx ctx;
-	bool changed = false;
-	int ret;
-
-	mutex_lock(&port->lock);
-	if (edid) {
-		memcpy(port->edid, edid, edid_len);
-		port->edid_len = edid_len;
-	} else {
-		ret = mmx_edid_build(sink, port->edid, sizeof(port->edid));
-		port->edid_len = ret > 0 ? ret : 0;
-	}
-	port->sink = sink;
-	mutex_unlock(&port->lock);
-
-	drm_modeset_acquire_init(&ctx, 0);
-	while ((ret = mmx_sink_follow(output, sink, &ctx, &changed)) ==
-	       -EDEADLK)
-		drm_modeset_backoff(&ctx);
-	drm_modeset_drop_locks(&ctx);
-	drm_modeset_acquire_fini(&ctx);
-	if (ret)
-		return ret;
-
-	if (mmx_output_descs[output->kind].hpd) {
-		/* The hotplug interrupt: re-probe now and tell clients. */
-		mutex_lock(&dev->mode_config.mutex);
-		connector->funcs->fill_modes(connector,
-					     dev->mode_config.max_width,
-					     dev->mode_config.max_height);
-		mutex_unlock(&dev->mode_config.mutex);
-		drm_kms_helper_hotplug_event(dev);
-	} else if (changed) {
-		drm_kms_helper_hotplug_event(dev);
-	}
-	return 0;
+	return mmx_sink_change(output, sink, edid, edid_len, false);
 }
+
+/**
+ * mmx_sink_set_status - set what detecting an output's connector finds
+ * @output: the output
+ * @status: connected (the sink plugged in stays, or the kind's default
+ *	sink is plugged in if there is none), disconnected (the sink is
+ *	unplugged) or unknown (the sink stays, detection cannot tell)
+ *
+ * Clients are told as with mmx_sink_plug().
+ *
+ * Return: 0, -EINVAL for another @status, or a negative errno from the
+ * modeset locks.
+ */
+int mmx_sink_set_status(struct mmx_output *output,
+			enum drm_connector_status status)
+{
+	const struct mmx_sink *sink;
+
+	mutex_lock(&output->port.lock);
+	sink = output->port.sink;
+	mutex_unlock(&output->port.lock);
+
+	switch (status) {
+	case connector_status_connected:
+		if (!sink->present)
+			sink = &mmx_sinks[mmx_output_descs[output->kind].default_sink];
+		break;
+	case connector_status_disconnected:
+		sink = &mmx_sinks[MMX_SINK_NONE];
+		break;
+	case connector_status_unknown:
+		break;
+	default:
+		return -EINVAL;
+	}
+	return mmx_sink_change(output, sink, NULL, 0,
+			       status == connector_status_unknown);
+}
+EXPORT_SYMBOL_GPL(mmx_sink_set_status);
 
 /* Setup */
 
@@ -345,8 +402,8 @@ static void mmx_sink_port_release(struct drm_device *dev, void *data)
  * @output: the output, whose kind is set and whose connector is not yet
  *	created
  *
- * The output starts with its kind's default sink and the signal that sink
- * asks for.
+ * The output starts with its kind's default sink (none when its layout
+ * says disconnected) and the signal that sink asks for.
  *
  * Return: 0 on success or a negative errno.
  */
@@ -364,6 +421,9 @@ int mmx_sink_port_init(struct mmx_output *output)
 		return ret;
 
 	port->sink = &mmx_sinks[desc->default_sink];
+	if (output->layout.status == connector_status_disconnected)
+		port->sink = &mmx_sinks[MMX_SINK_NONE];
+	port->unknown = output->layout.status == connector_status_unknown;
 	ret = mmx_edid_build(port->sink, port->edid, sizeof(port->edid));
 	port->edid_len = ret > 0 ? ret : 0;
 	port->signal_format = mmx_signal_kind_default(output->kind);

@@ -42,6 +42,7 @@ struct mmx_output;
  * @detects: connector detections (probes, the poll helper's included)
  * @ddc_blocks: EDID blocks read over the simulated DDC channel
  * @link_bad: times a sink change set the connector's link-status to Bad
+ * @unknown: detection reports an unknown status (mmx_sink_set_status())
  * @hotplug_work: sends a hotplug event outside the commit path
  */
 struct mmx_sink_port {
@@ -55,12 +56,15 @@ struct mmx_sink_port {
 	u64 detects;
 	u64 ddc_blocks;
 	u64 link_bad;
+	bool unknown;
 	struct work_struct hotplug_work;
 };
 
 int mmx_sink_port_init(struct mmx_output *output);
 int mmx_sink_plug(struct mmx_output *output, const struct mmx_sink *sink,
 		  const u8 *edid, size_t edid_len);
+int mmx_sink_set_status(struct mmx_output *output,
+			enum drm_connector_status status);
 void mmx_sink_port_signal(struct mmx_output *output,
 			  enum mmx_signal_format *format, u64 *props);
 enum drm_connector_status mmx_sink_detect(struct mmx_output *output);

@@ -2,8 +2,8 @@
 /*
  * Copyright (C) 2026 The mmx authors
  *
- * The virtual backend, module mmx: a platform device with simulated
- * outputs, configured by module parameters.
+ * The virtual backend, module mmx: platform devices with simulated
+ * outputs, configured by module parameters and configfs.
  */
 
 /**
@@ -28,6 +28,13 @@
  *	"eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO". Given alone it also
  *	sets the number of outputs; given with ``outputs`` the counts must
  *	agree. A bad value makes loading fail with -EINVAL.
+ * ``default_device``
+ *	create the device of ``outputs`` and ``connectors`` at load (default
+ *	true); false leaves only what configfs creates (mmx_virtual_configfs.c).
+ *
+ * Every device, the default one and those of configfs, is a platform
+ * device of the driver "mmx" with its own DRM card; the default device is
+ * named "mmx", the others "mmx.N.auto".
  */
 
 #include <linux/module.h>
@@ -41,6 +48,8 @@
 
 #include "mmx_compat.h"
 #include "mmx_drv.h"
+#include "mmx_virtual_topology.h"
+#include "mmx_virtual.h"
 
 /* Module parameters */
 
@@ -74,15 +83,20 @@ module_param(connectors, charp, 0444);
 MODULE_PARM_DESC(connectors,
 		 "Comma-separated connector kinds: VGA,DVI-I,DVI-D,DVI-A,HDMI-A,DP,eDP,LVDS,Composite,SVIDEO,Component,TV,SCART (default eDP,VGA,HDMI-A,DP,DVI-I,DVI-D,Composite,SVIDEO)");
 
+static bool default_device = true;
+module_param(default_device, bool, 0444);
+MODULE_PARM_DESC(default_device,
+		 "Create the device of outputs= and connectors= at load (default true; false: configfs only)");
+
 static const enum mmx_output_kind mmx_default_kinds[MMX_MAX_OUTPUTS] = {
 	MMX_KIND_EDP, MMX_KIND_VGA, MMX_KIND_HDMIA, MMX_KIND_DP,
 	MMX_KIND_DVII, MMX_KIND_DVID, MMX_KIND_COMPOSITE, MMX_KIND_SVIDEO,
 };
 
-/* The validated module parameters of the virtual device. */
-static struct mmx_config mmx_config;
+/* The device of the module parameters. */
 static struct platform_device *mmx_pdev;
 
+/* The kinds of the module parameters, validated. */
 static int mmx_config_parse(struct mmx_config *config)
 {
 	unsigned int n = 0;
@@ -171,62 +185,121 @@ static struct platform_driver mmx_platform_driver = {
 	},
 };
 
-static int mmx_virtual_create(void)
+/* Create platform device "mmx" with @id and the DRM device it binds. */
+static struct platform_device *mmx_virtual_register(const struct mmx_config *config,
+						    int id)
 {
-	int ret;
+	struct platform_device *pdev;
 
-	ret = platform_driver_register(&mmx_platform_driver);
-	if (ret)
-		return ret;
-
-	mmx_pdev = platform_device_register_data(NULL, MMX_DRIVER_NAME,
-						 PLATFORM_DEVID_NONE,
-						 &mmx_config,
-						 sizeof(mmx_config));
-	if (IS_ERR(mmx_pdev)) {
-		ret = PTR_ERR(mmx_pdev);
-		goto err_unregister_driver;
-	}
-	if (!platform_get_drvdata(mmx_pdev)) {
+	pdev = platform_device_register_data(NULL, MMX_DRIVER_NAME, id,
+					     config, sizeof(*config));
+	if (IS_ERR(pdev))
+		return pdev;
+	if (!platform_get_drvdata(pdev)) {
 		pr_err("mmx: device setup failed\n");
-		ret = -ENODEV;
-		goto err_unregister_device;
+		platform_device_unregister(pdev);
+		return ERR_PTR(-ENODEV);
 	}
-	return 0;
-
-err_unregister_device:
-	platform_device_unregister(mmx_pdev);
-err_unregister_driver:
-	mmx_pdev = NULL;
-	platform_driver_unregister(&mmx_platform_driver);
-	return ret;
+	return pdev;
 }
 
-static void mmx_virtual_destroy(void)
+/**
+ * mmx_virtual_add - create and register a virtual device
+ * @config: its outputs
+ *
+ * Return: the platform device ("mmx.N.auto"), or an ERR_PTR() when it
+ * could not be created or its DRM device could not be set up.
+ */
+struct platform_device *mmx_virtual_add(const struct mmx_config *config)
 {
-	if (!mmx_pdev)
-		return;
-	platform_device_unregister(mmx_pdev);
-	platform_driver_unregister(&mmx_platform_driver);
-	mmx_pdev = NULL;
+	return mmx_virtual_register(config, PLATFORM_DEVID_AUTO);
+}
+
+/**
+ * mmx_virtual_output - an output of a virtual device
+ * @pdev: the device, from mmx_virtual_add()
+ * @index: the output's number
+ *
+ * Return: the output, or NULL if there is no such output.
+ */
+struct mmx_output *mmx_virtual_output(struct platform_device *pdev,
+				      unsigned int index)
+{
+	struct mmx_device *mmx = to_mmx_device(platform_get_drvdata(pdev));
+
+	return index < mmx->num_outputs ? &mmx->outputs[index] : NULL;
+}
+
+/* The default device: the module parameters' outputs, full pipelines. */
+static int mmx_default_create(void)
+{
+	struct mmx_topology *topo;
+	struct mmx_config *config;
+	int ret;
+
+	topo = kmalloc(sizeof(*topo), GFP_KERNEL);
+	config = kzalloc(sizeof(*config), GFP_KERNEL);
+	if (!topo || !config) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ret = mmx_config_parse(config);
+	if (ret)
+		goto out_free;
+	/* Show the number in effect in /sys/module/mmx/parameters/outputs. */
+	outputs = config->num_outputs;
+	if (!default_device)
+		goto out_free;
+
+	mmx_topology_init(topo, MMX_DRIVER_NAME);
+	ret = mmx_topology_from_kinds(topo, config->kinds, config->num_outputs);
+	if (!ret)
+		ret = mmx_topology_lower(topo, config);
+	mmx_topology_clear(topo);
+	if (ret)
+		goto out_free;
+
+	mmx_pdev = mmx_virtual_register(config, PLATFORM_DEVID_NONE);
+	if (IS_ERR(mmx_pdev)) {
+		ret = PTR_ERR(mmx_pdev);
+		mmx_pdev = NULL;
+	}
+out_free:
+	kfree(config);
+	kfree(topo);
+	return ret;
 }
 
 static int __init mmx_init(void)
 {
 	int ret;
 
-	ret = mmx_config_parse(&mmx_config);
+	ret = platform_driver_register(&mmx_platform_driver);
 	if (ret)
 		return ret;
-	/* Show the number in effect in /sys/module/mmx/parameters/outputs. */
-	outputs = mmx_config.num_outputs;
+	ret = mmx_default_create();
+	if (ret)
+		goto err_unregister_driver;
+	ret = mmx_configfs_register();
+	if (ret)
+		goto err_remove_default;
+	return 0;
 
-	return mmx_virtual_create();
+err_remove_default:
+	if (mmx_pdev)
+		platform_device_unregister(mmx_pdev);
+err_unregister_driver:
+	platform_driver_unregister(&mmx_platform_driver);
+	return ret;
 }
 
+/* configfs holds the module while it has devices: none is left here. */
 static void __exit mmx_exit(void)
 {
-	mmx_virtual_destroy();
+	mmx_configfs_unregister();
+	if (mmx_pdev)
+		platform_device_unregister(mmx_pdev);
+	platform_driver_unregister(&mmx_platform_driver);
 }
 
 module_init(mmx_init);

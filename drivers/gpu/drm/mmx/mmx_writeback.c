@@ -194,13 +194,21 @@ void mmx_writeback_complete(struct mmx_output *output,
 /**
  * mmx_writeback_init - create the writeback connector of an output
  * @mmx: the device
- * @output: the output, whose CRTC already exists
+ * @output: the output, whose CRTC already exists; nothing is created
+ *	unless its layout has a writeback connector
  *
  * Return: 0 on success or a negative errno.
  */
 int mmx_writeback_init(struct mmx_device *mmx, struct mmx_output *output)
 {
 	int ret;
+
+	/* Without a writeback connector, a queue that stays empty. */
+	if (!output->layout.writeback) {
+		spin_lock_init(&output->wb.job_lock);
+		INIT_LIST_HEAD(&output->wb.job_queue);
+		return 0;
+	}
 
 	drm_connector_helper_add(&output->wb.base,
 				 &mmx_wb_connector_helper_funcs);
