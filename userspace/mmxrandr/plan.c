@@ -657,46 +657,53 @@ static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 	return 0;
 }
 
-static int build_change(struct planner *p, struct po *o)
+/* The MMX_CHANGE_* flags of a lit output @o. */
+static int lit_change_flags(struct planner *p, struct po *o, uint32_t *flags)
 {
 	const struct mmxr_output_req *r = o->req;
-	struct mmx_config *cfg = p->plan->cfg;
-	struct mmx_output_change *ch = NULL;
-	uint32_t flags = 0, crtc = 0;
+	int transforms = mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS;
+
+	if (o->mode_changed)
+		*flags |= MMX_CHANGE_MODE;
+	if (o->pos_changed)
+		*flags |= MMX_CHANGE_POS;
+	if ((r && (r->changes & (MMXR_CH_ROTATE | MMXR_CH_REFLECT))) ||
+	    !o->was_lit)
+		*flags |= MMX_CHANGE_ROTATION;
+	if (o->transform_set || (!o->was_lit && transforms))
+		*flags |= MMX_CHANGE_TRANSFORM;
+	else if (r && (r->changes & MMXR_CH_FILTER))
+		*flags |= MMX_CHANGE_FILTER;
+	if (r && (r->changes & MMXR_CH_PANNING)) {
+		if (!transforms)
+			return plerr(p, -EOPNOTSUPP,
+				     "output %s: the %s driver has no panning",
+				     o->info->name, mmx_state_driver(p->s));
+		*flags |= MMX_CHANGE_PANNING;
+	}
+	return 0;
+}
+
+/* What changes on @o (MMX_CHANGE_*), and its --crtc, checked. */
+static int change_flags(struct planner *p, struct po *o, uint32_t *flags,
+			uint32_t *crtc)
+{
+	const struct mmxr_output_req *r = o->req;
 	unsigned int k;
 	int ret;
 
 	if (r && (r->changes & MMXR_CH_CRTC) && o->lit) {
-		ret = resolve_crtc(p, o, &crtc);
+		ret = resolve_crtc(p, o, crtc);
 		if (ret)
 			return ret;
-		flags |= MMX_CHANGE_CRTC;
+		*flags |= MMX_CHANGE_CRTC;
 	}
-	if (!o->lit) {
-		if (o->was_lit && o->mode_changed)
-			flags |= MMX_CHANGE_OFF;
-	} else {
-		if (o->mode_changed)
-			flags |= MMX_CHANGE_MODE;
-		if (o->pos_changed)
-			flags |= MMX_CHANGE_POS;
-		if ((r && (r->changes & (MMXR_CH_ROTATE | MMXR_CH_REFLECT))) ||
-		    !o->was_lit)
-			flags |= MMX_CHANGE_ROTATION;
-		if (o->transform_set ||
-		    (!o->was_lit &&
-		     (mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS)))
-			flags |= MMX_CHANGE_TRANSFORM;
-		else if (r && (r->changes & MMXR_CH_FILTER))
-			flags |= MMX_CHANGE_FILTER;
-		if (r && (r->changes & MMXR_CH_PANNING)) {
-			if (!(mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS))
-				return plerr(p, -EOPNOTSUPP,
-					     "output %s: the %s driver has no panning",
-					     o->info->name,
-					     mmx_state_driver(p->s));
-			flags |= MMX_CHANGE_PANNING;
-		}
+	if (o->lit) {
+		ret = lit_change_flags(p, o, flags);
+		if (ret)
+			return ret;
+	} else if (o->was_lit && o->mode_changed) {
+		*flags |= MMX_CHANGE_OFF;
 	}
 	if (r && (r->changes & MMXR_CH_PANNING) && !o->lit)
 		return plerr(p, -EINVAL, "output %s is off: it cannot pan",
@@ -708,12 +715,20 @@ static int build_change(struct planner *p, struct po *o)
 			if (ret)
 				return ret;
 		}
-		flags |= MMX_CHANGE_PROPS;
+		*flags |= MMX_CHANGE_PROPS;
 	}
-	if (!flags)
-		return 0;
+	return 0;
+}
 
-	ch = mmx_config_output(cfg, o->info->id);
+/* @o's entry of the configuration, with @flags. */
+static int fill_change(struct planner *p, struct po *o, uint32_t flags,
+		       uint32_t crtc)
+{
+	const struct mmxr_output_req *r = o->req;
+	struct mmx_config *cfg = p->plan->cfg;
+	struct mmx_output_change *ch = mmx_config_output(cfg, o->info->id);
+	unsigned int k;
+
 	if (!ch)
 		return plerr(p, -ENOSPC, "too many outputs to change");
 	ch->flags |= flags;
@@ -737,35 +752,48 @@ static int build_change(struct planner *p, struct po *o)
 					       r->props[k].name,
 					       r->props[k].value))
 			return plerr(p, -ENOMEM, "out of memory");
-
-	/* xrandr's --verbose lines */
-	if (p->req->flags & MMXR_VERBOSE) {
-		int idx = guess_crtc_index(p, o, crtc);
-
-		if (flags & MMX_CHANGE_OFF)
-			append(p->plan->out, sizeof(p->plan->out),
-			       "crtc %d: disable\n",
-			       o->crtc ? (int)o->crtc->index : idx);
-		else if (o->lit && (flags & ~MMX_CHANGE_PROPS))
-			append(p->plan->out, sizeof(p->plan->out),
-			       "crtc %d: %12s %6.2f +%d+%d \"%s\"\n", idx,
-			       o->mode->name, mmxr_mode_refresh(o->mode),
-			       o->x, o->y, o->info->name);
-	}
 	return 0;
 }
 
-/* The plan of @p->req against @p->s into @p->plan (its cfg ready). */
-static int plan_run(struct planner *p, struct mmx_config *cfg)
+/* xrandr's --verbose line for the change of @o. */
+static void verbose_change(struct planner *p, struct po *o, uint32_t flags,
+			   uint32_t crtc)
 {
-	const struct mmxr_request *req = p->req;
-	const struct mmx_state *s = p->s;
-	struct mmxr_plan *plan = p->plan;
-	uint32_t sw = 0, sh = 0, cur_w, cur_h;
-	unsigned int k;
+	int idx = guess_crtc_index(p, o, crtc);
+
+	if (flags & MMX_CHANGE_OFF)
+		append(p->plan->out, sizeof(p->plan->out),
+		       "crtc %d: disable\n",
+		       o->crtc ? (int)o->crtc->index : idx);
+	else if (o->lit && (flags & ~MMX_CHANGE_PROPS))
+		append(p->plan->out, sizeof(p->plan->out),
+		       "crtc %d: %12s %6.2f +%d+%d \"%s\"\n", idx,
+		       o->mode->name, mmxr_mode_refresh(o->mode),
+		       o->x, o->y, o->info->name);
+}
+
+static int build_change(struct planner *p, struct po *o)
+{
+	uint32_t flags = 0, crtc = 0;
 	int ret;
 
-	/* the current state */
+	ret = change_flags(p, o, &flags, &crtc);
+	if (ret || !flags)
+		return ret;
+	ret = fill_change(p, o, flags, crtc);
+	if (ret)
+		return ret;
+	if (p->req->flags & MMXR_VERBOSE)
+		verbose_change(p, o, flags, crtc);
+	return 0;
+}
+
+/* Every output of the snapshot as it is now. */
+static void plan_current(struct planner *p)
+{
+	const struct mmx_state *s = p->s;
+	unsigned int k;
+
 	p->n = mmx_state_noutputs(s);
 	for (k = 0; k < p->n; k++) {
 		struct po *o = &p->po[k];
@@ -777,22 +805,27 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 		o->rotation = MMX_ROTATE_0;
 		mmx_matrix_identity(o->matrix);
 		o->filter = "nearest";
-		if (o->was_lit) {
-			o->mode = &o->crtc->mode;
-			o->rotation = o->crtc->rotation ? o->crtc->rotation :
-				MMX_ROTATE_0;
-			memcpy(o->matrix, o->crtc->current.matrix,
-			       sizeof(o->matrix));
-			o->filter = o->crtc->current.filter;
-			o->x = o->crtc->x;
-			o->y = o->crtc->y;
-		}
+		if (!o->was_lit)
+			continue;
+		o->mode = &o->crtc->mode;
+		o->rotation = o->crtc->rotation ? o->crtc->rotation :
+			MMX_ROTATE_0;
+		memcpy(o->matrix, o->crtc->current.matrix, sizeof(o->matrix));
+		o->filter = o->crtc->current.filter;
+		o->x = o->crtc->x;
+		o->y = o->crtc->y;
 	}
+}
 
-	/* the command line's outputs */
+/* The command line's outputs, each attached to its output. */
+static int plan_requests(struct planner *p)
+{
+	const struct mmxr_request *req = p->req;
+	unsigned int k;
+
 	for (k = 0; k < req->noutput; k++) {
 		const struct mmx_output_info *info =
-			mmxr_find_output(s, req->outputs[k].name);
+			mmxr_find_output(p->s, req->outputs[k].name);
 		struct po *o = info ? po_of(p, info) : NULL;
 
 		if (!o)
@@ -803,6 +836,14 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 				     "output %s given twice", info->name);
 		o->req = &req->outputs[k];
 	}
+	return 0;
+}
+
+/* Each output's mode, rotation, transform and size, and the primary. */
+static int plan_outputs(struct planner *p, struct mmx_config *cfg)
+{
+	unsigned int k;
+	int ret;
 
 	for (k = 0; k < p->n; k++) {
 		struct po *o = &p->po[k];
@@ -810,7 +851,7 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 
 		if (o->req && (o->req->changes & MMXR_CH_AUTO))
 			o->automatic = 1;
-		else if ((req->flags & MMXR_AUTO_ALL) &&
+		else if ((p->req->flags & MMXR_AUTO_ALL) &&
 			 ((connected && !o->was_lit) ||
 			  (!connected && o->was_lit)))
 			o->automatic = 1;
@@ -823,11 +864,54 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 			ret = compute_bbox(p, o);
 		if (ret)
 			return ret;
-		if (o->req && (o->req->changes & MMXR_CH_PRIMARY)) {
+		if (o->req && (o->req->changes & MMXR_CH_PRIMARY))
 			mmx_config_set_primary(cfg, o->info->id);
-		}
 	}
+	return 0;
+}
 
+/* The screen-wide options, and whether the plan applies anything. */
+static void plan_screen(struct planner *p, struct mmx_config *cfg,
+			uint32_t sw, uint32_t sh)
+{
+	const struct mmxr_request *req = p->req;
+	struct mmxr_plan *plan = p->plan;
+	uint32_t cur_w, cur_h;
+
+	if (req->flags & MMXR_NOPRIMARY)
+		mmx_config_set_primary(cfg, 0);
+	if (req->flags & MMXR_FB)
+		mmx_config_set_screen_size(cfg, req->fb_width,
+					   req->fb_height);
+	if (req->flags & MMXR_PAN_MODE)
+		mmx_config_set_pan_mode(cfg, req->pan_mode);
+	plan->apply = mmx_config_noutputs(cfg) > 0 ||
+		(mmx_config_flags(cfg) & (MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
+			       MMX_CONFIG_PAN_MODE));
+	mmx_state_screen_size(p->s, &cur_w, &cur_h);
+	if (plan->apply && (req->flags & MMXR_VERBOSE) &&
+	    (sw != cur_w || sh != cur_h))
+		append(plan->out, sizeof(plan->out), "screen 0: %ux%u\n",
+		       sw, sh);
+	if (req->flags & MMXR_DRYRUN)
+		mmx_config_set_flags(cfg, mmx_config_flags(cfg) |
+				     MMX_CONFIG_TEST_ONLY);
+}
+
+/* The plan of @p->req against @p->s into @p->plan (its cfg ready). */
+static int plan_run(struct planner *p, struct mmx_config *cfg)
+{
+	uint32_t sw = 0, sh = 0;
+	unsigned int k;
+	int ret;
+
+	plan_current(p);
+	ret = plan_requests(p);
+	if (ret)
+		return ret;
+	ret = plan_outputs(p, cfg);
+	if (ret)
+		return ret;
 	ret = resolve_positions(p);
 	if (ret)
 		return ret;
@@ -839,28 +923,7 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 		if (ret)
 			return ret;
 	}
-
-	if (req->flags & MMXR_NOPRIMARY) {
-		mmx_config_set_primary(cfg, 0);
-	}
-	if (req->flags & MMXR_FB) {
-		mmx_config_set_screen_size(cfg, req->fb_width,
-					   req->fb_height);
-	}
-	if (req->flags & MMXR_PAN_MODE) {
-		mmx_config_set_pan_mode(cfg, req->pan_mode);
-	}
-	plan->apply = mmx_config_noutputs(cfg) > 0 ||
-		(mmx_config_flags(cfg) & (MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
-			       MMX_CONFIG_PAN_MODE));
-	mmx_state_screen_size(s, &cur_w, &cur_h);
-	if (plan->apply && (req->flags & MMXR_VERBOSE) &&
-	    (sw != cur_w || sh != cur_h))
-		append(plan->out, sizeof(plan->out), "screen 0: %ux%u\n",
-		       sw, sh);
-	if (req->flags & MMXR_DRYRUN)
-		mmx_config_set_flags(cfg, mmx_config_flags(cfg) |
-				     MMX_CONFIG_TEST_ONLY);
+	plan_screen(p, cfg, sw, sh);
 	return 0;
 }
 
