@@ -360,17 +360,12 @@ static void mmx_want_orphans(struct mmx_kms *k, struct mmx_want *w)
 	}
 }
 
-/* Apply change @c (output @j) to the desired state. */
-static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
-			   const struct mmx_config *cfg,
-			   const struct mmx_output_change *c, uint32_t j,
-			   struct mmx_error *err)
+/* The flags of change @c (of output @o) that cannot go together. */
+static int mmx_want_check_flags(const struct mmx_output_info *o,
+				const struct mmx_config *cfg,
+				const struct mmx_output_change *c,
+				struct mmx_error *err)
 {
-	const struct mmx_output_info *o = &w->cur.outputs[j];
-	struct mmx_want_crtc *wc;
-	const char *filter;
-	int idx, old, ret;
-
 	if (c->flags & ~MMX_ALL_CHANGES)
 		return mmx_error_set(err, -EINVAL,
 				     "output %s: unknown change flags 0x%x",
@@ -384,6 +379,143 @@ static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
 		return mmx_error_set(err, -EINVAL,
 				     "output %s: turned off and changed at once",
 				     o->name);
+	return 0;
+}
+
+/*
+ * The mode of CRTC @idx for output @j: change @c's, or the one of the
+ * output's old CRTC @old (with its position) when @idx is off.
+ */
+static int mmx_want_mode(struct mmx_want *w, const struct mmx_output_change *c,
+			 uint32_t j, int idx, int old, struct mmx_error *err)
+{
+	const struct mmx_output_info *o = &w->cur.outputs[j];
+	struct mmx_want_crtc *wc = &w->crtc[idx];
+	const struct mmx_mode *m = &c->mode;
+
+	if (c->flags & MMX_CHANGE_MODE) {
+		if (!m->width || !m->height || m->width > 0xffff ||
+		    m->height > 0xffff || !m->clock || m->htotal < m->width ||
+		    m->vtotal < m->height)
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: bad mode %ux%u",
+					     o->name, m->width, m->height);
+		mmx_kms_mode_to_drm(&wc->mode, m);
+		wc->mode_new = true;
+		return 0;
+	}
+	if (wc->on)
+		return 0;
+	if (old < 0 || !w->crtc[old].on)
+		return mmx_error_set(err, -EINVAL,
+				     "output %s: is off and needs a mode",
+				     o->name);
+	wc->mode = w->crtc[old].mode;
+	wc->mode_new = true;
+	wc->x = w->crtc[old].x;
+	wc->y = w->crtc[old].y;
+	return 0;
+}
+
+/* Change @c's rotation (output @name) into @wc. */
+static int mmx_want_rotation(struct mmx_kms *k, struct mmx_want_crtc *wc,
+			     const struct mmx_output_change *c,
+			     const char *name, struct mmx_error *err)
+{
+	if (!mmx_rotation_valid(c->rotation))
+		return mmx_error_set(err, -EINVAL,
+				     "output %s: bad rotation 0x%x",
+				     name, c->rotation);
+	if (c->rotation != MMX_ROTATE_0 && !k->has_transforms)
+		return mmx_error_set(err, -EOPNOTSUPP,
+				     "output %s: the %s driver cannot rotate or reflect (no CRTC TRANSFORM)",
+				     name, k->driver);
+	wc->rotation = c->rotation;
+	return 0;
+}
+
+/* Change @c's transform and filter (output @name) into @wc's pending ones. */
+static int mmx_want_filters(struct mmx_kms *k, struct mmx_want_crtc *wc,
+			    const struct mmx_output_change *c,
+			    const char *name, struct mmx_error *err)
+{
+	const char *fname = c->transform.filter ? c->transform.filter : "";
+	const char *filter;
+
+	if (c->flags & MMX_CHANGE_TRANSFORM) {
+		filter = fname[0] ? mmx_filter_canonical(fname) : "nearest";
+		if (!filter)
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: unknown filter \"%s\"",
+					     name, fname);
+		memcpy(wc->pending.matrix, c->transform.matrix,
+		       sizeof(wc->pending.matrix));
+		wc->pending.identity =
+			mmx_matrix_is_identity_d(wc->pending.matrix);
+		wc->pending.filter = filter;
+	}
+	if (c->flags & MMX_CHANGE_FILTER) {
+		filter = mmx_filter_canonical(fname);
+		if (!filter)
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: unknown filter \"%s\"",
+					     name, fname);
+		wc->pending.filter = filter;
+	}
+	if ((c->flags & (MMX_CHANGE_TRANSFORM | MMX_CHANGE_FILTER)) &&
+	    !k->has_transforms && (!wc->pending.identity ||
+				   strcmp(wc->pending.filter, "nearest")))
+		return mmx_error_set(err, -EOPNOTSUPP,
+				     "output %s: the %s driver has no CRTC transforms or filters",
+				     name, k->driver);
+	return 0;
+}
+
+/* Change @c's position, rotation, transform and panning into @wc. */
+static int mmx_want_geometry(struct mmx_kms *k, struct mmx_want_crtc *wc,
+			     const struct mmx_config *cfg,
+			     const struct mmx_output_change *c,
+			     const char *name, struct mmx_error *err)
+{
+	int ret;
+
+	if (c->flags & MMX_CHANGE_POS) {
+		wc->x = c->x;
+		wc->y = c->y;
+	}
+	if (c->flags & MMX_CHANGE_ROTATION) {
+		ret = mmx_want_rotation(k, wc, c, name, err);
+		if (ret)
+			return ret;
+	}
+	ret = mmx_want_filters(k, wc, c, name, err);
+	if (ret)
+		return ret;
+	if (!(cfg->flags & MMX_CONFIG_PENDING_ONLY))
+		wc->transform = wc->pending;
+	if (c->flags & MMX_CHANGE_PANNING) {
+		if (!mmx_panning_zero(&c->panning) && !k->has_transforms)
+			return mmx_error_set(err, -EOPNOTSUPP,
+					     "output %s: the %s driver has no panning (libmmx pans CRTCs with transforms)",
+					     name, k->driver);
+		wc->panning = c->panning;
+	}
+	return 0;
+}
+
+/* Apply change @c (output @j) to the desired state. */
+static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
+			   const struct mmx_config *cfg,
+			   const struct mmx_output_change *c, uint32_t j,
+			   struct mmx_error *err)
+{
+	const struct mmx_output_info *o = &w->cur.outputs[j];
+	struct mmx_want_crtc *wc;
+	int idx, old, ret;
+
+	ret = mmx_want_check_flags(o, cfg, c, err);
+	if (ret)
+		return ret;
 	if (c->flags & MMX_CHANGE_PROPS) {
 		ret = mmx_want_props(w, c, j, err);
 		if (ret)
@@ -401,89 +533,15 @@ static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
 		return idx;
 	wc = &w->crtc[idx];
 	old = w->out_crtc[j] ? mmx_crtc_index(k, w->out_crtc[j]) : -1;
-	if (c->flags & MMX_CHANGE_MODE) {
-		const struct mmx_mode *m = &c->mode;
-
-		if (!m->width || !m->height || m->width > 0xffff ||
-		    m->height > 0xffff || !m->clock || m->htotal < m->width ||
-		    m->vtotal < m->height)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: bad mode %ux%u",
-					     o->name, m->width, m->height);
-		mmx_kms_mode_to_drm(&wc->mode, m);
-		wc->mode_new = true;
-	} else if (!wc->on) {
-		if (old < 0 || !w->crtc[old].on)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: is off and needs a mode",
-					     o->name);
-		wc->mode = w->crtc[old].mode;
-		wc->mode_new = true;
-		wc->x = w->crtc[old].x;
-		wc->y = w->crtc[old].y;
-	}
+	ret = mmx_want_mode(w, c, j, idx, old, err);
+	if (ret)
+		return ret;
 	if (!(cfg->flags & MMX_CONFIG_PENDING_ONLY)) {
 		wc->on = true;
 		w->out_crtc[j] = k->crtcs[idx].id;
 	}
 	wc->touched = true;
-	if (c->flags & MMX_CHANGE_POS) {
-		wc->x = c->x;
-		wc->y = c->y;
-	}
-	if (c->flags & MMX_CHANGE_ROTATION) {
-		if (!mmx_rotation_valid(c->rotation))
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: bad rotation 0x%x",
-					     o->name, c->rotation);
-		if (c->rotation != MMX_ROTATE_0 && !k->has_transforms)
-			return mmx_error_set(err, -EOPNOTSUPP,
-					     "output %s: the %s driver cannot rotate or reflect (no CRTC TRANSFORM)",
-					     o->name, k->driver);
-		wc->rotation = c->rotation;
-	}
-	if (c->flags & MMX_CHANGE_TRANSFORM) {
-		const char *name = c->transform.filter ? c->transform.filter :
-				   "";
-
-		filter = name[0] ? mmx_filter_canonical(name) : "nearest";
-		if (!filter)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: unknown filter \"%s\"",
-					     o->name, name);
-		memcpy(wc->pending.matrix, c->transform.matrix,
-		       sizeof(wc->pending.matrix));
-		wc->pending.identity =
-			mmx_matrix_is_identity_d(wc->pending.matrix);
-		wc->pending.filter = filter;
-	}
-	if (c->flags & MMX_CHANGE_FILTER) {
-		const char *name = c->transform.filter ? c->transform.filter :
-				   "";
-
-		filter = mmx_filter_canonical(name);
-		if (!filter)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: unknown filter \"%s\"",
-					     o->name, name);
-		wc->pending.filter = filter;
-	}
-	if ((c->flags & (MMX_CHANGE_TRANSFORM | MMX_CHANGE_FILTER)) &&
-	    !k->has_transforms && (!wc->pending.identity ||
-				   strcmp(wc->pending.filter, "nearest")))
-		return mmx_error_set(err, -EOPNOTSUPP,
-				     "output %s: the %s driver has no CRTC transforms or filters",
-				     o->name, k->driver);
-	if (!(cfg->flags & MMX_CONFIG_PENDING_ONLY))
-		wc->transform = wc->pending;
-	if (c->flags & MMX_CHANGE_PANNING) {
-		if (!mmx_panning_zero(&c->panning) && !k->has_transforms)
-			return mmx_error_set(err, -EOPNOTSUPP,
-					     "output %s: the %s driver has no panning (libmmx pans CRTCs with transforms)",
-					     o->name, k->driver);
-		wc->panning = c->panning;
-	}
-	return 0;
+	return mmx_want_geometry(k, wc, cfg, c, o->name, err);
 }
 
 /* Combined matrix, prepared transform and panning clamp of lit CRTC @i. */
