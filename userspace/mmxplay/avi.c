@@ -576,12 +576,87 @@ void avi_free(struct avi_file *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* The RIFF header and its top-level chunks: hdrl parsed, movi and idx1 found. */
+static int read_riff(struct parser *p)
+{
+	const uint8_t *data = p->d;
+	uint32_t id, size;
+	size_t pos, next, end;
+	int ret;
+
+	if (p->len < 12 || rd32(data) != ID_RIFF || rd32(data + 8) != ID_AVI)
+		return fail(p, -EINVAL, "not an AVI file (no RIFF 'AVI ' header)");
+	size = rd32(data + 4);
+	if (size < 4 || size > p->len - 8)
+		return fail(p, -EINVAL,
+			    "truncated: the RIFF chunk says %llu bytes, the file has %zu",
+			    (unsigned long long)size + 8, p->len);
+	end = 8 + (size_t)size;
+	for (pos = 12; pos < end; pos = next) {
+		ret = chunk_at(p, pos, end, &id, &size, &next);
+		if (ret)
+			return ret;
+		if (id == ID_LIST && size >= 4) {
+			uint32_t type = rd32(data + pos + 8);
+
+			if (type == ID_HDRL) {
+				ret = parse_hdrl(p, pos + 12, pos + 8 + size);
+				if (ret)
+					return ret;
+			} else if (type == ID_MOVI && !p->have_movi) {
+				p->have_movi = true;
+				p->movi = pos + 8;
+				p->movi_end = pos + 8 + size;
+			}
+		} else if (id == ID_IDX1 && !p->have_idx1) {
+			p->have_idx1 = true;
+			p->idx1 = pos + 8;
+			p->idx1_size = size;
+		}
+	}
+	return 0;
+}
+
+/* The streams picked and their chunks listed (idx1, else movi scanned). */
+static int read_streams(struct parser *p, struct avi_file *out)
+{
+	int ret;
+
+	if (!p->have_avih)
+		return fail(p, -EINVAL, "no 'hdrl' header list");
+	if (!p->have_movi)
+		return fail(p, -EINVAL, "no 'movi' list");
+	if (p->nstreams > AVI_MAX_STREAMS)
+		note(out, "%u streams: those past %u ignored", p->nstreams,
+		     AVI_MAX_STREAMS);
+	ret = pick_video(p, out);
+	if (ret)
+		return ret;
+	ret = pick_audio(p, out);
+	if (ret)
+		return ret;
+
+	ret = 1;
+	if (p->have_idx1) {
+		ret = read_index(p, out);
+		if (ret < 0)
+			return ret;
+	}
+	out->from_index = !ret;
+	if (ret) {
+		ret = scan_movi(p, out, p->movi + 4, p->movi_end, 0);
+		if (ret)
+			return ret;
+	}
+	if (!out->nvideo)
+		return fail(p, -EINVAL, "the video stream has no frames");
+	return set_times(p, out);
+}
+
 int avi_parse(const uint8_t *data, size_t len, struct avi_file *out,
 	      char *err, size_t errlen)
 {
 	struct parser *p;
-	uint32_t id, size;
-	size_t pos, next, end;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -600,76 +675,9 @@ int avi_parse(const uint8_t *data, size_t len, struct avi_file *out,
 	p->err = err;
 	p->errlen = errlen;
 
-	if (len < 12 || rd32(data) != ID_RIFF || rd32(data + 8) != ID_AVI) {
-		ret = fail(p, -EINVAL, "not an AVI file (no RIFF 'AVI ' header)");
-		goto out;
-	}
-	size = rd32(data + 4);
-	if (size < 4 || size > len - 8) {
-		ret = fail(p, -EINVAL,
-			   "truncated: the RIFF chunk says %llu bytes, the file has %zu",
-			   (unsigned long long)size + 8, len);
-		goto out;
-	}
-	end = 8 + (size_t)size;
-	for (pos = 12; pos < end; pos = next) {
-		ret = chunk_at(p, pos, end, &id, &size, &next);
-		if (ret)
-			goto out;
-		if (id == ID_LIST && size >= 4) {
-			uint32_t type = rd32(data + pos + 8);
-
-			if (type == ID_HDRL) {
-				ret = parse_hdrl(p, pos + 12, pos + 8 + size);
-				if (ret)
-					goto out;
-			} else if (type == ID_MOVI && !p->have_movi) {
-				p->have_movi = true;
-				p->movi = pos + 8;
-				p->movi_end = pos + 8 + size;
-			}
-		} else if (id == ID_IDX1 && !p->have_idx1) {
-			p->have_idx1 = true;
-			p->idx1 = pos + 8;
-			p->idx1_size = size;
-		}
-	}
-	if (!p->have_avih) {
-		ret = fail(p, -EINVAL, "no 'hdrl' header list");
-		goto out;
-	}
-	if (!p->have_movi) {
-		ret = fail(p, -EINVAL, "no 'movi' list");
-		goto out;
-	}
-	if (p->nstreams > AVI_MAX_STREAMS)
-		note(out, "%u streams: those past %u ignored", p->nstreams,
-		     AVI_MAX_STREAMS);
-	ret = pick_video(p, out);
-	if (ret)
-		goto out;
-	ret = pick_audio(p, out);
-	if (ret)
-		goto out;
-
-	ret = 1;
-	if (p->have_idx1) {
-		ret = read_index(p, out);
-		if (ret < 0)
-			goto out;
-	}
-	out->from_index = !ret;
-	if (ret) {
-		ret = scan_movi(p, out, p->movi + 4, p->movi_end, 0);
-		if (ret)
-			goto out;
-	}
-	if (!out->nvideo) {
-		ret = fail(p, -EINVAL, "the video stream has no frames");
-		goto out;
-	}
-	ret = set_times(p, out);
-out:
+	ret = read_riff(p);
+	if (!ret)
+		ret = read_streams(p, out);
 	if (ret)
 		avi_free(out);
 	free(p);
