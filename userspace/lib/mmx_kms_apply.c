@@ -417,6 +417,14 @@ static int mmx_want_mode(struct mmx_want *w, const struct mmx_output_change *c,
 	return 0;
 }
 
+/* Output @name's change needs CRTC transforms: "the DRIVER driver @what". */
+static int mmx_want_no_transforms(struct mmx_kms *k, const char *name,
+				  const char *what, struct mmx_error *err)
+{
+	return mmx_error_set(err, -EOPNOTSUPP, "output %s: the %s driver %s",
+			     name, k->driver, what);
+}
+
 /* Change @c's rotation (output @name) into @wc. */
 static int mmx_want_rotation(struct mmx_kms *k, struct mmx_want_crtc *wc,
 			     const struct mmx_output_change *c,
@@ -426,12 +434,13 @@ static int mmx_want_rotation(struct mmx_kms *k, struct mmx_want_crtc *wc,
 		return mmx_error_set(err, -EINVAL,
 				     "output %s: bad rotation 0x%x",
 				     name, c->rotation);
-	if (c->rotation != MMX_ROTATE_0 && !k->has_transforms)
-		return mmx_error_set(err, -EOPNOTSUPP,
-				     "output %s: the %s driver cannot rotate or reflect (no CRTC TRANSFORM)",
-				     name, k->driver);
-	wc->rotation = c->rotation;
-	return 0;
+	if (c->rotation == MMX_ROTATE_0 || k->has_transforms) {
+		wc->rotation = c->rotation;
+		return 0;
+	}
+	return mmx_want_no_transforms(k, name,
+				      "cannot rotate or reflect (no CRTC TRANSFORM)",
+				      err);
 }
 
 /* Change @c's transform and filter (output @name) into @wc's pending ones. */
@@ -465,9 +474,9 @@ static int mmx_want_filters(struct mmx_kms *k, struct mmx_want_crtc *wc,
 	if ((c->flags & (MMX_CHANGE_TRANSFORM | MMX_CHANGE_FILTER)) &&
 	    !k->has_transforms && (!wc->pending.identity ||
 				   strcmp(wc->pending.filter, "nearest")))
-		return mmx_error_set(err, -EOPNOTSUPP,
-				     "output %s: the %s driver has no CRTC transforms or filters",
-				     name, k->driver);
+		return mmx_want_no_transforms(k, name,
+					      "has no CRTC transforms or filters",
+					      err);
 	return 0;
 }
 
@@ -495,9 +504,9 @@ static int mmx_want_geometry(struct mmx_kms *k, struct mmx_want_crtc *wc,
 		wc->transform = wc->pending;
 	if (c->flags & MMX_CHANGE_PANNING) {
 		if (!mmx_panning_zero(&c->panning) && !k->has_transforms)
-			return mmx_error_set(err, -EOPNOTSUPP,
-					     "output %s: the %s driver has no panning (libmmx pans CRTCs with transforms)",
-					     name, k->driver);
+			return mmx_want_no_transforms(k, name,
+						      "has no panning (libmmx pans CRTCs with transforms)",
+						      err);
 		wc->panning = c->panning;
 	}
 	return 0;

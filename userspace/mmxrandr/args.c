@@ -64,6 +64,23 @@ static int need_output(struct parser *p)
 	return 0;
 }
 
+/*
+ * The two arguments of option @opt (argv[i]) in @a and @b, for its entry
+ * @n of at most @max (@what names them in the error).
+ */
+static int two_args_entry(struct parser *p, const char *opt, unsigned int n,
+			  int max, const char *what, const char **a,
+			  const char **b)
+{
+	if (p->i + 2 >= p->argc)
+		return perr(p, "%s requires two arguments", opt);
+	if (n >= (unsigned int)max)
+		return perr(p, "too many %s (at most %d)", what, max);
+	*a = p->argv[++p->i];
+	*b = p->argv[++p->i];
+	return 0;
+}
+
 /* The argument of an option of the latest --output, in @a. */
 static int output_arg(struct parser *p, const char **a)
 {
@@ -145,6 +162,27 @@ static int scan_numbers(const char *s, const char *seps, int max,
 	}
 	*full = *p == '\0';
 	return n;
+}
+
+/* Whether @s is exactly @n numbers (see scan_numbers()), into @v. */
+static int scan_exactly(const char *s, const char *seps, int n, int integers,
+			double *v)
+{
+	int full;
+
+	return scan_numbers(s, seps, n, integers, v, &full) == n && full;
+}
+
+/* "X<sep>Y" as two integers. */
+static int parse_point(const char *s, const char *sep, int32_t *x, int32_t *y)
+{
+	double v[2];
+
+	if (!scan_exactly(s, sep, 2, 1, v))
+		return -EINVAL;
+	*x = (int32_t)v[0];
+	*y = (int32_t)v[1];
+	return 0;
 }
 
 /* "WxH" as two positive (or, @allow_zero, non-negative) integers. */
@@ -236,28 +274,33 @@ static void set_matrix(struct mmxr_output_req *o, int kind, const double m[9],
 }
 
 #define N_OPTIONS(t) (sizeof(t) / sizeof((t)[0]))
+#define N_ALIASES 4
 
-/* The global options that only set request flags. */
+/* Whether @opt is one of an option's @names (the unused ones NULL). */
+static int is_option(const char *const names[N_ALIASES], const char *opt)
+{
+	int n;
+
+	for (n = 0; n < N_ALIASES && names[n]; n++)
+		if (!strcmp(opt, names[n]))
+			return 1;
+	return 0;
+}
+
+/* The global options that only set request flags, with their names. */
 static const struct {
-	const char *name;
 	uint32_t flags;
+	const char *names[N_ALIASES];
 } global_flags[] = {
-	{ "--help", MMXR_HELP },
-	{ "-help", MMXR_HELP },
-	{ "-h", MMXR_HELP },
-	{ "--version", MMXR_VERSION_FLAG },
-	{ "-v", MMXR_VERSION_FLAG },
-	{ "--verbose", MMXR_VERBOSE },
-	{ "--dryrun", MMXR_DRYRUN | MMXR_VERBOSE },
-	{ "--current", MMXR_CURRENT },
-	{ "-q", MMXR_QUERY },
-	{ "--query", MMXR_QUERY },
-	{ "--prop", MMXR_PROPS },
-	{ "--props", MMXR_PROPS },
-	{ "--properties", MMXR_PROPS },
-	{ "--madprops", MMXR_PROPS },
-	{ "--hold", MMXR_HOLD },
-	{ "--noprimary", MMXR_NOPRIMARY },
+	{ MMXR_HELP, { "--help", "-help", "-h" } },
+	{ MMXR_VERSION_FLAG, { "--version", "-v" } },
+	{ MMXR_VERBOSE, { "--verbose" } },
+	{ MMXR_DRYRUN | MMXR_VERBOSE, { "--dryrun" } },
+	{ MMXR_CURRENT, { "--current" } },
+	{ MMXR_QUERY, { "-q", "--query" } },
+	{ MMXR_PROPS, { "--prop", "--props", "--properties", "--madprops" } },
+	{ MMXR_HOLD, { "--hold" } },
+	{ MMXR_NOPRIMARY, { "--noprimary" } },
 };
 
 static int opt_display(struct parser *p, const char *opt)
@@ -306,19 +349,18 @@ static int opt_pointer(struct parser *p, const char *opt)
 {
 	struct mmxr_request *req = p->req;
 	const char *a = next_arg(p);
-	double v[2];
-	int full;
+	int32_t x, y;
 
 	(void)opt;
 	if (!a)
 		return -EINVAL;
-	if (scan_numbers(a, ",", 2, 1, v, &full) != 2 || !full)
+	if (parse_point(a, ",", &x, &y))
 		return perr(p, "failed to parse '%s' as a pointer position", a);
 	if (req->npointer >= MMXR_MAX_POINTER)
 		return perr(p, "too many --pointer options (at most %d)",
 			    MMXR_MAX_POINTER);
-	req->pointer[req->npointer].x = (int32_t)v[0];
-	req->pointer[req->npointer].y = (int32_t)v[1];
+	req->pointer[req->npointer].x = x;
+	req->pointer[req->npointer].y = y;
 	req->npointer++;
 	return 0;
 }
@@ -326,15 +368,15 @@ static int opt_pointer(struct parser *p, const char *opt)
 static int opt_capture(struct parser *p, const char *opt)
 {
 	struct mmxr_request *req = p->req;
+	const char *output = NULL, *file = NULL;
+	int ret;
 
-	if (p->i + 2 >= p->argc)
-		return perr(p, "%s requires two arguments", opt);
-	if (req->ncapture >= MMXR_MAX_CAPTURE)
-		return perr(p, "too many --capture options (at most %d)",
-			    MMXR_MAX_CAPTURE);
-	req->capture[req->ncapture].output = p->argv[++p->i];
-	req->capture[req->ncapture].file = p->argv[++p->i];
-	req->ncapture++;
+	ret = two_args_entry(p, opt, req->ncapture, MMXR_MAX_CAPTURE,
+			     "--capture options", &output, &file);
+	if (ret)
+		return ret;
+	req->capture[req->ncapture].output = output;
+	req->capture[req->ncapture++].file = file;
 	return 0;
 }
 
@@ -352,17 +394,15 @@ static int opt_output(struct parser *p, const char *opt)
 
 /* The global options that read arguments. */
 static const struct {
-	const char *name;
 	int (*parse)(struct parser *p, const char *opt);
+	const char *names[N_ALIASES];
 } global_parsers[] = {
-	{ "--display", opt_display },
-	{ "-d", opt_display },
-	{ "-display", opt_display },
-	{ "--fb", opt_fb },
-	{ "--pan-mode", opt_pan_mode },
-	{ "--pointer", opt_pointer },
-	{ "--capture", opt_capture },
-	{ "--output", opt_output },
+	{ opt_display, { "--display", "-d", "-display" } },
+	{ opt_fb, { "--fb" } },
+	{ opt_pan_mode, { "--pan-mode" } },
+	{ opt_pointer, { "--pointer" } },
+	{ opt_capture, { "--capture" } },
+	{ opt_output, { "--output" } },
 };
 
 static int is_rate_option(const char *opt)
@@ -378,13 +418,13 @@ static int global_option(struct parser *p, const char *opt, int *ret)
 
 	*ret = 0;
 	for (k = 0; k < N_OPTIONS(global_flags); k++) {
-		if (!strcmp(opt, global_flags[k].name)) {
+		if (is_option(global_flags[k].names, opt)) {
 			p->req->flags |= global_flags[k].flags;
 			return 1;
 		}
 	}
 	for (k = 0; k < N_OPTIONS(global_parsers); k++) {
-		if (!strcmp(opt, global_parsers[k].name)) {
+		if (is_option(global_parsers[k].names, opt)) {
 			*ret = global_parsers[k].parse(p, opt);
 			return 1;
 		}
@@ -444,41 +484,31 @@ static int output_switch(struct parser *p, const char *opt, int *ret)
 static int opt_set(struct parser *p, const char *opt)
 {
 	struct mmxr_output_req *o = p->out;
+	const char *name = NULL, *value = NULL;
 	int ret = need_output(p);
 
 	if (ret)
 		return ret;
-	if (p->i + 2 >= p->argc)
-		return perr(p, "%s requires two arguments", opt);
-	if (o->nprop >= MMXR_MAX_SET_PROPS)
-		return perr(p, "too many --set options for one output (at most %d)",
-			    MMXR_MAX_SET_PROPS);
-	o->props[o->nprop].name = p->argv[++p->i];
-	o->props[o->nprop].value = p->argv[++p->i];
-	o->nprop++;
+	ret = two_args_entry(p, opt, o->nprop, MMXR_MAX_SET_PROPS,
+			     "--set options for one output", &name, &value);
+	if (ret)
+		return ret;
 	o->changes |= MMXR_CH_PROPS;
+	o->props[o->nprop].name = name;
+	o->props[o->nprop++].value = value;
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int relation;
-} relations[] = {
-	{ "--left-of", MMXR_LEFT_OF },
-	{ "--right-of", MMXR_RIGHT_OF },
-	{ "--above", MMXR_ABOVE },
-	{ "--below", MMXR_BELOW },
-	{ "--same-as", MMXR_SAME_AS },
+/* --left-of ... --same-as, in the order of their MMXR_LEFT_OF ... values */
+static const char *const relations[] = {
+	"--left-of", "--right-of", "--above", "--below", "--same-as"
 };
 
 static int opt_relation(struct parser *p, const char *opt, const char *a)
 {
 	struct mmxr_output_req *o = p->out;
-	size_t k;
 
-	for (k = 0; k < N_OPTIONS(relations); k++)
-		if (!strcmp(opt, relations[k].name))
-			o->relation = relations[k].relation;
+	o->relation = lookup(relations, (int)N_OPTIONS(relations), opt);
 	o->relative_to = a;
 	o->changes |= MMXR_CH_RELATION;
 	o->changes &= ~MMXR_CH_POS;
@@ -512,17 +542,11 @@ static int opt_mode(struct parser *p, const char *opt, const char *a)
 
 static int opt_pos(struct parser *p, const char *opt, const char *a)
 {
-	struct mmxr_output_req *o = p->out;
-	double v[2];
-	int full;
-
 	(void)opt;
-	if (scan_numbers(a, "x", 2, 1, v, &full) != 2 || !full)
+	if (parse_point(a, "x", &p->out->x, &p->out->y))
 		return perr(p, "failed to parse '%s' as a position", a);
-	o->x = (int32_t)v[0];
-	o->y = (int32_t)v[1];
-	o->changes |= MMXR_CH_POS;
-	o->changes &= ~MMXR_CH_RELATION;
+	p->out->changes |= MMXR_CH_POS;
+	p->out->changes &= ~MMXR_CH_RELATION;
 	return 0;
 }
 
@@ -538,32 +562,28 @@ static int opt_rate(struct parser *p, const char *opt, const char *a)
 	return 0;
 }
 
-static int opt_rotate(struct parser *p, const char *opt, const char *a)
+/* --rotate and --reflect (and their other names) */
+static int opt_rotate_reflect(struct parser *p, const char *opt,
+			      const char *a)
 {
-	int k = lookup(rotations, 4, a);
+	int reflect = !strncmp(opt, "--reflect", 9);
+	int k = lookup(reflect ? reflections : rotations, 4, a);
 
 	if (k < 0)
 		return perr(p, "%s: invalid argument '%s'", opt, a);
-	p->out->rotate = MMX_ROTATE_0 << k;
-	p->out->changes |= MMXR_CH_ROTATE;
-	return 0;
-}
-
-static int opt_reflect(struct parser *p, const char *opt, const char *a)
-{
-	int k = lookup(reflections, 4, a);
-
-	if (k < 0)
-		return perr(p, "%s: invalid argument '%s'", opt, a);
-	p->out->reflect = (uint32_t)k * MMX_REFLECT_X;
-	p->out->changes |= MMXR_CH_REFLECT;
+	if (reflect) {
+		p->out->reflect = (uint32_t)k * MMX_REFLECT_X;
+		p->out->changes |= MMXR_CH_REFLECT;
+	} else {
+		p->out->rotate = MMX_ROTATE_0 << k;
+		p->out->changes |= MMXR_CH_ROTATE;
+	}
 	return 0;
 }
 
 static int opt_transform(struct parser *p, const char *opt, const char *a)
 {
 	double v[9];
-	int full;
 
 	(void)opt;
 	if (!strcmp(a, "none")) {
@@ -571,7 +591,7 @@ static int opt_transform(struct parser *p, const char *opt, const char *a)
 		set_matrix(p->out, MMXR_XF_MATRIX, v, "nearest");
 		return 0;
 	}
-	if (scan_numbers(a, ",", 9, 0, v, &full) != 9 || !full)
+	if (!scan_exactly(a, ",", 9, 0, v))
 		return perr(p, "failed to parse '%s' as a transformation", a);
 	set_matrix(p->out, MMXR_XF_MATRIX, v, "bilinear");
 	return 0;
@@ -615,10 +635,9 @@ static int opt_keystone(struct parser *p, const char *opt, const char *a)
 {
 	struct mmxr_output_req *o = p->out;
 	double v[9];
-	int full;
 
 	(void)opt;
-	if (scan_numbers(a, ",", 8, 0, v, &full) != 8 || !full)
+	if (!scan_exactly(a, ",", 8, 0, v))
 		return perr(p, "failed to parse '%s' as keystone corners", a);
 	memcpy(o->keystone, v, sizeof(o->keystone));
 	mmx_matrix_identity(v);
@@ -666,30 +685,24 @@ static int opt_crtc(struct parser *p, const char *opt, const char *a)
 
 /* The options of an output that take one argument. */
 static const struct {
-	const char *name;
 	int (*parse)(struct parser *p, const char *opt, const char *a);
+	const char *names[N_ALIASES];
 } output_parsers[] = {
-	{ "--left-of", opt_relation },
-	{ "--right-of", opt_relation },
-	{ "--above", opt_relation },
-	{ "--below", opt_relation },
-	{ "--same-as", opt_relation },
-	{ "--mode", opt_mode },
-	{ "--pos", opt_pos },
-	{ "--rate", opt_rate },
-	{ "--refresh", opt_rate },
-	{ "-r", opt_rate },
-	{ "--rotate", opt_rotate },
-	{ "--rotation", opt_rotate },
-	{ "--reflect", opt_reflect },
-	{ "--reflection", opt_reflect },
-	{ "--transform", opt_transform },
-	{ "--scale", opt_scale },
-	{ "--scale-from", opt_scale_from },
-	{ "--filter", opt_filter },
-	{ "--panning", opt_panning },
-	{ "--keystone", opt_keystone },
-	{ "--crtc", opt_crtc },
+	{ opt_relation,
+	  { "--left-of", "--right-of", "--above", "--below" } },
+	{ opt_relation, { "--same-as" } },
+	{ opt_mode, { "--mode" } },
+	{ opt_pos, { "--pos" } },
+	{ opt_rate, { "--rate", "--refresh", "-r" } },
+	{ opt_rotate_reflect, { "--rotate", "--rotation" } },
+	{ opt_rotate_reflect, { "--reflect", "--reflection" } },
+	{ opt_transform, { "--transform" } },
+	{ opt_scale, { "--scale" } },
+	{ opt_scale_from, { "--scale-from" } },
+	{ opt_filter, { "--filter" } },
+	{ opt_panning, { "--panning" } },
+	{ opt_keystone, { "--keystone" } },
+	{ opt_crtc, { "--crtc" } },
 };
 
 /* Options of the latest --output. */
@@ -704,7 +717,7 @@ static int output_option(struct parser *p, const char *opt)
 	if (!strcmp(opt, "--set"))
 		return opt_set(p, opt);
 	for (k = 0; k < N_OPTIONS(output_parsers); k++) {
-		if (strcmp(opt, output_parsers[k].name))
+		if (!is_option(output_parsers[k].names, opt))
 			continue;
 		ret = output_arg(p, &a);
 		if (ret)

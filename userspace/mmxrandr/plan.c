@@ -907,22 +907,16 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 
 	plan_current(p);
 	ret = plan_requests(p);
-	if (ret)
-		return ret;
-	ret = plan_outputs(p, cfg);
-	if (ret)
-		return ret;
-	ret = resolve_positions(p);
-	if (ret)
-		return ret;
-	ret = screen_size(p, &sw, &sh);
-	if (ret)
-		return ret;
-	for (k = 0; k < p->n; k++) {
+	if (!ret)
+		ret = plan_outputs(p, cfg);
+	if (!ret)
+		ret = resolve_positions(p);
+	if (!ret)
+		ret = screen_size(p, &sw, &sh);
+	for (k = 0; !ret && k < p->n; k++)
 		ret = build_change(p, &p->po[k]);
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	plan_screen(p, cfg, sw, sh);
 	return 0;
 }
