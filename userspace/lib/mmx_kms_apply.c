@@ -583,21 +583,14 @@ static int mmx_want_transform(struct mmx_kms *k, struct mmx_want *w,
 }
 
 /* The screen size and RandR's checks of it and of the panning areas. */
-static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
-			   const struct mmx_config *cfg, struct mmx_error *err)
+/* The lit CRTCs' areas as the screen size rules see them: any lit? */
+static bool mmx_want_heads(const struct mmx_kms *k, const struct mmx_want *w,
+			   struct mmx_screen_head *heads)
 {
-	struct mmx_screen_limits lim = {
-		k->min_w, k->min_h, k->max_w, k->max_h,
-	};
-	struct mmx_screen_head heads[MMX_KMS_MAX_CRTCS];
-	struct mmx_panning pan;
 	bool any = false;
-	char buf[32];
 	uint32_t i;
-	int32_t bad;
-	int ret;
 
-	memset(heads, 0, sizeof(heads));
+	memset(heads, 0, MMX_KMS_MAX_CRTCS * sizeof(*heads));
 	for (i = 0; i < k->ncrtc; i++) {
 		const struct mmx_want_crtc *wc = &w->crtc[i];
 
@@ -616,6 +609,49 @@ static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
 		heads[i].pan_width = wc->panning.width;
 		heads[i].pan_height = wc->panning.height;
 	}
+	return any;
+}
+
+/* Every lit CRTC's panning area checked against RandR's rules. */
+static int mmx_want_pannings(struct mmx_kms *k, struct mmx_want *w,
+			     struct mmx_error *err)
+{
+	struct mmx_panning pan;
+	char buf[32];
+	uint32_t i;
+
+	for (i = 0; i < k->ncrtc; i++) {
+		const struct mmx_want_crtc *wc = &w->crtc[i];
+
+		if (!wc->on || mmx_panning_zero(&wc->panning))
+			continue;
+		mmx_panning_to_pure(&pan, &wc->panning);
+		if (mmx_panning_check(&pan, &wc->t, w->screen_w, w->screen_h))
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: panning %ux%u+%u+%u refused: it must cover the CRTC's %ux%u area and lie inside the %ux%u screen, borders within the mode (RandR's rules)",
+					     mmx_want_name(k, w, i, buf,
+							   sizeof(buf)),
+					     pan.width, pan.height, pan.left,
+					     pan.top, wc->t.bbox_w,
+					     wc->t.bbox_h, w->screen_w,
+					     w->screen_h);
+	}
+	return 0;
+}
+
+static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
+			   const struct mmx_config *cfg, struct mmx_error *err)
+{
+	struct mmx_screen_limits lim = {
+		k->min_w, k->min_h, k->max_w, k->max_h,
+	};
+	struct mmx_screen_head heads[MMX_KMS_MAX_CRTCS];
+	const struct mmx_screen_head *h;
+	bool any = mmx_want_heads(k, w, heads);
+	char buf[32];
+	int32_t bad;
+	int ret;
+
 	if (cfg->flags & MMX_CONFIG_SCREEN_SIZE) {
 		w->screen_w = cfg->screen_width;
 		w->screen_h = cfg->screen_height;
@@ -634,39 +670,19 @@ static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
 	}
 	ret = mmx_screen_size_check(heads, k->ncrtc, &lim, w->screen_w,
 				    w->screen_h, &bad);
-	if (ret && bad < 0)
+	if (!ret)
+		return mmx_want_pannings(k, w, err);
+	if (bad < 0)
 		return mmx_error_set(err, -EINVAL,
 				     "screen size %ux%u outside %ux%u..%ux%u",
 				     w->screen_w, w->screen_h, k->min_w,
 				     k->min_h, k->max_w, k->max_h);
-	if (ret) {
-		const struct mmx_screen_head *h = &heads[bad];
-
-		return mmx_error_set(err, -EINVAL,
-				     "output %s: its area (%ux%u at %d,%d) or panning area does not fit the %ux%u screen, or its position is negative",
-				     mmx_want_name(k, w, (uint32_t)bad, buf,
-						   sizeof(buf)),
-				     h->bbox_w, h->bbox_h, h->x + h->bbox_x,
-				     h->y + h->bbox_y, w->screen_w,
-				     w->screen_h);
-	}
-	for (i = 0; i < k->ncrtc; i++) {
-		const struct mmx_want_crtc *wc = &w->crtc[i];
-
-		if (!wc->on || mmx_panning_zero(&wc->panning))
-			continue;
-		mmx_panning_to_pure(&pan, &wc->panning);
-		if (mmx_panning_check(&pan, &wc->t, w->screen_w, w->screen_h))
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: panning %ux%u+%u+%u refused: it must cover the CRTC's %ux%u area and lie inside the %ux%u screen, borders within the mode (RandR's rules)",
-					     mmx_want_name(k, w, i, buf,
-							   sizeof(buf)),
-					     pan.width, pan.height, pan.left,
-					     pan.top, wc->t.bbox_w,
-					     wc->t.bbox_h, w->screen_w,
-					     w->screen_h);
-	}
-	return 0;
+	h = &heads[bad];
+	return mmx_error_set(err, -EINVAL,
+			     "output %s: its area (%ux%u at %d,%d) or panning area does not fit the %ux%u screen, or its position is negative",
+			     mmx_want_name(k, w, (uint32_t)bad, buf, sizeof(buf)),
+			     h->bbox_w, h->bbox_h, h->x + h->bbox_x,
+			     h->y + h->bbox_y, w->screen_w, w->screen_h);
 }
 
 static int mmx_blob(int fd, const void *data, size_t size, uint32_t *id)
@@ -1046,6 +1062,64 @@ static void mmx_want_keep(struct mmx_kms *k, struct mmx_want *w,
 	k->timestamp = mmx_kms_now_ns();
 }
 
+/* A screen framebuffer of @w's size in w->screen, when a new one is needed. */
+static int mmx_want_screen_fb(struct mmx_kms *k, struct mmx_want *w,
+			      const struct mmx_config *cfg,
+			      struct mmx_error *err)
+{
+	bool need_fb = false;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < k->ncrtc; i++)
+		need_fb |= w->crtc[i].on;
+	if (!(cfg->flags & MMX_CONFIG_SCREEN_SIZE) && !need_fb)
+		return 0;
+	if (k->screen.fb_id && k->screen.width == w->screen_w &&
+	    k->screen.height == w->screen_h)
+		return 0;
+	ret = mmx_screen_create(k->fd, w->screen_w, w->screen_h, &k->screen,
+				&w->screen);
+	if (ret)
+		return mmx_error_set(err, ret, "screen framebuffer %ux%u: %s",
+				     w->screen_w, w->screen_h,
+				     mmx_errname(ret));
+	return 0;
+}
+
+/* Commit @w (TEST_ONLY first; only that for @test) with its blobs. */
+static int mmx_want_commit_all(struct mmx_kms *k, struct mmx_want *w,
+			       const struct mmx_config *cfg, bool test,
+			       struct mmx_error *err)
+{
+	struct mmx_screen old;
+	int ret;
+
+	ret = mmx_want_blobs(k, w);
+	if (ret)
+		return mmx_error_set(err, ret, "creating property blobs: %s",
+				     mmx_errname(ret));
+	ret = mmx_want_commit(k, w, -1, true, DRM_MODE_ATOMIC_TEST_ONLY);
+	if (!ret && !test)
+		ret = mmx_want_commit(k, w, -1, true, 0);
+	if (ret) {
+		ret = mmx_want_blame(k, w, cfg, ret, err);
+		goto out_blobs;
+	}
+	if (test)
+		goto out_blobs;
+	mmx_want_keep(k, w, cfg);
+	if (w->screen.fb_id) {
+		old = k->screen;
+		k->screen = w->screen;
+		memset(&w->screen, 0, sizeof(w->screen));
+		mmx_screen_destroy(k->fd, &old);
+	}
+out_blobs:
+	mmx_want_free_blobs(k, w);
+	return ret;
+}
+
 /**
  * mmx_kms_apply - apply a configuration to a local display
  * @ctx: the display, a struct mmx_kms
@@ -1067,10 +1141,7 @@ int mmx_kms_apply(void *ctx, const struct mmx_config *cfg,
 {
 	struct mmx_kms *k = ctx;
 	const bool test = cfg && (cfg->flags & MMX_CONFIG_TEST_ONLY);
-	struct mmx_screen old;
 	struct mmx_want *w;
-	bool need_fb = false;
-	uint32_t i;
 	int ret;
 
 	if (!cfg)
@@ -1086,52 +1157,10 @@ int mmx_kms_apply(void *ctx, const struct mmx_config *cfg,
 			mmx_want_keep(k, w, cfg);
 		goto out;
 	}
-
-	for (i = 0; i < k->ncrtc; i++)
-		need_fb |= w->crtc[i].on;
-	if ((cfg->flags & MMX_CONFIG_SCREEN_SIZE) || need_fb) {
-		if (!k->screen.fb_id || k->screen.width != w->screen_w ||
-		    k->screen.height != w->screen_h) {
-			ret = mmx_screen_create(k->fd, w->screen_w,
-						w->screen_h, &k->screen,
-						&w->screen);
-			if (ret) {
-				mmx_error_set(err, ret,
-					      "screen framebuffer %ux%u: %s",
-					      w->screen_w, w->screen_h,
-					      mmx_errname(ret));
-				goto out;
-			}
-		}
-	}
-	ret = mmx_want_blobs(k, w);
-	if (ret) {
-		mmx_error_set(err, ret, "creating property blobs: %s",
-			      mmx_errname(ret));
-		goto out_fb;
-	}
-	ret = mmx_want_commit(k, w, -1, true, DRM_MODE_ATOMIC_TEST_ONLY);
-	if (ret) {
-		ret = mmx_want_blame(k, w, cfg, ret, err);
-		goto out_blobs;
-	}
-	if (test)
-		goto out_blobs;
-	ret = mmx_want_commit(k, w, -1, true, 0);
-	if (ret) {
-		ret = mmx_want_blame(k, w, cfg, ret, err);
-		goto out_blobs;
-	}
-	mmx_want_keep(k, w, cfg);
-	if (w->screen.fb_id) {
-		old = k->screen;
-		k->screen = w->screen;
-		memset(&w->screen, 0, sizeof(w->screen));
-		mmx_screen_destroy(k->fd, &old);
-	}
-out_blobs:
-	mmx_want_free_blobs(k, w);
-out_fb:
+	ret = mmx_want_screen_fb(k, w, cfg, err);
+	if (ret)
+		goto out;
+	ret = mmx_want_commit_all(k, w, cfg, test, err);
 	mmx_screen_destroy(k->fd, &w->screen);
 out:
 	mmx_kms_forget(k);

@@ -374,9 +374,9 @@ static void place(struct po *o, const struct po *rel, int relation)
 	}
 }
 
-static int resolve_positions(struct planner *p)
+/* The absolute positions; the relative ones marked not placed yet. */
+static int place_absolute(struct planner *p)
 {
-	int32_t min_x = INT32_MAX, min_y = INT32_MAX;
 	unsigned int k;
 
 	for (k = 0; k < p->n; k++) {
@@ -400,6 +400,13 @@ static int resolve_positions(struct planner *p)
 			o->y = 0;
 		}
 	}
+	return 0;
+}
+
+/* The relative positions, each once its reference is placed. */
+static int place_relative(struct planner *p)
+{
+	unsigned int k;
 
 	for (;;) {
 		int any_set = 0, keep_going = 0;
@@ -424,13 +431,19 @@ static int resolve_positions(struct planner *p)
 			any_set = 1;
 		}
 		if (!keep_going)
-			break;
+			return 0;
 		if (!any_set)
 			return plerr(p, -EINVAL,
 				     "loop in relative position specifications");
 	}
+}
 
-	/* xrandr: the upper left corner of all outputs goes to 0, 0 */
+/* xrandr: the upper left corner of all outputs goes to 0, 0. */
+static void normalize_positions(struct planner *p)
+{
+	int32_t min_x = INT32_MAX, min_y = INT32_MAX;
+	unsigned int k;
+
 	for (k = 0; k < p->n; k++) {
 		if (!p->po[k].lit)
 			continue;
@@ -454,6 +467,17 @@ static int resolve_positions(struct planner *p)
 				(MMXR_CH_POS | MMXR_CH_RELATION))))
 			o->pos_changed = 1;
 	}
+}
+
+static int resolve_positions(struct planner *p)
+{
+	int ret = place_absolute(p);
+
+	if (!ret)
+		ret = place_relative(p);
+	if (ret)
+		return ret;
+	normalize_positions(p);
 	return 0;
 }
 
