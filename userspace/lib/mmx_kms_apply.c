@@ -1196,30 +1196,19 @@ static bool mmx_pan_fb_size(struct mmx_kms *k, struct mmx_kms_crtc *kc,
 	return true;
 }
 
-/*
- * One try of mmx_kms_pointer_moved(): the CRTCs as libmmx knows them
- * (mmx_kms_crtc_known()), one commit of the primary planes that move.
- */
-static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
+/* Each CRTC as it is now (@now) and as the panning rules see it. */
+static int mmx_pan_heads(struct mmx_kms *k, struct mmx_kms_crtc_now *now,
+			 struct mmx_pan_head *heads)
 {
-	struct mmx_kms_crtc_now now[MMX_KMS_MAX_CRTCS];
-	struct mmx_pan_head *heads;
-	int32_t nx[MMX_KMS_MAX_CRTCS], ny[MMX_KMS_MAX_CRTCS];
-	bool planes[MMX_KMS_MAX_CRTCS] = { false };
-	drmModeAtomicReqPtr req = NULL;
-	bool moved = false;
 	uint32_t i, n;
-	int ret = 0;
+	int ret;
 
-	heads = calloc(k->ncrtc ? k->ncrtc : 1, sizeof(*heads));
-	if (!heads)
-		return -ENOMEM;
 	for (i = 0; i < k->ncrtc; i++) {
 		s64 e[9];
 
 		ret = mmx_kms_crtc_known(k, i, &now[i]);
 		if (ret)
-			goto out;
+			return ret;
 		heads[i].x = now[i].x;
 		heads[i].y = now[i].y;
 		if (!now[i].active || !now[i].has_mode || !now[i].fb)
@@ -1233,13 +1222,21 @@ static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
 			continue;
 		mmx_panning_to_pure(&heads[i].panning, &now[i].panning);
 	}
-	mmx_pan_follow_heads(k->pan_mode, heads, k->ncrtc, x, y, nx, ny);
+	return 0;
+}
 
-	req = drmModeAtomicAlloc();
-	if (!req) {
-		ret = -ENOMEM;
-		goto out;
-	}
+/*
+ * The primary planes of the CRTCs that move to (@nx, @ny) added to @req,
+ * marked in @planes: whether any moves.
+ */
+static bool mmx_pan_req(struct mmx_kms *k, drmModeAtomicReqPtr req,
+			const struct mmx_kms_crtc_now *now,
+			const struct mmx_pan_head *heads, const int32_t *nx,
+			const int32_t *ny, bool *planes)
+{
+	bool moved = false;
+	uint32_t i;
+
 	for (i = 0; i < k->ncrtc; i++) {
 		struct mmx_kms_crtc *kc = &k->crtcs[i];
 		uint32_t fw, fh;
@@ -1261,22 +1258,60 @@ static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
 		planes[i] = true;
 		moved = true;
 	}
-	if (moved) {
+	return moved;
+}
+
+/* Commit the CRTCs' new positions (@nx, @ny) and remember them. */
+static int mmx_pan_move(struct mmx_kms *k, const struct mmx_kms_crtc_now *now,
+			const struct mmx_pan_head *heads, const int32_t *nx,
+			const int32_t *ny)
+{
+	bool planes[MMX_KMS_MAX_CRTCS] = { false };
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	bool moved;
+	uint32_t i;
+	int ret = 0;
+
+	if (!req)
+		return -ENOMEM;
+	moved = mmx_pan_req(k, req, now, heads, nx, ny, planes);
+	if (moved)
 		ret = mmx_kms_errno(drmModeAtomicCommit(k->fd, req, 0, NULL));
-		if (!ret) {
-			for (i = 0; i < k->ncrtc; i++) {
-				k->crtcs[i].x = nx[i];
-				k->crtcs[i].y = ny[i];
-				/* what mmx_kms_crtc_read() would say now */
-				if (!planes[i] && now[i].fb)
-					continue;
-				k->crtcs[i].now.x = nx[i];
-				k->crtcs[i].now.y = ny[i];
-			}
-		}
-	}
 	drmModeAtomicFree(req);
-out:
+	if (ret || !moved)
+		return ret;
+	for (i = 0; i < k->ncrtc; i++) {
+		k->crtcs[i].x = nx[i];
+		k->crtcs[i].y = ny[i];
+		/* what mmx_kms_crtc_read() would say now */
+		if (!planes[i] && now[i].fb)
+			continue;
+		k->crtcs[i].now.x = nx[i];
+		k->crtcs[i].now.y = ny[i];
+	}
+	return 0;
+}
+
+/*
+ * One try of mmx_kms_pointer_moved(): the CRTCs as libmmx knows them
+ * (mmx_kms_crtc_known()), one commit of the primary planes that move.
+ */
+static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
+{
+	struct mmx_kms_crtc_now now[MMX_KMS_MAX_CRTCS];
+	struct mmx_pan_head *heads;
+	int32_t nx[MMX_KMS_MAX_CRTCS], ny[MMX_KMS_MAX_CRTCS];
+	int ret;
+
+	heads = calloc(k->ncrtc ? k->ncrtc : 1, sizeof(*heads));
+	if (!heads)
+		return -ENOMEM;
+	ret = mmx_pan_heads(k, now, heads);
+	if (!ret) {
+		mmx_pan_follow_heads(k->pan_mode, heads, k->ncrtc, x, y,
+				     nx, ny);
+		ret = mmx_pan_move(k, now, heads, nx, ny);
+	}
 	free(heads);
 	return ret;
 }
