@@ -808,53 +808,51 @@ static void mmx_req_link_good(drmModeAtomicReqPtr req,
 	drmModeAtomicAddProperty(req, o->id, p->id, DRM_MODE_LINK_STATUS_GOOD);
 }
 
-static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
-			bool props, drmModeAtomicReqPtr *out)
+/* CRTC @i of @w into @req: off, or on with its mode, transform and plane. */
+static void mmx_req_crtc(struct mmx_kms *k, struct mmx_want *w,
+			 drmModeAtomicReqPtr req, uint32_t i,
+			 const struct mmx_screen *scr)
 {
-	const struct mmx_screen *scr = w->screen.fb_id ? &w->screen :
-				       &k->screen;
-	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	const struct mmx_kms_crtc *kc = &k->crtcs[i];
+	struct mmx_want_crtc *wc = &w->crtc[i];
+
+	if (!wc->on) {
+		if (!wc->now.active && !wc->now.mode_blob)
+			return;
+		drmModeAtomicAddProperty(req, kc->id, kc->p_active, 0);
+		drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id, 0);
+		mmx_req_detach(k, req, i);
+		return;
+	}
+	drmModeAtomicAddProperty(req, kc->id, kc->p_active, 1);
+	if (wc->mode_blob)
+		drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id,
+					 wc->mode_blob);
+	if (k->has_transforms) {
+		if (memcmp(wc->fixed, wc->now.matrix, sizeof(wc->fixed)))
+			drmModeAtomicAddProperty(req, kc->id,
+						 kc->p_transform,
+						 wc->transform_blob);
+		drmModeAtomicAddProperty(req, kc->id, kc->p_filter,
+					 strcmp(wc->transform.filter,
+						"bilinear") ?
+					 MMX_TRANSFORM_FILTER_NEAREST :
+					 MMX_TRANSFORM_FILTER_BILINEAR);
+	}
+	if (kc->primary >= 0)
+		mmx_req_plane(req, &k->planes[kc->primary], kc->id,
+			      scr->fb_id, scr->width, scr->height,
+			      wc->x, wc->y, &wc->t);
+}
+
+/* The outputs' CRTC_ID (where it changes) and link status into @req. */
+static int mmx_req_outputs(struct mmx_kms *k, struct mmx_want *w,
+			   drmModeAtomicReqPtr req, int only)
+{
 	struct mmx_kms_props cp;
-	uint32_t i, j, p_crtc;
+	uint32_t j, p_crtc;
 	int idx;
 
-	if (!req)
-		return -ENOMEM;
-	for (i = 0; i < k->ncrtc; i++) {
-		const struct mmx_kms_crtc *kc = &k->crtcs[i];
-		struct mmx_want_crtc *wc = &w->crtc[i];
-
-		if (only >= 0 && w->out_crtc[only] != kc->id &&
-		    w->cur.outputs[only].crtc != kc->id)
-			continue;
-		if (!wc->on) {
-			if (!wc->now.active && !wc->now.mode_blob)
-				continue;
-			drmModeAtomicAddProperty(req, kc->id, kc->p_active, 0);
-			drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id, 0);
-			mmx_req_detach(k, req, i);
-			continue;
-		}
-		drmModeAtomicAddProperty(req, kc->id, kc->p_active, 1);
-		if (wc->mode_blob)
-			drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id,
-						 wc->mode_blob);
-		if (k->has_transforms) {
-			if (memcmp(wc->fixed, wc->now.matrix, sizeof(wc->fixed)))
-				drmModeAtomicAddProperty(req, kc->id,
-							 kc->p_transform,
-							 wc->transform_blob);
-			drmModeAtomicAddProperty(req, kc->id, kc->p_filter,
-						 strcmp(wc->transform.filter,
-							"bilinear") ?
-						 MMX_TRANSFORM_FILTER_NEAREST :
-						 MMX_TRANSFORM_FILTER_BILINEAR);
-		}
-		if (kc->primary >= 0)
-			mmx_req_plane(req, &k->planes[kc->primary], kc->id,
-				      scr->fb_id, scr->width, scr->height,
-				      wc->x, wc->y, &wc->t);
-	}
 	for (j = 0; j < w->cur.noutput; j++) {
 		if (only >= 0 && (int)j != only)
 			continue;
@@ -865,12 +863,37 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 			continue;
 		if (mmx_kms_props_get(k, w->cur.outputs[j].id,
 				      DRM_MODE_OBJECT_CONNECTOR, &cp) ||
-		    !mmx_kms_props_find(&cp, "CRTC_ID", &p_crtc, NULL)) {
-			drmModeAtomicFree(req);
+		    !mmx_kms_props_find(&cp, "CRTC_ID", &p_crtc, NULL))
 			return -ENOENT;
-		}
 		drmModeAtomicAddProperty(req, w->cur.outputs[j].id, p_crtc,
 					 w->out_crtc[j]);
+	}
+	return 0;
+}
+
+static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
+			bool props, drmModeAtomicReqPtr *out)
+{
+	const struct mmx_screen *scr = w->screen.fb_id ? &w->screen :
+				       &k->screen;
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	uint32_t i;
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	for (i = 0; i < k->ncrtc; i++) {
+		const struct mmx_kms_crtc *kc = &k->crtcs[i];
+
+		if (only >= 0 && w->out_crtc[only] != kc->id &&
+		    w->cur.outputs[only].crtc != kc->id)
+			continue;
+		mmx_req_crtc(k, w, req, i, scr);
+	}
+	ret = mmx_req_outputs(k, w, req, only);
+	if (ret) {
+		drmModeAtomicFree(req);
+		return ret;
 	}
 	for (i = 0; props && i < w->nprop; i++)
 		if (only < 0 || (int)w->props[i].output == only)
