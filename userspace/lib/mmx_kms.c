@@ -467,16 +467,35 @@ void mmx_kms_sync_records(struct mmx_kms *k, uint32_t index,
 		c->pending.filter = c->current.filter;
 }
 
-/* Read the planes and the CRTCs' property ids; find primary planes. */
-static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
+/* Plane @pl's type and property ids (counted in k->nplane when found). */
+static void mmx_kms_plane_props(struct mmx_kms *k, struct mmx_kms_plane *pl)
 {
-	drmModePlaneResPtr pres;
 	struct mmx_kms_props p;
-	uint32_t i, j;
 	uint64_t v;
-	int ret;
 
-	pres = drmModeGetPlaneResources(k->fd);
+	if (mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE, &p))
+		return;
+	if (mmx_kms_props_find(&p, "type", NULL, &v))
+		pl->type = (uint32_t)v;
+	mmx_kms_props_find(&p, "FB_ID", &pl->fb_id, NULL);
+	mmx_kms_props_find(&p, "CRTC_ID", &pl->crtc_id, NULL);
+	mmx_kms_props_find(&p, "SRC_X", &pl->src_x, NULL);
+	mmx_kms_props_find(&p, "SRC_Y", &pl->src_y, NULL);
+	mmx_kms_props_find(&p, "SRC_W", &pl->src_w, NULL);
+	mmx_kms_props_find(&p, "SRC_H", &pl->src_h, NULL);
+	mmx_kms_props_find(&p, "CRTC_X", &pl->crtc_x, NULL);
+	mmx_kms_props_find(&p, "CRTC_Y", &pl->crtc_y, NULL);
+	mmx_kms_props_find(&p, "CRTC_W", &pl->crtc_w, NULL);
+	mmx_kms_props_find(&p, "CRTC_H", &pl->crtc_h, NULL);
+	k->nplane++;
+}
+
+/* The planes, at most MMX_KMS_MAX_PLANES, with their property ids. */
+static int mmx_kms_discover_planes(struct mmx_kms *k)
+{
+	drmModePlaneResPtr pres = drmModeGetPlaneResources(k->fd);
+	uint32_t i;
+
 	if (!pres)
 		return errno ? -errno : -ENODEV;
 	for (i = 0; i < pres->count_planes && k->nplane < MMX_KMS_MAX_PLANES;
@@ -490,59 +509,65 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 		pl->id = plane->plane_id;
 		pl->possible = plane->possible_crtcs;
 		drmModeFreePlane(plane);
-		ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE,
-					&p);
-		if (ret)
-			continue;
-		if (mmx_kms_props_find(&p, "type", NULL, &v))
-			pl->type = (uint32_t)v;
-		mmx_kms_props_find(&p, "FB_ID", &pl->fb_id, NULL);
-		mmx_kms_props_find(&p, "CRTC_ID", &pl->crtc_id, NULL);
-		mmx_kms_props_find(&p, "SRC_X", &pl->src_x, NULL);
-		mmx_kms_props_find(&p, "SRC_Y", &pl->src_y, NULL);
-		mmx_kms_props_find(&p, "SRC_W", &pl->src_w, NULL);
-		mmx_kms_props_find(&p, "SRC_H", &pl->src_h, NULL);
-		mmx_kms_props_find(&p, "CRTC_X", &pl->crtc_x, NULL);
-		mmx_kms_props_find(&p, "CRTC_Y", &pl->crtc_y, NULL);
-		mmx_kms_props_find(&p, "CRTC_W", &pl->crtc_w, NULL);
-		mmx_kms_props_find(&p, "CRTC_H", &pl->crtc_h, NULL);
-		k->nplane++;
+		mmx_kms_plane_props(k, pl);
 	}
 	drmModeFreePlaneResources(pres);
+	return 0;
+}
 
+/* CRTC @i (@id): its primary plane, property ids and current state. */
+static int mmx_kms_discover_crtc(struct mmx_kms *k, uint32_t i, uint32_t id)
+{
+	struct mmx_kms_crtc *c = &k->crtcs[i];
+	struct mmx_kms_crtc_now now;
+	struct mmx_kms_props p;
+	uint32_t j;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->index = i;
+	c->primary = -1;
+	for (j = 0; j < k->nplane && c->primary < 0; j++)
+		if (k->planes[j].type == DRM_PLANE_TYPE_PRIMARY &&
+		    (k->planes[j].possible & (1u << i)))
+			c->primary = (int)j;
+	ret = mmx_kms_props_get(k, c->id, DRM_MODE_OBJECT_CRTC, &p);
+	if (ret)
+		return ret;
+	mmx_kms_props_find(&p, "ACTIVE", &c->p_active, NULL);
+	mmx_kms_props_find(&p, "MODE_ID", &c->p_mode_id, NULL);
+	mmx_kms_props_find(&p, "TRANSFORM", &c->p_transform, NULL);
+	mmx_kms_props_find(&p, "TRANSFORM_FILTER", &c->p_filter, NULL);
+	if (!c->p_active || !c->p_mode_id)
+		return -EOPNOTSUPP;
+	k->ncrtc++;
+	ret = mmx_kms_crtc_read(k, i, &now);
+	if (ret)
+		return ret;
+	/* a fresh open: decode the kernel's matrix */
+	c->committed[0] = 1;
+	c->committed[8] = -1;
+	mmx_kms_sync_records(k, i, &now);
+	c->x = now.x;
+	c->y = now.y;
+	return 0;
+}
+
+/* Read the planes and the CRTCs' property ids; find primary planes. */
+static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
+{
+	uint32_t i;
+	int ret;
+
+	ret = mmx_kms_discover_planes(k);
+	if (ret)
+		return ret;
 	for (i = 0; i < (uint32_t)res->count_crtcs && i < MMX_KMS_MAX_CRTCS;
 	     i++) {
-		struct mmx_kms_crtc *c = &k->crtcs[i];
-		struct mmx_kms_crtc_now now;
-
-		memset(c, 0, sizeof(*c));
-		c->id = res->crtcs[i];
-		c->index = i;
-		c->primary = -1;
-		for (j = 0; j < k->nplane && c->primary < 0; j++)
-			if (k->planes[j].type == DRM_PLANE_TYPE_PRIMARY &&
-			    (k->planes[j].possible & (1u << i)))
-				c->primary = (int)j;
-		ret = mmx_kms_props_get(k, c->id, DRM_MODE_OBJECT_CRTC,
-					&p);
+		ret = mmx_kms_discover_crtc(k, i, res->crtcs[i]);
 		if (ret)
 			return ret;
-		mmx_kms_props_find(&p, "ACTIVE", &c->p_active, NULL);
-		mmx_kms_props_find(&p, "MODE_ID", &c->p_mode_id, NULL);
-		mmx_kms_props_find(&p, "TRANSFORM", &c->p_transform, NULL);
-		mmx_kms_props_find(&p, "TRANSFORM_FILTER", &c->p_filter, NULL);
-		if (!c->p_active || !c->p_mode_id)
-			return -EOPNOTSUPP;
-		k->ncrtc++;
-		ret = mmx_kms_crtc_read(k, i, &now);
-		if (ret)
-			return ret;
-		/* a fresh open: decode the kernel's matrix */
-		c->committed[0] = 1;
-		c->committed[8] = -1;
-		mmx_kms_sync_records(k, i, &now);
-		c->x = now.x;
-		c->y = now.y;
 	}
 	k->has_transforms = k->ncrtc > 0;
 	for (i = 0; i < k->ncrtc; i++)
