@@ -167,6 +167,64 @@ static const char *status_name(uint32_t st)
 	return "unknown";
 }
 
+/* The event of video frame e->id: its outcome recorded once. */
+static void frame_event(struct player *p, const struct mmx_stream_event *e)
+{
+	struct mmxplay_frame *f;
+
+	if (!e->id || e->id > p->avi.nvideo)
+		return;
+	f = &p->frames[e->id - 1];
+	if (f->outcome != MMXPLAY_PENDING)
+		return;
+	switch (e->status) {
+	case MMX_STREAM_PRESENTED:
+		f->outcome = MMXPLAY_PRESENTED;
+		f->present_ns = e->present_ns;
+		f->stream_ns = e->stream_ns_at_present;
+		break;
+	case MMX_STREAM_EXPIRED:
+		f->outcome = MMXPLAY_EXPIRED;
+		break;
+	case MMX_STREAM_DECODE_FAILED:
+		f->outcome = MMXPLAY_DECODE_FAILED;
+		break;
+	case MMX_STREAM_REPLACED:
+		return;		/* we never replace: ignore */
+	case MMX_STREAM_RETRACTED:
+		f->outcome = MMXPLAY_RETRACTED;
+		break;
+	default:
+		f->outcome = MMXPLAY_FAILED;
+		break;
+	}
+	f->error = e->error;
+	if (p->pending_video)
+		p->pending_video--;
+	if (f->outcome == MMXPLAY_DECODE_FAILED ||
+	    f->outcome == MMXPLAY_FAILED)
+		errmsg("frame %" PRIu64 ": %s (%s)", e->id - 1,
+		       status_name(e->status),
+		       strerror(e->error ? -e->error : EIO));
+}
+
+/* The event of audio chunk e->id: played or not, recorded once. */
+static void audio_event(struct player *p, const struct mmx_stream_event *e)
+{
+	if (!e->id || e->id > p->audio_sent || p->audio_outcome[e->id - 1])
+		return;
+	p->audio_outcome[e->id - 1] =
+		e->status == MMX_STREAM_PRESENTED ? 1 : 2;
+	if (e->status == MMX_STREAM_PRESENTED)
+		p->rep.audio_played++;
+	else
+		errmsg("audio chunk %" PRIu64 ": %s (%s)", e->id,
+		       status_name(e->status),
+		       strerror(e->error ? -e->error : EIO));
+	if (p->pending_audio)
+		p->pending_audio--;
+}
+
 static void handle_event(struct player *p, const struct mmx_stream_event *e)
 {
 	p->last_event = mmxplay_now_ns();
@@ -178,58 +236,10 @@ static void handle_event(struct player *p, const struct mmx_stream_event *e)
 		       e->error ? strerror(-e->error) : "",
 		       e->pts_ns / 1e6, e->present_ns / 1e6,
 		       e->stream_ns_at_present / 1e6, e->sequence);
-	if (e->kind == MMX_STREAM_VIDEO) {
-		struct mmxplay_frame *f;
-
-		if (!e->id || e->id > p->avi.nvideo)
-			return;
-		f = &p->frames[e->id - 1];
-		if (f->outcome != MMXPLAY_PENDING)
-			return;
-		switch (e->status) {
-		case MMX_STREAM_PRESENTED:
-			f->outcome = MMXPLAY_PRESENTED;
-			f->present_ns = e->present_ns;
-			f->stream_ns = e->stream_ns_at_present;
-			break;
-		case MMX_STREAM_EXPIRED:
-			f->outcome = MMXPLAY_EXPIRED;
-			break;
-		case MMX_STREAM_DECODE_FAILED:
-			f->outcome = MMXPLAY_DECODE_FAILED;
-			break;
-		case MMX_STREAM_REPLACED:
-			return;		/* we never replace: ignore */
-		case MMX_STREAM_RETRACTED:
-			f->outcome = MMXPLAY_RETRACTED;
-			break;
-		default:
-			f->outcome = MMXPLAY_FAILED;
-			break;
-		}
-		f->error = e->error;
-		if (p->pending_video)
-			p->pending_video--;
-		if (f->outcome == MMXPLAY_DECODE_FAILED ||
-		    f->outcome == MMXPLAY_FAILED)
-			errmsg("frame %" PRIu64 ": %s (%s)", e->id - 1,
-			       status_name(e->status),
-			       strerror(e->error ? -e->error : EIO));
-	} else if (e->kind == MMX_STREAM_AUDIO) {
-		if (!e->id || e->id > p->audio_sent ||
-		    p->audio_outcome[e->id - 1])
-			return;
-		p->audio_outcome[e->id - 1] =
-			e->status == MMX_STREAM_PRESENTED ? 1 : 2;
-		if (e->status == MMX_STREAM_PRESENTED)
-			p->rep.audio_played++;
-		else
-			errmsg("audio chunk %" PRIu64 ": %s (%s)", e->id,
-			       status_name(e->status),
-			       strerror(e->error ? -e->error : EIO));
-		if (p->pending_audio)
-			p->pending_audio--;
-	}
+	if (e->kind == MMX_STREAM_VIDEO)
+		frame_event(p, e);
+	else if (e->kind == MMX_STREAM_AUDIO)
+		audio_event(p, e);
 }
 
 static int poll_events(struct player *p, int timeout_ms)
