@@ -493,12 +493,53 @@ static int enum_has(const struct mmx_property *pr, const char *name,
 	return 0;
 }
 
+/*
+ * Whether @value is one of property @pr's: 1 or 0, -1 for a type mmxrandr
+ * cannot set.
+ */
+static int prop_value_ok(const struct mmx_property *pr, const char *value)
+{
+	const char *v, *c;
+	char *end;
+
+	switch (pr->type) {
+	case MMX_PROP_ENUM:
+		return enum_has(pr, value, strlen(value));
+	case MMX_PROP_BITMASK:
+		for (v = value; *v; v = *c ? c + 1 : c) {
+			c = strchr(v, ',');
+			if (!c)
+				c = v + strlen(v);
+			if (!enum_has(pr, v, (size_t)(c - v)))
+				return 0;
+		}
+		return 1;
+	case MMX_PROP_RANGE: {
+		unsigned long long u;
+
+		errno = 0;
+		u = strtoull(value, &end, 0);
+		return !(!*value || *end || errno || value[0] == '-' ||
+			 u < pr->min || u > pr->max);
+	}
+	case MMX_PROP_SIGNED_RANGE: {
+		long long l;
+
+		errno = 0;
+		l = strtoll(value, &end, 0);
+		return !(!*value || *end || errno || l < (int64_t)pr->min ||
+			 l > (int64_t)pr->max);
+	}
+	default:
+		return -1;
+	}
+}
+
 static int check_prop(struct planner *p, const struct mmx_output_info *o,
 		      const char *name, const char *value)
 {
 	const struct mmx_property *pr = mmx_output_property(o, name);
-	const char *v, *c;
-	char *end;
+	int ok;
 
 	if (!pr)
 		return plerr(p, -ENOENT, "output %s has no property \"%s\"",
@@ -510,49 +551,16 @@ static int check_prop(struct planner *p, const struct mmx_output_info *o,
 	if (strlen(value) > MMXR_MAX_VALUE)
 		return plerr(p, -EINVAL, "value of property \"%s\" too long",
 			     name);
-	switch (pr->type) {
-	case MMX_PROP_ENUM:
-		if (!enum_has(pr, value, strlen(value)))
-			goto bad_value;
-		return 0;
-	case MMX_PROP_BITMASK:
-		for (v = value; *v; v = *c ? c + 1 : c) {
-			c = strchr(v, ',');
-			if (!c)
-				c = v + strlen(v);
-			if (!enum_has(pr, v, (size_t)(c - v)))
-				goto bad_value;
-		}
-		return 0;
-	case MMX_PROP_RANGE: {
-		unsigned long long u;
-
-		errno = 0;
-		u = strtoull(value, &end, 0);
-		if (!*value || *end || errno || value[0] == '-' ||
-		    u < pr->min || u > pr->max)
-			goto bad_value;
-		return 0;
-	}
-	case MMX_PROP_SIGNED_RANGE: {
-		long long l;
-
-		errno = 0;
-		l = strtoll(value, &end, 0);
-		if (!*value || *end || errno || l < (int64_t)pr->min ||
-		    l > (int64_t)pr->max)
-			goto bad_value;
-		return 0;
-	}
-	default:
+	ok = prop_value_ok(pr, value);
+	if (ok < 0)
 		return plerr(p, -EINVAL,
 			     "property \"%s\" of output %s cannot be set",
 			     name, o->name);
-	}
-bad_value:
-	return plerr(p, -EINVAL,
-		     "invalid value \"%s\" for property \"%s\" of output %s",
-		     value, name, o->name);
+	if (!ok)
+		return plerr(p, -EINVAL,
+			     "invalid value \"%s\" for property \"%s\" of output %s",
+			     value, name, o->name);
+	return 0;
 }
 
 static int resolve_crtc(struct planner *p, const struct po *o, uint32_t *id)
