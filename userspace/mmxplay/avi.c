@@ -223,6 +223,30 @@ static bool is_mjpeg(uint32_t fcc)
 	return !strcasecmp(b, "MJPG");
 }
 
+/* Video stream @i's (@s) frame rate, from its strh or else from avih. */
+static int video_rate(struct parser *p, const struct stream *s,
+		      unsigned int i, struct avi_file *f)
+{
+	if (s->scale && s->rate) {
+		f->fps_num = s->rate;
+		f->fps_den = s->scale;
+	} else if (p->usec_per_frame) {
+		f->fps_num = 1000000;
+		f->fps_den = p->usec_per_frame;
+	} else {
+		return fail(p, -EINVAL,
+			    "video stream %u: no frame rate (strh rate/scale and avih are 0)",
+			    i);
+	}
+	f->frame_ns = (int64_t)((unsigned __int128)f->fps_den * 1000000000u /
+				f->fps_num);
+	/* between 1000 and 0.01 frames a second */
+	if (f->frame_ns < 1000000 || f->frame_ns > 100ll * 1000000000)
+		return fail(p, -EINVAL, "video stream %u: frame rate %u/%u",
+			    i, f->fps_num, f->fps_den);
+	return 0;
+}
+
 static int pick_video(struct parser *p, struct avi_file *f)
 {
 	unsigned int i, n = p->nstreams < AVI_MAX_STREAMS ?
@@ -265,23 +289,44 @@ static int pick_video(struct parser *p, struct avi_file *f)
 			    w, h);
 	f->width = (uint32_t)w;
 	f->height = (uint32_t)h;
-	if (s->scale && s->rate) {
-		f->fps_num = s->rate;
-		f->fps_den = s->scale;
-	} else if (p->usec_per_frame) {
-		f->fps_num = 1000000;
-		f->fps_den = p->usec_per_frame;
-	} else {
-		return fail(p, -EINVAL,
-			    "video stream %u: no frame rate (strh rate/scale and avih are 0)",
-			    i);
+	return video_rate(p, s, i, f);
+}
+
+/*
+ * Audio stream @i's (@s) codec from f->audio_tag: 1 for PCM or MPEG audio
+ * mmxplay plays, 0 (a note) for another, or an error.
+ */
+static int audio_codec(struct parser *p, const struct stream *s,
+		       unsigned int i, struct avi_file *f)
+{
+	uint32_t tag = f->audio_tag;
+
+	if (tag == AVI_WAVE_PCM) {
+		if (f->bits != 16)
+			return fail(p, -ENOTSUP,
+				    "audio stream %u: %u-bit PCM (16-bit only)",
+				    i, f->bits);
+		if (f->block_align != 2 * f->channels)
+			return fail(p, -EINVAL,
+				    "audio stream %u: block align %u for %u channels of 16 bits",
+				    i, f->block_align, f->channels);
+		f->audio_codec = AVI_AUDIO_PCM;
+		return 1;
 	}
-	f->frame_ns = (int64_t)((unsigned __int128)f->fps_den * 1000000000u /
-				f->fps_num);
-	/* between 1000 and 0.01 frames a second */
-	if (f->frame_ns < 1000000 || f->frame_ns > 100ll * 1000000000)
-		return fail(p, -EINVAL, "video stream %u: frame rate %u/%u",
-			    i, f->fps_num, f->fps_den);
+	if (tag == AVI_WAVE_MPEG || tag == AVI_WAVE_MPEGLAYER3) {
+		if (f->channels > 2)
+			return fail(p, -EINVAL,
+				    "audio stream %u: MPEG audio with %u channels",
+				    i, f->channels);
+		if (!(s->sample_size == 0 && s->scale && s->rate) &&
+		    !f->avg_bytes)
+			return fail(p, -EINVAL,
+				    "audio stream %u: MPEG audio without a time base (strh scale/rate, nAvgBytesPerSec)",
+				    i);
+		f->audio_codec = AVI_AUDIO_MPEG;
+		return 1;
+	}
+	note(f, "audio stream %u: format 0x%04x is not played", i, tag);
 	return 0;
 }
 
@@ -293,6 +338,7 @@ static int pick_audio(struct parser *p, struct avi_file *f)
 	const uint8_t *wf;
 	struct stream *s;
 	uint32_t tag;
+	int ret;
 
 	f->audio_stream = -1;
 	for (i = 0; i < n; i++)
@@ -322,32 +368,9 @@ static int pick_audio(struct parser *p, struct avi_file *f)
 		return fail(p, -EINVAL,
 			    "audio stream %u: %u channels at %u Hz", i,
 			    f->channels, f->rate);
-	if (tag == AVI_WAVE_PCM) {
-		if (f->bits != 16)
-			return fail(p, -ENOTSUP,
-				    "audio stream %u: %u-bit PCM (16-bit only)",
-				    i, f->bits);
-		if (f->block_align != 2 * f->channels)
-			return fail(p, -EINVAL,
-				    "audio stream %u: block align %u for %u channels of 16 bits",
-				    i, f->block_align, f->channels);
-		f->audio_codec = AVI_AUDIO_PCM;
-	} else if (tag == AVI_WAVE_MPEG || tag == AVI_WAVE_MPEGLAYER3) {
-		if (f->channels > 2)
-			return fail(p, -EINVAL,
-				    "audio stream %u: MPEG audio with %u channels",
-				    i, f->channels);
-		if (!(s->sample_size == 0 && s->scale && s->rate) &&
-		    !f->avg_bytes)
-			return fail(p, -EINVAL,
-				    "audio stream %u: MPEG audio without a time base (strh scale/rate, nAvgBytesPerSec)",
-				    i);
-		f->audio_codec = AVI_AUDIO_MPEG;
-	} else {
-		note(f, "audio stream %u: format 0x%04x is not played", i,
-		     tag);
-		return 0;
-	}
+	ret = audio_codec(p, s, i, f);
+	if (ret <= 0)
+		return ret;
 	f->audio_stream = (int)i;
 	return 0;
 }
