@@ -752,11 +752,49 @@ static void pick(const struct mmx_output_info *o, int maxw, int maxh,
 	*mode = o->modes[best < 0 ? 0 : best];
 }
 
+/* The first two connected outputs of @s, each with a mode. */
+static void tour_outputs(struct tour *t, const struct mmx_state *s, int maxw,
+			int maxh)
+{
+	for (uint32_t i = 0; i < mmx_state_noutputs(s) && t->nout < 2; i++) {
+		const struct mmx_output_info *o = mmx_state_output_at(s, i);
+
+		if (o->connection != MMX_CONNECTED || !o->nmode)
+			continue;
+		t->out[t->nout] = o->id;
+		snprintf(t->name[t->nout], sizeof(t->name[0]), "%s", o->name);
+		pick(o, maxw, maxh, &t->mode[t->nout]);
+		t->nout++;
+	}
+}
+
+/*
+ * One screen for the whole tour, created once and drawn with libmmx's
+ * pattern (mmx_screen_pattern(): colours that say where each pixel is, a
+ * 32-pixel grid, a white mark near the top left of every 128-pixel
+ * tile): twice as wide as the outputs side by side, so panning has room,
+ * and high enough for an output turned.
+ */
+static void tour_screen_size(struct tour *t)
+{
+	uint32_t big = 0;
+
+	for (int i = 0; i < t->nout; i++) {
+		t->screen_w += t->mode[i].width;
+		if (t->mode[i].width > big)
+			big = t->mode[i].width;
+		if (t->mode[i].height > big)
+			big = t->mode[i].height;
+		printf("%s: %s\n", t->name[i], t->mode[i].name);
+	}
+	t->screen_w *= 2;
+	t->screen_h = big;
+}
+
 int demo_tour(int fd, const char *outdir, int maxw, int maxh)
 {
 	struct tour t = { .fd = fd, .outdir = outdir };
 	struct mmx_state *s;
-	uint32_t big = 0;
 	int ret, failed = 0;
 
 	ret = mmx_open_fd(fd, &t.d);
@@ -772,39 +810,13 @@ int demo_tour(int fd, const char *outdir, int maxw, int maxh)
 			mmx_state_driver(s));
 		return 1;
 	}
-	for (uint32_t i = 0; i < mmx_state_noutputs(s) && t.nout < 2; i++) {
-		const struct mmx_output_info *o = mmx_state_output_at(s, i);
-
-		if (o->connection != MMX_CONNECTED || !o->nmode)
-			continue;
-		t.out[t.nout] = o->id;
-		snprintf(t.name[t.nout], sizeof(t.name[0]), "%s", o->name);
-		pick(o, maxw, maxh, &t.mode[t.nout]);
-		t.nout++;
-	}
+	tour_outputs(&t, s, maxw, maxh);
 	mmx_state_free(s);
 	if (!t.nout) {
 		fprintf(stderr, "mmxdemo: no connected output\n");
 		return 1;
 	}
-	/*
-	 * One screen for the whole tour, created once and drawn with libmmx's
-	 * pattern (mmx_screen_pattern(): colours that say where each pixel
-	 * is, a 32-pixel grid, a white mark near the top left of every
-	 * 128-pixel tile): twice as wide as the outputs side by side, so
-	 * panning has room, and high enough for an output turned.
-	 */
-	for (int i = 0; i < t.nout; i++) {
-		t.screen_w += t.mode[i].width;
-		if (t.mode[i].width > big)
-			big = t.mode[i].width;
-		if (t.mode[i].height > big)
-			big = t.mode[i].height;
-		printf("%s: %s\n", t.name[i], t.mode[i].name);
-	}
-	t.screen_w *= 2;
-	t.screen_h = big;
-
+	tour_screen_size(&t);
 	failed |= tour_rotate(&t) != 0;
 	failed |= tour_keystone(&t) != 0;
 	failed |= tour_pan(&t) != 0;
