@@ -319,6 +319,33 @@ static bool mmx_kms_blob_read(int fd, uint32_t id, void *buf, size_t size)
 	return ok;
 }
 
+/* Where CRTC @c's primary plane scans out from: now->fb, now->x, now->y. */
+static int mmx_kms_primary_read(struct mmx_kms *k,
+				const struct mmx_kms_crtc *c,
+				struct mmx_kms_crtc_now *now)
+{
+	const struct mmx_kms_plane *pl = &k->planes[c->primary];
+	uint64_t fb = 0, crtc = 0, sx = 0, sy = 0, cx = 0, cy = 0;
+	struct mmx_kms_props p;
+	int ret;
+
+	ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE, &p);
+	if (ret)
+		return ret;
+	mmx_kms_props_find(&p, "FB_ID", NULL, &fb);
+	mmx_kms_props_find(&p, "CRTC_ID", NULL, &crtc);
+	mmx_kms_props_find(&p, "SRC_X", NULL, &sx);
+	mmx_kms_props_find(&p, "SRC_Y", NULL, &sy);
+	mmx_kms_props_find(&p, "CRTC_X", NULL, &cx);
+	mmx_kms_props_find(&p, "CRTC_Y", NULL, &cy);
+	if (fb && crtc == c->id) {
+		now->fb = (uint32_t)fb;
+		now->x = (int32_t)(sx >> 16) - (int32_t)(int64_t)cx;
+		now->y = (int32_t)(sy >> 16) - (int32_t)(int64_t)cy;
+	}
+	return 0;
+}
+
 /**
  * mmx_kms_crtc_read - what the kernel says a CRTC does
  * @k: the display
@@ -371,24 +398,9 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 	if (now->active && now->has_mode)
 		now->panning = c->panning;
 	if (c->primary >= 0) {
-		const struct mmx_kms_plane *pl = &k->planes[c->primary];
-		uint64_t fb = 0, crtc = 0, sx = 0, sy = 0, cx = 0, cy = 0;
-
-		ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE,
-					&p);
+		ret = mmx_kms_primary_read(k, c, now);
 		if (ret)
 			return ret;
-		mmx_kms_props_find(&p, "FB_ID", NULL, &fb);
-		mmx_kms_props_find(&p, "CRTC_ID", NULL, &crtc);
-		mmx_kms_props_find(&p, "SRC_X", NULL, &sx);
-		mmx_kms_props_find(&p, "SRC_Y", NULL, &sy);
-		mmx_kms_props_find(&p, "CRTC_X", NULL, &cx);
-		mmx_kms_props_find(&p, "CRTC_Y", NULL, &cy);
-		if (fb && crtc == c->id) {
-			now->fb = (uint32_t)fb;
-			now->x = (int32_t)(sx >> 16) - (int32_t)(int64_t)cx;
-			now->y = (int32_t)(sy >> 16) - (int32_t)(int64_t)cy;
-		}
 	}
 	c->now = *now;
 	c->known = true;
@@ -576,6 +588,35 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 	return 0;
 }
 
+/* The driver's name in k->driver, and whether it is mmx. */
+static void mmx_kms_driver_name(struct mmx_kms *k)
+{
+	drmVersionPtr ver = drmGetVersion(k->fd);
+
+	if (ver) {
+		if (ver->name)
+			strncpy(k->driver, ver->name, sizeof(k->driver) - 1);
+		drmFreeVersion(ver);
+	}
+	k->is_mmx = !strcmp(k->driver, "mmx");
+}
+
+/* Whether any connector of @res is a writeback connector. */
+static bool mmx_kms_any_writeback(int fd, drmModeResPtr res)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < res->count_connectors && !any; i++) {
+		drmModeConnectorPtr c =
+			drmModeGetConnectorCurrent(fd, res->connectors[i]);
+
+		any = c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK;
+		drmModeFreeConnector(c);
+	}
+	return any;
+}
+
 /**
  * mmx_kms_open - open the local backend on a KMS device
  * @fd: the device
@@ -591,9 +632,8 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out)
 {
 	struct mmx_kms *k;
-	drmVersionPtr ver;
 	drmModeResPtr res;
-	int ret, i;
+	int ret;
 
 	*out = NULL;
 	if (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
@@ -606,13 +646,7 @@ int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out)
 	k->own_fd = own_fd;
 	k->has_writeback =
 		!drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1);
-	ver = drmGetVersion(fd);
-	if (ver) {
-		if (ver->name)
-			strncpy(k->driver, ver->name, sizeof(k->driver) - 1);
-		drmFreeVersion(ver);
-	}
-	k->is_mmx = !strcmp(k->driver, "mmx");
+	mmx_kms_driver_name(k);
 	res = drmModeGetResources(fd);
 	if (!res) {
 		ret = errno ? -errno : -ENODEV;
@@ -627,20 +661,8 @@ int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out)
 	ret = mmx_kms_discover(k, res);
 	if (ret)
 		goto err_res;
-	if (k->has_writeback) {
-		bool any = false;
-
-		for (i = 0; i < res->count_connectors && !any; i++) {
-			drmModeConnectorPtr c =
-				drmModeGetConnectorCurrent(fd,
-							   res->connectors[i]);
-
-			any = c && c->connector_type ==
-					   DRM_MODE_CONNECTOR_WRITEBACK;
-			drmModeFreeConnector(c);
-		}
-		k->has_writeback = any;
-	}
+	if (k->has_writeback)
+		k->has_writeback = mmx_kms_any_writeback(fd, res);
 	drmModeFreeResources(res);
 	k->pan_mode = MMX_PAN_INDEPENDENT;
 	k->timestamp = mmx_kms_now_ns();
