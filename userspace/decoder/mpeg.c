@@ -69,17 +69,55 @@ fail:
 	return NULL;
 }
 
+/*
+ * Decode what was fed into @out (@room bytes): the bytes written in
+ * @done, the rate in @rate and mpg123's last answer in @last. Returns 0,
+ * or the reply's status when the stream is refused.
+ */
+static int decode_all(mpg123_handle *mh, unsigned char *out, uint64_t room,
+		      uint32_t channels, size_t *done, long *rate, int *last)
+{
+	size_t got;
+	int ch = 0, enc = 0, ret;
+
+	for (;;) {
+		got = 0;
+		ret = mpg123_read(mh, out + *done, room - *done, &got);
+		*done += got;
+		if (ret == MPG123_NEW_FORMAT) {
+			if (mpg123_getformat(mh, rate, &ch, &enc) !=
+			    MPG123_OK || ch != (int)channels ||
+			    enc != MPG123_ENC_SIGNED_16 || !rate_ok(*rate))
+				return -EBADMSG;
+			continue;
+		}
+		/* MPG123_OK without the buffer full: more to come */
+		if (ret == MPG123_OK && *done < room && got)
+			continue;
+		break;
+	}
+	if (ret == MPG123_OK && *done == room) {
+		/* full: anything more is too much */
+		unsigned char probe[8];
+
+		ret = mpg123_read(mh, probe, sizeof(probe), &got);
+		if (got || ret == MPG123_OK)
+			return -E2BIG;
+	}
+	*last = ret;
+	return 0;
+}
+
 void jpegd_decode_mpeg(unsigned char *map, uint64_t map_size,
 		       const struct mmx_jpegd_request *rq,
 		       struct mmx_jpegd_reply *r)
 {
 	uint32_t channels = rq->max_height;
 	uint64_t room = (uint64_t)rq->max_width * channels * 2;
-	unsigned char *out;
-	size_t done = 0, got;
+	size_t done = 0;
 	mpg123_handle *mh;
 	long rate = 0;
-	int ch = 0, enc = 0, ret;
+	int ret, status;
 
 	if ((channels != 1 && channels != 2) || !rq->max_width ||
 	    (uint64_t)rq->in_off + rq->len > map_size ||
@@ -87,53 +125,26 @@ void jpegd_decode_mpeg(unsigned char *map, uint64_t map_size,
 		r->status = -EINVAL;
 		return;
 	}
-	out = map + rq->out_off;
 	mh = open_handle(channels);
 	if (!mh) {
 		r->status = -ENOMEM;
 		return;
 	}
 	ret = mpg123_feed(mh, map + rq->in_off, rq->len);
-	if (ret != MPG123_OK) {
-		r->status = ret == MPG123_OUT_OF_MEM ? -ENOMEM : -EBADMSG;
-		goto out;
-	}
-	for (;;) {
-		got = 0;
-		ret = mpg123_read(mh, out + done, room - done, &got);
-		done += got;
-		if (ret == MPG123_NEW_FORMAT) {
-			if (mpg123_getformat(mh, &rate, &ch, &enc) !=
-			    MPG123_OK || ch != (int)channels ||
-			    enc != MPG123_ENC_SIGNED_16 || !rate_ok(rate)) {
-				r->status = -EBADMSG;
-				goto out;
-			}
-			continue;
-		}
-		/* MPG123_OK without the buffer full: more to come */
-		if (ret == MPG123_OK && done < room && got)
-			continue;
-		break;
-	}
-	if (ret == MPG123_OK && done == room) {
-		/* full: anything more is too much */
-		unsigned char probe[8];
-
-		ret = mpg123_read(mh, probe, sizeof(probe), &got);
-		if (got || ret == MPG123_OK) {
-			r->status = -E2BIG;
-			goto out;
-		}
-	}
+	if (ret != MPG123_OK)
+		status = ret == MPG123_OUT_OF_MEM ? -ENOMEM : -EBADMSG;
+	else
+		status = decode_all(mh, map + rq->out_off, room, channels,
+				    &done, &rate, &ret);
+	mpg123_delete(mh);
 	/* MPG123_NEED_MORE: the data ended (maybe inside a frame) */
-	if (ret == MPG123_OUT_OF_MEM) {
-		r->status = -ENOMEM;
-		goto out;
-	}
-	if (!rate || done < (size_t)channels * 2) {
-		r->status = -EBADMSG;	/* not a single frame */
-		goto out;
+	if (!status && ret == MPG123_OUT_OF_MEM)
+		status = -ENOMEM;
+	if (!status && (!rate || done < (size_t)channels * 2))
+		status = -EBADMSG;	/* not a single frame */
+	if (status) {
+		r->status = status;
+		return;
 	}
 	if (ret != MPG123_NEED_MORE && ret != MPG123_DONE &&
 	    ret != MPG123_OK)
@@ -142,6 +153,4 @@ void jpegd_decode_mpeg(unsigned char *map, uint64_t map_size,
 	r->width = done / (channels * 2);
 	r->height = channels;
 	r->pitch = rate;
-out:
-	mpg123_delete(mh);
 }

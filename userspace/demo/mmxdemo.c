@@ -261,33 +261,36 @@ static int capture(struct mmx_display *d, const char *dir, struct output *o,
 	return ret;
 }
 
-int main(int argc, char **argv)
+struct demo_args {
+	const char *outdir;	/* -d */
+	const char *tourdir;	/* -T */
+	int maxw, maxh;		/* -m */
+	int hold;		/* -H, -1 without */
+};
+
+/* The command line into @a: 0, or the exit status 2 (said why). */
+static int parse_args(int argc, char **argv, struct demo_args *a)
 {
-	const char *outdir = NULL, *tourdir = NULL;
-	int maxw = 0, maxh = 0, opt, n = 0, hold = -1, ret;
-	uint32_t used_crtcs = 0;
-	struct output outs[MAX_OUTPUTS];
-	struct mmx_display *d;
-	struct mmx_state *s;
-	drmModeAtomicReqPtr req;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "d:m:H:T:h")) != -1) {
 		switch (opt) {
 		case 'd':
-			outdir = optarg;
+			a->outdir = optarg;
 			break;
 		case 'T':
-			tourdir = optarg;
+			a->tourdir = optarg;
 			break;
 		case 'm':
-			if (sscanf(optarg, "%dx%d", &maxw, &maxh) != 2 || maxw <= 0 || maxh <= 0) {
+			if (sscanf(optarg, "%dx%d", &a->maxw, &a->maxh) != 2 ||
+			    a->maxw <= 0 || a->maxh <= 0) {
 				fprintf(stderr, "mmxdemo: bad -m %s (want WxH)\n", optarg);
 				return 2;
 			}
 			break;
 		case 'H':
-			hold = atoi(optarg);
-			if (hold < 0) {
+			a->hold = atoi(optarg);
+			if (a->hold < 0) {
 				fprintf(stderr, "mmxdemo: bad -H %s\n", optarg);
 				return 2;
 			}
@@ -298,10 +301,133 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	return 0;
+}
 
+/* Output @mo into @o with a free CRTC, a mode and planes; false if none. */
+static bool setup_output(const struct mmx_state *s,
+			 const struct mmx_output_info *mo, int maxw, int maxh,
+			 uint32_t *used_crtcs, struct output *o)
+{
+	const struct mmx_crtc_info *crtc;
+	drmModeConnectorPtr c;
+
+	if (mo->connection != MMX_CONNECTED || !mo->ncrtc)
+		return false;
+	crtc = pick_crtc(s, mo, used_crtcs);
+	if (!crtc || !pick_mode(mo, maxw, maxh, &o->mode))
+		return false;
+	o->conn_id = mo->id;
+	o->crtc_id = crtc->id;
+	o->crtc_index = crtc->index;
+	/* the kernel's connector name, not RandR's (HDMI-A-1, not HDMI-1) */
+	c = drmModeGetConnectorCurrent(fd, mo->id);
+	if (!c)
+		die("GETCONNECTOR");
+	snprintf(o->name, sizeof(o->name), "%s-%u",
+		 drmModeGetConnectorTypeName(c->connector_type), c->connector_type_id);
+	drmModeFreeConnector(c);
+	pick_planes(o);
+	return true;
+}
+
+/* The connected outputs that get a CRTC, at most MAX_OUTPUTS: how many. */
+static int find_outputs(const struct mmx_state *s, int maxw, int maxh,
+			struct output *outs)
+{
+	uint32_t used_crtcs = 0;
+	int n = 0;
+
+	memset(outs, 0, MAX_OUTPUTS * sizeof(*outs));
+	for (uint32_t i = 0; i < mmx_state_noutputs(s) && n < MAX_OUTPUTS;
+	     i++)
+		if (setup_output(s, mmx_state_output_at(s, i), maxw, maxh,
+				 &used_crtcs, &outs[n]))
+			n++;
+	return n;
+}
+
+/* One plane showing @fb at (x, y), w x h, unscaled. */
+static void add_plane(drmModeAtomicReqPtr req, uint32_t plane, uint32_t crtc,
+		      uint32_t fb, uint32_t x, uint32_t y, uint32_t w,
+		      uint32_t h)
+{
+	if (!plane)
+		return;
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", crtc);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)w << 16);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)h << 16);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", x);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", y);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w);
+	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h);
+}
+
+/* Output @i's pictures drawn, and its mode and planes added to @req. */
+static void add_output(drmModeAtomicReqPtr req, struct output *o, int i)
+{
+	uint32_t blob, w = o->mode.hdisplay, h = o->mode.vdisplay;
+
+	fb_create(&o->fb, w, h, DRM_FORMAT_XRGB8888);
+	demo_draw_pattern(o->fb.map, w, h, o->fb.pitch / 4, i + 1);
+	fb_create(&o->overlay, w / 3, h / 3, DRM_FORMAT_ARGB8888);
+	draw_overlay(&o->overlay);
+	fb_create(&o->cursor, 64, 64, DRM_FORMAT_ARGB8888);
+	draw_cursor(&o->cursor);
+	if (drmModeCreatePropertyBlob(fd, &o->mode, sizeof(o->mode), &blob))
+		die("CREATEPROPBLOB");
+	add(req, o->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
+	add(req, o->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
+	add(req, o->conn_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", o->crtc_id);
+	add_plane(req, o->primary_id, o->crtc_id, o->fb.fb_id, 0, 0, w, h);
+	add_plane(req, o->overlay_id, o->crtc_id, o->overlay.fb_id,
+		  w / 2, h / 2, w / 3, h / 3);
+	add_plane(req, o->cursor_id, o->crtc_id, o->cursor.fb_id,
+		  w / 4, h / 4, 64, 64);
+}
+
+/* One atomic commit lighting every output with its pictures. */
+static void light_outputs(struct output *outs, int n)
+{
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+
+	for (int i = 0; i < n; i++)
+		add_output(req, &outs[i], i);
+	if (drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
+		die("ATOMIC commit");
+	drmModeAtomicFree(req);
+}
+
+/* -H: keep the picture @seconds (0: until killed). */
+static void hold_picture(int seconds)
+{
+	printf("mmxdemo: holding the picture\n");
+	fflush(stdout);
+	if (seconds) {
+		sleep(seconds);
+		return;
+	}
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	struct demo_args a = { .hold = -1 };
+	struct output outs[MAX_OUTPUTS];
+	struct mmx_display *d;
+	struct mmx_state *s;
+	int n, ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret;
 	fd = open_mmx();
-	if (tourdir)
-		return demo_tour(fd, tourdir, maxw, maxh);
+	if (a.tourdir)
+		return demo_tour(fd, a.tourdir, a.maxw, a.maxh);
 	/* UNIVERSAL_PLANES, ATOMIC and WRITEBACK_CONNECTORS: set by libmmx */
 	ret = mmx_open_fd(fd, &d);
 	if (!ret)
@@ -310,97 +436,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mmxdemo: libmmx: %s\n", strerror(-ret));
 		return 1;
 	}
-
-	memset(outs, 0, sizeof(outs));
-	for (uint32_t i = 0; i < mmx_state_noutputs(s) && n < MAX_OUTPUTS;
-	     i++) {
-		const struct mmx_output_info *mo = mmx_state_output_at(s, i);
-		struct output *o = &outs[n];
-		const struct mmx_crtc_info *crtc;
-		drmModeConnectorPtr c;
-
-		if (mo->connection != MMX_CONNECTED || !mo->ncrtc)
-			continue;
-		crtc = pick_crtc(s, mo, &used_crtcs);
-		if (!crtc || !pick_mode(mo, maxw, maxh, &o->mode))
-			continue;
-		o->conn_id = mo->id;
-		o->crtc_id = crtc->id;
-		o->crtc_index = crtc->index;
-		/* the kernel's connector name, not RandR's (HDMI-A-1, not HDMI-1) */
-		c = drmModeGetConnectorCurrent(fd, mo->id);
-		if (!c)
-			die("GETCONNECTOR");
-		snprintf(o->name, sizeof(o->name), "%s-%u",
-			 drmModeGetConnectorTypeName(c->connector_type), c->connector_type_id);
-		drmModeFreeConnector(c);
-		pick_planes(o);
-		n++;
-	}
+	n = find_outputs(s, a.maxw, a.maxh, outs);
 	mmx_state_free(s);
 	if (!n) {
 		fprintf(stderr, "mmxdemo: no connected output\n");
 		return 1;
 	}
-
-	req = drmModeAtomicAlloc();
-	for (int i = 0; i < n; i++) {
-		struct output *o = &outs[i];
-		uint32_t blob, w = o->mode.hdisplay, h = o->mode.vdisplay;
-
-		fb_create(&o->fb, w, h, DRM_FORMAT_XRGB8888);
-		demo_draw_pattern(o->fb.map, w, h, o->fb.pitch / 4, i + 1);
-		fb_create(&o->overlay, w / 3, h / 3, DRM_FORMAT_ARGB8888);
-		draw_overlay(&o->overlay);
-		fb_create(&o->cursor, 64, 64, DRM_FORMAT_ARGB8888);
-		draw_cursor(&o->cursor);
-		if (drmModeCreatePropertyBlob(fd, &o->mode, sizeof(o->mode), &blob))
-			die("CREATEPROPBLOB");
-		add(req, o->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
-		add(req, o->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
-		add(req, o->conn_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", o->crtc_id);
-		struct { uint32_t id, fb, x, y, w, h; } planes[3] = {
-			{ o->primary_id, o->fb.fb_id, 0, 0, w, h },
-			{ o->overlay_id, o->overlay.fb_id, w / 2, h / 2, w / 3, h / 3 },
-			{ o->cursor_id, o->cursor.fb_id, w / 4, h / 4, 64, 64 },
-		};
-		for (int p = 0; p < 3; p++) {
-			if (!planes[p].id)
-				continue;
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "FB_ID", planes[p].fb);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", o->crtc_id);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)planes[p].w << 16);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)planes[p].h << 16);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "CRTC_X", planes[p].x);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "CRTC_Y", planes[p].y);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "CRTC_W", planes[p].w);
-			add(req, planes[p].id, DRM_MODE_OBJECT_PLANE, "CRTC_H", planes[p].h);
-		}
-	}
-	if (drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
-		die("ATOMIC commit");
-	drmModeAtomicFree(req);
-
+	light_outputs(outs, n);
 	for (int i = 0; i < n; i++) {
 		struct output *o = &outs[i];
 
 		printf("output %d: %s mode %s (%ux%u@%u) CRTC %u planes %u/%u/%u\n", i + 1,
 		       o->name, o->mode.name, o->mode.hdisplay, o->mode.vdisplay,
 		       o->mode.vrefresh, o->crtc_id, o->primary_id, o->overlay_id, o->cursor_id);
-		if (capture(d, outdir, o, i + 1))
+		if (capture(d, a.outdir, o, i + 1))
 			return 1;
 	}
 	mmx_close(d);
-	if (hold >= 0) {
-		printf("mmxdemo: holding the picture\n");
-		fflush(stdout);
-		if (hold)
-			sleep(hold);
-		else
-			for (;;)
-				pause();
-	}
+	if (a.hold >= 0)
+		hold_picture(a.hold);
 	return 0;
 }

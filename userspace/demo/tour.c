@@ -337,6 +337,114 @@ static bool pan_map(struct tour *t, struct pic *map, const int32_t *cx,
 	return true;
 }
 
+/*
+ * RandR 1.3's panning as xrandr sets it: --panning with a tracking area,
+ * so each CRTC follows the pointer inside its own half, independently
+ * (libmmx's MMX_PAN_INDEPENDENT, the X server's way).
+ */
+static int pan_setup(struct tour *t, uint32_t half)
+{
+	struct mmx_output_change *a, *b;
+	struct mmx_config *cfg = NULL;
+	int ret;
+
+	ret = mmx_config_new(&cfg);
+	if (ret)
+		return ret;
+	mmx_config_set_pan_mode(cfg, MMX_PAN_INDEPENDENT);
+	a = step(t, cfg, 0, 0, 0);
+	b = step(t, cfg, 1, (int32_t)half, 0);
+	a->panning.width = half;
+	a->panning.height = t->mode[0].height;
+	a->panning.track_width = half;
+	a->panning.track_height = t->screen_h;
+	b->panning.left = half;
+	b->panning.width = t->screen_w - half;
+	b->panning.height = t->mode[1].height;
+	b->panning.track_left = half;
+	b->panning.track_width = t->screen_w - half;
+	b->panning.track_height = t->screen_h;
+	ret = apply(t, cfg, "panning");
+	mmx_config_free(cfg);
+	return ret;
+}
+
+/* Both outputs captured, each with the pointer where it shows it. */
+static int pan_capture(struct tour *t, int32_t px, int32_t py,
+		       struct pic pics[2], int32_t cx[2], int32_t cy[2])
+{
+	int ret;
+
+	for (int i = 0; i < 2; i++) {
+		struct mmx_state *s = NULL;
+		const struct mmx_crtc_info *c = crtc_now(t, i, &s);
+
+		if (c) {
+			cx[i] = c->x;
+			cy[i] = c->y;
+		}
+		mmx_state_free(s);
+		ret = c ? capture(t, i, &pics[i]) : -ENOENT;
+		if (ret) {
+			free(pics[0].px);
+			return ret;
+		}
+		/* the pointer, where this output shows it */
+		if (px >= cx[i] && px < cx[i] + (int32_t)pics[i].w &&
+		    py >= cy[i] && py < cy[i] + (int32_t)pics[i].h)
+			pic_pointer(&pics[i], px - cx[i], py - cy[i]);
+	}
+	return 0;
+}
+
+/* pan-@f.png: the two captures side by side over the screen's map. */
+static int pan_save(struct tour *t, int f, const struct pic pics[2],
+		    const int32_t cx[2], const int32_t cy[2], int32_t px,
+		    int32_t py)
+{
+	struct pic row, map, frame;
+	char name[16];
+	int ret = -ENOMEM;
+
+	snprintf(name, sizeof(name), "pan-%d", f + 1);
+	if (!pic_row(&row, pics, 2))
+		return ret;
+	if (pan_map(t, &map, cx, cy, px, py)) {
+		if (pic_stack(&frame, &row, &map)) {
+			ret = pic_save(t->outdir, name, &frame);
+			free(frame.px);
+		}
+		free(map.px);
+	}
+	free(row.px);
+	return ret;
+}
+
+/* Frame @f: the pointer moved to (@px, @py), both outputs captured. */
+static int pan_frame(struct tour *t, int f, int32_t px, int32_t py)
+{
+	struct pic pics[2] = { { 0 }, { 0 } };
+	int32_t cx[2] = { 0, 0 }, cy[2] = { 0, 0 };
+	int ret;
+
+	ret = mmx_pointer_moved(t->d, px, py);
+	if (ret) {
+		fprintf(stderr, "mmxdemo: pointer at %d,%d: %s\n", px, py,
+			strerror(-ret));
+		return ret;
+	}
+	ret = pan_capture(t, px, py, pics, cx, cy);
+	if (ret)
+		return ret;
+	printf("pointer at %4d,%d: %s shows x %d..%d, %s shows x %d..%d\n",
+	       px, py, t->name[0], cx[0], cx[0] + (int32_t)t->mode[0].width - 1,
+	       t->name[1], cx[1], cx[1] + (int32_t)t->mode[1].width - 1);
+	ret = pan_save(t, f, pics, cx, cy, px, py);
+	free(pics[0].px);
+	free(pics[1].px);
+	return ret;
+}
+
 static int tour_pan(struct tour *t)
 {
 	uint32_t wa = t->mode[0].width, wb = t->mode[1].width;
@@ -353,8 +461,6 @@ static int tour_pan(struct tour *t)
 		(int32_t)(half + (wb + t->screen_w - half) / 2),
 		(int32_t)t->screen_w - 1,
 	};
-	struct mmx_output_change *a, *b;
-	struct mmx_config *cfg = NULL;
 	int ret;
 
 	if (t->nout < 2) {
@@ -364,80 +470,11 @@ static int tour_pan(struct tour *t)
 	}
 	printf("\n---- panning: %s and %s, each panning over its half of a %ux%u screen, following the pointer\n",
 	       t->name[0], t->name[1], t->screen_w, t->screen_h);
-	/*
-	 * RandR 1.3's panning as xrandr sets it: --panning with a tracking
-	 * area, so each CRTC follows the pointer inside its own half,
-	 * independently (libmmx's MMX_PAN_INDEPENDENT, the X server's way).
-	 */
-	ret = mmx_config_new(&cfg);
+	ret = pan_setup(t, half);
 	if (ret)
 		return ret;
-	mmx_config_set_pan_mode(cfg, MMX_PAN_INDEPENDENT);
-	a = step(t, cfg, 0, 0, 0);
-	b = step(t, cfg, 1, (int32_t)half, 0);
-	a->panning.width = half;
-	a->panning.height = ha;
-	a->panning.track_width = half;
-	a->panning.track_height = t->screen_h;
-	b->panning.left = half;
-	b->panning.width = t->screen_w - half;
-	b->panning.height = hb;
-	b->panning.track_left = half;
-	b->panning.track_width = t->screen_w - half;
-	b->panning.track_height = t->screen_h;
-	ret = apply(t, cfg, "panning");
-	mmx_config_free(cfg);
-	if (ret)
-		return ret;
-
 	for (int f = 0; f < PAN_FRAMES; f++) {
-		int32_t px = xs[f];
-		struct pic pics[2] = { { 0 }, { 0 } }, row, map, frame;
-		int32_t cx[2] = { 0, 0 }, cy[2] = { 0, 0 };
-		char name[16];
-
-		ret = mmx_pointer_moved(t->d, px, py);
-		if (ret) {
-			fprintf(stderr, "mmxdemo: pointer at %d,%d: %s\n", px, py,
-				strerror(-ret));
-			return ret;
-		}
-		for (int i = 0; i < 2; i++) {
-			struct mmx_state *s = NULL;
-			const struct mmx_crtc_info *c = crtc_now(t, i, &s);
-
-			if (c) {
-				cx[i] = c->x;
-				cy[i] = c->y;
-			}
-			mmx_state_free(s);
-			ret = c ? capture(t, i, &pics[i]) : -ENOENT;
-			if (ret) {
-				free(pics[0].px);
-				return ret;
-			}
-			/* the pointer, where this output shows it */
-			if (px >= cx[i] && px < cx[i] + (int32_t)pics[i].w &&
-			    py >= cy[i] && py < cy[i] + (int32_t)pics[i].h)
-				pic_pointer(&pics[i], px - cx[i], py - cy[i]);
-		}
-		printf("pointer at %4d,%d: %s shows x %d..%d, %s shows x %d..%d\n",
-		       px, py, t->name[0], cx[0], cx[0] + (int32_t)wa - 1,
-		       t->name[1], cx[1], cx[1] + (int32_t)wb - 1);
-		snprintf(name, sizeof(name), "pan-%d", f + 1);
-		ret = -ENOMEM;
-		if (pic_row(&row, pics, 2)) {
-			if (pan_map(t, &map, cx, cy, px, py)) {
-				if (pic_stack(&frame, &row, &map)) {
-					ret = pic_save(t->outdir, name, &frame);
-					free(frame.px);
-				}
-				free(map.px);
-			}
-			free(row.px);
-		}
-		free(pics[0].px);
-		free(pics[1].px);
+		ret = pan_frame(t, f, xs[f], py);
 		if (ret)
 			return ret;
 	}
@@ -538,25 +575,27 @@ static int wait_schedule(int fd, uint64_t id, struct drm_mmx_event_schedule *ev)
 	return -ETIMEDOUT;
 }
 
-static int tour_timed(struct tour *t)
-{
-	const struct mmx_mode *mode = &t->mode[0];
-	uint64_t period_ns = (uint64_t)mode->htotal * mode->vtotal * 1000000u /
-			     (mode->clock ? mode->clock : 1);
-	struct drm_mmx_schedule_submit sub = { 0 };
-	struct drm_mmx_event_schedule ev = { 0 };
-	struct pic before = { 0 }, after = { 0 };
-	uint32_t crtc, plane = 0, fb = 0, fb_prop = 0, bars = 0, one = 1;
-	uint64_t value, seq0 = 0, ts0 = 0, submitted, frames;
+/* What the timed commit asked for and what came of it. */
+struct timed {
+	uint64_t period_ns;		/* of output 0's mode */
+	uint32_t crtc, plane, fb_prop;	/* output 0's primary plane */
+	uint32_t bars;			/* the framebuffer flipped to */
+	uint64_t seq0, ts0;		/* the vblank before the submission */
+	struct drm_mmx_schedule_submit sub;
+	struct drm_mmx_event_schedule ev;
+	int64_t late;			/* presented - requested, ns */
 	char verdict[96];
-	int64_t late;
+};
+
+/* Output 0 alone, its primary plane and the colour bars' framebuffer. */
+static int timed_setup(struct tour *t, struct timed *tm, struct pic *before)
+{
 	struct mmx_config *cfg = NULL;
 	struct mmx_state *s = NULL;
 	const struct mmx_crtc_info *c;
+	uint32_t fb = 0;
 	int ret;
 
-	printf("\n---- timed commit: %s's picture replaced by colour bars at a chosen time\n",
-	       t->name[0]);
 	ret = mmx_config_new(&cfg);
 	if (ret)
 		return ret;
@@ -567,84 +606,128 @@ static int tour_timed(struct tour *t)
 	if (ret)
 		return ret;
 	c = crtc_now(t, 0, &s);
-	crtc = c ? c->id : 0;
+	tm->crtc = c ? c->id : 0;
 	mmx_state_free(s);
-	ret = crtc ? primary_of(t->fd, crtc, &plane, &fb, &fb_prop) : -ENOENT;
+	ret = tm->crtc ? primary_of(t->fd, tm->crtc, &tm->plane, &fb,
+				    &tm->fb_prop) : -ENOENT;
 	if (!ret)
-		ret = bars_fb(t->fd, fb, mode->width, mode->height, &bars);
+		ret = bars_fb(t->fd, fb, t->mode[0].width, t->mode[0].height,
+			      &tm->bars);
 	if (!ret)
-		ret = capture(t, 0, &before);
-	if (ret) {
+		ret = capture(t, 0, before);
+	if (ret)
 		fprintf(stderr, "mmxdemo: timed commit setup: %s\n", strerror(-ret));
-		goto out;
-	}
+	return ret;
+}
 
-	value = bars;
-	sub.crtc_id = crtc;
-	sub.count_objs = 1;
-	sub.objs_ptr = (uintptr_t)&plane;
-	sub.count_props_ptr = (uintptr_t)&one;
-	sub.props_ptr = (uintptr_t)&fb_prop;
-	sub.prop_values_ptr = (uintptr_t)&value;
-	if (drmCrtcGetSequence(t->fd, crtc, &seq0, &ts0)) {
-		ret = -errno;
-		fprintf(stderr, "mmxdemo: CRTC_GET_SEQUENCE: %s\n", strerror(errno));
-		goto out;
+/* The FB_ID flip scheduled half a second ahead, after reading a vblank. */
+static int timed_submit(struct tour *t, struct timed *tm)
+{
+	struct drm_mmx_schedule_submit *sub = &tm->sub;
+	uint64_t value = tm->bars, submitted;
+	uint32_t one = 1;
+
+	sub->crtc_id = tm->crtc;
+	sub->count_objs = 1;
+	sub->objs_ptr = (uintptr_t)&tm->plane;
+	sub->count_props_ptr = (uintptr_t)&one;
+	sub->props_ptr = (uintptr_t)&tm->fb_prop;
+	sub->prop_values_ptr = (uintptr_t)&value;
+	if (drmCrtcGetSequence(t->fd, tm->crtc, &tm->seq0, &tm->ts0)) {
+		int err = errno;
+
+		fprintf(stderr, "mmxdemo: CRTC_GET_SEQUENCE: %s\n", strerror(err));
+		return -err;
 	}
 	submitted = now_ns();
 	/* half a second ahead; expiring only after 5 s, however slow the VM */
-	sub.exec_ns = submitted + 500000000u;
-	sub.expire_ns = sub.exec_ns + 5000000000ull;
-	if (drmIoctl(t->fd, DRM_IOCTL_MMX_SCHEDULE_SUBMIT, &sub)) {
-		ret = -errno;
-		fprintf(stderr, "mmxdemo: SCHEDULE_SUBMIT: %s\n", strerror(errno));
-		goto out;
+	sub->exec_ns = submitted + 500000000u;
+	sub->expire_ns = sub->exec_ns + 5000000000ull;
+	if (drmIoctl(t->fd, DRM_IOCTL_MMX_SCHEDULE_SUBMIT, sub)) {
+		int err = errno;
+
+		fprintf(stderr, "mmxdemo: SCHEDULE_SUBMIT: %s\n", strerror(err));
+		return -err;
 	}
 	printf("vblank %" PRIu64 " at %" PRIu64 " ns; frame period %" PRIu64 " ns (%s)\n",
-	       seq0, ts0, period_ns, mode->name);
+	       tm->seq0, tm->ts0, tm->period_ns, t->mode[0].name);
 	printf("submitted at       %" PRIu64 " ns: entry %" PRIu64 ", FB_ID of plane %u on CRTC %u at %" PRIu64 " ns\n",
-	       submitted, (uint64_t)sub.schedule_id, plane, crtc,
-	       (uint64_t)sub.exec_ns);
-	ret = wait_schedule(t->fd, sub.schedule_id, &ev);
+	       submitted, (uint64_t)sub->schedule_id, tm->plane, tm->crtc,
+	       (uint64_t)sub->exec_ns);
+	return 0;
+}
+
+/* The vblank it was presented at against the one requested: -EPROTO early. */
+static int timed_verdict(struct timed *tm)
+{
+	const struct drm_mmx_event_schedule *ev = &tm->ev;
+	uint64_t exec_ns = tm->sub.exec_ns, frames, due;
+
+	tm->late = (int64_t)(ev->timestamp_ns - exec_ns);
+	/* the first vblank at or after the requested time, counted from seq0 */
+	frames = (exec_ns - tm->ts0 + tm->period_ns - 1) / tm->period_ns;
+	due = tm->seq0 + frames;
+	printf("requested time     %" PRIu64 " ns: the first vblank at or after it is %" PRIu64 " (at about %" PRIu64 " ns)\n",
+	       exec_ns, due, tm->ts0 + frames * tm->period_ns);
+	printf("presented at vblank %" PRIu64 ", timestamp %" PRIu64 " ns\n",
+	       (uint64_t)ev->sequence, (uint64_t)ev->timestamp_ns);
+	if (ev->sequence == due)
+		snprintf(tm->verdict, sizeof(tm->verdict), "at that vblank");
+	else if (ev->sequence > due)
+		snprintf(tm->verdict, sizeof(tm->verdict),
+			 "%" PRIu64 " frame(s) late: the guest stalled past that vblank",
+			 (uint64_t)ev->sequence - due);
+	else
+		snprintf(tm->verdict, sizeof(tm->verdict), "EARLY: a bug");
+	printf("difference         %+.3f ms, %s\n", tm->late / 1e6, tm->verdict);
+	return ev->sequence < due || tm->late < 0 ? -EPROTO : 0;
+}
+
+/* Submit, wait for the completion and judge it. */
+static int timed_run(struct tour *t, struct timed *tm)
+{
+	int ret;
+
+	ret = timed_submit(t, tm);
+	if (ret)
+		return ret;
+	ret = wait_schedule(t->fd, tm->sub.schedule_id, &tm->ev);
 	if (ret) {
 		fprintf(stderr, "mmxdemo: no completion event: %s\n", strerror(-ret));
-		goto out;
+		return ret;
 	}
-	if (ev.status != MMX_SCHEDULE_PRESENTED) {
+	if (tm->ev.status != MMX_SCHEDULE_PRESENTED) {
 		fprintf(stderr, "mmxdemo: timed commit completed with status %u error %d\n",
-			ev.status, ev.error);
-		ret = -EIO;
-		goto out;
+			tm->ev.status, tm->ev.error);
+		return -EIO;
 	}
-	late = (int64_t)(ev.timestamp_ns - sub.exec_ns);
-	/* the first vblank at or after the requested time, counted from seq0 */
-	frames = (sub.exec_ns - ts0 + period_ns - 1) / period_ns;
-	printf("requested time     %" PRIu64 " ns: the first vblank at or after it is %" PRIu64 " (at about %" PRIu64 " ns)\n",
-	       (uint64_t)sub.exec_ns, seq0 + frames, ts0 + frames * period_ns);
-	printf("presented at vblank %" PRIu64 ", timestamp %" PRIu64 " ns\n",
-	       (uint64_t)ev.sequence, (uint64_t)ev.timestamp_ns);
-	if (ev.sequence == seq0 + frames)
-		snprintf(verdict, sizeof(verdict), "at that vblank");
-	else if (ev.sequence > seq0 + frames)
-		snprintf(verdict, sizeof(verdict),
-			 "%" PRIu64 " frame(s) late: the guest stalled past that vblank",
-			 (uint64_t)ev.sequence - (seq0 + frames));
-	else
-		snprintf(verdict, sizeof(verdict), "EARLY: a bug");
-	printf("difference         %+.3f ms, %s\n", late / 1e6, verdict);
-	if (ev.sequence < seq0 + frames || late < 0) {
-		ret = -EPROTO;
-		goto out;
-	}
-	ret = capture(t, 0, &after);
+	return timed_verdict(tm);
+}
+
+static int tour_timed(struct tour *t)
+{
+	const struct mmx_mode *mode = &t->mode[0];
+	struct timed tm = {
+		.period_ns = (uint64_t)mode->htotal * mode->vtotal * 1000000u /
+			     (mode->clock ? mode->clock : 1),
+	};
+	struct pic before = { 0 }, after = { 0 };
+	int ret;
+
+	printf("\n---- timed commit: %s's picture replaced by colour bars at a chosen time\n",
+	       t->name[0]);
+	ret = timed_setup(t, &tm, &before);
+	if (!ret)
+		ret = timed_run(t, &tm);
+	if (!ret)
+		ret = capture(t, 0, &after);
 	if (!ret)
 		ret = save_pair(t, "timed", &before, &after);
 	if (!ret)
 		printf("summary: timed commit: requested for %" PRIu64 " ns, presented at vblank %" PRIu64 " (%" PRIu64 " ns), %+.3f ms later, %s (frame period %.3f ms; timed.png: before | after)\n",
-		       (uint64_t)sub.exec_ns, (uint64_t)ev.sequence,
-		       (uint64_t)ev.timestamp_ns, late / 1e6, verdict,
-		       period_ns / 1e6);
-out:
+		       (uint64_t)tm.sub.exec_ns, (uint64_t)tm.ev.sequence,
+		       (uint64_t)tm.ev.timestamp_ns, tm.late / 1e6, tm.verdict,
+		       tm.period_ns / 1e6);
 	free(before.px);
 	free(after.px);
 	return ret;
@@ -669,11 +752,49 @@ static void pick(const struct mmx_output_info *o, int maxw, int maxh,
 	*mode = o->modes[best < 0 ? 0 : best];
 }
 
+/* The first two connected outputs of @s, each with a mode. */
+static void tour_outputs(struct tour *t, const struct mmx_state *s, int maxw,
+			int maxh)
+{
+	for (uint32_t i = 0; i < mmx_state_noutputs(s) && t->nout < 2; i++) {
+		const struct mmx_output_info *o = mmx_state_output_at(s, i);
+
+		if (o->connection != MMX_CONNECTED || !o->nmode)
+			continue;
+		t->out[t->nout] = o->id;
+		snprintf(t->name[t->nout], sizeof(t->name[0]), "%s", o->name);
+		pick(o, maxw, maxh, &t->mode[t->nout]);
+		t->nout++;
+	}
+}
+
+/*
+ * One screen for the whole tour, created once and drawn with libmmx's
+ * pattern (mmx_screen_pattern(): colours that say where each pixel is, a
+ * 32-pixel grid, a white mark near the top left of every 128-pixel
+ * tile): twice as wide as the outputs side by side, so panning has room,
+ * and high enough for an output turned.
+ */
+static void tour_screen_size(struct tour *t)
+{
+	uint32_t big = 0;
+
+	for (int i = 0; i < t->nout; i++) {
+		t->screen_w += t->mode[i].width;
+		if (t->mode[i].width > big)
+			big = t->mode[i].width;
+		if (t->mode[i].height > big)
+			big = t->mode[i].height;
+		printf("%s: %s\n", t->name[i], t->mode[i].name);
+	}
+	t->screen_w *= 2;
+	t->screen_h = big;
+}
+
 int demo_tour(int fd, const char *outdir, int maxw, int maxh)
 {
 	struct tour t = { .fd = fd, .outdir = outdir };
 	struct mmx_state *s;
-	uint32_t big = 0;
 	int ret, failed = 0;
 
 	ret = mmx_open_fd(fd, &t.d);
@@ -689,39 +810,13 @@ int demo_tour(int fd, const char *outdir, int maxw, int maxh)
 			mmx_state_driver(s));
 		return 1;
 	}
-	for (uint32_t i = 0; i < mmx_state_noutputs(s) && t.nout < 2; i++) {
-		const struct mmx_output_info *o = mmx_state_output_at(s, i);
-
-		if (o->connection != MMX_CONNECTED || !o->nmode)
-			continue;
-		t.out[t.nout] = o->id;
-		snprintf(t.name[t.nout], sizeof(t.name[0]), "%s", o->name);
-		pick(o, maxw, maxh, &t.mode[t.nout]);
-		t.nout++;
-	}
+	tour_outputs(&t, s, maxw, maxh);
 	mmx_state_free(s);
 	if (!t.nout) {
 		fprintf(stderr, "mmxdemo: no connected output\n");
 		return 1;
 	}
-	/*
-	 * One screen for the whole tour, created once and drawn with libmmx's
-	 * pattern (mmx_screen_pattern(): colours that say where each pixel
-	 * is, a 32-pixel grid, a white mark near the top left of every
-	 * 128-pixel tile): twice as wide as the outputs side by side, so
-	 * panning has room, and high enough for an output turned.
-	 */
-	for (int i = 0; i < t.nout; i++) {
-		t.screen_w += t.mode[i].width;
-		if (t.mode[i].width > big)
-			big = t.mode[i].width;
-		if (t.mode[i].height > big)
-			big = t.mode[i].height;
-		printf("%s: %s\n", t.name[i], t.mode[i].name);
-	}
-	t.screen_w *= 2;
-	t.screen_h = big;
-
+	tour_screen_size(&t);
 	failed |= tour_rotate(&t) != 0;
 	failed |= tour_keystone(&t) != 0;
 	failed |= tour_pan(&t) != 0;

@@ -103,6 +103,39 @@ out:
 	return ret;
 }
 
+/*
+ * One writeback of CRTC @crtc through connector @conn into a @w x @h dumb
+ * buffer, copied to @out.
+ */
+static int mmx_capture_into(struct mmx_kms *k, uint32_t conn, uint32_t crtc,
+			    uint32_t w, uint32_t h, uint32_t *out)
+{
+	struct mmx_screen fb;
+	int32_t fence = -1;
+	uint32_t y;
+	int ret;
+
+	ret = mmx_dumb_create(k->fd, w, h, &fb);
+	if (ret)
+		return ret;
+	ret = mmx_capture_commit(k, conn, crtc, fb.fb_id, &fence);
+	if (ret)
+		goto out_fb;
+	ret = fence >= 0 ? mmx_capture_wait(fence) : -EIO;
+	if (fence >= 0)
+		close(fence);
+	/* detach the writeback connector: the CRTC may be turned off later */
+	mmx_capture_commit(k, conn, 0, 0, NULL);
+	if (ret)
+		goto out_fb;
+	for (y = 0; y < h; y++)
+		memcpy(out + (size_t)y * w, fb.map + (size_t)y * fb.pitch,
+		       (size_t)w * 4);
+out_fb:
+	mmx_screen_destroy(k->fd, &fb);
+	return ret;
+}
+
 /**
  * mmx_kms_capture - capture a CRTC's output (writeback)
  * @ctx: the display, a struct mmx_kms
@@ -120,9 +153,7 @@ int mmx_kms_capture(void *ctx, uint32_t crtc, uint32_t *width,
 {
 	struct mmx_kms *k = ctx;
 	struct mmx_kms_crtc_now now;
-	struct mmx_screen fb;
-	uint32_t index, conn = 0, y, w, h;
-	int32_t fence = -1;
+	uint32_t index, conn = 0, w, h;
 	uint32_t *out;
 	int ret;
 
@@ -147,31 +178,13 @@ int mmx_kms_capture(void *ctx, uint32_t crtc, uint32_t *width,
 	out = malloc((size_t)w * h * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
-	ret = mmx_dumb_create(k->fd, w, h, &fb);
-	if (ret)
-		goto err_free;
-	ret = mmx_capture_commit(k, conn, crtc, fb.fb_id, &fence);
-	if (ret)
-		goto err_fb;
-	ret = fence >= 0 ? mmx_capture_wait(fence) : -EIO;
-	if (fence >= 0)
-		close(fence);
-	/* detach the writeback connector: the CRTC may be turned off later */
-	mmx_capture_commit(k, conn, 0, 0, NULL);
-	if (ret)
-		goto err_fb;
-	for (y = 0; y < h; y++)
-		memcpy(out + (size_t)y * w, fb.map + (size_t)y * fb.pitch,
-		       (size_t)w * 4);
-	mmx_screen_destroy(k->fd, &fb);
+	ret = mmx_capture_into(k, conn, crtc, w, h, out);
+	if (ret) {
+		free(out);
+		return ret;
+	}
 	*width = w;
 	*height = h;
 	*pixels = out;
 	return 0;
-
-err_fb:
-	mmx_screen_destroy(k->fd, &fb);
-err_free:
-	free(out);
-	return ret;
 }

@@ -104,6 +104,66 @@ static int set_timeouts(int fd, unsigned int ms)
 }
 
 /*
+ * Sending failed with @ret: a server that refused us may have closed
+ * already, its refusal waiting to be read. Returns the error to report.
+ */
+static int refused_error(struct mmx_client *c, int ret,
+			 struct mmx_proto_reply *reply)
+{
+	struct mmx_proto_header h;
+	void *p;
+
+	if ((ret != -EPIPE && ret != -ECONNRESET) ||
+	    mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p))
+		return ret;
+	if (h.type == MMX_MSG_REPLY && h.sequence == 0 &&
+	    h.length - MMX_PROTO_HEADER_SIZE >= MMX_PROTO_REPLY_SIZE) {
+		memcpy(reply, p, sizeof(*reply));
+		if (reply->request == 0 && reply->error < 0)
+			ret = reply->error;
+	}
+	free(p);
+	return ret;
+}
+
+/* The next message that is not an EVENT (the EVENTs delivered). */
+static int recv_skipping_events(struct mmx_client *c,
+				struct mmx_proto_header *h, void **p)
+{
+	int ret;
+
+	for (;;) {
+		ret = mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, h, p);
+		if (ret)
+			return ret;
+		c->bytes_received += h->length;
+		if (h->type != MMX_MSG_EVENT)
+			return 0;
+		deliver_event(c, *p, h->length - MMX_PROTO_HEADER_SIZE);
+		free(*p);
+	}
+}
+
+/* Whether message @h (payload @p) is the REPLY to request @seq of @type. */
+static int check_reply(const struct mmx_proto_header *h, void *p,
+		       uint32_t seq, uint16_t type,
+		       struct mmx_proto_reply *reply)
+{
+	if (h->type != MMX_MSG_REPLY || h->flags ||
+	    h->length - MMX_PROTO_HEADER_SIZE < MMX_PROTO_REPLY_SIZE)
+		return -EPROTO;
+	memcpy(reply, p, sizeof(*reply));
+	mmx_wire_terminate(reply->message, sizeof(reply->message));
+	if (h->sequence == 0 && reply->request == 0)
+		/* refused by the server (credentials, too many clients) */
+		return reply->error < 0 ? reply->error : -ECONNREFUSED;
+	if (h->sequence != seq || reply->request != type ||
+	    reply->error > 0)
+		return -EPROTO;
+	return 0;
+}
+
+/*
  * Send one request and wait for its reply, skipping EVENTs. On success
  * *@payload (malloc'ed, the caller frees) holds the whole REPLY payload:
  * the struct mmx_proto_reply, decoded into @reply, then *@len - its size
@@ -128,51 +188,16 @@ static int transact2(struct mmx_client *c, uint16_t type, const void *req,
 	if (!seq)
 		seq = c->sequence = 1;
 	ret = mmx_wire_send(c->fd, type, seq, req, req_len, data, data_len);
-	if (!ret)
-		c->bytes_sent += MMX_PROTO_HEADER_SIZE + req_len + data_len;
 	if (ret) {
-		/* a server that refused us may have closed already: say why */
-		if ((ret == -EPIPE || ret == -ECONNRESET) &&
-		    !mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p)) {
-			if (h.type == MMX_MSG_REPLY && h.sequence == 0 &&
-			    h.length - MMX_PROTO_HEADER_SIZE >=
-			    MMX_PROTO_REPLY_SIZE) {
-				memcpy(reply, p, sizeof(*reply));
-				if (reply->request == 0 && reply->error < 0)
-					ret = reply->error;
-			}
-			free(p);
-		}
+		ret = refused_error(c, ret, reply);
 		goto broken;
 	}
-	for (;;) {
-		ret = mmx_wire_recv(c->fd, MMX_PROTO_MAX_REPLY, &h, &p);
-		if (ret)
-			goto broken;
-		c->bytes_received += h.length;
-		if (h.type == MMX_MSG_EVENT) {
-			deliver_event(c, p, h.length - MMX_PROTO_HEADER_SIZE);
-			free(p);
-			continue;
-		}
-		break;
-	}
-	ret = -EPROTO;
-	if (h.type != MMX_MSG_REPLY || h.flags ||
-	    h.length - MMX_PROTO_HEADER_SIZE < MMX_PROTO_REPLY_SIZE) {
-		free(p);
+	c->bytes_sent += MMX_PROTO_HEADER_SIZE + req_len + data_len;
+	ret = recv_skipping_events(c, &h, &p);
+	if (ret)
 		goto broken;
-	}
-	memcpy(reply, p, sizeof(*reply));
-	mmx_wire_terminate(reply->message, sizeof(reply->message));
-	if (h.sequence == 0 && reply->request == 0) {
-		/* refused by the server (credentials, too many clients) */
-		ret = reply->error < 0 ? reply->error : -ECONNREFUSED;
-		free(p);
-		goto broken;
-	}
-	if (h.sequence != seq || reply->request != type ||
-	    reply->error > 0) {
+	ret = check_reply(&h, p, seq, type, reply);
+	if (ret) {
 		free(p);
 		goto broken;
 	}

@@ -319,6 +319,33 @@ static bool mmx_kms_blob_read(int fd, uint32_t id, void *buf, size_t size)
 	return ok;
 }
 
+/* Where CRTC @c's primary plane scans out from: now->fb, now->x, now->y. */
+static int mmx_kms_primary_read(struct mmx_kms *k,
+				const struct mmx_kms_crtc *c,
+				struct mmx_kms_crtc_now *now)
+{
+	const struct mmx_kms_plane *pl = &k->planes[c->primary];
+	uint64_t fb = 0, crtc = 0, sx = 0, sy = 0, cx = 0, cy = 0;
+	struct mmx_kms_props p;
+	int ret;
+
+	ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE, &p);
+	if (ret)
+		return ret;
+	mmx_kms_props_find(&p, "FB_ID", NULL, &fb);
+	mmx_kms_props_find(&p, "CRTC_ID", NULL, &crtc);
+	mmx_kms_props_find(&p, "SRC_X", NULL, &sx);
+	mmx_kms_props_find(&p, "SRC_Y", NULL, &sy);
+	mmx_kms_props_find(&p, "CRTC_X", NULL, &cx);
+	mmx_kms_props_find(&p, "CRTC_Y", NULL, &cy);
+	if (fb && crtc == c->id) {
+		now->fb = (uint32_t)fb;
+		now->x = (int32_t)(sx >> 16) - (int32_t)(int64_t)cx;
+		now->y = (int32_t)(sy >> 16) - (int32_t)(int64_t)cy;
+	}
+	return 0;
+}
+
 /**
  * mmx_kms_crtc_read - what the kernel says a CRTC does
  * @k: the display
@@ -371,24 +398,9 @@ int mmx_kms_crtc_read(struct mmx_kms *k, uint32_t index,
 	if (now->active && now->has_mode)
 		now->panning = c->panning;
 	if (c->primary >= 0) {
-		const struct mmx_kms_plane *pl = &k->planes[c->primary];
-		uint64_t fb = 0, crtc = 0, sx = 0, sy = 0, cx = 0, cy = 0;
-
-		ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE,
-					&p);
+		ret = mmx_kms_primary_read(k, c, now);
 		if (ret)
 			return ret;
-		mmx_kms_props_find(&p, "FB_ID", NULL, &fb);
-		mmx_kms_props_find(&p, "CRTC_ID", NULL, &crtc);
-		mmx_kms_props_find(&p, "SRC_X", NULL, &sx);
-		mmx_kms_props_find(&p, "SRC_Y", NULL, &sy);
-		mmx_kms_props_find(&p, "CRTC_X", NULL, &cx);
-		mmx_kms_props_find(&p, "CRTC_Y", NULL, &cy);
-		if (fb && crtc == c->id) {
-			now->fb = (uint32_t)fb;
-			now->x = (int32_t)(sx >> 16) - (int32_t)(int64_t)cx;
-			now->y = (int32_t)(sy >> 16) - (int32_t)(int64_t)cy;
-		}
 	}
 	c->now = *now;
 	c->known = true;
@@ -467,16 +479,35 @@ void mmx_kms_sync_records(struct mmx_kms *k, uint32_t index,
 		c->pending.filter = c->current.filter;
 }
 
-/* Read the planes and the CRTCs' property ids; find primary planes. */
-static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
+/* Plane @pl's type and property ids (counted in k->nplane when found). */
+static void mmx_kms_plane_props(struct mmx_kms *k, struct mmx_kms_plane *pl)
 {
-	drmModePlaneResPtr pres;
 	struct mmx_kms_props p;
-	uint32_t i, j;
 	uint64_t v;
-	int ret;
 
-	pres = drmModeGetPlaneResources(k->fd);
+	if (mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE, &p))
+		return;
+	if (mmx_kms_props_find(&p, "type", NULL, &v))
+		pl->type = (uint32_t)v;
+	mmx_kms_props_find(&p, "FB_ID", &pl->fb_id, NULL);
+	mmx_kms_props_find(&p, "CRTC_ID", &pl->crtc_id, NULL);
+	mmx_kms_props_find(&p, "SRC_X", &pl->src_x, NULL);
+	mmx_kms_props_find(&p, "SRC_Y", &pl->src_y, NULL);
+	mmx_kms_props_find(&p, "SRC_W", &pl->src_w, NULL);
+	mmx_kms_props_find(&p, "SRC_H", &pl->src_h, NULL);
+	mmx_kms_props_find(&p, "CRTC_X", &pl->crtc_x, NULL);
+	mmx_kms_props_find(&p, "CRTC_Y", &pl->crtc_y, NULL);
+	mmx_kms_props_find(&p, "CRTC_W", &pl->crtc_w, NULL);
+	mmx_kms_props_find(&p, "CRTC_H", &pl->crtc_h, NULL);
+	k->nplane++;
+}
+
+/* The planes, at most MMX_KMS_MAX_PLANES, with their property ids. */
+static int mmx_kms_discover_planes(struct mmx_kms *k)
+{
+	drmModePlaneResPtr pres = drmModeGetPlaneResources(k->fd);
+	uint32_t i;
+
 	if (!pres)
 		return errno ? -errno : -ENODEV;
 	for (i = 0; i < pres->count_planes && k->nplane < MMX_KMS_MAX_PLANES;
@@ -490,65 +521,100 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 		pl->id = plane->plane_id;
 		pl->possible = plane->possible_crtcs;
 		drmModeFreePlane(plane);
-		ret = mmx_kms_props_get(k, pl->id, DRM_MODE_OBJECT_PLANE,
-					&p);
-		if (ret)
-			continue;
-		if (mmx_kms_props_find(&p, "type", NULL, &v))
-			pl->type = (uint32_t)v;
-		mmx_kms_props_find(&p, "FB_ID", &pl->fb_id, NULL);
-		mmx_kms_props_find(&p, "CRTC_ID", &pl->crtc_id, NULL);
-		mmx_kms_props_find(&p, "SRC_X", &pl->src_x, NULL);
-		mmx_kms_props_find(&p, "SRC_Y", &pl->src_y, NULL);
-		mmx_kms_props_find(&p, "SRC_W", &pl->src_w, NULL);
-		mmx_kms_props_find(&p, "SRC_H", &pl->src_h, NULL);
-		mmx_kms_props_find(&p, "CRTC_X", &pl->crtc_x, NULL);
-		mmx_kms_props_find(&p, "CRTC_Y", &pl->crtc_y, NULL);
-		mmx_kms_props_find(&p, "CRTC_W", &pl->crtc_w, NULL);
-		mmx_kms_props_find(&p, "CRTC_H", &pl->crtc_h, NULL);
-		k->nplane++;
+		mmx_kms_plane_props(k, pl);
 	}
 	drmModeFreePlaneResources(pres);
+	return 0;
+}
 
+/* CRTC @i (@id): its primary plane, property ids and current state. */
+static int mmx_kms_discover_crtc(struct mmx_kms *k, uint32_t i, uint32_t id)
+{
+	struct mmx_kms_crtc *c = &k->crtcs[i];
+	struct mmx_kms_crtc_now now;
+	struct mmx_kms_props p;
+	uint32_t j;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->index = i;
+	c->primary = -1;
+	for (j = 0; j < k->nplane && c->primary < 0; j++)
+		if (k->planes[j].type == DRM_PLANE_TYPE_PRIMARY &&
+		    (k->planes[j].possible & (1u << i)))
+			c->primary = (int)j;
+	ret = mmx_kms_props_get(k, c->id, DRM_MODE_OBJECT_CRTC, &p);
+	if (ret)
+		return ret;
+	mmx_kms_props_find(&p, "ACTIVE", &c->p_active, NULL);
+	mmx_kms_props_find(&p, "MODE_ID", &c->p_mode_id, NULL);
+	mmx_kms_props_find(&p, "TRANSFORM", &c->p_transform, NULL);
+	mmx_kms_props_find(&p, "TRANSFORM_FILTER", &c->p_filter, NULL);
+	if (!c->p_active || !c->p_mode_id)
+		return -EOPNOTSUPP;
+	k->ncrtc++;
+	ret = mmx_kms_crtc_read(k, i, &now);
+	if (ret)
+		return ret;
+	/* a fresh open: decode the kernel's matrix */
+	c->committed[0] = 1;
+	c->committed[8] = -1;
+	mmx_kms_sync_records(k, i, &now);
+	c->x = now.x;
+	c->y = now.y;
+	return 0;
+}
+
+/* Read the planes and the CRTCs' property ids; find primary planes. */
+static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
+{
+	uint32_t i;
+	int ret;
+
+	ret = mmx_kms_discover_planes(k);
+	if (ret)
+		return ret;
 	for (i = 0; i < (uint32_t)res->count_crtcs && i < MMX_KMS_MAX_CRTCS;
 	     i++) {
-		struct mmx_kms_crtc *c = &k->crtcs[i];
-		struct mmx_kms_crtc_now now;
-
-		memset(c, 0, sizeof(*c));
-		c->id = res->crtcs[i];
-		c->index = i;
-		c->primary = -1;
-		for (j = 0; j < k->nplane && c->primary < 0; j++)
-			if (k->planes[j].type == DRM_PLANE_TYPE_PRIMARY &&
-			    (k->planes[j].possible & (1u << i)))
-				c->primary = (int)j;
-		ret = mmx_kms_props_get(k, c->id, DRM_MODE_OBJECT_CRTC,
-					&p);
+		ret = mmx_kms_discover_crtc(k, i, res->crtcs[i]);
 		if (ret)
 			return ret;
-		mmx_kms_props_find(&p, "ACTIVE", &c->p_active, NULL);
-		mmx_kms_props_find(&p, "MODE_ID", &c->p_mode_id, NULL);
-		mmx_kms_props_find(&p, "TRANSFORM", &c->p_transform, NULL);
-		mmx_kms_props_find(&p, "TRANSFORM_FILTER", &c->p_filter, NULL);
-		if (!c->p_active || !c->p_mode_id)
-			return -EOPNOTSUPP;
-		k->ncrtc++;
-		ret = mmx_kms_crtc_read(k, i, &now);
-		if (ret)
-			return ret;
-		/* a fresh open: decode the kernel's matrix */
-		c->committed[0] = 1;
-		c->committed[8] = -1;
-		mmx_kms_sync_records(k, i, &now);
-		c->x = now.x;
-		c->y = now.y;
 	}
 	k->has_transforms = k->ncrtc > 0;
 	for (i = 0; i < k->ncrtc; i++)
 		if (!k->crtcs[i].p_transform || !k->crtcs[i].p_filter)
 			k->has_transforms = false;
 	return 0;
+}
+
+/* The driver's name in k->driver, and whether it is mmx. */
+static void mmx_kms_driver_name(struct mmx_kms *k)
+{
+	drmVersionPtr ver = drmGetVersion(k->fd);
+
+	if (ver) {
+		if (ver->name)
+			strncpy(k->driver, ver->name, sizeof(k->driver) - 1);
+		drmFreeVersion(ver);
+	}
+	k->is_mmx = !strcmp(k->driver, "mmx");
+}
+
+/* Whether any connector of @res is a writeback connector. */
+static bool mmx_kms_any_writeback(int fd, drmModeResPtr res)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < res->count_connectors && !any; i++) {
+		drmModeConnectorPtr c =
+			drmModeGetConnectorCurrent(fd, res->connectors[i]);
+
+		any = c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK;
+		drmModeFreeConnector(c);
+	}
+	return any;
 }
 
 /**
@@ -566,9 +632,8 @@ static int mmx_kms_discover(struct mmx_kms *k, drmModeResPtr res)
 int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out)
 {
 	struct mmx_kms *k;
-	drmVersionPtr ver;
 	drmModeResPtr res;
-	int ret, i;
+	int ret;
 
 	*out = NULL;
 	if (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
@@ -581,13 +646,7 @@ int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out)
 	k->own_fd = own_fd;
 	k->has_writeback =
 		!drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1);
-	ver = drmGetVersion(fd);
-	if (ver) {
-		if (ver->name)
-			strncpy(k->driver, ver->name, sizeof(k->driver) - 1);
-		drmFreeVersion(ver);
-	}
-	k->is_mmx = !strcmp(k->driver, "mmx");
+	mmx_kms_driver_name(k);
 	res = drmModeGetResources(fd);
 	if (!res) {
 		ret = errno ? -errno : -ENODEV;
@@ -602,20 +661,8 @@ int mmx_kms_open(int fd, int own_fd, struct mmx_kms **out)
 	ret = mmx_kms_discover(k, res);
 	if (ret)
 		goto err_res;
-	if (k->has_writeback) {
-		bool any = false;
-
-		for (i = 0; i < res->count_connectors && !any; i++) {
-			drmModeConnectorPtr c =
-				drmModeGetConnectorCurrent(fd,
-							   res->connectors[i]);
-
-			any = c && c->connector_type ==
-					   DRM_MODE_CONNECTOR_WRITEBACK;
-			drmModeFreeConnector(c);
-		}
-		k->has_writeback = any;
-	}
+	if (k->has_writeback)
+		k->has_writeback = mmx_kms_any_writeback(fd, res);
 	drmModeFreeResources(res);
 	k->pan_mode = MMX_PAN_INDEPENDENT;
 	k->timestamp = mmx_kms_now_ns();

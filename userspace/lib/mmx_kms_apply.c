@@ -360,17 +360,12 @@ static void mmx_want_orphans(struct mmx_kms *k, struct mmx_want *w)
 	}
 }
 
-/* Apply change @c (output @j) to the desired state. */
-static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
-			   const struct mmx_config *cfg,
-			   const struct mmx_output_change *c, uint32_t j,
-			   struct mmx_error *err)
+/* The flags of change @c (of output @o) that cannot go together. */
+static int mmx_want_check_flags(const struct mmx_output_info *o,
+				const struct mmx_config *cfg,
+				const struct mmx_output_change *c,
+				struct mmx_error *err)
 {
-	const struct mmx_output_info *o = &w->cur.outputs[j];
-	struct mmx_want_crtc *wc;
-	const char *filter;
-	int idx, old, ret;
-
 	if (c->flags & ~MMX_ALL_CHANGES)
 		return mmx_error_set(err, -EINVAL,
 				     "output %s: unknown change flags 0x%x",
@@ -384,6 +379,152 @@ static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
 		return mmx_error_set(err, -EINVAL,
 				     "output %s: turned off and changed at once",
 				     o->name);
+	return 0;
+}
+
+/*
+ * The mode of CRTC @idx for output @j: change @c's, or the one of the
+ * output's old CRTC @old (with its position) when @idx is off.
+ */
+static int mmx_want_mode(struct mmx_want *w, const struct mmx_output_change *c,
+			 uint32_t j, int idx, int old, struct mmx_error *err)
+{
+	const struct mmx_output_info *o = &w->cur.outputs[j];
+	struct mmx_want_crtc *wc = &w->crtc[idx];
+	const struct mmx_mode *m = &c->mode;
+
+	if (c->flags & MMX_CHANGE_MODE) {
+		if (!m->width || !m->height || m->width > 0xffff ||
+		    m->height > 0xffff || !m->clock || m->htotal < m->width ||
+		    m->vtotal < m->height)
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: bad mode %ux%u",
+					     o->name, m->width, m->height);
+		mmx_kms_mode_to_drm(&wc->mode, m);
+		wc->mode_new = true;
+		return 0;
+	}
+	if (wc->on)
+		return 0;
+	if (old < 0 || !w->crtc[old].on)
+		return mmx_error_set(err, -EINVAL,
+				     "output %s: is off and needs a mode",
+				     o->name);
+	wc->mode = w->crtc[old].mode;
+	wc->mode_new = true;
+	wc->x = w->crtc[old].x;
+	wc->y = w->crtc[old].y;
+	return 0;
+}
+
+/* Output @name's change needs CRTC transforms: "the DRIVER driver @what". */
+static int mmx_want_no_transforms(struct mmx_kms *k, const char *name,
+				  const char *what, struct mmx_error *err)
+{
+	return mmx_error_set(err, -EOPNOTSUPP, "output %s: the %s driver %s",
+			     name, k->driver, what);
+}
+
+/* Change @c's rotation (output @name) into @wc. */
+static int mmx_want_rotation(struct mmx_kms *k, struct mmx_want_crtc *wc,
+			     const struct mmx_output_change *c,
+			     const char *name, struct mmx_error *err)
+{
+	if (!mmx_rotation_valid(c->rotation))
+		return mmx_error_set(err, -EINVAL,
+				     "output %s: bad rotation 0x%x",
+				     name, c->rotation);
+	if (c->rotation == MMX_ROTATE_0 || k->has_transforms) {
+		wc->rotation = c->rotation;
+		return 0;
+	}
+	return mmx_want_no_transforms(k, name,
+				      "cannot rotate or reflect (no CRTC TRANSFORM)",
+				      err);
+}
+
+/* Change @c's transform and filter (output @name) into @wc's pending ones. */
+static int mmx_want_filters(struct mmx_kms *k, struct mmx_want_crtc *wc,
+			    const struct mmx_output_change *c,
+			    const char *name, struct mmx_error *err)
+{
+	const char *fname = c->transform.filter ? c->transform.filter : "";
+	const char *filter;
+
+	if (c->flags & MMX_CHANGE_TRANSFORM) {
+		filter = fname[0] ? mmx_filter_canonical(fname) : "nearest";
+		if (!filter)
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: unknown filter \"%s\"",
+					     name, fname);
+		memcpy(wc->pending.matrix, c->transform.matrix,
+		       sizeof(wc->pending.matrix));
+		wc->pending.identity =
+			mmx_matrix_is_identity_d(wc->pending.matrix);
+		wc->pending.filter = filter;
+	}
+	if (c->flags & MMX_CHANGE_FILTER) {
+		filter = mmx_filter_canonical(fname);
+		if (!filter)
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: unknown filter \"%s\"",
+					     name, fname);
+		wc->pending.filter = filter;
+	}
+	if ((c->flags & (MMX_CHANGE_TRANSFORM | MMX_CHANGE_FILTER)) &&
+	    !k->has_transforms && (!wc->pending.identity ||
+				   strcmp(wc->pending.filter, "nearest")))
+		return mmx_want_no_transforms(k, name,
+					      "has no CRTC transforms or filters",
+					      err);
+	return 0;
+}
+
+/* Change @c's position, rotation, transform and panning into @wc. */
+static int mmx_want_geometry(struct mmx_kms *k, struct mmx_want_crtc *wc,
+			     const struct mmx_config *cfg,
+			     const struct mmx_output_change *c,
+			     const char *name, struct mmx_error *err)
+{
+	int ret;
+
+	if (c->flags & MMX_CHANGE_POS) {
+		wc->x = c->x;
+		wc->y = c->y;
+	}
+	if (c->flags & MMX_CHANGE_ROTATION) {
+		ret = mmx_want_rotation(k, wc, c, name, err);
+		if (ret)
+			return ret;
+	}
+	ret = mmx_want_filters(k, wc, c, name, err);
+	if (ret)
+		return ret;
+	if (!(cfg->flags & MMX_CONFIG_PENDING_ONLY))
+		wc->transform = wc->pending;
+	if (c->flags & MMX_CHANGE_PANNING) {
+		if (!mmx_panning_zero(&c->panning) && !k->has_transforms)
+			return mmx_want_no_transforms(k, name,
+						      "has no panning (libmmx pans CRTCs with transforms)",
+						      err);
+		wc->panning = c->panning;
+	}
+	return 0;
+}
+
+/* Apply change @c (output @j) to the desired state. */
+static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
+			   const struct mmx_config *cfg,
+			   const struct mmx_output_change *c, uint32_t j,
+			   struct mmx_error *err)
+{
+	const struct mmx_output_info *o = &w->cur.outputs[j];
+	struct mmx_want_crtc *wc;
+	int idx, old, ret;
+
+	ret = mmx_want_check_flags(o, cfg, c, err);
+	if (ret)
+		return ret;
 	if (c->flags & MMX_CHANGE_PROPS) {
 		ret = mmx_want_props(w, c, j, err);
 		if (ret)
@@ -401,89 +542,15 @@ static int mmx_want_change(struct mmx_kms *k, struct mmx_want *w,
 		return idx;
 	wc = &w->crtc[idx];
 	old = w->out_crtc[j] ? mmx_crtc_index(k, w->out_crtc[j]) : -1;
-	if (c->flags & MMX_CHANGE_MODE) {
-		const struct mmx_mode *m = &c->mode;
-
-		if (!m->width || !m->height || m->width > 0xffff ||
-		    m->height > 0xffff || !m->clock || m->htotal < m->width ||
-		    m->vtotal < m->height)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: bad mode %ux%u",
-					     o->name, m->width, m->height);
-		mmx_kms_mode_to_drm(&wc->mode, m);
-		wc->mode_new = true;
-	} else if (!wc->on) {
-		if (old < 0 || !w->crtc[old].on)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: is off and needs a mode",
-					     o->name);
-		wc->mode = w->crtc[old].mode;
-		wc->mode_new = true;
-		wc->x = w->crtc[old].x;
-		wc->y = w->crtc[old].y;
-	}
+	ret = mmx_want_mode(w, c, j, idx, old, err);
+	if (ret)
+		return ret;
 	if (!(cfg->flags & MMX_CONFIG_PENDING_ONLY)) {
 		wc->on = true;
 		w->out_crtc[j] = k->crtcs[idx].id;
 	}
 	wc->touched = true;
-	if (c->flags & MMX_CHANGE_POS) {
-		wc->x = c->x;
-		wc->y = c->y;
-	}
-	if (c->flags & MMX_CHANGE_ROTATION) {
-		if (!mmx_rotation_valid(c->rotation))
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: bad rotation 0x%x",
-					     o->name, c->rotation);
-		if (c->rotation != MMX_ROTATE_0 && !k->has_transforms)
-			return mmx_error_set(err, -EOPNOTSUPP,
-					     "output %s: the %s driver cannot rotate or reflect (no CRTC TRANSFORM)",
-					     o->name, k->driver);
-		wc->rotation = c->rotation;
-	}
-	if (c->flags & MMX_CHANGE_TRANSFORM) {
-		const char *name = c->transform.filter ? c->transform.filter :
-				   "";
-
-		filter = name[0] ? mmx_filter_canonical(name) : "nearest";
-		if (!filter)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: unknown filter \"%s\"",
-					     o->name, name);
-		memcpy(wc->pending.matrix, c->transform.matrix,
-		       sizeof(wc->pending.matrix));
-		wc->pending.identity =
-			mmx_matrix_is_identity_d(wc->pending.matrix);
-		wc->pending.filter = filter;
-	}
-	if (c->flags & MMX_CHANGE_FILTER) {
-		const char *name = c->transform.filter ? c->transform.filter :
-				   "";
-
-		filter = mmx_filter_canonical(name);
-		if (!filter)
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: unknown filter \"%s\"",
-					     o->name, name);
-		wc->pending.filter = filter;
-	}
-	if ((c->flags & (MMX_CHANGE_TRANSFORM | MMX_CHANGE_FILTER)) &&
-	    !k->has_transforms && (!wc->pending.identity ||
-				   strcmp(wc->pending.filter, "nearest")))
-		return mmx_error_set(err, -EOPNOTSUPP,
-				     "output %s: the %s driver has no CRTC transforms or filters",
-				     o->name, k->driver);
-	if (!(cfg->flags & MMX_CONFIG_PENDING_ONLY))
-		wc->transform = wc->pending;
-	if (c->flags & MMX_CHANGE_PANNING) {
-		if (!mmx_panning_zero(&c->panning) && !k->has_transforms)
-			return mmx_error_set(err, -EOPNOTSUPP,
-					     "output %s: the %s driver has no panning (libmmx pans CRTCs with transforms)",
-					     o->name, k->driver);
-		wc->panning = c->panning;
-	}
-	return 0;
+	return mmx_want_geometry(k, wc, cfg, c, o->name, err);
 }
 
 /* Combined matrix, prepared transform and panning clamp of lit CRTC @i. */
@@ -516,21 +583,14 @@ static int mmx_want_transform(struct mmx_kms *k, struct mmx_want *w,
 }
 
 /* The screen size and RandR's checks of it and of the panning areas. */
-static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
-			   const struct mmx_config *cfg, struct mmx_error *err)
+/* The lit CRTCs' areas as the screen size rules see them: any lit? */
+static bool mmx_want_heads(const struct mmx_kms *k, const struct mmx_want *w,
+			   struct mmx_screen_head *heads)
 {
-	struct mmx_screen_limits lim = {
-		k->min_w, k->min_h, k->max_w, k->max_h,
-	};
-	struct mmx_screen_head heads[MMX_KMS_MAX_CRTCS];
-	struct mmx_panning pan;
 	bool any = false;
-	char buf[32];
 	uint32_t i;
-	int32_t bad;
-	int ret;
 
-	memset(heads, 0, sizeof(heads));
+	memset(heads, 0, MMX_KMS_MAX_CRTCS * sizeof(*heads));
 	for (i = 0; i < k->ncrtc; i++) {
 		const struct mmx_want_crtc *wc = &w->crtc[i];
 
@@ -549,6 +609,49 @@ static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
 		heads[i].pan_width = wc->panning.width;
 		heads[i].pan_height = wc->panning.height;
 	}
+	return any;
+}
+
+/* Every lit CRTC's panning area checked against RandR's rules. */
+static int mmx_want_pannings(struct mmx_kms *k, struct mmx_want *w,
+			     struct mmx_error *err)
+{
+	struct mmx_panning pan;
+	char buf[32];
+	uint32_t i;
+
+	for (i = 0; i < k->ncrtc; i++) {
+		const struct mmx_want_crtc *wc = &w->crtc[i];
+
+		if (!wc->on || mmx_panning_zero(&wc->panning))
+			continue;
+		mmx_panning_to_pure(&pan, &wc->panning);
+		if (mmx_panning_check(&pan, &wc->t, w->screen_w, w->screen_h))
+			return mmx_error_set(err, -EINVAL,
+					     "output %s: panning %ux%u+%u+%u refused: it must cover the CRTC's %ux%u area and lie inside the %ux%u screen, borders within the mode (RandR's rules)",
+					     mmx_want_name(k, w, i, buf,
+							   sizeof(buf)),
+					     pan.width, pan.height, pan.left,
+					     pan.top, wc->t.bbox_w,
+					     wc->t.bbox_h, w->screen_w,
+					     w->screen_h);
+	}
+	return 0;
+}
+
+static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
+			   const struct mmx_config *cfg, struct mmx_error *err)
+{
+	struct mmx_screen_limits lim = {
+		k->min_w, k->min_h, k->max_w, k->max_h,
+	};
+	struct mmx_screen_head heads[MMX_KMS_MAX_CRTCS];
+	const struct mmx_screen_head *h;
+	bool any = mmx_want_heads(k, w, heads);
+	char buf[32];
+	int32_t bad;
+	int ret;
+
 	if (cfg->flags & MMX_CONFIG_SCREEN_SIZE) {
 		w->screen_w = cfg->screen_width;
 		w->screen_h = cfg->screen_height;
@@ -567,39 +670,19 @@ static int mmx_want_screen(struct mmx_kms *k, struct mmx_want *w,
 	}
 	ret = mmx_screen_size_check(heads, k->ncrtc, &lim, w->screen_w,
 				    w->screen_h, &bad);
-	if (ret && bad < 0)
+	if (!ret)
+		return mmx_want_pannings(k, w, err);
+	if (bad < 0)
 		return mmx_error_set(err, -EINVAL,
 				     "screen size %ux%u outside %ux%u..%ux%u",
 				     w->screen_w, w->screen_h, k->min_w,
 				     k->min_h, k->max_w, k->max_h);
-	if (ret) {
-		const struct mmx_screen_head *h = &heads[bad];
-
-		return mmx_error_set(err, -EINVAL,
-				     "output %s: its area (%ux%u at %d,%d) or panning area does not fit the %ux%u screen, or its position is negative",
-				     mmx_want_name(k, w, (uint32_t)bad, buf,
-						   sizeof(buf)),
-				     h->bbox_w, h->bbox_h, h->x + h->bbox_x,
-				     h->y + h->bbox_y, w->screen_w,
-				     w->screen_h);
-	}
-	for (i = 0; i < k->ncrtc; i++) {
-		const struct mmx_want_crtc *wc = &w->crtc[i];
-
-		if (!wc->on || mmx_panning_zero(&wc->panning))
-			continue;
-		mmx_panning_to_pure(&pan, &wc->panning);
-		if (mmx_panning_check(&pan, &wc->t, w->screen_w, w->screen_h))
-			return mmx_error_set(err, -EINVAL,
-					     "output %s: panning %ux%u+%u+%u refused: it must cover the CRTC's %ux%u area and lie inside the %ux%u screen, borders within the mode (RandR's rules)",
-					     mmx_want_name(k, w, i, buf,
-							   sizeof(buf)),
-					     pan.width, pan.height, pan.left,
-					     pan.top, wc->t.bbox_w,
-					     wc->t.bbox_h, w->screen_w,
-					     w->screen_h);
-	}
-	return 0;
+	h = &heads[bad];
+	return mmx_error_set(err, -EINVAL,
+			     "output %s: its area (%ux%u at %d,%d) or panning area does not fit the %ux%u screen, or its position is negative",
+			     mmx_want_name(k, w, (uint32_t)bad, buf, sizeof(buf)),
+			     h->bbox_w, h->bbox_h, h->x + h->bbox_x,
+			     h->y + h->bbox_y, w->screen_w, w->screen_h);
 }
 
 static int mmx_blob(int fd, const void *data, size_t size, uint32_t *id)
@@ -725,53 +808,51 @@ static void mmx_req_link_good(drmModeAtomicReqPtr req,
 	drmModeAtomicAddProperty(req, o->id, p->id, DRM_MODE_LINK_STATUS_GOOD);
 }
 
-static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
-			bool props, drmModeAtomicReqPtr *out)
+/* CRTC @i of @w into @req: off, or on with its mode, transform and plane. */
+static void mmx_req_crtc(struct mmx_kms *k, struct mmx_want *w,
+			 drmModeAtomicReqPtr req, uint32_t i,
+			 const struct mmx_screen *scr)
 {
-	const struct mmx_screen *scr = w->screen.fb_id ? &w->screen :
-				       &k->screen;
-	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	const struct mmx_kms_crtc *kc = &k->crtcs[i];
+	struct mmx_want_crtc *wc = &w->crtc[i];
+
+	if (!wc->on) {
+		if (!wc->now.active && !wc->now.mode_blob)
+			return;
+		drmModeAtomicAddProperty(req, kc->id, kc->p_active, 0);
+		drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id, 0);
+		mmx_req_detach(k, req, i);
+		return;
+	}
+	drmModeAtomicAddProperty(req, kc->id, kc->p_active, 1);
+	if (wc->mode_blob)
+		drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id,
+					 wc->mode_blob);
+	if (k->has_transforms) {
+		if (memcmp(wc->fixed, wc->now.matrix, sizeof(wc->fixed)))
+			drmModeAtomicAddProperty(req, kc->id,
+						 kc->p_transform,
+						 wc->transform_blob);
+		drmModeAtomicAddProperty(req, kc->id, kc->p_filter,
+					 strcmp(wc->transform.filter,
+						"bilinear") ?
+					 MMX_TRANSFORM_FILTER_NEAREST :
+					 MMX_TRANSFORM_FILTER_BILINEAR);
+	}
+	if (kc->primary >= 0)
+		mmx_req_plane(req, &k->planes[kc->primary], kc->id,
+			      scr->fb_id, scr->width, scr->height,
+			      wc->x, wc->y, &wc->t);
+}
+
+/* The outputs' CRTC_ID (where it changes) and link status into @req. */
+static int mmx_req_outputs(struct mmx_kms *k, struct mmx_want *w,
+			   drmModeAtomicReqPtr req, int only)
+{
 	struct mmx_kms_props cp;
-	uint32_t i, j, p_crtc;
+	uint32_t j, p_crtc;
 	int idx;
 
-	if (!req)
-		return -ENOMEM;
-	for (i = 0; i < k->ncrtc; i++) {
-		const struct mmx_kms_crtc *kc = &k->crtcs[i];
-		struct mmx_want_crtc *wc = &w->crtc[i];
-
-		if (only >= 0 && w->out_crtc[only] != kc->id &&
-		    w->cur.outputs[only].crtc != kc->id)
-			continue;
-		if (!wc->on) {
-			if (!wc->now.active && !wc->now.mode_blob)
-				continue;
-			drmModeAtomicAddProperty(req, kc->id, kc->p_active, 0);
-			drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id, 0);
-			mmx_req_detach(k, req, i);
-			continue;
-		}
-		drmModeAtomicAddProperty(req, kc->id, kc->p_active, 1);
-		if (wc->mode_blob)
-			drmModeAtomicAddProperty(req, kc->id, kc->p_mode_id,
-						 wc->mode_blob);
-		if (k->has_transforms) {
-			if (memcmp(wc->fixed, wc->now.matrix, sizeof(wc->fixed)))
-				drmModeAtomicAddProperty(req, kc->id,
-							 kc->p_transform,
-							 wc->transform_blob);
-			drmModeAtomicAddProperty(req, kc->id, kc->p_filter,
-						 strcmp(wc->transform.filter,
-							"bilinear") ?
-						 MMX_TRANSFORM_FILTER_NEAREST :
-						 MMX_TRANSFORM_FILTER_BILINEAR);
-		}
-		if (kc->primary >= 0)
-			mmx_req_plane(req, &k->planes[kc->primary], kc->id,
-				      scr->fb_id, scr->width, scr->height,
-				      wc->x, wc->y, &wc->t);
-	}
 	for (j = 0; j < w->cur.noutput; j++) {
 		if (only >= 0 && (int)j != only)
 			continue;
@@ -782,12 +863,37 @@ static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
 			continue;
 		if (mmx_kms_props_get(k, w->cur.outputs[j].id,
 				      DRM_MODE_OBJECT_CONNECTOR, &cp) ||
-		    !mmx_kms_props_find(&cp, "CRTC_ID", &p_crtc, NULL)) {
-			drmModeAtomicFree(req);
+		    !mmx_kms_props_find(&cp, "CRTC_ID", &p_crtc, NULL))
 			return -ENOENT;
-		}
 		drmModeAtomicAddProperty(req, w->cur.outputs[j].id, p_crtc,
 					 w->out_crtc[j]);
+	}
+	return 0;
+}
+
+static int mmx_want_req(struct mmx_kms *k, struct mmx_want *w, int only,
+			bool props, drmModeAtomicReqPtr *out)
+{
+	const struct mmx_screen *scr = w->screen.fb_id ? &w->screen :
+				       &k->screen;
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	uint32_t i;
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	for (i = 0; i < k->ncrtc; i++) {
+		const struct mmx_kms_crtc *kc = &k->crtcs[i];
+
+		if (only >= 0 && w->out_crtc[only] != kc->id &&
+		    w->cur.outputs[only].crtc != kc->id)
+			continue;
+		mmx_req_crtc(k, w, req, i, scr);
+	}
+	ret = mmx_req_outputs(k, w, req, only);
+	if (ret) {
+		drmModeAtomicFree(req);
+		return ret;
 	}
 	for (i = 0; props && i < w->nprop; i++)
 		if (only < 0 || (int)w->props[i].output == only)
@@ -979,6 +1085,64 @@ static void mmx_want_keep(struct mmx_kms *k, struct mmx_want *w,
 	k->timestamp = mmx_kms_now_ns();
 }
 
+/* A screen framebuffer of @w's size in w->screen, when a new one is needed. */
+static int mmx_want_screen_fb(struct mmx_kms *k, struct mmx_want *w,
+			      const struct mmx_config *cfg,
+			      struct mmx_error *err)
+{
+	bool need_fb = false;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < k->ncrtc; i++)
+		need_fb |= w->crtc[i].on;
+	if (!(cfg->flags & MMX_CONFIG_SCREEN_SIZE) && !need_fb)
+		return 0;
+	if (k->screen.fb_id && k->screen.width == w->screen_w &&
+	    k->screen.height == w->screen_h)
+		return 0;
+	ret = mmx_screen_create(k->fd, w->screen_w, w->screen_h, &k->screen,
+				&w->screen);
+	if (ret)
+		return mmx_error_set(err, ret, "screen framebuffer %ux%u: %s",
+				     w->screen_w, w->screen_h,
+				     mmx_errname(ret));
+	return 0;
+}
+
+/* Commit @w (TEST_ONLY first; only that for @test) with its blobs. */
+static int mmx_want_commit_all(struct mmx_kms *k, struct mmx_want *w,
+			       const struct mmx_config *cfg, bool test,
+			       struct mmx_error *err)
+{
+	struct mmx_screen old;
+	int ret;
+
+	ret = mmx_want_blobs(k, w);
+	if (ret)
+		return mmx_error_set(err, ret, "creating property blobs: %s",
+				     mmx_errname(ret));
+	ret = mmx_want_commit(k, w, -1, true, DRM_MODE_ATOMIC_TEST_ONLY);
+	if (!ret && !test)
+		ret = mmx_want_commit(k, w, -1, true, 0);
+	if (ret) {
+		ret = mmx_want_blame(k, w, cfg, ret, err);
+		goto out_blobs;
+	}
+	if (test)
+		goto out_blobs;
+	mmx_want_keep(k, w, cfg);
+	if (w->screen.fb_id) {
+		old = k->screen;
+		k->screen = w->screen;
+		memset(&w->screen, 0, sizeof(w->screen));
+		mmx_screen_destroy(k->fd, &old);
+	}
+out_blobs:
+	mmx_want_free_blobs(k, w);
+	return ret;
+}
+
 /**
  * mmx_kms_apply - apply a configuration to a local display
  * @ctx: the display, a struct mmx_kms
@@ -1000,10 +1164,7 @@ int mmx_kms_apply(void *ctx, const struct mmx_config *cfg,
 {
 	struct mmx_kms *k = ctx;
 	const bool test = cfg && (cfg->flags & MMX_CONFIG_TEST_ONLY);
-	struct mmx_screen old;
 	struct mmx_want *w;
-	bool need_fb = false;
-	uint32_t i;
 	int ret;
 
 	if (!cfg)
@@ -1019,52 +1180,10 @@ int mmx_kms_apply(void *ctx, const struct mmx_config *cfg,
 			mmx_want_keep(k, w, cfg);
 		goto out;
 	}
-
-	for (i = 0; i < k->ncrtc; i++)
-		need_fb |= w->crtc[i].on;
-	if ((cfg->flags & MMX_CONFIG_SCREEN_SIZE) || need_fb) {
-		if (!k->screen.fb_id || k->screen.width != w->screen_w ||
-		    k->screen.height != w->screen_h) {
-			ret = mmx_screen_create(k->fd, w->screen_w,
-						w->screen_h, &k->screen,
-						&w->screen);
-			if (ret) {
-				mmx_error_set(err, ret,
-					      "screen framebuffer %ux%u: %s",
-					      w->screen_w, w->screen_h,
-					      mmx_errname(ret));
-				goto out;
-			}
-		}
-	}
-	ret = mmx_want_blobs(k, w);
-	if (ret) {
-		mmx_error_set(err, ret, "creating property blobs: %s",
-			      mmx_errname(ret));
-		goto out_fb;
-	}
-	ret = mmx_want_commit(k, w, -1, true, DRM_MODE_ATOMIC_TEST_ONLY);
-	if (ret) {
-		ret = mmx_want_blame(k, w, cfg, ret, err);
-		goto out_blobs;
-	}
-	if (test)
-		goto out_blobs;
-	ret = mmx_want_commit(k, w, -1, true, 0);
-	if (ret) {
-		ret = mmx_want_blame(k, w, cfg, ret, err);
-		goto out_blobs;
-	}
-	mmx_want_keep(k, w, cfg);
-	if (w->screen.fb_id) {
-		old = k->screen;
-		k->screen = w->screen;
-		memset(&w->screen, 0, sizeof(w->screen));
-		mmx_screen_destroy(k->fd, &old);
-	}
-out_blobs:
-	mmx_want_free_blobs(k, w);
-out_fb:
+	ret = mmx_want_screen_fb(k, w, cfg, err);
+	if (ret)
+		goto out;
+	ret = mmx_want_commit_all(k, w, cfg, test, err);
 	mmx_screen_destroy(k->fd, &w->screen);
 out:
 	mmx_kms_forget(k);
@@ -1100,30 +1219,19 @@ static bool mmx_pan_fb_size(struct mmx_kms *k, struct mmx_kms_crtc *kc,
 	return true;
 }
 
-/*
- * One try of mmx_kms_pointer_moved(): the CRTCs as libmmx knows them
- * (mmx_kms_crtc_known()), one commit of the primary planes that move.
- */
-static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
+/* Each CRTC as it is now (@now) and as the panning rules see it. */
+static int mmx_pan_heads(struct mmx_kms *k, struct mmx_kms_crtc_now *now,
+			 struct mmx_pan_head *heads)
 {
-	struct mmx_kms_crtc_now now[MMX_KMS_MAX_CRTCS];
-	struct mmx_pan_head *heads;
-	int32_t nx[MMX_KMS_MAX_CRTCS], ny[MMX_KMS_MAX_CRTCS];
-	bool planes[MMX_KMS_MAX_CRTCS] = { false };
-	drmModeAtomicReqPtr req = NULL;
-	bool moved = false;
 	uint32_t i, n;
-	int ret = 0;
+	int ret;
 
-	heads = calloc(k->ncrtc ? k->ncrtc : 1, sizeof(*heads));
-	if (!heads)
-		return -ENOMEM;
 	for (i = 0; i < k->ncrtc; i++) {
 		s64 e[9];
 
 		ret = mmx_kms_crtc_known(k, i, &now[i]);
 		if (ret)
-			goto out;
+			return ret;
 		heads[i].x = now[i].x;
 		heads[i].y = now[i].y;
 		if (!now[i].active || !now[i].has_mode || !now[i].fb)
@@ -1137,13 +1245,21 @@ static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
 			continue;
 		mmx_panning_to_pure(&heads[i].panning, &now[i].panning);
 	}
-	mmx_pan_follow_heads(k->pan_mode, heads, k->ncrtc, x, y, nx, ny);
+	return 0;
+}
 
-	req = drmModeAtomicAlloc();
-	if (!req) {
-		ret = -ENOMEM;
-		goto out;
-	}
+/*
+ * The primary planes of the CRTCs that move to (@nx, @ny) added to @req,
+ * marked in @planes: whether any moves.
+ */
+static bool mmx_pan_req(struct mmx_kms *k, drmModeAtomicReqPtr req,
+			const struct mmx_kms_crtc_now *now,
+			const struct mmx_pan_head *heads, const int32_t *nx,
+			const int32_t *ny, bool *planes)
+{
+	bool moved = false;
+	uint32_t i;
+
 	for (i = 0; i < k->ncrtc; i++) {
 		struct mmx_kms_crtc *kc = &k->crtcs[i];
 		uint32_t fw, fh;
@@ -1165,22 +1281,60 @@ static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
 		planes[i] = true;
 		moved = true;
 	}
-	if (moved) {
+	return moved;
+}
+
+/* Commit the CRTCs' new positions (@nx, @ny) and remember them. */
+static int mmx_pan_move(struct mmx_kms *k, const struct mmx_kms_crtc_now *now,
+			const struct mmx_pan_head *heads, const int32_t *nx,
+			const int32_t *ny)
+{
+	bool planes[MMX_KMS_MAX_CRTCS] = { false };
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	bool moved;
+	uint32_t i;
+	int ret = 0;
+
+	if (!req)
+		return -ENOMEM;
+	moved = mmx_pan_req(k, req, now, heads, nx, ny, planes);
+	if (moved)
 		ret = mmx_kms_errno(drmModeAtomicCommit(k->fd, req, 0, NULL));
-		if (!ret) {
-			for (i = 0; i < k->ncrtc; i++) {
-				k->crtcs[i].x = nx[i];
-				k->crtcs[i].y = ny[i];
-				/* what mmx_kms_crtc_read() would say now */
-				if (!planes[i] && now[i].fb)
-					continue;
-				k->crtcs[i].now.x = nx[i];
-				k->crtcs[i].now.y = ny[i];
-			}
-		}
-	}
 	drmModeAtomicFree(req);
-out:
+	if (ret || !moved)
+		return ret;
+	for (i = 0; i < k->ncrtc; i++) {
+		k->crtcs[i].x = nx[i];
+		k->crtcs[i].y = ny[i];
+		/* what mmx_kms_crtc_read() would say now */
+		if (!planes[i] && now[i].fb)
+			continue;
+		k->crtcs[i].now.x = nx[i];
+		k->crtcs[i].now.y = ny[i];
+	}
+	return 0;
+}
+
+/*
+ * One try of mmx_kms_pointer_moved(): the CRTCs as libmmx knows them
+ * (mmx_kms_crtc_known()), one commit of the primary planes that move.
+ */
+static int mmx_pan_commit(struct mmx_kms *k, int32_t x, int32_t y)
+{
+	struct mmx_kms_crtc_now now[MMX_KMS_MAX_CRTCS];
+	struct mmx_pan_head *heads;
+	int32_t nx[MMX_KMS_MAX_CRTCS], ny[MMX_KMS_MAX_CRTCS];
+	int ret;
+
+	heads = calloc(k->ncrtc ? k->ncrtc : 1, sizeof(*heads));
+	if (!heads)
+		return -ENOMEM;
+	ret = mmx_pan_heads(k, now, heads);
+	if (!ret) {
+		mmx_pan_follow_heads(k->pan_mode, heads, k->ncrtc, x, y,
+				     nx, ny);
+		ret = mmx_pan_move(k, now, heads, nx, ny);
+	}
 	free(heads);
 	return ret;
 }

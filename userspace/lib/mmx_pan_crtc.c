@@ -135,6 +135,56 @@ s32 mmx_panning_clamp_offset(s32 o, u32 start, u32 size, s32 box,
 	return (s32)v;
 }
 
+/*
+ * The offset (@nx, @ny) that shows pointer (@x, @y), clipped to the panning
+ * area, at the CRTC border it went past; unchanged when the pointer is
+ * within the borders or not shown.
+ */
+static void mmx_pan_to_pointer(const struct mmx_panning *p,
+			       const struct mmx_transform *t, s32 cur_x,
+			       s32 cur_y, s32 x, s32 y, s32 *nx, s32 *ny)
+{
+	bool pan_x = p->width, pan_y = p->height, panned = false;
+	struct mmx_fixp cx, cy, sx, sy;
+
+	if (pan_x)
+		x = mmx_pan_clamp_pointer(x, p->left, p->width);
+	if (pan_y)
+		y = mmx_pan_clamp_pointer(y, p->top, p->height);
+
+	sx = mmx_fixp_from_raw(((s64)x - cur_x) * MMX_FIXP_ONE);
+	sy = mmx_fixp_from_raw(((s64)y - cur_y) * MMX_FIXP_ONE);
+	if (t->kind == MMX_TRANSFORM_IDENTITY) {
+		cx = sx;
+		cy = sy;
+	} else if (!mmx_transform_point_inverse(t, sx, sy, &cx, &cy)) {
+		return;	/* beyond the line at infinity: not shown */
+	}
+
+	if (pan_x && mmx_pan_clamp_crtc(&cx, p->border_left, p->border_right,
+					t->out_w))
+		panned = true;
+	if (pan_y && mmx_pan_clamp_crtc(&cy, p->border_top, p->border_bottom,
+					t->out_h))
+		panned = true;
+	if (!panned)
+		return;
+
+	if (t->kind == MMX_TRANSFORM_IDENTITY) {
+		sx = cx;
+		sy = cy;
+	} else if (!mmx_transform_point(t, cx, cy, &sx, &sy)) {
+		return;
+	}
+	/* offset = pointer - M c, nearest integer, halves down */
+	if (pan_x)
+		*nx = (s32)-mmx_fixp_round(mmx_fixp_from_raw(sx.v -
+							     (s64)x * MMX_FIXP_ONE));
+	if (pan_y)
+		*ny = (s32)-mmx_fixp_round(mmx_fixp_from_raw(sy.v -
+							     (s64)y * MMX_FIXP_ONE));
+}
+
 /**
  * mmx_panning_follow - the pointer-following policy of RandR panning
  * @p: a configuration that passed mmx_panning_check()
@@ -162,54 +212,14 @@ void mmx_panning_follow(const struct mmx_panning *p,
 			const struct mmx_transform *t, s32 cur_x, s32 cur_y,
 			s32 ptr_x, s32 ptr_y, s32 *new_x, s32 *new_y)
 {
-	bool pan_x = p->width, pan_y = p->height, panned = false;
-	struct mmx_fixp cx, cy, sx, sy;
-	s32 nx = cur_x, ny = cur_y, x = ptr_x, y = ptr_y;
+	bool pan_x = p->width, pan_y = p->height;
+	s32 nx = cur_x, ny = cur_y;
 
 	if (!pan_x && !pan_y)
 		goto out;
-	if (!mmx_pan_in_track(x, p->track_left, p->track_width) ||
-	    !mmx_pan_in_track(y, p->track_top, p->track_height))
-		goto clamp;
-
-	if (pan_x)
-		x = mmx_pan_clamp_pointer(x, p->left, p->width);
-	if (pan_y)
-		y = mmx_pan_clamp_pointer(y, p->top, p->height);
-
-	sx = mmx_fixp_from_raw(((s64)x - cur_x) * MMX_FIXP_ONE);
-	sy = mmx_fixp_from_raw(((s64)y - cur_y) * MMX_FIXP_ONE);
-	if (t->kind == MMX_TRANSFORM_IDENTITY) {
-		cx = sx;
-		cy = sy;
-	} else if (!mmx_transform_point_inverse(t, sx, sy, &cx, &cy)) {
-		goto clamp;	/* beyond the line at infinity: not shown */
-	}
-
-	if (pan_x && mmx_pan_clamp_crtc(&cx, p->border_left, p->border_right,
-					t->out_w))
-		panned = true;
-	if (pan_y && mmx_pan_clamp_crtc(&cy, p->border_top, p->border_bottom,
-					t->out_h))
-		panned = true;
-	if (!panned)
-		goto clamp;
-
-	if (t->kind == MMX_TRANSFORM_IDENTITY) {
-		sx = cx;
-		sy = cy;
-	} else if (!mmx_transform_point(t, cx, cy, &sx, &sy)) {
-		goto clamp;
-	}
-	/* offset = pointer - M c, nearest integer, halves down */
-	if (pan_x)
-		nx = (s32)-mmx_fixp_round(mmx_fixp_from_raw(sx.v -
-							    (s64)x * MMX_FIXP_ONE));
-	if (pan_y)
-		ny = (s32)-mmx_fixp_round(mmx_fixp_from_raw(sy.v -
-							    (s64)y * MMX_FIXP_ONE));
-
-clamp:
+	if (mmx_pan_in_track(ptr_x, p->track_left, p->track_width) &&
+	    mmx_pan_in_track(ptr_y, p->track_top, p->track_height))
+		mmx_pan_to_pointer(p, t, cur_x, cur_y, ptr_x, ptr_y, &nx, &ny);
 	if (pan_x)
 		nx = mmx_panning_clamp_offset(nx, p->left, p->width,
 					      t->bbox_x, t->bbox_w);

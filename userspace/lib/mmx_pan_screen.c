@@ -54,6 +54,39 @@ static bool mmx_pan_head_contains(const struct mmx_pan_head *h, s32 px,
 	       py >= y0 && py < y0 + h->t.bbox_h;
 }
 
+/*
+ * The joint mode's leader: the first panned head showing the pointer,
+ * else the first one the pointer moves; its new offset in (@fx, @fy).
+ * NULL when none.
+ */
+static const struct mmx_pan_head *
+mmx_pan_leader(const struct mmx_pan_head *heads, u32 n, s32 ptr_x, s32 ptr_y,
+	       s32 *fx, s32 *fy)
+{
+	const struct mmx_pan_head *lead = NULL;
+	u32 i;
+
+	for (i = 0; i < n && !lead; i++)
+		if (mmx_pan_enabled(&heads[i].panning) &&
+		    mmx_pan_head_contains(&heads[i], ptr_x, ptr_y))
+			lead = &heads[i];
+	if (lead) {
+		mmx_panning_follow(&lead->panning, &lead->t, lead->x, lead->y,
+				   ptr_x, ptr_y, fx, fy);
+		return lead;
+	}
+	for (i = 0; i < n && !lead; i++) {
+		if (!mmx_pan_enabled(&heads[i].panning))
+			continue;
+		mmx_panning_follow(&heads[i].panning, &heads[i].t,
+				   heads[i].x, heads[i].y, ptr_x,
+				   ptr_y, fx, fy);
+		if (*fx != heads[i].x || *fy != heads[i].y)
+			lead = &heads[i];
+	}
+	return lead;
+}
+
 /**
  * mmx_pan_follow_heads - the pointer moved: new positions of all CRTCs
  * @mode: %MMX_PAN_INDEPENDENT or %MMX_PAN_JOINT
@@ -79,7 +112,7 @@ void mmx_pan_follow_heads(enum mmx_pan_mode mode,
 			  s32 ptr_x, s32 ptr_y, s32 *new_x, s32 *new_y)
 {
 	s32 fx = 0, fy = 0, dx, dy;
-	const struct mmx_pan_head *lead = NULL;
+	const struct mmx_pan_head *lead;
 	u32 i;
 
 	for (i = 0; i < n; i++) {
@@ -97,24 +130,7 @@ void mmx_pan_follow_heads(enum mmx_pan_mode mode,
 		return;
 	}
 
-	for (i = 0; i < n && !lead; i++)
-		if (mmx_pan_enabled(&heads[i].panning) &&
-		    mmx_pan_head_contains(&heads[i], ptr_x, ptr_y))
-			lead = &heads[i];
-	if (lead) {
-		mmx_panning_follow(&lead->panning, &lead->t, lead->x, lead->y,
-				   ptr_x, ptr_y, &fx, &fy);
-	} else {
-		for (i = 0; i < n && !lead; i++) {
-			if (!mmx_pan_enabled(&heads[i].panning))
-				continue;
-			mmx_panning_follow(&heads[i].panning, &heads[i].t,
-					   heads[i].x, heads[i].y, ptr_x,
-					   ptr_y, &fx, &fy);
-			if (fx != heads[i].x || fy != heads[i].y)
-				lead = &heads[i];
-		}
-	}
+	lead = mmx_pan_leader(heads, n, ptr_x, ptr_y, &fx, &fy);
 	if (!lead)
 		return;
 

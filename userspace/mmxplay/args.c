@@ -107,11 +107,140 @@ static bool takes_value(const char *name)
 	return false;
 }
 
+#define NAME_LEN 64
+
+/*
+ * argv[*i]'s option name into @name and its value, from "--name=VALUE" or
+ * the next argument (then *i moves on), into @val (NULL when it takes none).
+ */
+static int read_option(int argc, char **argv, int *i, char *name,
+		       const char **val, char *err, size_t errlen)
+{
+	const char *arg = argv[*i];
+	const char *eq = strncmp(arg, "--", 2) ? NULL : strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	*val = NULL;
+	if (len >= NAME_LEN)
+		return bad(err, errlen, "unknown option '%s'", arg);
+	memcpy(name, arg, len);
+	name[len] = 0;
+	if (!takes_value(name)) {
+		if (eq)
+			return bad(err, errlen,
+				   "option '%s' takes no value", name);
+		return 0;
+	}
+	if (eq)
+		*val = eq + 1;
+	else if (*i + 1 < argc)
+		*val = argv[++*i];
+	else
+		return bad(err, errlen, "option '%s' needs a value", name);
+	return 0;
+}
+
+/* The field of the options in milliseconds, or NULL. */
+static int64_t *ms_option(struct mmxplay_opts *o, const char *name)
+{
+	if (!strcmp(name, "--ahead"))
+		return &o->ahead_ns;
+	if (!strcmp(name, "--expire"))
+		return &o->expire_ns;
+	if (!strcmp(name, "--delay"))
+		return &o->delay_ns;
+	if (!strcmp(name, "--lead-in"))
+		return &o->lead_ns;
+	return NULL;
+}
+
+/* The options with a value other than milliseconds. */
+static int value_option(struct mmxplay_opts *o, const char *name,
+			const char *val, char *err, size_t errlen)
+{
+	if (!strcmp(name, "-d") || !strcmp(name, "--display")) {
+		if (strncmp(val, "unix:", 5) && strncmp(val, "tcp:", 4))
+			return bad(err, errlen,
+				   "--display: '%s' is neither unix:PATH nor tcp:HOST:PORT",
+				   val);
+		o->display = val;
+	} else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+		if (!*val)
+			return bad(err, errlen, "--output: no name");
+		o->output = val;
+	} else if (!strcmp(name, "--clock")) {
+		if (!strcmp(val, "audio"))
+			o->clock = MMXPLAY_CLOCK_AUDIO;
+		else if (!strcmp(val, "monotonic"))
+			o->clock = MMXPLAY_CLOCK_MONOTONIC;
+		else
+			return bad(err, errlen,
+				   "--clock: '%s' is neither audio nor monotonic",
+				   val);
+	} else if (!strcmp(name, "--capture-check")) {
+		if (parse_u32(val, 0, 100, &o->capture_checks))
+			return bad(err, errlen,
+				   "--capture-check: '%s' is not 0..100", val);
+	}
+	return 0;
+}
+
+/*
+ * Option @name (argv's @arg) with its value @val: 1 when it was --help or
+ * --version (printed), else 0 or -EINVAL.
+ */
+static int apply_option(struct mmxplay_opts *o, const char *name,
+			const char *val, const char *arg, char *err,
+			size_t errlen)
+{
+	int64_t *ns = ms_option(o, name);
+
+	if (ns) {
+		int ahead = ns == &o->ahead_ns;
+
+		if (parse_ms(val, 60000, ns) || (ahead && !*ns))
+			return bad(err, errlen, "%s: '%s' is not %d..60000 ms",
+				   name, val, ahead);
+		return 0;
+	}
+	if (val)
+		return value_option(o, name, val, err, errlen);
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		mmxplay_usage(stdout);
+		return 1;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("mmxplay %s\n", MMXPLAY_VERSION);
+		return 1;
+	}
+	if (!strcmp(name, "--no-audio"))
+		o->no_audio = true;
+	else if (!strcmp(name, "--stats"))
+		o->stats = true;
+	else if (!strcmp(name, "-v") || !strcmp(name, "--verbose"))
+		o->verbose = true;
+	else
+		return bad(err, errlen, "unknown option '%s'", arg);
+	return 0;
+}
+
+/* The positional arguments: the file; after "--", everything. */
+static int file_arg(struct mmxplay_opts *o, const char *arg, char *err,
+		    size_t errlen)
+{
+	if (o->file)
+		return bad(err, errlen, "one file only ('%s' and '%s')",
+			   o->file, arg);
+	o->file = arg;
+	return 0;
+}
+
 int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 		       char *err, size_t errlen)
 {
-	char name[64];
-	int i;
+	char name[NAME_LEN];
+	const char *val;
+	int i, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->ahead_ns = 500000000;
@@ -121,15 +250,12 @@ int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 	err[0] = 0;
 
 	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq;
-		size_t len;
+		const char *arg = argv[i];
 
 		if (arg[0] != '-' || !strcmp(arg, "-")) {
-			if (o->file)
-				return bad(err, errlen,
-					   "one file only ('%s' and '%s')",
-					   o->file, arg);
-			o->file = arg;
+			ret = file_arg(o, arg, err, errlen);
+			if (ret)
+				return ret;
 			continue;
 		}
 		if (!strcmp(arg, "--")) {
@@ -139,85 +265,11 @@ int mmxplay_parse_args(int argc, char **argv, struct mmxplay_opts *o,
 				return bad(err, errlen, "one file only");
 			break;
 		}
-		eq = strncmp(arg, "--", 2) ? NULL : strchr(arg, '=');
-		len = eq ? (size_t)(eq - arg) : strlen(arg);
-		if (len >= sizeof(name))
-			return bad(err, errlen, "unknown option '%s'", arg);
-		memcpy(name, arg, len);
-		name[len] = 0;
-		if (takes_value(name)) {
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else
-				return bad(err, errlen,
-					   "option '%s' needs a value", name);
-		} else if (eq) {
-			return bad(err, errlen,
-				   "option '%s' takes no value", name);
-		}
-
-		if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
-			mmxplay_usage(stdout);
-			return 1;
-		} else if (!strcmp(name, "--version")) {
-			printf("mmxplay %s\n", MMXPLAY_VERSION);
-			return 1;
-		} else if (!strcmp(name, "-d") || !strcmp(name, "--display")) {
-			if (strncmp(val, "unix:", 5) && strncmp(val, "tcp:", 4))
-				return bad(err, errlen,
-					   "--display: '%s' is neither unix:PATH nor tcp:HOST:PORT",
-					   val);
-			o->display = val;
-		} else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
-			if (!*val)
-				return bad(err, errlen, "--output: no name");
-			o->output = val;
-		} else if (!strcmp(name, "--no-audio")) {
-			o->no_audio = true;
-		} else if (!strcmp(name, "--clock")) {
-			if (!strcmp(val, "audio"))
-				o->clock = MMXPLAY_CLOCK_AUDIO;
-			else if (!strcmp(val, "monotonic"))
-				o->clock = MMXPLAY_CLOCK_MONOTONIC;
-			else
-				return bad(err, errlen,
-					   "--clock: '%s' is neither audio nor monotonic",
-					   val);
-		} else if (!strcmp(name, "--ahead")) {
-			if (parse_ms(val, 60000, &o->ahead_ns) ||
-			    !o->ahead_ns)
-				return bad(err, errlen,
-					   "--ahead: '%s' is not 1..60000 ms",
-					   val);
-		} else if (!strcmp(name, "--expire")) {
-			if (parse_ms(val, 60000, &o->expire_ns))
-				return bad(err, errlen,
-					   "--expire: '%s' is not 0..60000 ms",
-					   val);
-		} else if (!strcmp(name, "--delay")) {
-			if (parse_ms(val, 60000, &o->delay_ns))
-				return bad(err, errlen,
-					   "--delay: '%s' is not 0..60000 ms",
-					   val);
-		} else if (!strcmp(name, "--lead-in")) {
-			if (parse_ms(val, 60000, &o->lead_ns))
-				return bad(err, errlen,
-					   "--lead-in: '%s' is not 0..60000 ms",
-					   val);
-		} else if (!strcmp(name, "--capture-check")) {
-			if (parse_u32(val, 0, 100, &o->capture_checks))
-				return bad(err, errlen,
-					   "--capture-check: '%s' is not 0..100",
-					   val);
-		} else if (!strcmp(name, "--stats")) {
-			o->stats = true;
-		} else if (!strcmp(name, "-v") || !strcmp(name, "--verbose")) {
-			o->verbose = true;
-		} else {
-			return bad(err, errlen, "unknown option '%s'", arg);
-		}
+		ret = read_option(argc, argv, &i, name, &val, err, errlen);
+		if (!ret)
+			ret = apply_option(o, name, val, arg, err, errlen);
+		if (ret)
+			return ret;
 	}
 	if (!o->file)
 		return bad(err, errlen, "no file to play");

@@ -223,6 +223,30 @@ static bool is_mjpeg(uint32_t fcc)
 	return !strcasecmp(b, "MJPG");
 }
 
+/* Video stream @i's (@s) frame rate, from its strh or else from avih. */
+static int video_rate(struct parser *p, const struct stream *s,
+		      unsigned int i, struct avi_file *f)
+{
+	if (s->scale && s->rate) {
+		f->fps_num = s->rate;
+		f->fps_den = s->scale;
+	} else if (p->usec_per_frame) {
+		f->fps_num = 1000000;
+		f->fps_den = p->usec_per_frame;
+	} else {
+		return fail(p, -EINVAL,
+			    "video stream %u: no frame rate (strh rate/scale and avih are 0)",
+			    i);
+	}
+	f->frame_ns = (int64_t)((unsigned __int128)f->fps_den * 1000000000u /
+				f->fps_num);
+	/* between 1000 and 0.01 frames a second */
+	if (f->frame_ns < 1000000 || f->frame_ns > 100ll * 1000000000)
+		return fail(p, -EINVAL, "video stream %u: frame rate %u/%u",
+			    i, f->fps_num, f->fps_den);
+	return 0;
+}
+
 static int pick_video(struct parser *p, struct avi_file *f)
 {
 	unsigned int i, n = p->nstreams < AVI_MAX_STREAMS ?
@@ -265,23 +289,44 @@ static int pick_video(struct parser *p, struct avi_file *f)
 			    w, h);
 	f->width = (uint32_t)w;
 	f->height = (uint32_t)h;
-	if (s->scale && s->rate) {
-		f->fps_num = s->rate;
-		f->fps_den = s->scale;
-	} else if (p->usec_per_frame) {
-		f->fps_num = 1000000;
-		f->fps_den = p->usec_per_frame;
-	} else {
-		return fail(p, -EINVAL,
-			    "video stream %u: no frame rate (strh rate/scale and avih are 0)",
-			    i);
+	return video_rate(p, s, i, f);
+}
+
+/*
+ * Audio stream @i's (@s) codec from f->audio_tag: 1 for PCM or MPEG audio
+ * mmxplay plays, 0 (a note) for another, or an error.
+ */
+static int audio_codec(struct parser *p, const struct stream *s,
+		       unsigned int i, struct avi_file *f)
+{
+	uint32_t tag = f->audio_tag;
+
+	if (tag == AVI_WAVE_PCM) {
+		if (f->bits != 16)
+			return fail(p, -ENOTSUP,
+				    "audio stream %u: %u-bit PCM (16-bit only)",
+				    i, f->bits);
+		if (f->block_align != 2 * f->channels)
+			return fail(p, -EINVAL,
+				    "audio stream %u: block align %u for %u channels of 16 bits",
+				    i, f->block_align, f->channels);
+		f->audio_codec = AVI_AUDIO_PCM;
+		return 1;
 	}
-	f->frame_ns = (int64_t)((unsigned __int128)f->fps_den * 1000000000u /
-				f->fps_num);
-	/* between 1000 and 0.01 frames a second */
-	if (f->frame_ns < 1000000 || f->frame_ns > 100ll * 1000000000)
-		return fail(p, -EINVAL, "video stream %u: frame rate %u/%u",
-			    i, f->fps_num, f->fps_den);
+	if (tag == AVI_WAVE_MPEG || tag == AVI_WAVE_MPEGLAYER3) {
+		if (f->channels > 2)
+			return fail(p, -EINVAL,
+				    "audio stream %u: MPEG audio with %u channels",
+				    i, f->channels);
+		if (!(s->sample_size == 0 && s->scale && s->rate) &&
+		    !f->avg_bytes)
+			return fail(p, -EINVAL,
+				    "audio stream %u: MPEG audio without a time base (strh scale/rate, nAvgBytesPerSec)",
+				    i);
+		f->audio_codec = AVI_AUDIO_MPEG;
+		return 1;
+	}
+	note(f, "audio stream %u: format 0x%04x is not played", i, tag);
 	return 0;
 }
 
@@ -293,6 +338,7 @@ static int pick_audio(struct parser *p, struct avi_file *f)
 	const uint8_t *wf;
 	struct stream *s;
 	uint32_t tag;
+	int ret;
 
 	f->audio_stream = -1;
 	for (i = 0; i < n; i++)
@@ -322,32 +368,9 @@ static int pick_audio(struct parser *p, struct avi_file *f)
 		return fail(p, -EINVAL,
 			    "audio stream %u: %u channels at %u Hz", i,
 			    f->channels, f->rate);
-	if (tag == AVI_WAVE_PCM) {
-		if (f->bits != 16)
-			return fail(p, -ENOTSUP,
-				    "audio stream %u: %u-bit PCM (16-bit only)",
-				    i, f->bits);
-		if (f->block_align != 2 * f->channels)
-			return fail(p, -EINVAL,
-				    "audio stream %u: block align %u for %u channels of 16 bits",
-				    i, f->block_align, f->channels);
-		f->audio_codec = AVI_AUDIO_PCM;
-	} else if (tag == AVI_WAVE_MPEG || tag == AVI_WAVE_MPEGLAYER3) {
-		if (f->channels > 2)
-			return fail(p, -EINVAL,
-				    "audio stream %u: MPEG audio with %u channels",
-				    i, f->channels);
-		if (!(s->sample_size == 0 && s->scale && s->rate) &&
-		    !f->avg_bytes)
-			return fail(p, -EINVAL,
-				    "audio stream %u: MPEG audio without a time base (strh scale/rate, nAvgBytesPerSec)",
-				    i);
-		f->audio_codec = AVI_AUDIO_MPEG;
-	} else {
-		note(f, "audio stream %u: format 0x%04x is not played", i,
-		     tag);
-		return 0;
-	}
+	ret = audio_codec(p, s, i, f);
+	if (ret <= 0)
+		return ret;
 	f->audio_stream = (int)i;
 	return 0;
 }
@@ -576,12 +599,87 @@ void avi_free(struct avi_file *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* The RIFF header and its top-level chunks: hdrl parsed, movi and idx1 found. */
+static int read_riff(struct parser *p)
+{
+	const uint8_t *data = p->d;
+	uint32_t id, size;
+	size_t pos, next, end;
+	int ret;
+
+	if (p->len < 12 || rd32(data) != ID_RIFF || rd32(data + 8) != ID_AVI)
+		return fail(p, -EINVAL, "not an AVI file (no RIFF 'AVI ' header)");
+	size = rd32(data + 4);
+	if (size < 4 || size > p->len - 8)
+		return fail(p, -EINVAL,
+			    "truncated: the RIFF chunk says %llu bytes, the file has %zu",
+			    (unsigned long long)size + 8, p->len);
+	end = 8 + (size_t)size;
+	for (pos = 12; pos < end; pos = next) {
+		ret = chunk_at(p, pos, end, &id, &size, &next);
+		if (ret)
+			return ret;
+		if (id == ID_LIST && size >= 4) {
+			uint32_t type = rd32(data + pos + 8);
+
+			if (type == ID_HDRL) {
+				ret = parse_hdrl(p, pos + 12, pos + 8 + size);
+				if (ret)
+					return ret;
+			} else if (type == ID_MOVI && !p->have_movi) {
+				p->have_movi = true;
+				p->movi = pos + 8;
+				p->movi_end = pos + 8 + size;
+			}
+		} else if (id == ID_IDX1 && !p->have_idx1) {
+			p->have_idx1 = true;
+			p->idx1 = pos + 8;
+			p->idx1_size = size;
+		}
+	}
+	return 0;
+}
+
+/* The streams picked and their chunks listed (idx1, else movi scanned). */
+static int read_streams(struct parser *p, struct avi_file *out)
+{
+	int ret;
+
+	if (!p->have_avih)
+		return fail(p, -EINVAL, "no 'hdrl' header list");
+	if (!p->have_movi)
+		return fail(p, -EINVAL, "no 'movi' list");
+	if (p->nstreams > AVI_MAX_STREAMS)
+		note(out, "%u streams: those past %u ignored", p->nstreams,
+		     AVI_MAX_STREAMS);
+	ret = pick_video(p, out);
+	if (ret)
+		return ret;
+	ret = pick_audio(p, out);
+	if (ret)
+		return ret;
+
+	ret = 1;
+	if (p->have_idx1) {
+		ret = read_index(p, out);
+		if (ret < 0)
+			return ret;
+	}
+	out->from_index = !ret;
+	if (ret) {
+		ret = scan_movi(p, out, p->movi + 4, p->movi_end, 0);
+		if (ret)
+			return ret;
+	}
+	if (!out->nvideo)
+		return fail(p, -EINVAL, "the video stream has no frames");
+	return set_times(p, out);
+}
+
 int avi_parse(const uint8_t *data, size_t len, struct avi_file *out,
 	      char *err, size_t errlen)
 {
 	struct parser *p;
-	uint32_t id, size;
-	size_t pos, next, end;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -600,76 +698,9 @@ int avi_parse(const uint8_t *data, size_t len, struct avi_file *out,
 	p->err = err;
 	p->errlen = errlen;
 
-	if (len < 12 || rd32(data) != ID_RIFF || rd32(data + 8) != ID_AVI) {
-		ret = fail(p, -EINVAL, "not an AVI file (no RIFF 'AVI ' header)");
-		goto out;
-	}
-	size = rd32(data + 4);
-	if (size < 4 || size > len - 8) {
-		ret = fail(p, -EINVAL,
-			   "truncated: the RIFF chunk says %llu bytes, the file has %zu",
-			   (unsigned long long)size + 8, len);
-		goto out;
-	}
-	end = 8 + (size_t)size;
-	for (pos = 12; pos < end; pos = next) {
-		ret = chunk_at(p, pos, end, &id, &size, &next);
-		if (ret)
-			goto out;
-		if (id == ID_LIST && size >= 4) {
-			uint32_t type = rd32(data + pos + 8);
-
-			if (type == ID_HDRL) {
-				ret = parse_hdrl(p, pos + 12, pos + 8 + size);
-				if (ret)
-					goto out;
-			} else if (type == ID_MOVI && !p->have_movi) {
-				p->have_movi = true;
-				p->movi = pos + 8;
-				p->movi_end = pos + 8 + size;
-			}
-		} else if (id == ID_IDX1 && !p->have_idx1) {
-			p->have_idx1 = true;
-			p->idx1 = pos + 8;
-			p->idx1_size = size;
-		}
-	}
-	if (!p->have_avih) {
-		ret = fail(p, -EINVAL, "no 'hdrl' header list");
-		goto out;
-	}
-	if (!p->have_movi) {
-		ret = fail(p, -EINVAL, "no 'movi' list");
-		goto out;
-	}
-	if (p->nstreams > AVI_MAX_STREAMS)
-		note(out, "%u streams: those past %u ignored", p->nstreams,
-		     AVI_MAX_STREAMS);
-	ret = pick_video(p, out);
-	if (ret)
-		goto out;
-	ret = pick_audio(p, out);
-	if (ret)
-		goto out;
-
-	ret = 1;
-	if (p->have_idx1) {
-		ret = read_index(p, out);
-		if (ret < 0)
-			goto out;
-	}
-	out->from_index = !ret;
-	if (ret) {
-		ret = scan_movi(p, out, p->movi + 4, p->movi_end, 0);
-		if (ret)
-			goto out;
-	}
-	if (!out->nvideo) {
-		ret = fail(p, -EINVAL, "the video stream has no frames");
-		goto out;
-	}
-	ret = set_times(p, out);
-out:
+	ret = read_riff(p);
+	if (!ret)
+		ret = read_streams(p, out);
 	if (ret)
 		avi_free(out);
 	free(p);

@@ -167,6 +167,64 @@ static const char *status_name(uint32_t st)
 	return "unknown";
 }
 
+/* The event of video frame e->id: its outcome recorded once. */
+static void frame_event(struct player *p, const struct mmx_stream_event *e)
+{
+	struct mmxplay_frame *f;
+
+	if (!e->id || e->id > p->avi.nvideo)
+		return;
+	f = &p->frames[e->id - 1];
+	if (f->outcome != MMXPLAY_PENDING)
+		return;
+	switch (e->status) {
+	case MMX_STREAM_PRESENTED:
+		f->outcome = MMXPLAY_PRESENTED;
+		f->present_ns = e->present_ns;
+		f->stream_ns = e->stream_ns_at_present;
+		break;
+	case MMX_STREAM_EXPIRED:
+		f->outcome = MMXPLAY_EXPIRED;
+		break;
+	case MMX_STREAM_DECODE_FAILED:
+		f->outcome = MMXPLAY_DECODE_FAILED;
+		break;
+	case MMX_STREAM_REPLACED:
+		return;		/* we never replace: ignore */
+	case MMX_STREAM_RETRACTED:
+		f->outcome = MMXPLAY_RETRACTED;
+		break;
+	default:
+		f->outcome = MMXPLAY_FAILED;
+		break;
+	}
+	f->error = e->error;
+	if (p->pending_video)
+		p->pending_video--;
+	if (f->outcome == MMXPLAY_DECODE_FAILED ||
+	    f->outcome == MMXPLAY_FAILED)
+		errmsg("frame %" PRIu64 ": %s (%s)", e->id - 1,
+		       status_name(e->status),
+		       strerror(e->error ? -e->error : EIO));
+}
+
+/* The event of audio chunk e->id: played or not, recorded once. */
+static void audio_event(struct player *p, const struct mmx_stream_event *e)
+{
+	if (!e->id || e->id > p->audio_sent || p->audio_outcome[e->id - 1])
+		return;
+	p->audio_outcome[e->id - 1] =
+		e->status == MMX_STREAM_PRESENTED ? 1 : 2;
+	if (e->status == MMX_STREAM_PRESENTED)
+		p->rep.audio_played++;
+	else
+		errmsg("audio chunk %" PRIu64 ": %s (%s)", e->id,
+		       status_name(e->status),
+		       strerror(e->error ? -e->error : EIO));
+	if (p->pending_audio)
+		p->pending_audio--;
+}
+
 static void handle_event(struct player *p, const struct mmx_stream_event *e)
 {
 	p->last_event = mmxplay_now_ns();
@@ -178,58 +236,10 @@ static void handle_event(struct player *p, const struct mmx_stream_event *e)
 		       e->error ? strerror(-e->error) : "",
 		       e->pts_ns / 1e6, e->present_ns / 1e6,
 		       e->stream_ns_at_present / 1e6, e->sequence);
-	if (e->kind == MMX_STREAM_VIDEO) {
-		struct mmxplay_frame *f;
-
-		if (!e->id || e->id > p->avi.nvideo)
-			return;
-		f = &p->frames[e->id - 1];
-		if (f->outcome != MMXPLAY_PENDING)
-			return;
-		switch (e->status) {
-		case MMX_STREAM_PRESENTED:
-			f->outcome = MMXPLAY_PRESENTED;
-			f->present_ns = e->present_ns;
-			f->stream_ns = e->stream_ns_at_present;
-			break;
-		case MMX_STREAM_EXPIRED:
-			f->outcome = MMXPLAY_EXPIRED;
-			break;
-		case MMX_STREAM_DECODE_FAILED:
-			f->outcome = MMXPLAY_DECODE_FAILED;
-			break;
-		case MMX_STREAM_REPLACED:
-			return;		/* we never replace: ignore */
-		case MMX_STREAM_RETRACTED:
-			f->outcome = MMXPLAY_RETRACTED;
-			break;
-		default:
-			f->outcome = MMXPLAY_FAILED;
-			break;
-		}
-		f->error = e->error;
-		if (p->pending_video)
-			p->pending_video--;
-		if (f->outcome == MMXPLAY_DECODE_FAILED ||
-		    f->outcome == MMXPLAY_FAILED)
-			errmsg("frame %" PRIu64 ": %s (%s)", e->id - 1,
-			       status_name(e->status),
-			       strerror(e->error ? -e->error : EIO));
-	} else if (e->kind == MMX_STREAM_AUDIO) {
-		if (!e->id || e->id > p->audio_sent ||
-		    p->audio_outcome[e->id - 1])
-			return;
-		p->audio_outcome[e->id - 1] =
-			e->status == MMX_STREAM_PRESENTED ? 1 : 2;
-		if (e->status == MMX_STREAM_PRESENTED)
-			p->rep.audio_played++;
-		else
-			errmsg("audio chunk %" PRIu64 ": %s (%s)", e->id,
-			       status_name(e->status),
-			       strerror(e->error ? -e->error : EIO));
-		if (p->pending_audio)
-			p->pending_audio--;
-	}
+	if (e->kind == MMX_STREAM_VIDEO)
+		frame_event(p, e);
+	else if (e->kind == MMX_STREAM_AUDIO)
+		audio_event(p, e);
 }
 
 static int poll_events(struct player *p, int timeout_ms)
@@ -453,71 +463,125 @@ static int open_stream(struct player *p)
 	return 0;
 }
 
-static int run(struct player *p)
+/* Every CLOCK_QUERY_NS, the server's stream clock corrects @est. */
+static int sync_clock(struct player *p, int64_t now, int64_t *est)
+{
+	struct mmx_stream_clock c;
+	int ret;
+
+	if (!p->started || now - p->last_query < CLOCK_QUERY_NS)
+		return 0;
+	ret = mmx_stream_query_clock(p->s, &c);
+	if (!ret && c.running) {
+		int64_t t = mmxplay_now_ns();
+
+		/* the reply's time: half way */
+		p->corr = c.stream_ns - ((now + t) / 2 - p->t_zero);
+		*est = stream_now(p, t);
+	} else if (ret && ret != -EAGAIN) {
+		errmsg("querying the stream clock: %s", strerror(-ret));
+		return ret;
+	}
+	p->last_query = now;
+	return 0;
+}
+
+/* Whether the next --capture-check is due at @est; its time in @cap_at. */
+static bool capture_due(struct player *p, int64_t est, int64_t *cap_at)
 {
 	const struct mmxplay_opts *o = p->o;
+
+	if (!p->started || !o->capture_checks || !p->crtc ||
+	    p->captures_done >= o->capture_checks)
+		return false;
+	*cap_at = p->lead + p->avi.duration_ns *
+		  (int64_t)(p->captures_done + 1) / (o->capture_checks + 1);
+	return est >= *cap_at;
+}
+
+/* Send the items due before @est + --ahead; @blocked when mmxd is full. */
+static int send_due(struct player *p, int64_t est, bool *blocked)
+{
+	int ret;
+
+	*blocked = false;
+	while (p->next < p->nitems &&
+	       p->items[p->next].pts_ns <= est + p->o->ahead_ns) {
+		ret = send_item(p, &p->items[p->next]);
+		if (ret == -EAGAIN) {
+			*blocked = true;
+			return 0;
+		}
+		if (ret)
+			return ret;
+		p->next++;
+	}
+	return 0;
+}
+
+/* Start the stream clock; @deadline: when its last event is overdue. */
+static int start_stream(struct player *p, int64_t *deadline)
+{
+	int64_t now;
+	int ret;
+
+	ret = mmx_stream_start(p->s, p->o->delay_ns);
+	if (ret) {
+		errmsg("starting the stream: %s", strerror(-ret));
+		return ret;
+	}
+	now = mmxplay_now_ns();
+	p->started = true;
+	p->t_zero = now + p->o->delay_ns;
+	p->last_query = now;
+	*deadline = p->t_zero + p->lead + p->avi.duration_ns + TAIL_NS;
+	return 0;
+}
+
+/* How long to wait for events: until the next item or capture is due. */
+static int wait_ms(const struct player *p, bool blocked, int64_t est,
+		   int64_t cap_at)
+{
+	const struct mmxplay_opts *o = p->o;
+	int timeout = MAX_WAIT_MS;
+
+	if (blocked) {
+		timeout = 10;
+	} else if (p->next < p->nitems) {
+		int64_t due = p->items[p->next].pts_ns - o->ahead_ns - est;
+
+		if (due < (int64_t)timeout * 1000000)
+			timeout = due > 0 ? (int)(due / 1000000) : 0;
+	}
+	if (o->capture_checks && p->captures_done < o->capture_checks &&
+	    cap_at - est < (int64_t)timeout * 1000000)
+		timeout = cap_at > est ? (int)((cap_at - est) / 1000000) : 0;
+	return timeout;
+}
+
+static int run(struct player *p)
+{
 	int64_t deadline = 0, now, est, cap_at = 0;
+	bool blocked;
 	int ret;
 
 	for (;;) {
-		bool blocked = false;
-		int timeout;
-
 		now = mmxplay_now_ns();
 		est = stream_now(p, now);
-		if (p->started && now - p->last_query >= CLOCK_QUERY_NS) {
-			struct mmx_stream_clock c;
-
-			ret = mmx_stream_query_clock(p->s, &c);
-			if (!ret && c.running) {
-				int64_t t = mmxplay_now_ns();
-
-				/* the reply's time: half way */
-				p->corr = c.stream_ns -
-					  ((now + t) / 2 - p->t_zero);
-				est = stream_now(p, t);
-			} else if (ret && ret != -EAGAIN) {
-				errmsg("querying the stream clock: %s",
-				       strerror(-ret));
-				return ret;
-			}
-			p->last_query = now;
+		ret = sync_clock(p, now, &est);
+		if (ret)
+			return ret;
+		if (capture_due(p, est, &cap_at)) {
+			capture_check(p);
+			continue;
 		}
-		if (p->started && o->capture_checks && p->crtc &&
-		    p->captures_done < o->capture_checks) {
-			cap_at = p->lead + p->avi.duration_ns *
-				 (int64_t)(p->captures_done + 1) /
-				 (o->capture_checks + 1);
-			if (est >= cap_at) {
-				capture_check(p);
-				continue;
-			}
-		}
-
-		while (p->next < p->nitems &&
-		       p->items[p->next].pts_ns <= est + o->ahead_ns) {
-			ret = send_item(p, &p->items[p->next]);
-			if (ret == -EAGAIN) {
-				blocked = true;
-				break;
-			}
+		ret = send_due(p, est, &blocked);
+		if (ret)
+			return ret;
+		if (!p->started) {
+			ret = start_stream(p, &deadline);
 			if (ret)
 				return ret;
-			p->next++;
-		}
-		if (!p->started) {
-			ret = mmx_stream_start(p->s, o->delay_ns);
-			if (ret) {
-				errmsg("starting the stream: %s",
-				       strerror(-ret));
-				return ret;
-			}
-			now = mmxplay_now_ns();
-			p->started = true;
-			p->t_zero = now + o->delay_ns;
-			p->last_query = now;
-			deadline = p->t_zero + p->lead + p->avi.duration_ns +
-				   TAIL_NS;
 			continue;
 		}
 		if (p->next == p->nitems && !p->pending_video &&
@@ -529,22 +593,7 @@ static int run(struct player *p)
 			       TAIL_NS / 1e9);
 			break;
 		}
-
-		timeout = MAX_WAIT_MS;
-		if (blocked) {
-			timeout = 10;
-		} else if (p->next < p->nitems) {
-			int64_t due = p->items[p->next].pts_ns - o->ahead_ns -
-				      est;
-
-			if (due < (int64_t)timeout * 1000000)
-				timeout = due > 0 ? (int)(due / 1000000) : 0;
-		}
-		if (o->capture_checks && p->captures_done < o->capture_checks &&
-		    cap_at - est < (int64_t)timeout * 1000000)
-			timeout = cap_at > est ?
-				(int)((cap_at - est) / 1000000) : 0;
-		ret = poll_events(p, timeout);
+		ret = poll_events(p, wait_ms(p, blocked, est, cap_at));
 		if (ret < 0)
 			return ret;
 	}
@@ -574,43 +623,41 @@ static void print_file(const struct player *p)
 		       p->lead / 1e9);
 }
 
-int mmxplay_play(const struct mmxplay_opts *o)
+/* Read and parse the file, print what it holds; 0 or -1 (said why). */
+static int load_file(struct player *p)
 {
-	struct mmx_stream_stats st;
-	struct player *p;
+	const struct mmxplay_opts *o = p->o;
 	char err[AVI_ERR_LEN];
-	uint32_t i, max_group = 0;
-	int ret, status = 1;
 
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		errmsg("out of memory");
-		return 1;
-	}
-	p->o = o;
-	ret = avi_read_file(o->file, &p->data, &p->len, err, sizeof(err));
-	if (ret) {
+	if (avi_read_file(o->file, &p->data, &p->len, err, sizeof(err))) {
 		errmsg("%s", err);
-		goto out;
+		return -1;
 	}
-	ret = avi_parse(p->data, p->len, &p->avi, err, sizeof(err));
-	if (ret) {
+	if (avi_parse(p->data, p->len, &p->avi, err, sizeof(err))) {
 		errmsg("%s: %s", o->file, err);
-		goto out;
+		return -1;
 	}
 	p->audio = !o->no_audio && p->avi.audio_codec != AVI_AUDIO_NONE;
 	if (o->clock == MMXPLAY_CLOCK_AUDIO && !p->audio) {
 		errmsg("%s: --clock audio, but the file has no audio mmxplay plays",
 		       o->file);
-		goto out;
+		return -1;
 	}
 	/* the media may start later than stream time 0, over silence */
 	p->lead = o->lead_ns;
 	print_file(p);
-	ret = mmxplay_plan(&p->avi, p->audio, AUDIO_GROUP_NS, &p->items,
-			   &p->nitems);
-	if (ret)
-		goto oom;
+	return 0;
+}
+
+/* The items to send, at their stream times, and the frames' records. */
+static int prepare(struct player *p)
+{
+	const struct mmxplay_opts *o = p->o;
+	uint32_t i, max_group = 0;
+
+	if (mmxplay_plan(&p->avi, p->audio, AUDIO_GROUP_NS, &p->items,
+			 &p->nitems))
+		return -ENOMEM;
 	for (i = 0; i < p->nitems; i++)
 		if (p->items[i].kind == MMXPLAY_AUDIO &&
 		    p->items[i].bytes > max_group)
@@ -619,7 +666,7 @@ int mmxplay_play(const struct mmxplay_opts *o)
 	p->abuf = malloc(max_group + 1);
 	p->audio_outcome = calloc(p->nitems + 1, 1);
 	if (!p->frames || !p->abuf || !p->audio_outcome)
-		goto oom;
+		return -ENOMEM;
 	for (i = 0; i < p->avi.nvideo; i++) {
 		p->frames[i].outcome = MMXPLAY_UNSENT;
 		p->frames[i].pts_ns = p->avi.video[i].pts_ns + p->lead;
@@ -633,27 +680,25 @@ int mmxplay_play(const struct mmxplay_opts *o)
 	else
 		p->expire = 2 * p->avi.frame_ns > 100000000 ?
 			2 * p->avi.frame_ns : 100000000;
+	return 0;
+}
 
-	ret = open_stream(p);
-	if (ret)
-		goto out;
-	if (o->capture_checks && !p->crtc) {
-		errmsg("--capture-check: no lit output found");
-		goto out;
-	}
-	stall_start(&p->stalls);
-	ret = run(p);
-	stall_stop(&p->stalls);
+/* The figures of the run, printed; -ENOMEM. */
+static int report(struct player *p)
+{
+	const struct mmxplay_opts *o = p->o;
+	struct mmx_stream_stats st;
+	uint32_t i;
+
 	p->rep.stalls = atomic_load(&p->stalls.count);
 	p->rep.stall_max_ns = atomic_load(&p->stalls.longest);
-
 	p->rep.audio_sent = p->audio_sent;
 	for (i = 0; i < p->audio_sent; i++)
 		if (p->audio_outcome[i] != 1)
 			p->rep.audio_failed++;
 	if (mmxplay_report_frames(&p->rep, p->frames, p->avi.nvideo,
 				  p->avi.frame_ns))
-		goto oom;
+		return -ENOMEM;
 	mmx_stream_stats(p->s, &st);
 	p->rep.bytes_sent = st.bytes_sent;
 	p->rep.payload_bytes = st.payload_bytes;
@@ -667,15 +712,19 @@ int mmxplay_play(const struct mmxplay_opts *o)
 		printf("captures: %u of %u checked%s\n", p->captures_done,
 		       o->capture_checks, p->capture_failed ? ", FAILED" : "");
 	fflush(stdout);
+	return 0;
+}
 
-	if (!ret && !p->rep.failed && !p->rep.decode_failed &&
-	    !p->rep.missing && !p->rep.audio_failed && !p->capture_failed &&
-	    p->captures_done == o->capture_checks)
-		status = 0;
-	goto out;
-oom:
-	errmsg("out of memory");
-out:
+/* Whether the run went well: exit status 0. */
+static bool played_well(const struct player *p)
+{
+	return !p->rep.failed && !p->rep.decode_failed && !p->rep.missing &&
+	       !p->rep.audio_failed && !p->capture_failed &&
+	       p->captures_done == p->o->capture_checks;
+}
+
+static void player_free(struct player *p)
+{
 	mmx_stream_close(p->s);
 	if (p->d)
 		mmx_close(p->d);
@@ -686,5 +735,47 @@ out:
 	avi_free(&p->avi);
 	free(p->data);
 	free(p);
+}
+
+/* Load, stream and report: the exit status. */
+static int play(struct player *p)
+{
+	int ret;
+
+	if (load_file(p))
+		return 1;
+	if (prepare(p)) {
+		errmsg("out of memory");
+		return 1;
+	}
+	if (open_stream(p))
+		return 1;
+	if (p->o->capture_checks && !p->crtc) {
+		errmsg("--capture-check: no lit output found");
+		return 1;
+	}
+	stall_start(&p->stalls);
+	ret = run(p);
+	stall_stop(&p->stalls);
+	if (report(p)) {
+		errmsg("out of memory");
+		return 1;
+	}
+	return !ret && played_well(p) ? 0 : 1;
+}
+
+int mmxplay_play(const struct mmxplay_opts *o)
+{
+	struct player *p;
+	int status;
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		errmsg("out of memory");
+		return 1;
+	}
+	p->o = o;
+	status = play(p);
+	player_free(p);
 	return status;
 }

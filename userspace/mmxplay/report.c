@@ -41,6 +41,29 @@ int64_t mmxplay_percentile(int64_t *v, size_t n, double p)
 	return v[rank - 1];
 }
 
+/* A frame that was not presented, counted by its @outcome. */
+static void count_outcome(struct mmxplay_report *r, int outcome)
+{
+	switch (outcome) {
+	case MMXPLAY_EXPIRED:
+		r->expired++;
+		break;
+	case MMXPLAY_FAILED:
+	case MMXPLAY_RETRACTED:
+		r->failed++;
+		break;
+	case MMXPLAY_DECODE_FAILED:
+		r->decode_failed++;
+		break;
+	case MMXPLAY_UNSENT:
+		r->unsent++;
+		break;
+	default:
+		r->missing++;
+		break;
+	}
+}
+
 int mmxplay_report_frames(struct mmxplay_report *r,
 			  const struct mmxplay_frame *frames, size_t n,
 			  int64_t frame_ns)
@@ -66,38 +89,22 @@ int mmxplay_report_frames(struct mmxplay_report *r,
 
 		if (f->outcome != MMXPLAY_UNSENT)
 			r->sent++;
-		switch (f->outcome) {
-		case MMXPLAY_PRESENTED:
-			r->presented++;
-			d = f->stream_ns - f->pts_ns;
-			sum += d;
-			if (d < 0)
-				d = -d;
-			off[noff++] = d;
-			if (d < frame_ns)
-				r->on_time++;
-			else
-				r->late++;
-			if (f->send_ns && f->present_ns)
-				lat[nlat++] = f->present_ns - f->send_ns;
-			break;
-		case MMXPLAY_EXPIRED:
-			r->expired++;
-			break;
-		case MMXPLAY_FAILED:
-		case MMXPLAY_RETRACTED:
-			r->failed++;
-			break;
-		case MMXPLAY_DECODE_FAILED:
-			r->decode_failed++;
-			break;
-		case MMXPLAY_UNSENT:
-			r->unsent++;
-			break;
-		default:
-			r->missing++;
-			break;
+		if (f->outcome != MMXPLAY_PRESENTED) {
+			count_outcome(r, f->outcome);
+			continue;
 		}
+		r->presented++;
+		d = f->stream_ns - f->pts_ns;
+		sum += d;
+		if (d < 0)
+			d = -d;
+		off[noff++] = d;
+		if (d < frame_ns)
+			r->on_time++;
+		else
+			r->late++;
+		if (f->send_ns && f->present_ns)
+			lat[nlat++] = f->present_ns - f->send_ns;
 	}
 	r->off_mean_ns = noff ? sum / (int64_t)noff : 0;
 	r->off_median_ns = mmxplay_percentile(off, noff, 50);

@@ -64,6 +64,23 @@ static int need_output(struct parser *p)
 	return 0;
 }
 
+/*
+ * The two arguments of option @opt (argv[i]) in @a and @b, for its entry
+ * @n of at most @max (@what names them in the error).
+ */
+static int two_args_entry(struct parser *p, const char *opt, unsigned int n,
+			  int max, const char *what, const char **a,
+			  const char **b)
+{
+	if (p->i + 2 >= p->argc)
+		return perr(p, "%s requires two arguments", opt);
+	if (n >= (unsigned int)max)
+		return perr(p, "too many %s (at most %d)", what, max);
+	*a = p->argv[++p->i];
+	*b = p->argv[++p->i];
+	return 0;
+}
+
 /* The argument of an option of the latest --output, in @a. */
 static int output_arg(struct parser *p, const char **a)
 {
@@ -145,6 +162,27 @@ static int scan_numbers(const char *s, const char *seps, int max,
 	}
 	*full = *p == '\0';
 	return n;
+}
+
+/* Whether @s is exactly @n numbers (see scan_numbers()), into @v. */
+static int scan_exactly(const char *s, const char *seps, int n, int integers,
+			double *v)
+{
+	int full;
+
+	return scan_numbers(s, seps, n, integers, v, &full) == n && full;
+}
+
+/* "X<sep>Y" as two integers. */
+static int parse_point(const char *s, const char *sep, int32_t *x, int32_t *y)
+{
+	double v[2];
+
+	if (!scan_exactly(s, sep, 2, 1, v))
+		return -EINVAL;
+	*x = (int32_t)v[0];
+	*y = (int32_t)v[1];
+	return 0;
 }
 
 /* "WxH" as two positive (or, @allow_zero, non-negative) integers. */
@@ -235,304 +273,458 @@ static void set_matrix(struct mmxr_output_req *o, int kind, const double m[9],
 	o->changes |= MMXR_CH_TRANSFORM;
 }
 
+#define N_OPTIONS(t) (sizeof(t) / sizeof((t)[0]))
+#define N_ALIASES 4
+
+/* Whether @opt is one of an option's @names (the unused ones NULL). */
+static int is_option(const char *const names[N_ALIASES], const char *opt)
+{
+	int n;
+
+	for (n = 0; n < N_ALIASES && names[n]; n++)
+		if (!strcmp(opt, names[n]))
+			return 1;
+	return 0;
+}
+
+/* The global options that only set request flags, with their names. */
+static const struct {
+	uint32_t flags;
+	const char *names[N_ALIASES];
+} global_flags[] = {
+	{ MMXR_HELP, { "--help", "-help", "-h" } },
+	{ MMXR_VERSION_FLAG, { "--version", "-v" } },
+	{ MMXR_VERBOSE, { "--verbose" } },
+	{ MMXR_DRYRUN | MMXR_VERBOSE, { "--dryrun" } },
+	{ MMXR_CURRENT, { "--current" } },
+	{ MMXR_QUERY, { "-q", "--query" } },
+	{ MMXR_PROPS, { "--prop", "--props", "--properties", "--madprops" } },
+	{ MMXR_HOLD, { "--hold" } },
+	{ MMXR_NOPRIMARY, { "--noprimary" } },
+};
+
+static int opt_display(struct parser *p, const char *opt)
+{
+	const char *a = next_arg(p);
+
+	(void)opt;
+	if (!a)
+		return -EINVAL;
+	p->req->display = a;
+	return 0;
+}
+
+static int opt_fb(struct parser *p, const char *opt)
+{
+	struct mmxr_request *req = p->req;
+	const char *a = next_arg(p);
+
+	(void)opt;
+	if (!a)
+		return -EINVAL;
+	if (parse_size(a, &req->fb_width, &req->fb_height, 0))
+		return perr(p, "failed to parse '%s' as a framebuffer size", a);
+	req->flags |= MMXR_FB;
+	return 0;
+}
+
+static int opt_pan_mode(struct parser *p, const char *opt)
+{
+	struct mmxr_request *req = p->req;
+	const char *a = next_arg(p);
+
+	if (!a)
+		return -EINVAL;
+	if (!strcmp(a, "independent"))
+		req->pan_mode = MMX_PAN_INDEPENDENT;
+	else if (!strcmp(a, "joint"))
+		req->pan_mode = MMX_PAN_JOINT;
+	else
+		return perr(p, "%s: invalid argument '%s'", opt, a);
+	req->flags |= MMXR_PAN_MODE;
+	return 0;
+}
+
+static int opt_pointer(struct parser *p, const char *opt)
+{
+	struct mmxr_request *req = p->req;
+	const char *a = next_arg(p);
+	int32_t x, y;
+
+	(void)opt;
+	if (!a)
+		return -EINVAL;
+	if (parse_point(a, ",", &x, &y))
+		return perr(p, "failed to parse '%s' as a pointer position", a);
+	if (req->npointer >= MMXR_MAX_POINTER)
+		return perr(p, "too many --pointer options (at most %d)",
+			    MMXR_MAX_POINTER);
+	req->pointer[req->npointer].x = x;
+	req->pointer[req->npointer].y = y;
+	req->npointer++;
+	return 0;
+}
+
+static int opt_capture(struct parser *p, const char *opt)
+{
+	struct mmxr_request *req = p->req;
+	const char *output = NULL, *file = NULL;
+	int ret;
+
+	ret = two_args_entry(p, opt, req->ncapture, MMXR_MAX_CAPTURE,
+			     "--capture options", &output, &file);
+	if (ret)
+		return ret;
+	req->capture[req->ncapture].output = output;
+	req->capture[req->ncapture++].file = file;
+	return 0;
+}
+
+static int opt_output(struct parser *p, const char *opt)
+{
+	const char *a = next_arg(p);
+
+	(void)opt;
+	if (!a)
+		return -EINVAL;
+	if (!*a)
+		return perr(p, "--output: invalid argument ''");
+	return select_output(p, a);
+}
+
+/* The global options that read arguments. */
+static const struct {
+	int (*parse)(struct parser *p, const char *opt);
+	const char *names[N_ALIASES];
+} global_parsers[] = {
+	{ opt_display, { "--display", "-d", "-display" } },
+	{ opt_fb, { "--fb" } },
+	{ opt_pan_mode, { "--pan-mode" } },
+	{ opt_pointer, { "--pointer" } },
+	{ opt_capture, { "--capture" } },
+	{ opt_output, { "--output" } },
+};
+
+static int is_rate_option(const char *opt)
+{
+	return !strcmp(opt, "--rate") || !strcmp(opt, "--refresh") ||
+	       !strcmp(opt, "-r");
+}
+
 /* Options that take no --output. Returns 1 when argv[i] was one. */
 static int global_option(struct parser *p, const char *opt, int *ret)
 {
-	struct mmxr_request *req = p->req;
-	const char *a;
-	double v[8];
-	int full;
+	size_t k;
 
 	*ret = 0;
-	if (!strcmp(opt, "--display") || !strcmp(opt, "-d") ||
-	    !strcmp(opt, "-display")) {
-		a = next_arg(p);
-		if (!a)
-			*ret = -EINVAL;
-		else
-			req->display = a;
-	} else if (!strcmp(opt, "--help") || !strcmp(opt, "-help") ||
-		   !strcmp(opt, "-h")) {
-		req->flags |= MMXR_HELP;
-	} else if (!strcmp(opt, "--version") || !strcmp(opt, "-v")) {
-		req->flags |= MMXR_VERSION_FLAG;
-	} else if (!strcmp(opt, "--verbose")) {
-		req->flags |= MMXR_VERBOSE;
-	} else if (!strcmp(opt, "--dryrun")) {
-		req->flags |= MMXR_DRYRUN | MMXR_VERBOSE;
-	} else if (!strcmp(opt, "--current")) {
-		req->flags |= MMXR_CURRENT;
-	} else if (!strcmp(opt, "-q") || !strcmp(opt, "--query")) {
-		req->flags |= MMXR_QUERY;
-	} else if (!strcmp(opt, "--prop") || !strcmp(opt, "--props") ||
-		   !strcmp(opt, "--properties") || !strcmp(opt, "--madprops")) {
-		req->flags |= MMXR_PROPS;
-	} else if (!strcmp(opt, "--hold")) {
-		req->flags |= MMXR_HOLD;
-	} else if (!strcmp(opt, "--noprimary")) {
-		req->flags |= MMXR_NOPRIMARY;
-	} else if (!strcmp(opt, "--fb")) {
-		a = next_arg(p);
-		if (!a)
-			*ret = -EINVAL;
-		else if (parse_size(a, &req->fb_width, &req->fb_height, 0))
-			*ret = perr(p, "failed to parse '%s' as a framebuffer size",
-				    a);
-		else
-			req->flags |= MMXR_FB;
-	} else if (!strcmp(opt, "--pan-mode")) {
-		a = next_arg(p);
-		if (!a) {
-			*ret = -EINVAL;
-		} else if (!strcmp(a, "independent")) {
-			req->pan_mode = MMX_PAN_INDEPENDENT;
-			req->flags |= MMXR_PAN_MODE;
-		} else if (!strcmp(a, "joint")) {
-			req->pan_mode = MMX_PAN_JOINT;
-			req->flags |= MMXR_PAN_MODE;
-		} else {
-			*ret = perr(p, "%s: invalid argument '%s'", opt, a);
+	for (k = 0; k < N_OPTIONS(global_flags); k++) {
+		if (is_option(global_flags[k].names, opt)) {
+			p->req->flags |= global_flags[k].flags;
+			return 1;
 		}
-	} else if (!strcmp(opt, "--pointer")) {
-		a = next_arg(p);
-		if (!a) {
-			*ret = -EINVAL;
-		} else if (scan_numbers(a, ",", 2, 1, v, &full) != 2 ||
-			   !full) {
-			*ret = perr(p, "failed to parse '%s' as a pointer position",
-				    a);
-		} else if (req->npointer >= MMXR_MAX_POINTER) {
-			*ret = perr(p, "too many --pointer options (at most %d)",
-				    MMXR_MAX_POINTER);
-		} else {
-			req->pointer[req->npointer].x = (int32_t)v[0];
-			req->pointer[req->npointer].y = (int32_t)v[1];
-			req->npointer++;
+	}
+	for (k = 0; k < N_OPTIONS(global_parsers); k++) {
+		if (is_option(global_parsers[k].names, opt)) {
+			*ret = global_parsers[k].parse(p, opt);
+			return 1;
 		}
-	} else if (!strcmp(opt, "--capture")) {
-		if (p->i + 2 >= p->argc) {
-			*ret = perr(p, "%s requires two arguments", opt);
-		} else if (req->ncapture >= MMXR_MAX_CAPTURE) {
-			*ret = perr(p, "too many --capture options (at most %d)",
-				    MMXR_MAX_CAPTURE);
-		} else {
-			req->capture[req->ncapture].output = p->argv[++p->i];
-			req->capture[req->ncapture].file = p->argv[++p->i];
-			req->ncapture++;
-		}
-	} else if (!strcmp(opt, "--output")) {
-		a = next_arg(p);
-		if (!a)
-			*ret = -EINVAL;
-		else if (!*a)
-			*ret = perr(p, "--output: invalid argument ''");
-		else
-			*ret = select_output(p, a);
-	} else if (!strcmp(opt, "--auto") && !p->out) {
-		req->flags |= MMXR_AUTO_ALL;
-	} else if ((!strcmp(opt, "--rate") || !strcmp(opt, "--refresh") ||
-		    !strcmp(opt, "-r")) && !p->out) {
+	}
+	/* before any --output, these two mean the whole screen */
+	if (p->out)
+		return 0;
+	if (!strcmp(opt, "--auto")) {
+		p->req->flags |= MMXR_AUTO_ALL;
+		return 1;
+	}
+	if (is_rate_option(opt)) {
 		/* RandR 1.1's screen-wide rate: there is no such thing here */
 		*ret = perr(p, "%s must be used after --output", opt);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The options of the latest --output, in three groups: switches without
+ * an argument, --set with two, and the rest with one (the parsers below,
+ * called once need_output() and next_arg() have succeeded).
+ */
+
+/* the switches (--auto without --output is global) */
+static const struct {
+	const char *name;
+	int mode_kind;		/* MMXR_MODE_KEEP: not a mode option */
+	uint32_t changes;
+} output_switches[] = {
+	{ "--auto", MMXR_MODE_KEEP, MMXR_CH_AUTO },
+	{ "--preferred", MMXR_MODE_PREFERRED, MMXR_CH_MODE },
+	{ "--off", MMXR_MODE_OFF, MMXR_CH_MODE },
+	{ "--primary", MMXR_MODE_KEEP, MMXR_CH_PRIMARY },
+};
+
+/* Returns 1 when @opt was a switch, its result in @ret. */
+static int output_switch(struct parser *p, const char *opt, int *ret)
+{
+	size_t k;
+
+	for (k = 0; k < N_OPTIONS(output_switches); k++) {
+		if (strcmp(opt, output_switches[k].name))
+			continue;
+		*ret = need_output(p);
+		if (*ret)
+			return 1;
+		if (output_switches[k].mode_kind != MMXR_MODE_KEEP)
+			p->out->mode_kind = output_switches[k].mode_kind;
+		p->out->changes |= output_switches[k].changes;
+		return 1;
+	}
+	return 0;
+}
+
+static int opt_set(struct parser *p, const char *opt)
+{
+	struct mmxr_output_req *o = p->out;
+	const char *name = NULL, *value = NULL;
+	int ret = need_output(p);
+
+	if (ret)
+		return ret;
+	ret = two_args_entry(p, opt, o->nprop, MMXR_MAX_SET_PROPS,
+			     "--set options for one output", &name, &value);
+	if (ret)
+		return ret;
+	o->changes |= MMXR_CH_PROPS;
+	o->props[o->nprop].name = name;
+	o->props[o->nprop++].value = value;
+	return 0;
+}
+
+/* --left-of ... --same-as, in the order of their MMXR_LEFT_OF ... values */
+static const char *const relations[] = {
+	"--left-of", "--right-of", "--above", "--below", "--same-as"
+};
+
+static int opt_relation(struct parser *p, const char *opt, const char *a)
+{
+	struct mmxr_output_req *o = p->out;
+
+	o->relation = lookup(relations, (int)N_OPTIONS(relations), opt);
+	o->relative_to = a;
+	o->changes |= MMXR_CH_RELATION;
+	o->changes &= ~MMXR_CH_POS;
+	return 0;
+}
+
+static int opt_mode(struct parser *p, const char *opt, const char *a)
+{
+	struct mmxr_output_req *o = p->out;
+
+	(void)opt;
+	if (!strncmp(a, "0x", 2) && a[2]) {
+		char *end;
+		unsigned long id;
+
+		errno = 0;
+		id = strtoul(a + 2, &end, 16);
+		if (*end || errno || id > UINT32_MAX)
+			return perr(p, "invalid name '%s'", a);
+		o->mode_kind = MMXR_MODE_ID;
+		o->mode_id = (uint32_t)id;
 	} else {
+		if (!*a)
+			return perr(p, "invalid name '%s'", a);
+		o->mode_kind = MMXR_MODE_NAME;
+		o->mode_name = a;
+	}
+	o->changes |= MMXR_CH_MODE;
+	return 0;
+}
+
+static int opt_pos(struct parser *p, const char *opt, const char *a)
+{
+	(void)opt;
+	if (parse_point(a, "x", &p->out->x, &p->out->y))
+		return perr(p, "failed to parse '%s' as a position", a);
+	p->out->changes |= MMXR_CH_POS;
+	p->out->changes &= ~MMXR_CH_RELATION;
+	return 0;
+}
+
+static int opt_rate(struct parser *p, const char *opt, const char *a)
+{
+	double rate;
+
+	(void)opt;
+	if (parse_double(a, &rate) || rate <= 0)
+		return perr(p, "failed to parse '%s' as a number", a);
+	p->out->refresh = rate;
+	p->out->changes |= MMXR_CH_RATE;
+	return 0;
+}
+
+/* --rotate and --reflect (and their other names) */
+static int opt_rotate_reflect(struct parser *p, const char *opt,
+			      const char *a)
+{
+	int reflect = !strncmp(opt, "--reflect", 9);
+	int k = lookup(reflect ? reflections : rotations, 4, a);
+
+	if (k < 0)
+		return perr(p, "%s: invalid argument '%s'", opt, a);
+	if (reflect) {
+		p->out->reflect = (uint32_t)k * MMX_REFLECT_X;
+		p->out->changes |= MMXR_CH_REFLECT;
+	} else {
+		p->out->rotate = MMX_ROTATE_0 << k;
+		p->out->changes |= MMXR_CH_ROTATE;
+	}
+	return 0;
+}
+
+static int opt_transform(struct parser *p, const char *opt, const char *a)
+{
+	double v[9];
+
+	(void)opt;
+	if (!strcmp(a, "none")) {
+		mmx_matrix_identity(v);
+		set_matrix(p->out, MMXR_XF_MATRIX, v, "nearest");
 		return 0;
 	}
-	return 1;
+	if (!scan_exactly(a, ",", 9, 0, v))
+		return perr(p, "failed to parse '%s' as a transformation", a);
+	set_matrix(p->out, MMXR_XF_MATRIX, v, "bilinear");
+	return 0;
 }
+
+static int opt_scale(struct parser *p, const char *opt, const char *a)
+{
+	double v[9], sx, sy;
+	int full, n;
+
+	(void)opt;
+	n = scan_numbers(a, "x", 2, 0, v, &full);
+	if (!full || n < 1 || n > 2)
+		return perr(p, "failed to parse '%s' as a scaling factor", a);
+	sx = v[0];
+	sy = n == 2 ? v[1] : v[0];
+	if (sx <= 0 || sy <= 0)
+		return perr(p, "failed to parse '%s' as a scaling factor", a);
+	mmx_matrix_identity(v);
+	v[0] = sx;
+	v[4] = sy;
+	set_matrix(p->out, MMXR_XF_SCALE, v,
+		   sx != 1 || sy != 1 ? "bilinear" : "nearest");
+	return 0;
+}
+
+static int opt_scale_from(struct parser *p, const char *opt, const char *a)
+{
+	struct mmxr_output_req *o = p->out;
+	double v[9];
+
+	(void)opt;
+	if (parse_size(a, &o->scale_from_w, &o->scale_from_h, 0))
+		return perr(p, "failed to parse '%s' as a scale-from size", a);
+	mmx_matrix_identity(v);
+	set_matrix(o, MMXR_XF_SCALE_FROM, v, "bilinear");
+	return 0;
+}
+
+static int opt_keystone(struct parser *p, const char *opt, const char *a)
+{
+	struct mmxr_output_req *o = p->out;
+	double v[9];
+
+	(void)opt;
+	if (!scan_exactly(a, ",", 8, 0, v))
+		return perr(p, "failed to parse '%s' as keystone corners", a);
+	memcpy(o->keystone, v, sizeof(o->keystone));
+	mmx_matrix_identity(v);
+	set_matrix(o, MMXR_XF_KEYSTONE, v, "bilinear");
+	return 0;
+}
+
+static int opt_filter(struct parser *p, const char *opt, const char *a)
+{
+	const char *f = mmx_filter_canonical(a);
+
+	(void)opt;
+	if (!f)
+		return perr(p, "Bad argument: %s, for a filter", a);
+	p->out->filter = f;
+	p->out->changes |= MMXR_CH_FILTER;
+	return 0;
+}
+
+static int opt_panning(struct parser *p, const char *opt, const char *a)
+{
+	if (parse_panning(a, &p->out->panning))
+		return perr(p, "%s: invalid argument '%s'", opt, a);
+	p->out->changes |= MMXR_CH_PANNING;
+	return 0;
+}
+
+static int opt_crtc(struct parser *p, const char *opt, const char *a)
+{
+	char *end;
+	unsigned long c;
+
+	(void)opt;
+	errno = 0;
+	if (!strncmp(a, "0x", 2))
+		c = strtoul(a + 2, &end, 16);
+	else
+		c = strtoul(a, &end, 10);
+	if (!*a || *end || errno || c > UINT32_MAX || a[0] == '-')
+		return perr(p, "invalid name '%s'", a);
+	p->out->crtc = a;
+	p->out->changes |= MMXR_CH_CRTC;
+	return 0;
+}
+
+/* The options of an output that take one argument. */
+static const struct {
+	int (*parse)(struct parser *p, const char *opt, const char *a);
+	const char *names[N_ALIASES];
+} output_parsers[] = {
+	{ opt_relation,
+	  { "--left-of", "--right-of", "--above", "--below" } },
+	{ opt_relation, { "--same-as" } },
+	{ opt_mode, { "--mode" } },
+	{ opt_pos, { "--pos" } },
+	{ opt_rate, { "--rate", "--refresh", "-r" } },
+	{ opt_rotate_reflect, { "--rotate", "--rotation" } },
+	{ opt_rotate_reflect, { "--reflect", "--reflection" } },
+	{ opt_transform, { "--transform" } },
+	{ opt_scale, { "--scale" } },
+	{ opt_scale_from, { "--scale-from" } },
+	{ opt_filter, { "--filter" } },
+	{ opt_panning, { "--panning" } },
+	{ opt_keystone, { "--keystone" } },
+	{ opt_crtc, { "--crtc" } },
+};
 
 /* Options of the latest --output. */
 static int output_option(struct parser *p, const char *opt)
 {
-	struct mmxr_output_req *o = p->out;
-	const char *a = NULL;
-	double v[9];
-	int full, k, ret;
+	const char *a;
+	size_t k;
+	int ret;
 
-	static const struct {
-		const char *name;
-		int relation;
-	} relations[] = {
-		{ "--left-of", MMXR_LEFT_OF },
-		{ "--right-of", MMXR_RIGHT_OF },
-		{ "--above", MMXR_ABOVE },
-		{ "--below", MMXR_BELOW },
-		{ "--same-as", MMXR_SAME_AS },
-	};
-	/* the options without an argument (--auto without --output is global) */
-	static const struct {
-		const char *name;
-		int mode_kind;		/* MMXR_MODE_KEEP: not a mode option */
-		uint32_t changes;
-	} switches[] = {
-		{ "--auto", MMXR_MODE_KEEP, MMXR_CH_AUTO },
-		{ "--preferred", MMXR_MODE_PREFERRED, MMXR_CH_MODE },
-		{ "--off", MMXR_MODE_OFF, MMXR_CH_MODE },
-		{ "--primary", MMXR_MODE_KEEP, MMXR_CH_PRIMARY },
-	};
-
-	for (k = 0; k < (int)(sizeof(relations) / sizeof(relations[0])); k++) {
-		if (strcmp(opt, relations[k].name))
+	if (output_switch(p, opt, &ret))
+		return ret;
+	if (!strcmp(opt, "--set"))
+		return opt_set(p, opt);
+	for (k = 0; k < N_OPTIONS(output_parsers); k++) {
+		if (!is_option(output_parsers[k].names, opt))
 			continue;
 		ret = output_arg(p, &a);
 		if (ret)
 			return ret;
-		o->relation = relations[k].relation;
-		o->relative_to = a;
-		o->changes |= MMXR_CH_RELATION;
-		o->changes &= ~MMXR_CH_POS;
-		return 0;
+		return output_parsers[k].parse(p, opt, a);
 	}
-
-	for (k = 0; k < (int)(sizeof(switches) / sizeof(switches[0])); k++) {
-		if (strcmp(opt, switches[k].name))
-			continue;
-		ret = need_output(p);
-		if (ret)
-			return ret;
-		if (switches[k].mode_kind != MMXR_MODE_KEEP)
-			o->mode_kind = switches[k].mode_kind;
-		o->changes |= switches[k].changes;
-		return 0;
-	}
-	if (!strcmp(opt, "--set")) {
-		ret = need_output(p);
-		if (ret)
-			return ret;
-		if (p->i + 2 >= p->argc)
-			return perr(p, "%s requires two arguments", opt);
-		if (o->nprop >= MMXR_MAX_SET_PROPS)
-			return perr(p, "too many --set options for one output (at most %d)",
-				    MMXR_MAX_SET_PROPS);
-		o->props[o->nprop].name = p->argv[++p->i];
-		o->props[o->nprop].value = p->argv[++p->i];
-		o->nprop++;
-		o->changes |= MMXR_CH_PROPS;
-		return 0;
-	}
-
-	/* the rest take one argument */
-	if (strcmp(opt, "--mode") && strcmp(opt, "--pos") &&
-	    strcmp(opt, "--rate") && strcmp(opt, "--refresh") &&
-	    strcmp(opt, "-r") && strcmp(opt, "--rotate") &&
-	    strcmp(opt, "--rotation") && strcmp(opt, "--reflect") &&
-	    strcmp(opt, "--reflection") && strcmp(opt, "--transform") &&
-	    strcmp(opt, "--scale") && strcmp(opt, "--scale-from") &&
-	    strcmp(opt, "--filter") && strcmp(opt, "--panning") &&
-	    strcmp(opt, "--keystone") && strcmp(opt, "--crtc"))
-		return perr(p, "unrecognized option '%s'", opt);
-	ret = output_arg(p, &a);
-	if (ret)
-		return ret;
-
-	if (!strcmp(opt, "--mode")) {
-		if (!strncmp(a, "0x", 2) && a[2]) {
-			char *end;
-			unsigned long id;
-
-			errno = 0;
-			id = strtoul(a + 2, &end, 16);
-			if (*end || errno || id > UINT32_MAX)
-				return perr(p, "invalid name '%s'", a);
-			o->mode_kind = MMXR_MODE_ID;
-			o->mode_id = (uint32_t)id;
-		} else {
-			if (!*a)
-				return perr(p, "invalid name '%s'", a);
-			o->mode_kind = MMXR_MODE_NAME;
-			o->mode_name = a;
-		}
-		o->changes |= MMXR_CH_MODE;
-	} else if (!strcmp(opt, "--pos")) {
-		if (scan_numbers(a, "x", 2, 1, v, &full) != 2 || !full)
-			return perr(p, "failed to parse '%s' as a position", a);
-		o->x = (int32_t)v[0];
-		o->y = (int32_t)v[1];
-		o->changes |= MMXR_CH_POS;
-		o->changes &= ~MMXR_CH_RELATION;
-	} else if (!strcmp(opt, "--rate") || !strcmp(opt, "--refresh") ||
-		   !strcmp(opt, "-r")) {
-		if (parse_double(a, &v[0]) || v[0] <= 0)
-			return perr(p, "failed to parse '%s' as a number", a);
-		o->refresh = v[0];
-		o->changes |= MMXR_CH_RATE;
-	} else if (!strcmp(opt, "--rotate") || !strcmp(opt, "--rotation")) {
-		k = lookup(rotations, 4, a);
-		if (k < 0)
-			return perr(p, "%s: invalid argument '%s'", opt, a);
-		o->rotate = MMX_ROTATE_0 << k;
-		o->changes |= MMXR_CH_ROTATE;
-	} else if (!strcmp(opt, "--reflect") || !strcmp(opt, "--reflection")) {
-		k = lookup(reflections, 4, a);
-		if (k < 0)
-			return perr(p, "%s: invalid argument '%s'", opt, a);
-		o->reflect = (uint32_t)k * MMX_REFLECT_X;
-		o->changes |= MMXR_CH_REFLECT;
-	} else if (!strcmp(opt, "--transform")) {
-		if (!strcmp(a, "none")) {
-			mmx_matrix_identity(v);
-			set_matrix(o, MMXR_XF_MATRIX, v, "nearest");
-		} else {
-			if (scan_numbers(a, ",", 9, 0, v, &full) != 9 || !full)
-				return perr(p, "failed to parse '%s' as a transformation",
-					    a);
-			set_matrix(o, MMXR_XF_MATRIX, v, "bilinear");
-		}
-	} else if (!strcmp(opt, "--scale")) {
-		double sx, sy;
-
-		k = scan_numbers(a, "x", 2, 0, v, &full);
-		if (!full || k < 1 || k > 2)
-			return perr(p, "failed to parse '%s' as a scaling factor",
-				    a);
-		sx = v[0];
-		sy = k == 2 ? v[1] : v[0];
-		if (sx <= 0 || sy <= 0)
-			return perr(p, "failed to parse '%s' as a scaling factor",
-				    a);
-		mmx_matrix_identity(v);
-		v[0] = sx;
-		v[4] = sy;
-		set_matrix(o, MMXR_XF_SCALE, v,
-			   sx != 1 || sy != 1 ? "bilinear" : "nearest");
-	} else if (!strcmp(opt, "--scale-from")) {
-		if (parse_size(a, &o->scale_from_w, &o->scale_from_h, 0))
-			return perr(p, "failed to parse '%s' as a scale-from size",
-				    a);
-		mmx_matrix_identity(v);
-		set_matrix(o, MMXR_XF_SCALE_FROM, v, "bilinear");
-	} else if (!strcmp(opt, "--keystone")) {
-		if (scan_numbers(a, ",", 8, 0, v, &full) != 8 || !full)
-			return perr(p, "failed to parse '%s' as keystone corners",
-				    a);
-		memcpy(o->keystone, v, sizeof(o->keystone));
-		mmx_matrix_identity(v);
-		set_matrix(o, MMXR_XF_KEYSTONE, v, "bilinear");
-	} else if (!strcmp(opt, "--filter")) {
-		const char *f = mmx_filter_canonical(a);
-
-		if (!f)
-			return perr(p, "Bad argument: %s, for a filter", a);
-		o->filter = f;
-		o->changes |= MMXR_CH_FILTER;
-	} else if (!strcmp(opt, "--panning")) {
-		if (parse_panning(a, &o->panning))
-			return perr(p, "%s: invalid argument '%s'", opt, a);
-		o->changes |= MMXR_CH_PANNING;
-	} else if (!strcmp(opt, "--crtc")) {
-		char *end;
-		unsigned long c;
-
-		errno = 0;
-		if (!strncmp(a, "0x", 2))
-			c = strtoul(a + 2, &end, 16);
-		else
-			c = strtoul(a, &end, 10);
-		if (!*a || *end || errno || c > UINT32_MAX || a[0] == '-')
-			return perr(p, "invalid name '%s'", a);
-		o->crtc = a;
-		o->changes |= MMXR_CH_CRTC;
-	}
-	return 0;
+	return perr(p, "unrecognized option '%s'", opt);
 }
 
 int mmxr_parse_args(int argc, char **argv, struct mmxr_request *req,

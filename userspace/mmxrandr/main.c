@@ -130,16 +130,117 @@ static void hold(struct mmx_display *d)
 		;
 }
 
-int main(int argc, char **argv)
+/* Plan @req's changes against the screen, print the plan and apply it. */
+static int plan_and_apply(struct mmx_display *d, const struct mmxr_request *req,
+			  struct mmxr_plan *plan)
 {
-	struct mmxr_request req;
-	struct mmxr_plan *plan = NULL;
-	struct mmx_display *d = NULL;
 	struct mmx_state *s = NULL;
 	struct mmx_error merr;
 	char err[MMXR_ERR_LEN];
-	int changes, query, ret, status = 1;
+	int ret;
+
+	if (get_state(d, req->flags & MMXR_CURRENT, &s))
+		return -1;
+	ret = mmxr_plan(req, s, plan, err, sizeof(err));
+	mmx_state_free(s);
+	if (ret) {
+		usage_error(err);
+		return -1;
+	}
+	fputs(plan->warn, stderr);
+	fputs(plan->out, stdout);
+	fflush(stdout);
+	if (!plan->apply)
+		return 0;
+	memset(&merr, 0, sizeof(merr));
+	ret = mmx_apply(d, plan->cfg, &merr);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", prog,
+			merr.message[0] ? merr.message : strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+static int apply_changes(struct mmx_display *d, const struct mmxr_request *req)
+{
+	struct mmxr_plan *plan = calloc(1, sizeof(*plan));
+	int ret;
+
+	if (!plan) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -1;
+	}
+	ret = plan_and_apply(d, req, plan);
+	mmxr_plan_release(plan);
+	free(plan);
+	return ret;
+}
+
+/* --pointer: each position in turn. */
+static int move_pointer(struct mmx_display *d, const struct mmxr_request *req)
+{
 	unsigned int k;
+	int ret;
+
+	for (k = 0; k < req->npointer; k++) {
+		ret = mmx_pointer_moved(d, req->pointer[k].x,
+					req->pointer[k].y);
+		if (ret) {
+			fprintf(stderr, "%s: --pointer %d,%d: %s\n", prog,
+				req->pointer[k].x, req->pointer[k].y,
+				strerror(-ret));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The query output, from the current state or, after @changes, a probe. */
+static int print_query(struct mmx_display *d, const struct mmxr_request *req,
+		       int changes)
+{
+	struct mmx_state *s;
+
+	if (get_state(d, (req->flags & MMXR_CURRENT) || changes, &s))
+		return -1;
+	mmxr_print_state(stdout, s,
+			 (req->flags & MMXR_VERBOSE ? MMXR_PRINT_VERBOSE : 0) |
+			 (req->flags & MMXR_PROPS ? MMXR_PRINT_PROPS : 0));
+	mmx_state_free(s);
+	return 0;
+}
+
+/* Everything @req asks of the open display @d, in order; 0 or 1. */
+static int run(struct mmx_display *d, const struct mmxr_request *req,
+	       int changes, int query)
+{
+	unsigned int k;
+
+	if (changes && apply_changes(d, req))
+		return 1;
+	if (move_pointer(d, req))
+		return 1;
+	for (k = 0; k < req->ncapture; k++)
+		if (do_capture(d, req->capture[k].output, req->capture[k].file))
+			return 1;
+	if (query && print_query(d, req, changes))
+		return 1;
+	if (fflush(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	if (req->flags & MMXR_HOLD)
+		hold(d);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct mmxr_request req;
+	struct mmx_display *d = NULL;
+	char err[MMXR_ERR_LEN];
+	int changes, query, ret, status;
 
 	if (mmxr_parse_args(argc, argv, &req, err, sizeof(err)))
 		return usage_error(err);
@@ -166,72 +267,7 @@ int main(int argc, char **argv)
 			strerror(-ret));
 		return 1;
 	}
-
-	if (changes) {
-		plan = calloc(1, sizeof(*plan));
-		if (!plan) {
-			fprintf(stderr, "%s: out of memory\n", prog);
-			goto out;
-		}
-		if (get_state(d, req.flags & MMXR_CURRENT, &s))
-			goto out;
-		ret = mmxr_plan(&req, s, plan, err, sizeof(err));
-		mmx_state_free(s);
-		s = NULL;
-		if (ret) {
-			usage_error(err);
-			goto out;
-		}
-		fputs(plan->warn, stderr);
-		fputs(plan->out, stdout);
-		fflush(stdout);
-		if (plan->apply) {
-			memset(&merr, 0, sizeof(merr));
-			ret = mmx_apply(d, plan->cfg, &merr);
-			if (ret) {
-				fprintf(stderr, "%s: %s\n", prog,
-					merr.message[0] ? merr.message :
-					strerror(-ret));
-				goto out;
-			}
-		}
-	}
-
-	for (k = 0; k < req.npointer; k++) {
-		ret = mmx_pointer_moved(d, req.pointer[k].x, req.pointer[k].y);
-		if (ret) {
-			fprintf(stderr, "%s: --pointer %d,%d: %s\n", prog,
-				req.pointer[k].x, req.pointer[k].y,
-				strerror(-ret));
-			goto out;
-		}
-	}
-
-	for (k = 0; k < req.ncapture; k++)
-		if (do_capture(d, req.capture[k].output, req.capture[k].file))
-			goto out;
-
-	if (query) {
-		if (get_state(d, (req.flags & MMXR_CURRENT) || changes, &s))
-			goto out;
-		mmxr_print_state(stdout, s,
-				 (req.flags & MMXR_VERBOSE ?
-				  MMXR_PRINT_VERBOSE : 0) |
-				 (req.flags & MMXR_PROPS ?
-				  MMXR_PRINT_PROPS : 0));
-		mmx_state_free(s);
-		s = NULL;
-	}
-	if (fflush(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
-		goto out;
-	}
-	if (req.flags & MMXR_HOLD)
-		hold(d);
-	status = 0;
-out:
-	mmxr_plan_release(plan);
-	free(plan);
+	status = run(d, &req, changes, query);
 	mmx_close(d);
 	return status;
 }

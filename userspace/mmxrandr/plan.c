@@ -374,9 +374,9 @@ static void place(struct po *o, const struct po *rel, int relation)
 	}
 }
 
-static int resolve_positions(struct planner *p)
+/* The absolute positions; the relative ones marked not placed yet. */
+static int place_absolute(struct planner *p)
 {
-	int32_t min_x = INT32_MAX, min_y = INT32_MAX;
 	unsigned int k;
 
 	for (k = 0; k < p->n; k++) {
@@ -400,6 +400,13 @@ static int resolve_positions(struct planner *p)
 			o->y = 0;
 		}
 	}
+	return 0;
+}
+
+/* The relative positions, each once its reference is placed. */
+static int place_relative(struct planner *p)
+{
+	unsigned int k;
 
 	for (;;) {
 		int any_set = 0, keep_going = 0;
@@ -424,13 +431,19 @@ static int resolve_positions(struct planner *p)
 			any_set = 1;
 		}
 		if (!keep_going)
-			break;
+			return 0;
 		if (!any_set)
 			return plerr(p, -EINVAL,
 				     "loop in relative position specifications");
 	}
+}
 
-	/* xrandr: the upper left corner of all outputs goes to 0, 0 */
+/* xrandr: the upper left corner of all outputs goes to 0, 0. */
+static void normalize_positions(struct planner *p)
+{
+	int32_t min_x = INT32_MAX, min_y = INT32_MAX;
+	unsigned int k;
+
 	for (k = 0; k < p->n; k++) {
 		if (!p->po[k].lit)
 			continue;
@@ -454,6 +467,17 @@ static int resolve_positions(struct planner *p)
 				(MMXR_CH_POS | MMXR_CH_RELATION))))
 			o->pos_changed = 1;
 	}
+}
+
+static int resolve_positions(struct planner *p)
+{
+	int ret = place_absolute(p);
+
+	if (!ret)
+		ret = place_relative(p);
+	if (ret)
+		return ret;
+	normalize_positions(p);
 	return 0;
 }
 
@@ -469,12 +493,53 @@ static int enum_has(const struct mmx_property *pr, const char *name,
 	return 0;
 }
 
+/*
+ * Whether @value is one of property @pr's: 1 or 0, -1 for a type mmxrandr
+ * cannot set.
+ */
+static int prop_value_ok(const struct mmx_property *pr, const char *value)
+{
+	const char *v, *c;
+	char *end;
+
+	switch (pr->type) {
+	case MMX_PROP_ENUM:
+		return enum_has(pr, value, strlen(value));
+	case MMX_PROP_BITMASK:
+		for (v = value; *v; v = *c ? c + 1 : c) {
+			c = strchr(v, ',');
+			if (!c)
+				c = v + strlen(v);
+			if (!enum_has(pr, v, (size_t)(c - v)))
+				return 0;
+		}
+		return 1;
+	case MMX_PROP_RANGE: {
+		unsigned long long u;
+
+		errno = 0;
+		u = strtoull(value, &end, 0);
+		return !(!*value || *end || errno || value[0] == '-' ||
+			 u < pr->min || u > pr->max);
+	}
+	case MMX_PROP_SIGNED_RANGE: {
+		long long l;
+
+		errno = 0;
+		l = strtoll(value, &end, 0);
+		return !(!*value || *end || errno || l < (int64_t)pr->min ||
+			 l > (int64_t)pr->max);
+	}
+	default:
+		return -1;
+	}
+}
+
 static int check_prop(struct planner *p, const struct mmx_output_info *o,
 		      const char *name, const char *value)
 {
 	const struct mmx_property *pr = mmx_output_property(o, name);
-	const char *v, *c;
-	char *end;
+	int ok;
 
 	if (!pr)
 		return plerr(p, -ENOENT, "output %s has no property \"%s\"",
@@ -486,49 +551,16 @@ static int check_prop(struct planner *p, const struct mmx_output_info *o,
 	if (strlen(value) > MMXR_MAX_VALUE)
 		return plerr(p, -EINVAL, "value of property \"%s\" too long",
 			     name);
-	switch (pr->type) {
-	case MMX_PROP_ENUM:
-		if (!enum_has(pr, value, strlen(value)))
-			goto bad_value;
-		return 0;
-	case MMX_PROP_BITMASK:
-		for (v = value; *v; v = *c ? c + 1 : c) {
-			c = strchr(v, ',');
-			if (!c)
-				c = v + strlen(v);
-			if (!enum_has(pr, v, (size_t)(c - v)))
-				goto bad_value;
-		}
-		return 0;
-	case MMX_PROP_RANGE: {
-		unsigned long long u;
-
-		errno = 0;
-		u = strtoull(value, &end, 0);
-		if (!*value || *end || errno || value[0] == '-' ||
-		    u < pr->min || u > pr->max)
-			goto bad_value;
-		return 0;
-	}
-	case MMX_PROP_SIGNED_RANGE: {
-		long long l;
-
-		errno = 0;
-		l = strtoll(value, &end, 0);
-		if (!*value || *end || errno || l < (int64_t)pr->min ||
-		    l > (int64_t)pr->max)
-			goto bad_value;
-		return 0;
-	}
-	default:
+	ok = prop_value_ok(pr, value);
+	if (ok < 0)
 		return plerr(p, -EINVAL,
 			     "property \"%s\" of output %s cannot be set",
 			     name, o->name);
-	}
-bad_value:
-	return plerr(p, -EINVAL,
-		     "invalid value \"%s\" for property \"%s\" of output %s",
-		     value, name, o->name);
+	if (!ok)
+		return plerr(p, -EINVAL,
+			     "invalid value \"%s\" for property \"%s\" of output %s",
+			     value, name, o->name);
+	return 0;
 }
 
 static int resolve_crtc(struct planner *p, const struct po *o, uint32_t *id)
@@ -657,46 +689,53 @@ static int screen_size(struct planner *p, uint32_t *w, uint32_t *h)
 	return 0;
 }
 
-static int build_change(struct planner *p, struct po *o)
+/* The MMX_CHANGE_* flags of a lit output @o. */
+static int lit_change_flags(struct planner *p, struct po *o, uint32_t *flags)
 {
 	const struct mmxr_output_req *r = o->req;
-	struct mmx_config *cfg = p->plan->cfg;
-	struct mmx_output_change *ch = NULL;
-	uint32_t flags = 0, crtc = 0;
+	int transforms = mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS;
+
+	if (o->mode_changed)
+		*flags |= MMX_CHANGE_MODE;
+	if (o->pos_changed)
+		*flags |= MMX_CHANGE_POS;
+	if ((r && (r->changes & (MMXR_CH_ROTATE | MMXR_CH_REFLECT))) ||
+	    !o->was_lit)
+		*flags |= MMX_CHANGE_ROTATION;
+	if (o->transform_set || (!o->was_lit && transforms))
+		*flags |= MMX_CHANGE_TRANSFORM;
+	else if (r && (r->changes & MMXR_CH_FILTER))
+		*flags |= MMX_CHANGE_FILTER;
+	if (r && (r->changes & MMXR_CH_PANNING)) {
+		if (!transforms)
+			return plerr(p, -EOPNOTSUPP,
+				     "output %s: the %s driver has no panning",
+				     o->info->name, mmx_state_driver(p->s));
+		*flags |= MMX_CHANGE_PANNING;
+	}
+	return 0;
+}
+
+/* What changes on @o (MMX_CHANGE_*), and its --crtc, checked. */
+static int change_flags(struct planner *p, struct po *o, uint32_t *flags,
+			uint32_t *crtc)
+{
+	const struct mmxr_output_req *r = o->req;
 	unsigned int k;
 	int ret;
 
 	if (r && (r->changes & MMXR_CH_CRTC) && o->lit) {
-		ret = resolve_crtc(p, o, &crtc);
+		ret = resolve_crtc(p, o, crtc);
 		if (ret)
 			return ret;
-		flags |= MMX_CHANGE_CRTC;
+		*flags |= MMX_CHANGE_CRTC;
 	}
-	if (!o->lit) {
-		if (o->was_lit && o->mode_changed)
-			flags |= MMX_CHANGE_OFF;
-	} else {
-		if (o->mode_changed)
-			flags |= MMX_CHANGE_MODE;
-		if (o->pos_changed)
-			flags |= MMX_CHANGE_POS;
-		if ((r && (r->changes & (MMXR_CH_ROTATE | MMXR_CH_REFLECT))) ||
-		    !o->was_lit)
-			flags |= MMX_CHANGE_ROTATION;
-		if (o->transform_set ||
-		    (!o->was_lit &&
-		     (mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS)))
-			flags |= MMX_CHANGE_TRANSFORM;
-		else if (r && (r->changes & MMXR_CH_FILTER))
-			flags |= MMX_CHANGE_FILTER;
-		if (r && (r->changes & MMXR_CH_PANNING)) {
-			if (!(mmx_state_flags(p->s) & MMX_STATE_TRANSFORMS))
-				return plerr(p, -EOPNOTSUPP,
-					     "output %s: the %s driver has no panning",
-					     o->info->name,
-					     mmx_state_driver(p->s));
-			flags |= MMX_CHANGE_PANNING;
-		}
+	if (o->lit) {
+		ret = lit_change_flags(p, o, flags);
+		if (ret)
+			return ret;
+	} else if (o->was_lit && o->mode_changed) {
+		*flags |= MMX_CHANGE_OFF;
 	}
 	if (r && (r->changes & MMXR_CH_PANNING) && !o->lit)
 		return plerr(p, -EINVAL, "output %s is off: it cannot pan",
@@ -708,12 +747,20 @@ static int build_change(struct planner *p, struct po *o)
 			if (ret)
 				return ret;
 		}
-		flags |= MMX_CHANGE_PROPS;
+		*flags |= MMX_CHANGE_PROPS;
 	}
-	if (!flags)
-		return 0;
+	return 0;
+}
 
-	ch = mmx_config_output(cfg, o->info->id);
+/* @o's entry of the configuration, with @flags. */
+static int fill_change(struct planner *p, struct po *o, uint32_t flags,
+		       uint32_t crtc)
+{
+	const struct mmxr_output_req *r = o->req;
+	struct mmx_config *cfg = p->plan->cfg;
+	struct mmx_output_change *ch = mmx_config_output(cfg, o->info->id);
+	unsigned int k;
+
 	if (!ch)
 		return plerr(p, -ENOSPC, "too many outputs to change");
 	ch->flags |= flags;
@@ -737,35 +784,48 @@ static int build_change(struct planner *p, struct po *o)
 					       r->props[k].name,
 					       r->props[k].value))
 			return plerr(p, -ENOMEM, "out of memory");
-
-	/* xrandr's --verbose lines */
-	if (p->req->flags & MMXR_VERBOSE) {
-		int idx = guess_crtc_index(p, o, crtc);
-
-		if (flags & MMX_CHANGE_OFF)
-			append(p->plan->out, sizeof(p->plan->out),
-			       "crtc %d: disable\n",
-			       o->crtc ? (int)o->crtc->index : idx);
-		else if (o->lit && (flags & ~MMX_CHANGE_PROPS))
-			append(p->plan->out, sizeof(p->plan->out),
-			       "crtc %d: %12s %6.2f +%d+%d \"%s\"\n", idx,
-			       o->mode->name, mmxr_mode_refresh(o->mode),
-			       o->x, o->y, o->info->name);
-	}
 	return 0;
 }
 
-/* The plan of @p->req against @p->s into @p->plan (its cfg ready). */
-static int plan_run(struct planner *p, struct mmx_config *cfg)
+/* xrandr's --verbose line for the change of @o. */
+static void verbose_change(struct planner *p, struct po *o, uint32_t flags,
+			   uint32_t crtc)
 {
-	const struct mmxr_request *req = p->req;
-	const struct mmx_state *s = p->s;
-	struct mmxr_plan *plan = p->plan;
-	uint32_t sw = 0, sh = 0, cur_w, cur_h;
-	unsigned int k;
+	int idx = guess_crtc_index(p, o, crtc);
+
+	if (flags & MMX_CHANGE_OFF)
+		append(p->plan->out, sizeof(p->plan->out),
+		       "crtc %d: disable\n",
+		       o->crtc ? (int)o->crtc->index : idx);
+	else if (o->lit && (flags & ~MMX_CHANGE_PROPS))
+		append(p->plan->out, sizeof(p->plan->out),
+		       "crtc %d: %12s %6.2f +%d+%d \"%s\"\n", idx,
+		       o->mode->name, mmxr_mode_refresh(o->mode),
+		       o->x, o->y, o->info->name);
+}
+
+static int build_change(struct planner *p, struct po *o)
+{
+	uint32_t flags = 0, crtc = 0;
 	int ret;
 
-	/* the current state */
+	ret = change_flags(p, o, &flags, &crtc);
+	if (ret || !flags)
+		return ret;
+	ret = fill_change(p, o, flags, crtc);
+	if (ret)
+		return ret;
+	if (p->req->flags & MMXR_VERBOSE)
+		verbose_change(p, o, flags, crtc);
+	return 0;
+}
+
+/* Every output of the snapshot as it is now. */
+static void plan_current(struct planner *p)
+{
+	const struct mmx_state *s = p->s;
+	unsigned int k;
+
 	p->n = mmx_state_noutputs(s);
 	for (k = 0; k < p->n; k++) {
 		struct po *o = &p->po[k];
@@ -777,22 +837,27 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 		o->rotation = MMX_ROTATE_0;
 		mmx_matrix_identity(o->matrix);
 		o->filter = "nearest";
-		if (o->was_lit) {
-			o->mode = &o->crtc->mode;
-			o->rotation = o->crtc->rotation ? o->crtc->rotation :
-				MMX_ROTATE_0;
-			memcpy(o->matrix, o->crtc->current.matrix,
-			       sizeof(o->matrix));
-			o->filter = o->crtc->current.filter;
-			o->x = o->crtc->x;
-			o->y = o->crtc->y;
-		}
+		if (!o->was_lit)
+			continue;
+		o->mode = &o->crtc->mode;
+		o->rotation = o->crtc->rotation ? o->crtc->rotation :
+			MMX_ROTATE_0;
+		memcpy(o->matrix, o->crtc->current.matrix, sizeof(o->matrix));
+		o->filter = o->crtc->current.filter;
+		o->x = o->crtc->x;
+		o->y = o->crtc->y;
 	}
+}
 
-	/* the command line's outputs */
+/* The command line's outputs, each attached to its output. */
+static int plan_requests(struct planner *p)
+{
+	const struct mmxr_request *req = p->req;
+	unsigned int k;
+
 	for (k = 0; k < req->noutput; k++) {
 		const struct mmx_output_info *info =
-			mmxr_find_output(s, req->outputs[k].name);
+			mmxr_find_output(p->s, req->outputs[k].name);
 		struct po *o = info ? po_of(p, info) : NULL;
 
 		if (!o)
@@ -803,6 +868,14 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 				     "output %s given twice", info->name);
 		o->req = &req->outputs[k];
 	}
+	return 0;
+}
+
+/* Each output's mode, rotation, transform and size, and the primary. */
+static int plan_outputs(struct planner *p, struct mmx_config *cfg)
+{
+	unsigned int k;
+	int ret;
 
 	for (k = 0; k < p->n; k++) {
 		struct po *o = &p->po[k];
@@ -810,7 +883,7 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 
 		if (o->req && (o->req->changes & MMXR_CH_AUTO))
 			o->automatic = 1;
-		else if ((req->flags & MMXR_AUTO_ALL) &&
+		else if ((p->req->flags & MMXR_AUTO_ALL) &&
 			 ((connected && !o->was_lit) ||
 			  (!connected && o->was_lit)))
 			o->automatic = 1;
@@ -823,37 +896,31 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 			ret = compute_bbox(p, o);
 		if (ret)
 			return ret;
-		if (o->req && (o->req->changes & MMXR_CH_PRIMARY)) {
+		if (o->req && (o->req->changes & MMXR_CH_PRIMARY))
 			mmx_config_set_primary(cfg, o->info->id);
-		}
 	}
+	return 0;
+}
 
-	ret = resolve_positions(p);
-	if (ret)
-		return ret;
-	ret = screen_size(p, &sw, &sh);
-	if (ret)
-		return ret;
-	for (k = 0; k < p->n; k++) {
-		ret = build_change(p, &p->po[k]);
-		if (ret)
-			return ret;
-	}
+/* The screen-wide options, and whether the plan applies anything. */
+static void plan_screen(struct planner *p, struct mmx_config *cfg,
+			uint32_t sw, uint32_t sh)
+{
+	const struct mmxr_request *req = p->req;
+	struct mmxr_plan *plan = p->plan;
+	uint32_t cur_w, cur_h;
 
-	if (req->flags & MMXR_NOPRIMARY) {
+	if (req->flags & MMXR_NOPRIMARY)
 		mmx_config_set_primary(cfg, 0);
-	}
-	if (req->flags & MMXR_FB) {
+	if (req->flags & MMXR_FB)
 		mmx_config_set_screen_size(cfg, req->fb_width,
 					   req->fb_height);
-	}
-	if (req->flags & MMXR_PAN_MODE) {
+	if (req->flags & MMXR_PAN_MODE)
 		mmx_config_set_pan_mode(cfg, req->pan_mode);
-	}
 	plan->apply = mmx_config_noutputs(cfg) > 0 ||
 		(mmx_config_flags(cfg) & (MMX_CONFIG_SCREEN_SIZE | MMX_CONFIG_PRIMARY |
 			       MMX_CONFIG_PAN_MODE));
-	mmx_state_screen_size(s, &cur_w, &cur_h);
+	mmx_state_screen_size(p->s, &cur_w, &cur_h);
 	if (plan->apply && (req->flags & MMXR_VERBOSE) &&
 	    (sw != cur_w || sh != cur_h))
 		append(plan->out, sizeof(plan->out), "screen 0: %ux%u\n",
@@ -861,6 +928,28 @@ static int plan_run(struct planner *p, struct mmx_config *cfg)
 	if (req->flags & MMXR_DRYRUN)
 		mmx_config_set_flags(cfg, mmx_config_flags(cfg) |
 				     MMX_CONFIG_TEST_ONLY);
+}
+
+/* The plan of @p->req against @p->s into @p->plan (its cfg ready). */
+static int plan_run(struct planner *p, struct mmx_config *cfg)
+{
+	uint32_t sw = 0, sh = 0;
+	unsigned int k;
+	int ret;
+
+	plan_current(p);
+	ret = plan_requests(p);
+	if (!ret)
+		ret = plan_outputs(p, cfg);
+	if (!ret)
+		ret = resolve_positions(p);
+	if (!ret)
+		ret = screen_size(p, &sw, &sh);
+	for (k = 0; !ret && k < p->n; k++)
+		ret = build_change(p, &p->po[k]);
+	if (ret)
+		return ret;
+	plan_screen(p, cfg, sw, sh);
 	return 0;
 }
 

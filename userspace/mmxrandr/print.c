@@ -279,26 +279,58 @@ static int mode_named_before(const struct mmx_output_info *o, uint32_t j)
 	return 0;
 }
 
-static void print_output(FILE *f, const struct mmx_state *s,
-			 const struct mmx_output_info *o, uint32_t flags)
+/* The supported @rotations and reflections: " (normal left x axis)". */
+static void print_rotations(FILE *f, uint32_t rotations)
 {
-	int verbose = flags & MMXR_PRINT_VERBOSE;
+	int first = 1;
+	uint32_t k;
+
+	fprintf(f, " (");
+	for (k = 0; k < 4; k++) {
+		if (rotations & (1u << k)) {
+			fprintf(f, "%s%s", first ? "" : " ", directions[k]);
+			first = 0;
+		}
+	}
+	if (rotations & MMX_REFLECT_X) {
+		fprintf(f, "%sx axis", first ? "" : " ");
+		first = 0;
+	}
+	if (rotations & MMX_REFLECT_Y)
+		fprintf(f, "%sy axis", first ? "" : " ");
+	fprintf(f, ")");
+}
+
+/* " panning WxH+X+Y", and its tracking area when it differs. */
+static void print_panning(FILE *f, const struct mmx_panning_info *pan)
+{
+	fprintf(f, " panning %ux%u+%u+%u", pan->width, pan->height,
+		pan->left, pan->top);
+	if ((pan->track_width &&
+	     (pan->track_left != pan->left ||
+	      pan->track_width != pan->width ||
+	      pan->border_left || pan->border_right)) ||
+	    (pan->track_height &&
+	     (pan->track_top != pan->top ||
+	      pan->track_height != pan->height ||
+	      pan->border_top || pan->border_bottom)))
+		fprintf(f, " tracking %ux%u+%u+%u border %d/%d/%d/%d",
+			pan->track_width, pan->track_height,
+			pan->track_left, pan->track_top,
+			pan->border_left, pan->border_top,
+			pan->border_right, pan->border_bottom);
+}
+
+/* The output's first line: name, connection, geometry, rotations, size. */
+static void print_output_line(FILE *f, const struct mmx_state *s,
+			      const struct mmx_output_info *o, int verbose)
+{
 	const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtc);
 	const struct mmx_mode *cur = c && c->mode_valid ? &c->mode : NULL;
 	uint32_t rotations = mmxr_output_rotations(s, o);
 	uint32_t rotation = cur ? c->rotation : MMX_ROTATE_0;
-	const struct mmx_transform_info *xf = c ? &c->current : NULL;
-	const struct mmx_panning_info *pan = c ? &c->panning : NULL;
 	int primary = o->primary ||
 		(mmx_state_primary(s) && mmx_state_primary(s) == o->id);
-	int panning = pan && (pan->width || pan->height || pan->left ||
-			      pan->top || pan->track_width ||
-			      pan->track_height || pan->track_left ||
-			      pan->track_top || pan->border_left ||
-			      pan->border_top || pan->border_right ||
-			      pan->border_bottom);
-	uint32_t j, k;
-	int r, x;
 
 	fprintf(f, "%s %s", o->name,
 		o->connection < 3 ? connections[o->connection] :
@@ -315,108 +347,105 @@ static void print_output(FILE *f, const struct mmx_state *s,
 				fprintf(f, " %s", reflection_name(rotation));
 		}
 	}
-	if (rotations != MMX_ROTATE_0 || verbose) {
-		int first = 1;
-
-		fprintf(f, " (");
-		for (k = 0; k < 4; k++) {
-			if (rotations & (1u << k)) {
-				fprintf(f, "%s%s", first ? "" : " ",
-					directions[k]);
-				first = 0;
-			}
-		}
-		if (rotations & MMX_REFLECT_X) {
-			fprintf(f, "%sx axis", first ? "" : " ");
-			first = 0;
-		}
-		if (rotations & MMX_REFLECT_Y)
-			fprintf(f, "%sy axis", first ? "" : " ");
-		fprintf(f, ")");
-	}
+	if (rotations != MMX_ROTATE_0 || verbose)
+		print_rotations(f, rotations);
 	if (cur)
 		fprintf(f, " %umm x %umm", o->mm_width, o->mm_height);
-	if (cur && pan && pan->width > 0) {
-		fprintf(f, " panning %ux%u+%u+%u", pan->width, pan->height,
-			pan->left, pan->top);
-		if ((pan->track_width &&
-		     (pan->track_left != pan->left ||
-		      pan->track_width != pan->width ||
-		      pan->border_left || pan->border_right)) ||
-		    (pan->track_height &&
-		     (pan->track_top != pan->top ||
-		      pan->track_height != pan->height ||
-		      pan->border_top || pan->border_bottom)))
-			fprintf(f, " tracking %ux%u+%u+%u border %d/%d/%d/%d",
-				pan->track_width, pan->track_height,
-				pan->track_left, pan->track_top,
-				pan->border_left, pan->border_top,
-				pan->border_right, pan->border_bottom);
+	if (cur && c->panning.width > 0)
+		print_panning(f, &c->panning);
+	fprintf(f, "\n");
+}
+
+/* --verbose's "Clones:" and "CRTCs:" lines, with "CRTC:" between them. */
+static void print_clones_crtcs(FILE *f, const struct mmx_state *s,
+			       const struct mmx_output_info *o,
+			       const struct mmx_crtc_info *cur_crtc)
+{
+	uint32_t k;
+
+	fprintf(f, "\tClones:    ");
+	for (k = 0; k < o->nclone; k++) {
+		const struct mmx_output_info *clone =
+			mmx_state_output(s, o->clones[k]);
+
+		if (clone)
+			fprintf(f, " %s", clone->name);
 	}
 	fprintf(f, "\n");
+	if (cur_crtc)
+		fprintf(f, "\tCRTC:       %u\n", cur_crtc->index);
+	fprintf(f, "\tCRTCs:     ");
+	for (k = 0; k < o->ncrtc; k++) {
+		const struct mmx_crtc_info *cc = mmx_state_crtc(s, o->crtcs[k]);
 
-	if (verbose) {
-		fprintf(f, "\tIdentifier: 0x%x\n", o->id);
-		fprintf(f, "\tTimestamp:  %d\n",
-			(int)(uint32_t)(mmx_state_timestamp(s) / 1000000));
-		fprintf(f, "\tSubpixel:   %s\n",
-			o->subpixel < 6 ? subpixel_orders[o->subpixel] :
-			"unknown");
-		fprintf(f, "\tClones:    ");
-		for (k = 0; k < o->nclone; k++) {
-			const struct mmx_output_info *clone =
-				mmx_state_output(s, o->clones[k]);
-
-			if (clone)
-				fprintf(f, " %s", clone->name);
-		}
-		fprintf(f, "\n");
-		if (cur)
-			fprintf(f, "\tCRTC:       %u\n", c->index);
-		fprintf(f, "\tCRTCs:     ");
-		for (k = 0; k < o->ncrtc; k++) {
-			const struct mmx_crtc_info *cc = mmx_state_crtc(s, o->crtcs[k]);
-
-			if (cc)
-				fprintf(f, " %u", cc->index);
-		}
-		fprintf(f, "\n");
-		if (cur && panning) {
-			fprintf(f, "\tPanning:    %ux%u+%u+%u\n", pan->width,
-				pan->height, pan->left, pan->top);
-			fprintf(f, "\tTracking:   %ux%u+%u+%u\n",
-				pan->track_width, pan->track_height,
-				pan->track_left, pan->track_top);
-			fprintf(f, "\tBorder:     %d/%d/%d/%d\n",
-				pan->border_left, pan->border_top,
-				pan->border_right, pan->border_bottom);
-		}
-		fprintf(f, "\tTransform: ");
-		for (r = 0; r < 3; r++) {
-			for (x = 0; x < 3; x++) {
-				double v = cur ? xf->matrix[r * 3 + x] :
-					(r == x ? 1.0 : 0.0);
-
-				fprintf(f, " %f", v);
-			}
-			if (r < 2)
-				fprintf(f, "\n\t           ");
-		}
-		fprintf(f, "\n\t           filter: %s\n",
-			cur ? xf->filter : "");
+		if (cc)
+			fprintf(f, " %u", cc->index);
 	}
-	if (flags & (MMXR_PRINT_VERBOSE | MMXR_PRINT_PROPS))
-		for (k = 0; k < o->nprop; k++)
-			print_property(f, s, &o->props[k]);
+	fprintf(f, "\n");
+}
 
-	if (verbose) {
-		for (j = 0; j < o->nmode; j++)
-			print_verbose_mode(f, &o->modes[j],
-					   cur && o->modes[j].id == cur->id,
-					   j < o->npreferred);
-		return;
+static bool panning_set(const struct mmx_panning_info *pan)
+{
+	return pan->width || pan->height || pan->left || pan->top ||
+	       pan->track_width || pan->track_height || pan->track_left ||
+	       pan->track_top || pan->border_left || pan->border_top ||
+	       pan->border_right || pan->border_bottom;
+}
+
+/* --verbose's "Transform:" lines: the identity when @cur is NULL. */
+static void print_transform(FILE *f, const struct mmx_transform_info *xf,
+			    const struct mmx_mode *cur)
+{
+	int r, x;
+
+	fprintf(f, "\tTransform: ");
+	for (r = 0; r < 3; r++) {
+		for (x = 0; x < 3; x++) {
+			double v = cur ? xf->matrix[r * 3 + x] :
+				(r == x ? 1.0 : 0.0);
+
+			fprintf(f, " %f", v);
+		}
+		if (r < 2)
+			fprintf(f, "\n\t           ");
 	}
-	/* one line per name, at its first mode, with every rate of it */
+	fprintf(f, "\n\t           filter: %s\n", cur ? xf->filter : "");
+}
+
+/* --verbose's lines between the output's first line and its properties. */
+static void print_output_details(FILE *f, const struct mmx_state *s,
+				 const struct mmx_output_info *o)
+{
+	const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtc);
+	const struct mmx_mode *cur = c && c->mode_valid ? &c->mode : NULL;
+
+	fprintf(f, "\tIdentifier: 0x%x\n", o->id);
+	fprintf(f, "\tTimestamp:  %d\n",
+		(int)(uint32_t)(mmx_state_timestamp(s) / 1000000));
+	fprintf(f, "\tSubpixel:   %s\n",
+		o->subpixel < 6 ? subpixel_orders[o->subpixel] : "unknown");
+	print_clones_crtcs(f, s, o, cur ? c : NULL);
+	if (cur && panning_set(&c->panning)) {
+		const struct mmx_panning_info *pan = &c->panning;
+
+		fprintf(f, "\tPanning:    %ux%u+%u+%u\n", pan->width,
+			pan->height, pan->left, pan->top);
+		fprintf(f, "\tTracking:   %ux%u+%u+%u\n",
+			pan->track_width, pan->track_height,
+			pan->track_left, pan->track_top);
+		fprintf(f, "\tBorder:     %d/%d/%d/%d\n",
+			pan->border_left, pan->border_top,
+			pan->border_right, pan->border_bottom);
+	}
+	print_transform(f, c ? &c->current : NULL, cur);
+}
+
+/* The mode list: one line per name, at its first mode, with every rate. */
+static void print_mode_rates(FILE *f, const struct mmx_output_info *o,
+			     const struct mmx_mode *cur)
+{
+	uint32_t j, k;
+
 	for (j = 0; j < o->nmode; j++) {
 		if (mode_named_before(o, j))
 			continue;
@@ -432,6 +461,30 @@ static void print_output(FILE *f, const struct mmx_state *s,
 		}
 		fprintf(f, "\n");
 	}
+}
+
+static void print_output(FILE *f, const struct mmx_state *s,
+			 const struct mmx_output_info *o, uint32_t flags)
+{
+	int verbose = flags & MMXR_PRINT_VERBOSE;
+	const struct mmx_crtc_info *c = mmx_state_crtc(s, o->crtc);
+	const struct mmx_mode *cur = c && c->mode_valid ? &c->mode : NULL;
+	uint32_t j, k;
+
+	print_output_line(f, s, o, verbose);
+	if (verbose)
+		print_output_details(f, s, o);
+	if (flags & (MMXR_PRINT_VERBOSE | MMXR_PRINT_PROPS))
+		for (k = 0; k < o->nprop; k++)
+			print_property(f, s, &o->props[k]);
+	if (!verbose) {
+		print_mode_rates(f, o, cur);
+		return;
+	}
+	for (j = 0; j < o->nmode; j++)
+		print_verbose_mode(f, &o->modes[j],
+				   cur && o->modes[j].id == cur->id,
+				   j < o->npreferred);
 }
 
 void mmxr_print_state(FILE *f, const struct mmx_state *s, uint32_t flags)
